@@ -1,0 +1,9 @@
+export type {
+  Consistency,
+  HistoryEvent,
+  ListRequest,
+  ListResponse,
+  Preconditions,
+  StorageClientOptions,
+} from './storage-client.js';
+export { StorageClient } from './storage-client.js';

@@ -1,0 +1,17 @@
+export type {
+  FieldValidationError,
+  ObjectNameRule,
+  ValidateObjectNameOptions,
+} from './name-validation.js';
+export {
+  generateName,
+  isDNS1123Label,
+  isDNS1123Subdomain,
+  isQualifiedName,
+  isValidLabelValue,
+  isValidPathSegmentName,
+  totalAnnotationSizeLimitBytes,
+  validateAnnotations,
+  validateLabels,
+  validateObjectName,
+} from './name-validation.js';

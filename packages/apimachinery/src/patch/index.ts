@@ -1,0 +1,3 @@
+export { applyJsonPatch, maxJsonPatchOperations } from './json-patch.js';
+export { applyMergePatch } from './merge-patch.js';
+export { PatchError } from './patch-error.js';

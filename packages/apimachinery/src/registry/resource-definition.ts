@@ -1,0 +1,45 @@
+import type { GroupVersionKind, GroupVersionResource } from '../schema/index.js';
+
+export type Verb =
+  | 'get'
+  | 'list'
+  | 'watch'
+  | 'create'
+  | 'update'
+  | 'patch'
+  | 'delete'
+  | 'deletecollection';
+
+export const allVerbs: readonly Verb[] = [
+  'create',
+  'delete',
+  'deletecollection',
+  'get',
+  'list',
+  'patch',
+  'update',
+  'watch',
+];
+
+/** One served resource: what discovery, routing, storage keys and OpenAPI are derived from. */
+export interface ResourceDefinition extends GroupVersionResource {
+  kind: string;
+  listKind: string;
+  singular: string;
+  namespaced: boolean;
+  verbs: readonly Verb[];
+  shortNames?: readonly string[];
+  categories?: readonly string[];
+  /** Subresources beyond the object itself; `status` gets get/update/patch. */
+  subresources?: readonly string[];
+  /** Field paths usable in field selectors beyond metadata.name and metadata.namespace. */
+  selectableFields?: readonly string[];
+  /** Group and version objects are stored at (defaults to the served one). */
+  storageGroup?: string;
+  /** The resource name in storage keys (defaults to `resource`); kinds served in two groups share it. */
+  storageResource?: string;
+}
+
+export function gvkOf(def: ResourceDefinition): GroupVersionKind {
+  return { group: def.group, version: def.version, kind: def.kind };
+}

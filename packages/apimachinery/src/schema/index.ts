@@ -1,0 +1,2 @@
+export type { GroupVersion, GroupVersionKind, GroupVersionResource } from './group-version.js';
+export { formatApiVersion, parseApiVersion } from './group-version.js';

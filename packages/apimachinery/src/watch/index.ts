@@ -1,0 +1,3 @@
+export type { ChangeMessage, ChangeType, ProgressMessage, WatchMessage } from './watch-message.js';
+export { decodeWatchMessage, encodeWatchMessage, subjectForKey, watchSubjectRoot } from './watch-message.js';
+export type { WatchEvent, WatchEventType } from './watch-event.js';

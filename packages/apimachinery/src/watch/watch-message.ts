@@ -1,0 +1,49 @@
+// The NATS message the storage publisher sends for every change, and the periodic progress
+// message, one subject per resource type. `prevRevision` chains the messages of one subject so
+// that a subscriber sees a lost message; 0 means the chain (re)starts here (a new publisher).
+
+export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+export interface ChangeMessage {
+  type: ChangeType;
+  key: string;
+  revision: number;
+  prevRevision: number;
+  /** The publisher's term: a new epoch restarts the chain (prevRevision counts within one epoch). */
+  epoch: string;
+  /** The object after the change; for DELETED its last state. resourceVersion is set. */
+  object: Record<string, unknown>;
+  /** The object before the change (MODIFIED, DELETED). */
+  prevObject?: Record<string, unknown>;
+}
+
+/** Everything up to `revision` has been published; the last change on this subject was `prevRevision`. */
+export interface ProgressMessage {
+  type: 'PROGRESS';
+  revision: number;
+  prevRevision: number;
+  epoch: string;
+}
+
+export type WatchMessage = ChangeMessage | ProgressMessage;
+
+export const watchSubjectRoot = 'orch.watch';
+
+/**
+ * The subject of a storage key prefix `/registry/<group>/<resource>/...`: `orch.watch.<group>.<resource>`
+ * (group dots replaced by `_` so that every subject has exactly four tokens).
+ */
+export function subjectForKey(key: string): string | undefined {
+  const parts = key.split('/');
+  // ['', 'registry', group, resource, ...]
+  if (parts.length < 5 || parts[1] !== 'registry' || !parts[2] || !parts[3]) return undefined;
+  return `${watchSubjectRoot}.${parts[2].replaceAll('.', '_')}.${parts[3]}`;
+}
+
+export function encodeWatchMessage(m: WatchMessage): Uint8Array {
+  return Buffer.from(JSON.stringify(m));
+}
+
+export function decodeWatchMessage(data: Uint8Array): WatchMessage {
+  return JSON.parse(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8')) as WatchMessage;
+}

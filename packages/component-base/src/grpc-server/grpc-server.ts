@@ -1,0 +1,50 @@
+// A gRPC server with mutual TLS and grpc.health.v1, as every service of the suite runs it.
+import { Server } from '@grpc/grpc-js';
+import type { ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
+import { HealthImplementation } from 'grpc-health-check';
+import type { TlsFiles } from './tls.js';
+import { serverCredentials } from './tls.js';
+
+export interface GrpcServer {
+  server: Server;
+  port: number;
+  health: HealthImplementation;
+  setServing(serving: boolean): void;
+  stop(): Promise<void>;
+}
+
+export async function startGrpcServer(opts: {
+  address: string;
+  tls?: TlsFiles;
+  services: { definition: ServiceDefinition; implementation: UntypedServiceImplementation; name: string }[];
+}): Promise<GrpcServer> {
+  const server = new Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024 });
+  const health = new HealthImplementation({ '': 'NOT_SERVING' });
+  health.addToServer(server);
+  for (const s of opts.services) {
+    server.addService(s.definition, s.implementation);
+    health.setStatus(s.name, 'NOT_SERVING');
+  }
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(opts.address, serverCredentials(opts.tls), (err, p) => (err ? reject(err) : resolve(p)))
+  );
+  const setServing = (serving: boolean): void => {
+    const st = serving ? 'SERVING' : 'NOT_SERVING';
+    health.setStatus('', st);
+    for (const s of opts.services) health.setStatus(s.name, st);
+  };
+  return {
+    server,
+    port,
+    health,
+    setServing,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(() => server.forceShutdown(), 5000);
+        server.tryShutdown(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      }),
+  };
+}

@@ -1,0 +1,2 @@
+export type { LogLevel, Logger } from './logger.js';
+export { createLogger } from './logger.js';

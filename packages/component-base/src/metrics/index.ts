@@ -1,0 +1,1 @@
+export { newRegistry, serveMetrics } from './metrics-server.js';

@@ -1,0 +1,11 @@
+/**
+ * The one place `@peculiar/x509` is loaded: installs the metadata shim it needs first and points
+ * it at Node's WebCrypto. Every other module of the PKI imports `x509` from here.
+ */
+import './reflect-metadata-shim.js';
+import * as x509 from '@peculiar/x509';
+import { webcrypto } from 'node:crypto';
+
+x509.cryptoProvider.set(webcrypto);
+
+export { x509 };

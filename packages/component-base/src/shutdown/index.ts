@@ -1,0 +1,2 @@
+export type { ShutdownStep } from './shutdown.js';
+export { onShutdown } from './shutdown.js';

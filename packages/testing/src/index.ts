@@ -1,0 +1,11 @@
+export type { EtcdServer, StartEtcdOptions } from './etcd-server.js';
+export { startEtcd } from './etcd-server.js';
+export { freePort } from './free-port.js';
+export type { NatsServer } from './nats-server.js';
+export { startNats } from './nats-server.js';
+export { registerProcess, runningProcessCount, stopProcess } from './processes.js';
+export { PortInUseError } from './spawn-backend.js';
+export type { ThrowawayPki } from './throwaway-pki.js';
+export { throwawayPki } from './throwaway-pki.js';
+export type { WaitForOptions } from './wait-for.js';
+export { waitFor } from './wait-for.js';

@@ -1,0 +1,65 @@
+// Key arithmetic and object (de)serialisation for /registry/<group>/<resource>/[<ns>/]<name>.
+import { newBadRequest } from '@orch/apimachinery/errors';
+import type { GroupResource } from '@orch/apimachinery/errors';
+
+/** The end of the key range that holds every key starting with prefix (etcd's prefix end). */
+export function prefixEnd(prefix: string): string {
+  const buf = Buffer.from(prefix);
+  for (let i = buf.length - 1; i >= 0; i--) {
+    if ((buf[i] ?? 0xff) < 0xff) {
+      const end = buf.subarray(0, i + 1);
+      end[i] = (end[i] ?? 0) + 1;
+      return end.toString('latin1');
+    }
+  }
+  return '\0';
+}
+
+/** The group and resource a key belongs to, for error details. */
+export function groupResourceOf(key: string): GroupResource & { name: string } {
+  const parts = key.split('/');
+  const group = parts[2] === 'core' ? '' : (parts[2] ?? '');
+  return { group, resource: parts[3] ?? '', name: parts[parts.length - 1] ?? '' };
+}
+
+/** A type-level prefix `/registry/<group>/<resource>/`, the only prefixes History accepts. */
+export function isTypePrefix(prefix: string): boolean {
+  return /^\/registry\/[^/]+\/[^/]+\/$/.test(prefix);
+}
+
+export function validatePrefix(prefix: string): void {
+  if (!prefix.startsWith('/registry/') || !prefix.endsWith('/')) {
+    throw newBadRequest(`invalid key prefix ${JSON.stringify(prefix)}: must start with /registry/ and end with /`);
+  }
+}
+
+type Json = Record<string, unknown>;
+
+/** The stored bytes of an object: its JSON without metadata.resourceVersion. */
+export function encodeForStorage(object: Buffer | Uint8Array): Buffer {
+  let obj: Json;
+  try {
+    obj = JSON.parse(Buffer.from(object).toString('utf8')) as Json;
+  } catch {
+    throw newBadRequest('object is not valid JSON');
+  }
+  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) throw newBadRequest('object must be a JSON object');
+  const meta = obj['metadata'];
+  if (meta && typeof meta === 'object' && 'resourceVersion' in meta) {
+    const { resourceVersion: _drop, ...rest } = meta as Json;
+    obj = { ...obj, metadata: rest };
+  }
+  return Buffer.from(JSON.stringify(obj));
+}
+
+/** An object as read from etcd, with metadata.resourceVersion set to its revision. */
+export function decodeFromStorage(value: Buffer, revision: number | string): Json {
+  const obj = JSON.parse(value.toString('utf8')) as Json;
+  const meta = (obj['metadata'] ?? {}) as Json;
+  obj['metadata'] = { ...meta, resourceVersion: String(revision) };
+  return obj;
+}
+
+export function withResourceVersion(value: Buffer, revision: number | string): Buffer {
+  return Buffer.from(JSON.stringify(decodeFromStorage(value, revision)));
+}

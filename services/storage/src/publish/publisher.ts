@@ -1,0 +1,131 @@
+// The publisher: while this replica leads, one etcd watch over /registry/ turns every change
+// into a message on the NATS subject of its type, chained per subject by prevRevision, and
+// publishes progress so that gateways can send bookmarks and notice a lost last message.
+//
+// Progress is proven, not guessed: every interval the publisher writes the checkpoint key
+// (inside the watched range, ignored as a type) holding the last revision it published; when
+// the watch delivers that write at revision C, every change before C has been published.
+// A new leader resumes after the checkpoint value, so a takeover re-publishes rather than
+// loses; subscribers drop what they already have by revision.
+import { randomUUID } from 'node:crypto';
+import type { Etcd3 } from 'etcd3';
+import type { NatsConnection } from 'nats';
+import type { Logger } from '@orch/component-base/logs';
+import { encodeWatchMessage, subjectForKey } from '@orch/apimachinery/watch';
+import type { ChangeMessage, WatchMessage } from '@orch/apimachinery/watch';
+import { toHistoryEvent } from '../etcd3/history.js';
+import { WatchCompactedError, openRawWatch } from '../etcd3/raw-watch.js';
+import type { RawWatch } from '../etcd3/raw-watch.js';
+
+export const checkpointKey = '/registry/~publisher-checkpoint';
+const watchedRange = { key: '/registry/', rangeEnd: '/registry0' };
+
+export interface PublisherOptions {
+  progressIntervalMs: number;
+  /** Subjects to announce progress on even before their first change (the known types). */
+  knownSubjects: string[];
+  onPublished?: (subject: string, m: WatchMessage) => void;
+}
+
+export class Publisher {
+  readonly #etcd: Etcd3;
+  readonly #nats: NatsConnection;
+  readonly #log: Logger;
+  readonly #opts: PublisherOptions;
+  /** The last change revision published per subject in this term (0: none yet). */
+  readonly #lastBySubject = new Map<string, number>();
+  #lastPublished = 0;
+  #stopped = false;
+  #watchClose: (() => void) | undefined;
+  readonly epoch = randomUUID();
+
+  constructor(etcd: Etcd3, nats: NatsConnection, log: Logger, opts: PublisherOptions) {
+    this.#etcd = etcd;
+    this.#nats = nats;
+    this.#log = log;
+    this.#opts = opts;
+    for (const s of opts.knownSubjects) this.#lastBySubject.set(s, 0);
+  }
+
+  /** Publishes until stop() or a failure; resolves when stopped, rejects on failure. */
+  async run(): Promise<void> {
+    const checkpoint = await this.#etcd.kv.range({ key: Buffer.from(checkpointKey) });
+    const fromValue = Number(checkpoint.kvs[0]?.value.toString() ?? '0');
+    let start = fromValue > 0 ? fromValue + 1 : Number(checkpoint.header.revision) + 1;
+    let watch: RawWatch = await openRawWatch(this.#etcd, { ...watchedRange, startRevision: start });
+    this.#watchClose = () => watch.close();
+    this.#lastPublished = start - 1;
+    this.#log.info('publishing changes', { fromRevision: start, epoch: this.epoch });
+    const ticker = setInterval(() => void this.#writeCheckpoint(), this.#opts.progressIntervalMs);
+    try {
+      for (;;) {
+        let batch;
+        try {
+          batch = await watch.next();
+        } catch (err) {
+          if (this.#stopped) return;
+          if (err instanceof WatchCompactedError) {
+            // History we had not published is gone: start again at the present. Subscribers
+            // repairing their gap from storage will get 410 and relist, as clients do.
+            this.#log.error('publisher fell behind compaction; restarting at the current revision', { err });
+            start = Number((await this.#etcd.kv.range({ key: Buffer.from(checkpointKey) })).header.revision) + 1;
+            watch = await openRawWatch(this.#etcd, { ...watchedRange, startRevision: start });
+            this.#watchClose = () => watch.close();
+            continue;
+          }
+          throw err;
+        }
+        for (const e of batch.events) {
+          const key = e.kv.key.toString('latin1');
+          if (key === checkpointKey) {
+            this.#publishProgress(Number(e.kv.mod_revision));
+            continue;
+          }
+          const subject = subjectForKey(key);
+          const ev = subject ? toHistoryEvent(e) : undefined;
+          if (!subject || !ev) continue;
+          const m: ChangeMessage = {
+            type: ev.type,
+            key,
+            revision: ev.revision,
+            prevRevision: this.#lastBySubject.get(subject) ?? 0,
+            epoch: this.epoch,
+            object: JSON.parse(ev.object.toString('utf8')) as Record<string, unknown>,
+          };
+          if (ev.prevObject) m.prevObject = JSON.parse(ev.prevObject.toString('utf8')) as Record<string, unknown>;
+          this.#publish(subject, m);
+          this.#lastBySubject.set(subject, ev.revision);
+          this.#lastPublished = ev.revision;
+        }
+      }
+    } finally {
+      clearInterval(ticker);
+      watch.close();
+    }
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    this.#watchClose?.();
+  }
+
+  #publish(subject: string, m: WatchMessage): void {
+    this.#nats.publish(subject, encodeWatchMessage(m));
+    this.#opts.onPublished?.(subject, m);
+  }
+
+  #publishProgress(revision: number): void {
+    this.#lastPublished = Math.max(this.#lastPublished, revision);
+    for (const [subject, last] of this.#lastBySubject) {
+      this.#publish(subject, { type: 'PROGRESS', revision, prevRevision: last, epoch: this.epoch });
+    }
+  }
+
+  async #writeCheckpoint(): Promise<void> {
+    try {
+      await this.#etcd.kv.put({ key: Buffer.from(checkpointKey), value: Buffer.from(String(this.#lastPublished)) });
+    } catch (err) {
+      this.#log.warn('checkpoint write failed', { err });
+    }
+  }
+}
