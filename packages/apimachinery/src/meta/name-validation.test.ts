@@ -23,14 +23,49 @@ const labelValueRegexMsg =
   "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
 
 test('isDNS1123Subdomain', () => {
-  for (const ok of ['a', 'ab', 'abc', 'a1', 'a-1', 'a--1--2--b', '0', '01', '1.a', 'a.1', 'a.b.c', 'example.com', 'a'.repeat(253), `${'a'.repeat(63)}.${'b'.repeat(63)}`]) {
+  for (const ok of [
+    'a',
+    'ab',
+    'abc',
+    'a1',
+    'a-1',
+    'a--1--2--b',
+    '0',
+    '01',
+    '1.a',
+    'a.1',
+    'a.b.c',
+    'example.com',
+    'a'.repeat(253),
+    `${'a'.repeat(63)}.${'b'.repeat(63)}`,
+  ]) {
     assert.deepEqual(isDNS1123Subdomain(ok), [], ok);
   }
-  for (const bad of ['', 'A', 'ABC', 'aBc', 'A1', 'a_1', 'a..1', '.a', 'a.', '-a', 'a-', 'a.-b', 'a-.b', 'a b', 'a/b', 'ä']) {
+  for (const bad of [
+    '',
+    'A',
+    'ABC',
+    'aBc',
+    'A1',
+    'a_1',
+    'a..1',
+    '.a',
+    'a.',
+    '-a',
+    'a-',
+    'a.-b',
+    'a-.b',
+    'a b',
+    'a/b',
+    'ä',
+  ]) {
     assert.deepEqual(isDNS1123Subdomain(bad), [subdomainRegexMsg], bad);
   }
   assert.deepEqual(isDNS1123Subdomain('a'.repeat(254)), ['must be no more than 253 characters']);
-  assert.deepEqual(isDNS1123Subdomain('A'.repeat(254)), ['must be no more than 253 characters', subdomainRegexMsg]);
+  assert.deepEqual(isDNS1123Subdomain('A'.repeat(254)), [
+    'must be no more than 253 characters',
+    subdomainRegexMsg,
+  ]);
 });
 
 test('isDNS1123Label', () => {
@@ -55,31 +90,80 @@ test('isValidPathSegmentName', () => {
 });
 
 test('isQualifiedName and isValidLabelValue', () => {
-  for (const ok of ['simple', 'now-with-dashes', '1-starts-with-num', '1234', 'simple/simple', 'now-with-dashes/simple', 'now-with-dashes/now-with-dashes', 'now.with.dots/simple', 'now-with.dashes-and.dots/simple', '1-num.2-num/3-num', '1234/5678', '1.2.3.4/5678', 'Uppercase_Is_OK_123', 'example.com/Uppercase_Is_OK_123', 'a'.repeat(63), `${'a'.repeat(253)}/b`]) {
+  for (const ok of [
+    'simple',
+    'now-with-dashes',
+    '1-starts-with-num',
+    '1234',
+    'simple/simple',
+    'now-with-dashes/simple',
+    'now-with-dashes/now-with-dashes',
+    'now.with.dots/simple',
+    'now-with.dashes-and.dots/simple',
+    '1-num.2-num/3-num',
+    '1234/5678',
+    '1.2.3.4/5678',
+    'Uppercase_Is_OK_123',
+    'example.com/Uppercase_Is_OK_123',
+    'a'.repeat(63),
+    `${'a'.repeat(253)}/b`,
+  ]) {
     assert.deepEqual(isQualifiedName(ok), [], ok);
   }
   assert.deepEqual(isQualifiedName('nospecialchars%^=@'), [`name part ${qualifiedNameRegexMsg}`]);
   assert.deepEqual(isQualifiedName('cantendwithadash-'), [`name part ${qualifiedNameRegexMsg}`]);
-  assert.deepEqual(isQualifiedName(''), ['name part must be non-empty', `name part ${qualifiedNameRegexMsg}`]);
+  assert.deepEqual(isQualifiedName(''), [
+    'name part must be non-empty',
+    `name part ${qualifiedNameRegexMsg}`,
+  ]);
   assert.deepEqual(isQualifiedName('/simple'), ['prefix part must be non-empty']);
   assert.deepEqual(isQualifiedName('Upper.Case/simple'), [`prefix part ${subdomainRegexMsg}`]);
-  assert.deepEqual(isQualifiedName('simple/'), ['name part must be non-empty', `name part ${qualifiedNameRegexMsg}`]);
-  assert.deepEqual(isQualifiedName('a'.repeat(64)), ['name part must be no more than 63 characters']);
+  assert.deepEqual(isQualifiedName('simple/'), [
+    'name part must be non-empty',
+    `name part ${qualifiedNameRegexMsg}`,
+  ]);
+  assert.deepEqual(isQualifiedName('a'.repeat(64)), [
+    'name part must be no more than 63 characters',
+  ]);
   assert.deepEqual(isQualifiedName('a/b/c'), [
     `a qualified name ${qualifiedNameRegexMsg} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
   ]);
 
-  for (const ok of ['', 'simple', 'now-with-dashes', '1-starts-with-num', 'end-with-num-1', '1234', 'Uppercase_Is_OK_123', 'a.b', 'a'.repeat(63)]) {
+  for (const ok of [
+    '',
+    'simple',
+    'now-with-dashes',
+    '1-starts-with-num',
+    'end-with-num-1',
+    '1234',
+    'Uppercase_Is_OK_123',
+    'a.b',
+    'a'.repeat(63),
+  ]) {
     assert.deepEqual(isValidLabelValue(ok), [], ok);
   }
-  for (const bad of ['nospecialchars%^=@', 'Tama-nui-te-rā.is.Māori.sun', '\\backslashes\\are\\bad', '-starts-with-dash', 'ends-with-dash-', '.starts.with.dot', 'ends.with.dot.', 'a b']) {
+  for (const bad of [
+    'nospecialchars%^=@',
+    'Tama-nui-te-rā.is.Māori.sun',
+    '\\backslashes\\are\\bad',
+    '-starts-with-dash',
+    'ends-with-dash-',
+    '.starts.with.dot',
+    'ends.with.dot.',
+    'a b',
+  ]) {
     assert.ok(isValidLabelValue(bad).includes(labelValueRegexMsg), bad);
   }
   assert.deepEqual(isValidLabelValue('a'.repeat(64)), ['must be no more than 63 characters']);
 });
 
 test('validateObjectName applies the resource rule', () => {
-  const cases: [name: string, rule: 'subdomain' | 'label' | 'path-segment', prefix: boolean, errors: string[]][] = [
+  const cases: [
+    name: string,
+    rule: 'subdomain' | 'label' | 'path-segment',
+    prefix: boolean,
+    errors: string[],
+  ][] = [
     ['my-pod', 'subdomain', false, []],
     ['my.pod', 'subdomain', false, []],
     ['My-Pod', 'subdomain', false, [subdomainRegexMsg]],
@@ -98,7 +182,11 @@ test('validateObjectName applies the resource rule', () => {
     ['a%2F', 'path-segment', false, ["may not contain '%'"]],
   ];
   for (const [name, rule, prefix, errors] of cases) {
-    assert.deepEqual(validateObjectName(name, rule, { prefix }), errors, `${name} ${rule} prefix=${prefix}`);
+    assert.deepEqual(
+      validateObjectName(name, rule, { prefix }),
+      errors,
+      `${name} ${rule} prefix=${prefix}`
+    );
   }
   assert.deepEqual(validateObjectName('ok', 'subdomain'), []);
 });
@@ -129,27 +217,53 @@ test('validateLabels reports each bad key and value under metadata.labels', () =
   assert.deepEqual(validateLabels({}), []);
   assert.deepEqual(validateLabels({ app: 'web', 'example.com/tier': '', 'x.y/Z_1': 'V.1' }), []);
   assert.deepEqual(validateLabels({ 'bad key': 'ok', good: '-bad' }), [
-    { type: 'FieldValueInvalid', field: 'metadata.labels', message: `name part ${qualifiedNameRegexMsg}`, value: 'bad key' },
-    { type: 'FieldValueInvalid', field: 'metadata.labels', message: labelValueRegexMsg, value: '-bad' },
+    {
+      type: 'FieldValueInvalid',
+      field: 'metadata.labels',
+      message: `name part ${qualifiedNameRegexMsg}`,
+      value: 'bad key',
+    },
+    {
+      type: 'FieldValueInvalid',
+      field: 'metadata.labels',
+      message: labelValueRegexMsg,
+      value: '-bad',
+    },
   ]);
   assert.deepEqual(validateLabels({ a: 'v'.repeat(64) }, 'spec.template.metadata.labels'), [
-    { type: 'FieldValueInvalid', field: 'spec.template.metadata.labels', message: 'must be no more than 63 characters', value: 'v'.repeat(64) },
+    {
+      type: 'FieldValueInvalid',
+      field: 'spec.template.metadata.labels',
+      message: 'must be no more than 63 characters',
+      value: 'v'.repeat(64),
+    },
   ]);
 });
 
 test('validateAnnotations checks keys case-insensitively and the total size', () => {
   assert.deepEqual(validateAnnotations(undefined), []);
   assert.deepEqual(
-    validateAnnotations({ 'Example.COM/Some-Key': 'any value at all, even with spaces: {"json": true}' }),
+    validateAnnotations({
+      'Example.COM/Some-Key': 'any value at all, even with spaces: {"json": true}',
+    }),
     []
   );
   assert.deepEqual(validateAnnotations({ 'bad key': 'x' }), [
-    { type: 'FieldValueInvalid', field: 'metadata.annotations', message: `name part ${qualifiedNameRegexMsg}`, value: 'bad key' },
+    {
+      type: 'FieldValueInvalid',
+      field: 'metadata.annotations',
+      message: `name part ${qualifiedNameRegexMsg}`,
+      value: 'bad key',
+    },
   ]);
   assert.equal(totalAnnotationSizeLimitBytes, 262144);
   assert.deepEqual(validateAnnotations({ a: 'x'.repeat(totalAnnotationSizeLimitBytes - 1) }), []);
   assert.deepEqual(validateAnnotations({ a: 'x'.repeat(totalAnnotationSizeLimitBytes) }), [
-    { type: 'FieldValueTooLong', field: 'metadata.annotations', message: 'may not be more than 262144 bytes' },
+    {
+      type: 'FieldValueTooLong',
+      field: 'metadata.annotations',
+      message: 'may not be more than 262144 bytes',
+    },
   ]);
   // Size counts UTF-8 bytes, as Go's len does.
   assert.equal(validateAnnotations({ a: 'é'.repeat(totalAnnotationSizeLimitBytes / 2) }).length, 1);

@@ -13,7 +13,10 @@ export class PatchError extends Error {
   /** Index of the offending operation in a JSON patch, when known. */
   readonly operationIndex: number | undefined;
 
-  constructor(message: string, options: { code?: string; operationIndex?: number; cause?: unknown } = {}) {
+  constructor(
+    message: string,
+    options: { code?: string; operationIndex?: number; cause?: unknown } = {}
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = options.code;
     this.operationIndex = options.operationIndex;

@@ -8,9 +8,21 @@ test('parseFieldSelector parses valid selectors', () => {
   const cases: [input: string, requirements: FieldRequirement[], canonical: string][] = [
     ['', [], ''],
     [',', [], ''],
-    ['metadata.name=foo', [{ field: 'metadata.name', operator: '=', value: 'foo' }], 'metadata.name=foo'],
-    ['metadata.name==foo', [{ field: 'metadata.name', operator: '=', value: 'foo' }], 'metadata.name=foo'],
-    ['status.phase!=Running', [{ field: 'status.phase', operator: '!=', value: 'Running' }], 'status.phase!=Running'],
+    [
+      'metadata.name=foo',
+      [{ field: 'metadata.name', operator: '=', value: 'foo' }],
+      'metadata.name=foo',
+    ],
+    [
+      'metadata.name==foo',
+      [{ field: 'metadata.name', operator: '=', value: 'foo' }],
+      'metadata.name=foo',
+    ],
+    [
+      'status.phase!=Running',
+      [{ field: 'status.phase', operator: '!=', value: 'Running' }],
+      'status.phase!=Running',
+    ],
     ['spec.nodeName=', [{ field: 'spec.nodeName', operator: '=', value: '' }], 'spec.nodeName='],
     ['spec.nodeName!=', [{ field: 'spec.nodeName', operator: '!=', value: '' }], 'spec.nodeName!='],
     [
@@ -21,14 +33,24 @@ test('parseFieldSelector parses valid selectors', () => {
       ],
       'metadata.namespace!=kube-system,status.phase=Running',
     ],
-    ['a=b,,c=d', [{ field: 'a', operator: '=', value: 'b' }, { field: 'c', operator: '=', value: 'd' }], 'a=b,c=d'],
+    [
+      'a=b,,c=d',
+      [
+        { field: 'a', operator: '=', value: 'b' },
+        { field: 'c', operator: '=', value: 'd' },
+      ],
+      'a=b,c=d',
+    ],
     ['a=x\\,y', [{ field: 'a', operator: '=', value: 'x,y' }], 'a=x\\,y'],
     ['a=x\\=y', [{ field: 'a', operator: '=', value: 'x=y' }], 'a=x\\=y'],
     ['a=x\\\\y', [{ field: 'a', operator: '=', value: 'x\\y' }], 'a=x\\\\y'],
     ['a=\\,\\=\\\\', [{ field: 'a', operator: '=', value: ',=\\' }], 'a=\\,\\=\\\\'],
     [
       'a!=x\\,y,b=z',
-      [{ field: 'a', operator: '!=', value: 'x,y' }, { field: 'b', operator: '=', value: 'z' }],
+      [
+        { field: 'a', operator: '!=', value: 'x,y' },
+        { field: 'b', operator: '=', value: 'z' },
+      ],
       'a!=x\\,y,b=z',
     ],
     ['a=b c', [{ field: 'a', operator: '=', value: 'b c' }], 'a=b c'],
@@ -81,7 +103,7 @@ test('FieldSelector.matches treats a missing field as the empty string', () => {
     'metadata.namespace': 'default',
     'status.phase': 'Running',
     'spec.nodeName': '',
-    'x': 'a,b',
+    x: 'a,b',
   };
   const get = (field: string): string | undefined => pod[field];
   const cases: [selector: string, matches: boolean][] = [
@@ -108,7 +130,9 @@ test('FieldSelector.matches treats a missing field as the empty string', () => {
 });
 
 test('FieldSelector.requiresExactMatch, fields and empty', () => {
-  const sel = parseFieldSelector('spec.nodeName=n1,status.phase!=Failed,metadata.name==a\\,b,spec.nodeName!=n2');
+  const sel = parseFieldSelector(
+    'spec.nodeName=n1,status.phase!=Failed,metadata.name==a\\,b,spec.nodeName!=n2'
+  );
   assert.equal(sel.requiresExactMatch('spec.nodeName'), 'n1');
   assert.equal(sel.requiresExactMatch('metadata.name'), 'a,b');
   assert.equal(sel.requiresExactMatch('status.phase'), undefined);
@@ -118,7 +142,10 @@ test('FieldSelector.requiresExactMatch, fields and empty', () => {
   assert.equal(parseFieldSelector('').empty(), true);
   assert.equal(FieldSelector.everything().empty(), true);
   assert.deepEqual(FieldSelector.everything().fields(), []);
-  assert.equal(FieldSelector.everything().matches(() => undefined), true);
+  assert.equal(
+    FieldSelector.everything().matches(() => undefined),
+    true
+  );
 });
 
 test('escapeFieldValue escapes backslash, comma and equals', () => {

@@ -45,7 +45,7 @@ export class FieldSelector {
     return this.requirements.length === 0;
   }
 
-  /** The value `field` must equal, when the selector has `field=value` (k8s `RequiresExactMatch`). */
+  /** The value `field` must equal if the selector has `field=value` (k8s `RequiresExactMatch`). */
   requiresExactMatch(field: string): string | undefined {
     return this.requirements.find((r) => r.field === field && r.operator === '=')?.value;
   }
@@ -57,7 +57,9 @@ export class FieldSelector {
 
   /** The canonical string form, values escaped; `parseFieldSelector` reads it back. */
   toString(): string {
-    return this.requirements.map((r) => `${r.field}${r.operator}${escapeFieldValue(r.value)}`).join(',');
+    return this.requirements
+      .map((r) => `${r.field}${r.operator}${escapeFieldValue(r.value)}`)
+      .join(',');
   }
 }
 

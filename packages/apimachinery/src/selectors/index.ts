@@ -1,8 +1,4 @@
-export type {
-  FieldGetter,
-  FieldRequirement,
-  FieldSelectorOperator,
-} from './field-selector.js';
+export type { FieldGetter, FieldRequirement, FieldSelectorOperator } from './field-selector.js';
 export { escapeFieldValue, FieldSelector, parseFieldSelector } from './field-selector.js';
 export type {
   LabelRequirement,

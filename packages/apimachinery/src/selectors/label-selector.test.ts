@@ -83,10 +83,10 @@ test('parseLabelSelector rejects invalid selectors with a SelectorParseError nam
     ['x in (a', 'found end of string'],
     ['x in (a b)', "found 'b'"],
     ['x in (a)b', "found 'b'"],
-    ['x notin', "found end of string"],
+    ['x notin', 'found end of string'],
     ['x in (a=)', "found '='"],
     ['x y', "found 'y'"],
-    ['x,', "found end of string"],
+    ['x,', 'found end of string'],
     [',x', "found ','"],
     ['x,,y', "found ','"],
     ['=a', "found '='"],
@@ -131,55 +131,56 @@ test('parseLabelSelector rejects invalid selectors with a SelectorParseError nam
 });
 
 test('LabelSelector.matches follows k8s semantics', () => {
-  const cases: [selector: string, labels: Record<string, string> | undefined, matches: boolean][] = [
-    ['', {}, true],
-    ['', undefined, true],
-    ['', { x: 'y' }, true],
-    ['x=y', { x: 'y' }, true],
-    ['x==y', { x: 'y' }, true],
-    ['x=y', { x: 'z' }, false],
-    ['x=y', {}, false],
-    ['x=y', undefined, false],
-    ['x=', { x: '' }, true],
-    ['x=', {}, false],
-    ['x!=y', { x: 'z' }, true],
-    ['x!=y', { x: 'y' }, false],
-    ['x!=y', {}, true],
-    ['x=y,z=w', { x: 'y', z: 'w' }, true],
-    ['x=y,z=w', { x: 'y', z: 'q' }, false],
-    ['x=y,x=z', { x: 'y' }, false],
-    ['x in (a,b)', { x: 'a' }, true],
-    ['x in (a,b)', { x: 'b' }, true],
-    ['x in (a,b)', { x: 'c' }, false],
-    ['x in (a,b)', {}, false],
-    ['x in ()', { x: '' }, true],
-    ['x in ()', {}, false],
-    ['x notin (a,b)', { x: 'c' }, true],
-    ['x notin (a,b)', { x: 'a' }, false],
-    ['x notin (a,b)', {}, true],
-    ['x notin (a,b)', undefined, true],
-    ['x', { x: '' }, true],
-    ['x', { x: 'a' }, true],
-    ['x', { y: 'a' }, false],
-    ['!x', { y: 'a' }, true],
-    ['!x', { x: '' }, false],
-    ['!x', undefined, true],
-    ['x>1', { x: '2' }, true],
-    ['x>1', { x: '1' }, false],
-    ['x>1', { x: 'abc' }, false],
-    ['x>1', {}, false],
-    ['x<10', { x: '9' }, true],
-    ['x<10', { x: '-3' }, true],
-    ['x<10', { x: '10' }, false],
-    ['x>1,x<5', { x: '3' }, true],
-    ['x>1,x<5', { x: '5' }, false],
-    ['x=toString', {}, false],
-    ['toString', {}, false],
-    ['!constructor', {}, true],
-    ['x in (a),!y,z notin (c)', { x: 'a', z: 'd' }, true],
-    ['x in (a),!y,z notin (c)', { x: 'a', y: '', z: 'd' }, false],
-    ['example.com/app=web', { 'example.com/app': 'web' }, true],
-  ];
+  const cases: [selector: string, labels: Record<string, string> | undefined, matches: boolean][] =
+    [
+      ['', {}, true],
+      ['', undefined, true],
+      ['', { x: 'y' }, true],
+      ['x=y', { x: 'y' }, true],
+      ['x==y', { x: 'y' }, true],
+      ['x=y', { x: 'z' }, false],
+      ['x=y', {}, false],
+      ['x=y', undefined, false],
+      ['x=', { x: '' }, true],
+      ['x=', {}, false],
+      ['x!=y', { x: 'z' }, true],
+      ['x!=y', { x: 'y' }, false],
+      ['x!=y', {}, true],
+      ['x=y,z=w', { x: 'y', z: 'w' }, true],
+      ['x=y,z=w', { x: 'y', z: 'q' }, false],
+      ['x=y,x=z', { x: 'y' }, false],
+      ['x in (a,b)', { x: 'a' }, true],
+      ['x in (a,b)', { x: 'b' }, true],
+      ['x in (a,b)', { x: 'c' }, false],
+      ['x in (a,b)', {}, false],
+      ['x in ()', { x: '' }, true],
+      ['x in ()', {}, false],
+      ['x notin (a,b)', { x: 'c' }, true],
+      ['x notin (a,b)', { x: 'a' }, false],
+      ['x notin (a,b)', {}, true],
+      ['x notin (a,b)', undefined, true],
+      ['x', { x: '' }, true],
+      ['x', { x: 'a' }, true],
+      ['x', { y: 'a' }, false],
+      ['!x', { y: 'a' }, true],
+      ['!x', { x: '' }, false],
+      ['!x', undefined, true],
+      ['x>1', { x: '2' }, true],
+      ['x>1', { x: '1' }, false],
+      ['x>1', { x: 'abc' }, false],
+      ['x>1', {}, false],
+      ['x<10', { x: '9' }, true],
+      ['x<10', { x: '-3' }, true],
+      ['x<10', { x: '10' }, false],
+      ['x>1,x<5', { x: '3' }, true],
+      ['x>1,x<5', { x: '5' }, false],
+      ['x=toString', {}, false],
+      ['toString', {}, false],
+      ['!constructor', {}, true],
+      ['x in (a),!y,z notin (c)', { x: 'a', z: 'd' }, true],
+      ['x in (a),!y,z notin (c)', { x: 'a', y: '', z: 'd' }, false],
+      ['example.com/app=web', { 'example.com/app': 'web' }, true],
+    ];
   for (const [selector, labels, expected] of cases) {
     assert.equal(
       parseLabelSelector(selector).matches(labels),
@@ -250,7 +251,12 @@ test('labelSelectorFromLabelSelectorObject converts metav1.LabelSelector', () =>
     [undefined, '', [], [{}, { a: 'b' }]],
     [{}, '', [{}, { a: 'b' }], []],
     [{ matchLabels: {}, matchExpressions: [] }, '', [{}], []],
-    [{ matchLabels: { app: 'web', tier: 'fe' } }, 'app=web,tier=fe', [{ app: 'web', tier: 'fe', x: 'y' }], [{ app: 'web' }, {}]],
+    [
+      { matchLabels: { app: 'web', tier: 'fe' } },
+      'app=web,tier=fe',
+      [{ app: 'web', tier: 'fe', x: 'y' }],
+      [{ app: 'web' }, {}],
+    ],
     [
       {
         matchLabels: { app: 'web' },
@@ -278,10 +284,18 @@ test('labelSelectorFromLabelSelectorObject converts metav1.LabelSelector', () =>
     const sel = labelSelectorFromLabelSelectorObject(obj);
     assert.equal(sel.toString(), canonical);
     for (const labels of matching) {
-      assert.equal(sel.matches(labels), true, `${JSON.stringify(obj)} should match ${JSON.stringify(labels)}`);
+      assert.equal(
+        sel.matches(labels),
+        true,
+        `${JSON.stringify(obj)} should match ${JSON.stringify(labels)}`
+      );
     }
     for (const labels of notMatching) {
-      assert.equal(sel.matches(labels), false, `${JSON.stringify(obj)} should not match ${JSON.stringify(labels)}`);
+      assert.equal(
+        sel.matches(labels),
+        false,
+        `${JSON.stringify(obj)} should not match ${JSON.stringify(labels)}`
+      );
     }
   }
 });
@@ -290,11 +304,22 @@ test('labelSelectorFromLabelSelectorObject rejects invalid objects', () => {
   const cases: [sel: LabelSelectorObject, messagePart: string][] = [
     [{ matchLabels: { 'bad key': 'v' } }, 'matchLabels["bad key"]: invalid label key'],
     [{ matchLabels: { k: 'bad value' } }, 'matchLabels["k"]: invalid label value'],
-    [{ matchExpressions: [{ key: 'k', operator: 'In', values: [] }] }, "matchExpressions[0]: for 'in', 'notin' operators"],
-    [{ matchExpressions: [{ key: 'k', operator: 'NotIn' }] }, "values set can't be empty"],
-    [{ matchExpressions: [{ key: 'k', operator: 'Exists', values: ['v'] }] }, 'values set must be empty'],
     [
-      { matchExpressions: [{ key: 'k', operator: 'Exists' }, { key: 'k', operator: 'Gt' as 'In', values: ['1'] }] },
+      { matchExpressions: [{ key: 'k', operator: 'In', values: [] }] },
+      "matchExpressions[0]: for 'in', 'notin' operators",
+    ],
+    [{ matchExpressions: [{ key: 'k', operator: 'NotIn' }] }, "values set can't be empty"],
+    [
+      { matchExpressions: [{ key: 'k', operator: 'Exists', values: ['v'] }] },
+      'values set must be empty',
+    ],
+    [
+      {
+        matchExpressions: [
+          { key: 'k', operator: 'Exists' },
+          { key: 'k', operator: 'Gt' as 'In', values: ['1'] },
+        ],
+      },
       'matchExpressions[1].operator: "Gt" is not a valid label selector operator',
     ],
   ];

@@ -14,7 +14,8 @@ import { isQualifiedName, isValidLabelValue } from '../meta/name-validation.js';
 import { SelectorParseError } from './selector-parse-error.js';
 
 /** k8s `selection.Operator` values. */
-export type LabelSelectorOperator = '=' | '==' | '!=' | 'in' | 'notin' | 'exists' | '!' | 'gt' | 'lt';
+export type LabelSelectorOperator =
+  '=' | '==' | '!=' | 'in' | 'notin' | 'exists' | '!' | 'gt' | 'lt';
 
 /** One condition of a label selector; `values` are sorted and distinct. */
 export interface LabelRequirement {
@@ -75,13 +76,16 @@ export class LabelSelector {
     return !this.#matchesNothing && this.requirements.length === 0;
   }
 
-  /** The value `key` must have, when the selector pins it to exactly one (k8s `RequiresExactMatch`). */
+  /** The one value `key` must have, if the selector pins it (k8s `RequiresExactMatch`). */
   requiresExactMatch(key: string): string | undefined {
     for (const r of this.requirements) {
       if (r.key !== key) {
         continue;
       }
-      if ((r.operator === '=' || r.operator === '==' || r.operator === 'in') && r.values.length === 1) {
+      if (
+        (r.operator === '=' || r.operator === '==' || r.operator === 'in') &&
+        r.values.length === 1
+      ) {
         return r.values[0];
       }
     }
@@ -135,7 +139,10 @@ export function labelSelectorFromLabelSelectorObject(
   }
   const rendered = JSON.stringify(sel);
   function fail(field: string, problems: readonly string[]): never {
-    throw new SelectorParseError(rendered, `invalid label selector: ${field}: ${problems.join('; ')}`);
+    throw new SelectorParseError(
+      rendered,
+      `invalid label selector: ${field}: ${problems.join('; ')}`
+    );
   }
   const requirements: LabelRequirement[] = [];
   for (const [key, value] of Object.entries(sel.matchLabels ?? {})) {
@@ -205,14 +212,18 @@ function requirementProblems(
     case 'in':
     case 'notin':
       if (values.length === 0) {
-        problems.push(`for 'in', 'notin' operators, values set can't be empty (key ${JSON.stringify(key)})`);
+        problems.push(
+          `for 'in', 'notin' operators, values set can't be empty (key ${JSON.stringify(key)})`
+        );
       }
       break;
     case '=':
     case '==':
     case '!=':
       if (values.length !== 1) {
-        problems.push(`exact-match compatibility requires one single value (key ${JSON.stringify(key)})`);
+        problems.push(
+          `exact-match compatibility requires one single value (key ${JSON.stringify(key)})`
+        );
       }
       break;
     case 'exists':
@@ -226,7 +237,9 @@ function requirementProblems(
     case 'gt':
     case 'lt':
       if (values.length !== 1) {
-        problems.push(`for 'gt', 'lt' operators, exactly one value is required (key ${JSON.stringify(key)})`);
+        problems.push(
+          `for 'gt', 'lt' operators, exactly one value is required (key ${JSON.stringify(key)})`
+        );
       }
       for (const v of values) {
         if (parseInt64(v) === undefined) {
@@ -303,19 +316,7 @@ function requirementToString(r: LabelRequirement): string {
 // ---- lexer ----------------------------------------------------------------------------
 
 type TokenKind =
-  | 'identifier'
-  | 'in'
-  | 'notin'
-  | '!'
-  | '='
-  | '=='
-  | '!='
-  | '>'
-  | '<'
-  | '('
-  | ')'
-  | ','
-  | 'end';
+  'identifier' | 'in' | 'notin' | '!' | '=' | '==' | '!=' | '>' | '<' | '(' | ')' | ',' | 'end';
 
 interface Token {
   readonly kind: TokenKind;
@@ -344,7 +345,7 @@ function isSpecialSymbol(ch: string): boolean {
   return '=!(),><'.includes(ch);
 }
 
-/** k8s `labels.Lexer`: longest-match symbols (`!=`, `==`), identifiers up to whitespace or a symbol. */
+/** k8s `labels.Lexer`: longest-match symbols, identifiers up to whitespace or a symbol. */
 function tokenize(s: string): Token[] {
   const tokens: Token[] = [];
   let pos = 0;

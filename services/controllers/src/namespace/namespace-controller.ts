@@ -1,0 +1,131 @@
+// The namespace controller: a namespace being deleted (Terminating) has everything in it
+// deleted, resource by resource as discovery lists them; once nothing is left, its
+// `orch.io/namespace` finalizer is removed through the finalize subresource, and the gateway
+// removes the namespace.
+import { isNotFound } from '@orch/apimachinery/errors';
+import type { Logger } from '@orch/component-base/logs';
+import type { RestClient } from '../client/rest-client.js';
+
+export const namespaceFinalizer = 'orch.io/namespace';
+
+type Json = Record<string, unknown>;
+interface Namespace {
+  metadata: { name: string; deletionTimestamp?: string; resourceVersion?: string };
+  spec?: { finalizers?: string[] };
+}
+
+interface NamespacedResource {
+  path: string; // /api/v1 or /apis/<g>/<v>
+  resource: string;
+  verbs: string[];
+}
+
+export class NamespaceController {
+  readonly #client: RestClient;
+  readonly #log: Logger;
+  readonly #queue = new Set<string>();
+  readonly #abort = new AbortController();
+  #working = false;
+
+  constructor(client: RestClient, log: Logger) {
+    this.#client = client;
+    this.#log = log.child({ controller: 'namespace' });
+  }
+
+  /** List, then watch namespaces; every terminating namespace is queued. Runs until stop(). */
+  async run(): Promise<void> {
+    while (!this.#abort.signal.aborted) {
+      try {
+        const list = await this.#client.request('GET', '/api/v1/namespaces');
+        for (const ns of (list['items'] as Namespace[]) ?? []) this.#enqueue(ns);
+        const rv = (list['metadata'] as { resourceVersion?: string }).resourceVersion ?? '';
+        await this.#client.watch(`/api/v1/namespaces?resourceVersion=${rv}&allowWatchBookmarks=true`, (e) => {
+          if (e.type === 'ADDED' || e.type === 'MODIFIED') this.#enqueue(e.object as unknown as Namespace);
+        }, this.#abort.signal);
+      } catch (err) {
+        if (this.#abort.signal.aborted) return;
+        this.#log.warn('namespace watch failed; relisting', { err });
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+  }
+
+  stop(): void {
+    this.#abort.abort();
+  }
+
+  #enqueue(ns: Namespace): void {
+    if (!ns.metadata.deletionTimestamp) return;
+    this.#queue.add(ns.metadata.name);
+    void this.#work();
+  }
+
+  async #work(): Promise<void> {
+    if (this.#working) return;
+    this.#working = true;
+    try {
+      while (this.#queue.size > 0 && !this.#abort.signal.aborted) {
+        const name = this.#queue.values().next().value as string;
+        this.#queue.delete(name);
+        try {
+          const done = await this.syncNamespace(name);
+          if (!done) setTimeout(() => (this.#queue.add(name), void this.#work()), 1000);
+        } catch (err) {
+          this.#log.warn('namespace sync failed; retrying', { name, err });
+          setTimeout(() => (this.#queue.add(name), void this.#work()), 2000);
+        }
+      }
+    } finally {
+      this.#working = false;
+    }
+  }
+
+  /** One pass over a terminating namespace; true when it is finalized (or gone). */
+  async syncNamespace(name: string): Promise<boolean> {
+    let ns: Namespace;
+    try {
+      ns = (await this.#client.request('GET', `/api/v1/namespaces/${name}`)) as unknown as Namespace;
+    } catch (err) {
+      if (isNotFound(err)) return true;
+      throw err;
+    }
+    if (!ns.metadata.deletionTimestamp) return true;
+    let remaining = 0;
+    for (const r of await this.#namespacedResources()) {
+      const path = `${r.path}/namespaces/${name}/${r.resource}`;
+      if (r.verbs.includes('deletecollection')) await this.#client.request('DELETE', path);
+      const left = await this.#client.request('GET', path);
+      remaining += ((left['items'] as Json[]) ?? []).length;
+    }
+    if (remaining > 0) {
+      this.#log.info('waiting for namespace content to go', { name, remaining });
+      return false;
+    }
+    const finalizers = (ns.spec?.finalizers ?? []).filter((f) => f !== namespaceFinalizer);
+    await this.#client.request('PUT', `/api/v1/namespaces/${name}/finalize`, {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name, resourceVersion: ns.metadata.resourceVersion },
+      spec: { finalizers },
+    });
+    this.#log.info('namespace finalized', { name });
+    return true;
+  }
+
+  async #namespacedResources(): Promise<NamespacedResource[]> {
+    const out: NamespacedResource[] = [];
+    const versions = [{ path: '/api/v1' }];
+    const groups = await this.#client.request('GET', '/apis');
+    for (const g of (groups['groups'] as { preferredVersion: { groupVersion: string } }[]) ?? []) {
+      versions.push({ path: `/apis/${g.preferredVersion.groupVersion}` });
+    }
+    for (const v of versions) {
+      const list = await this.#client.request('GET', v.path);
+      for (const r of (list['resources'] as { name: string; namespaced: boolean; verbs: string[] }[]) ?? []) {
+        if (!r.namespaced || r.name.includes('/') || !r.verbs.includes('list')) continue;
+        out.push({ path: v.path, resource: r.name, verbs: r.verbs });
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,231 @@
+// Legacy (unaggregated) discovery and /version, derived from the resource registry
+// (k8s endpoints/discovery: legacyRootAPIHandler, rootAPIsHandler, APIGroupHandler, APIVersionHandler).
+//
+// kubectl 1.27+ asks for aggregated discovery first (Accept: ...;g=apidiscovery.k8s.io;v=v2;
+// as=APIGroupDiscoveryList,...,application/json). We do not serve the aggregated form: every answer
+// here is the plain JSON document with `Content-Type: application/json`, which client-go accepts as
+// the fallback and then walks /api, /apis and each group version.
+import type { Request, Response, Router } from 'express';
+import { StatusError } from '@orch/apimachinery/errors';
+import type { Status } from '@orch/apimachinery/errors';
+import type { ResourceDefinition, ResourceRegistry, Verb } from '@orch/apimachinery/registry';
+import { formatApiVersion } from '@orch/apimachinery/schema';
+import type { GroupVersion } from '@orch/apimachinery/schema';
+
+/** The /version document (k8s version.Info). */
+export interface VersionInfo {
+  major: string;
+  minor: string;
+  gitVersion: string;
+  gitCommit: string;
+  gitTreeState: string;
+  buildDate: string;
+  goVersion: string;
+  compiler: string;
+  platform: string;
+}
+
+const goArch: Partial<Record<string, string>> = { x64: 'amd64', ia32: '386', arm64: 'arm64', arm: 'arm' };
+
+/** The Kubernetes minor this server imitates, with the orch version as build metadata. */
+export function defaultVersionInfo(overrides: Partial<VersionInfo> = {}): VersionInfo {
+  return {
+    major: '1',
+    minor: '32',
+    gitVersion: 'v1.32.0-orch.0.1.0',
+    gitCommit: 'unknown',
+    gitTreeState: 'clean',
+    buildDate: '1970-01-01T00:00:00Z',
+    goVersion: 'n/a',
+    compiler: 'tsc',
+    platform: `${process.platform}/${goArch[process.arch] ?? process.arch}`,
+    ...overrides,
+  };
+}
+
+export interface GroupVersionForDiscovery {
+  groupVersion: string;
+  version: string;
+}
+
+export interface APIGroup {
+  kind: 'APIGroup';
+  apiVersion: 'v1';
+  name: string;
+  versions: GroupVersionForDiscovery[];
+  preferredVersion: GroupVersionForDiscovery;
+}
+
+export interface APIResource {
+  name: string;
+  singularName: string;
+  namespaced: boolean;
+  kind: string;
+  verbs: string[];
+  shortNames?: string[];
+  categories?: string[];
+}
+
+export interface APIResourceList {
+  kind: 'APIResourceList';
+  apiVersion: 'v1';
+  groupVersion: string;
+  resources: APIResource[];
+}
+
+const verbsBySubresource: Partial<Record<string, readonly Verb[]>> = {
+  status: ['get', 'patch', 'update'],
+  scale: ['get', 'patch', 'update'],
+  finalize: ['update'],
+  eviction: ['create'],
+  binding: ['create'],
+};
+
+/** Verbs of a subresource by name; anything not listed behaves like `status`. */
+export function subresourceVerbs(subresource: string): readonly Verb[] {
+  return verbsBySubresource[subresource] ?? ['get', 'patch', 'update'];
+}
+
+/** k8s version priority: GA before beta before alpha, higher numbers first, others last by name. */
+export function compareKubeVersions(a: string, b: string): number {
+  const rank = (v: string): [number, number, number] | undefined => {
+    const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v);
+    if (!m) return undefined;
+    const stability = m[2] === undefined ? 3 : m[2] === 'beta' ? 2 : 1;
+    return [stability, Number(m[1]), Number(m[3] ?? 0)];
+  };
+  const ra = rank(a);
+  const rb = rank(b);
+  if (!ra || !rb) return ra ? -1 : rb ? 1 : a.localeCompare(b);
+  return rb[0] - ra[0] || rb[1] - ra[1] || rb[2] - ra[2];
+}
+
+function forDiscovery(gv: GroupVersion): GroupVersionForDiscovery {
+  return { groupVersion: formatApiVersion(gv), version: gv.version };
+}
+
+/** Non-core groups in registration order, versions in priority order (the first is preferred). */
+export function apiGroups(registry: ResourceRegistry): APIGroup[] {
+  const versions = new Map<string, string[]>();
+  for (const gv of registry.groupVersions()) {
+    if (gv.group === '') continue;
+    const list = versions.get(gv.group) ?? [];
+    list.push(gv.version);
+    versions.set(gv.group, list);
+  }
+  return [...versions].map(([name, vs]) => {
+    const sorted = [...vs].sort(compareKubeVersions).map((version) => forDiscovery({ group: name, version }));
+    const preferred = sorted[0] ?? forDiscovery({ group: name, version: '' });
+    return { kind: 'APIGroup', apiVersion: 'v1', name, versions: sorted, preferredVersion: preferred };
+  });
+}
+
+function toAPIResources(def: ResourceDefinition): APIResource[] {
+  const main: APIResource = {
+    name: def.resource,
+    singularName: def.singular,
+    namespaced: def.namespaced,
+    kind: def.kind,
+    verbs: [...def.verbs],
+  };
+  if (def.shortNames && def.shortNames.length > 0) main.shortNames = [...def.shortNames];
+  if (def.categories && def.categories.length > 0) main.categories = [...def.categories];
+  const subs = (def.subresources ?? []).map(
+    (sub): APIResource => ({
+      name: `${def.resource}/${sub}`,
+      singularName: '',
+      namespaced: def.namespaced,
+      kind: def.kind,
+      verbs: [...subresourceVerbs(sub)],
+    })
+  );
+  return [main, ...subs];
+}
+
+/** The APIResourceList of one served group version, or undefined when it is not served. */
+export function apiResourceList(registry: ResourceRegistry, gv: GroupVersion): APIResourceList | undefined {
+  const defs = registry.resourcesIn(gv);
+  if (defs.length === 0) return undefined;
+  return {
+    kind: 'APIResourceList',
+    apiVersion: 'v1',
+    groupVersion: formatApiVersion(gv),
+    resources: defs.flatMap(toAPIResources),
+  };
+}
+
+/** The body of k8s' NotFound handler for a path nothing serves. */
+function notFoundStatus(): Status {
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: 'the server could not find the requested resource',
+    reason: 'NotFound',
+    details: {},
+    code: 404,
+  }).status;
+}
+
+// Headers set on the raw response: express' res.set/send would append `; charset=utf-8`.
+function writeJson(res: Response, code: number, body: unknown): void {
+  res.statusCode = code;
+  res.setHeader('Content-Type', 'application/json');
+  res.setHeader('Cache-Control', 'no-cache, private');
+  res.end(JSON.stringify(body));
+}
+
+function writeNotFound(res: Response): void {
+  writeJson(res, 404, notFoundStatus());
+}
+
+function param(req: Request, name: string): string {
+  const v = (req.params as Record<string, string | undefined>)[name];
+  return v ?? '';
+}
+
+/** Installs GET /api, /api/v1, /apis, /apis/:group, /apis/:group/:version and /version. */
+export function installDiscovery(app: Router, registry: ResourceRegistry, version: VersionInfo): void {
+  // Computed once: the registry is fixed by the time routes are installed.
+  const groups = apiGroups(registry);
+  const groupList = { kind: 'APIGroupList', apiVersion: 'v1', groups };
+  const byName = new Map(groups.map((g) => [g.name, g]));
+  const coreVersions = registry
+    .groupVersions()
+    .filter((gv) => gv.group === '')
+    .map((gv) => gv.version)
+    .sort(compareKubeVersions);
+
+  app.get('/version', (_req, res) => writeJson(res, 200, version));
+
+  app.get('/api', (req, res) => {
+    writeJson(res, 200, {
+      kind: 'APIVersions',
+      versions: coreVersions,
+      serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: req.headers.host ?? '' }],
+    });
+  });
+
+  app.get('/api/:version', (req, res) => {
+    const list = apiResourceList(registry, { group: '', version: param(req, 'version') });
+    if (list) writeJson(res, 200, list);
+    else writeNotFound(res);
+  });
+
+  app.get('/apis', (_req, res) => writeJson(res, 200, groupList));
+
+  app.get('/apis/:group', (req, res) => {
+    const group = byName.get(param(req, 'group'));
+    if (group) writeJson(res, 200, group);
+    else writeNotFound(res);
+  });
+
+  app.get('/apis/:group/:version', (req, res) => {
+    const group = param(req, 'group');
+    // `/apis//v1` must not reach the core group.
+    const list = group === '' ? undefined : apiResourceList(registry, { group, version: param(req, 'version') });
+    if (list) writeJson(res, 200, list);
+    else writeNotFound(res);
+  });
+}

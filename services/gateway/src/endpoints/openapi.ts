@@ -1,0 +1,510 @@
+// OpenAPI documents generated from the resource registry (k8s kube-openapi builder, routes
+// /openapi/v2 and /openapi/v3). Computed once per registry and served with an ETag.
+//
+// The kind schemas are deliberately open: `type: object` with no `properties` and no
+// `additionalProperties`. kubectl validates `create -f`/`apply -f` manifests client-side against
+// these schemas (we do not advertise `fieldValidation`, so kubectl cannot delegate to the server);
+// an open schema accepts any fields. Real schemas, generated from proto/, replace them later.
+//
+// Only the query parameters the gateway really implements are listed. `fieldValidation` and
+// `fieldManager` are absent on purpose: kubectl reads the PATCH operation's parameters to decide
+// whether the server validates fields, and must keep validating on its own until it does.
+import { createHash } from 'node:crypto';
+import type { Request, Response, Router } from 'express';
+import { newNotAcceptable, StatusError } from '@orch/apimachinery/errors';
+import type { ResourceDefinition, ResourceRegistry, Verb } from '@orch/apimachinery/registry';
+import type { GroupVersion, GroupVersionKind } from '@orch/apimachinery/schema';
+import { subresourceVerbs } from './discovery.js';
+import { encodeOpenApiV2Protobuf } from './openapi-v2-protobuf.js';
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+const metaPrefix = 'io.orch.apimachinery.pkg.apis.meta.v1';
+const statusDef = `${metaPrefix}.Status`;
+const listMetaDef = `${metaPrefix}.ListMeta`;
+const patchDef = `${metaPrefix}.Patch`;
+const deleteOptionsDef = `${metaPrefix}.DeleteOptions`;
+
+// kubectl asks with the deprecated `@` spelling; Go's mime parser rejects `@` in a response
+// Content-Type, so, like kube-openapi, answer with the dotted spelling.
+const protobufV2Deprecated = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
+const protobufV2 = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
+const produces = ['application/json', 'application/yaml'];
+const patchTypes = ['application/json-patch+json', 'application/merge-patch+json'];
+
+/** `io.orch.api.<group>.<version>.<Kind>`: core for '', `.orch.io` dropped, foreign domains reversed. */
+export function definitionName(gvk: GroupVersionKind): string {
+  const { group, version, kind } = gvk;
+  if (group === '') return `io.orch.api.core.${version}.${kind}`;
+  if (group.endsWith('.orch.io')) return `io.orch.api.${group.slice(0, -'.orch.io'.length)}.${version}.${kind}`;
+  if (!group.includes('.')) return `io.orch.api.${group}.${version}.${kind}`;
+  return `${group.split('.').reverse().join('.')}.${version}.${kind}`;
+}
+
+function upperFirst(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** The group as it appears in operation ids: `Core`, `Apps`, `Coordination` (k8s naming). */
+function groupWord(group: string): string {
+  if (group === '') return 'Core';
+  const short = group.replace(/\.(orch\.io|k8s\.io)$/, '');
+  return short.split(/[.-]/).map(upperFirst).join('');
+}
+
+function groupTag(gv: GroupVersion): string {
+  const g = gv.group === '' ? 'core' : gv.group.replace(/\.(orch\.io|k8s\.io)$/, '').replace(/[.-]/g, '_');
+  return `${g}_${gv.version}`;
+}
+
+function pathPrefix(gv: GroupVersion): string {
+  return gv.group === '' ? `api/${gv.version}` : `apis/${gv.group}/${gv.version}`;
+}
+
+const ref = (name: string): JsonObject => ({ $ref: `#/definitions/${name}` });
+
+function query(name: string, type: string, description: string): JsonObject {
+  const p: JsonObject = { name, in: 'query', description, type };
+  if (name !== 'pretty') p['uniqueItems'] = true;
+  return p;
+}
+
+const q = {
+  pretty: query('pretty', 'string', "If 'true', then the output is pretty printed."),
+  watch: query('watch', 'boolean', 'Watch for changes to the described resources and return them as a stream of add, update, and remove notifications.'),
+  allowWatchBookmarks: query('allowWatchBookmarks', 'boolean', 'Requests watch events with type "BOOKMARK".'),
+  resourceVersion: query('resourceVersion', 'string', 'Constrains which resource versions a request may be served from; see the resourceVersion semantics.'),
+  resourceVersionMatch: query('resourceVersionMatch', 'string', 'How resourceVersion is applied to list calls: Exact or NotOlderThan.'),
+  limit: query('limit', 'integer', 'The maximum number of items to return in one chunk of a list.'),
+  continue: query('continue', 'string', 'The continue token of the previous chunk of a list.'),
+  labelSelector: query('labelSelector', 'string', 'A selector to restrict the returned objects by their labels.'),
+  fieldSelector: query('fieldSelector', 'string', 'A selector to restrict the returned objects by their fields.'),
+  timeoutSeconds: query('timeoutSeconds', 'integer', 'Timeout for the list/watch call.'),
+  dryRun: query('dryRun', 'string', 'When present (All), modifications are not persisted.'),
+};
+
+const listParams = [q.allowWatchBookmarks, q.continue, q.fieldSelector, q.labelSelector, q.limit, q.resourceVersion, q.resourceVersionMatch, q.timeoutSeconds, q.watch];
+const deleteCollectionParams = [q.continue, q.dryRun, q.fieldSelector, q.labelSelector, q.limit, q.resourceVersion, q.resourceVersionMatch, q.timeoutSeconds];
+
+function pathParam(name: string, description: string): JsonObject {
+  return { name, in: 'path', description, required: true, type: 'string', uniqueItems: true };
+}
+
+function body(schemaName: string, required = true): JsonObject {
+  return { name: 'body', in: 'body', required, schema: ref(schemaName) };
+}
+
+type Action = 'list' | 'post' | 'get' | 'put' | 'patch' | 'delete' | 'deletecollection';
+
+interface OperationSpec {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  action: Action;
+  idVerb: string;
+  description: string;
+  parameters: JsonObject[];
+  responses: Record<string, string | undefined>;
+  consumes?: string[];
+}
+
+/** The operations of one verb on an object path (`sub` names a subresource). */
+function objectOperation(verb: Verb, kindDef: string, what: string): OperationSpec | undefined {
+  switch (verb) {
+    case 'get':
+      return { method: 'get', action: 'get', idVerb: 'read', description: `read the specified ${what}`, parameters: [q.resourceVersion], responses: { '200': kindDef } };
+    case 'update':
+      return { method: 'put', action: 'put', idVerb: 'replace', description: `replace the specified ${what}`, parameters: [body(kindDef), q.dryRun], responses: { '200': kindDef, '201': kindDef }, consumes: ['*/*'] };
+    case 'patch':
+      return { method: 'patch', action: 'patch', idVerb: 'patch', description: `partially update the specified ${what}`, parameters: [body(patchDef), q.dryRun], responses: { '200': kindDef, '201': kindDef }, consumes: patchTypes };
+    case 'delete':
+      return { method: 'delete', action: 'delete', idVerb: 'delete', description: `delete a ${what}`, parameters: [body(deleteOptionsDef, false), q.dryRun], responses: { '200': statusDef, '202': statusDef }, consumes: ['*/*'] };
+    case 'create':
+      return { method: 'post', action: 'post', idVerb: 'create', description: `create ${what}`, parameters: [body(kindDef), q.dryRun], responses: { '200': kindDef, '201': kindDef, '202': kindDef }, consumes: ['*/*'] };
+    default:
+      return undefined;
+  }
+}
+
+function collectionOperation(verb: Verb, def: ResourceDefinition): OperationSpec | undefined {
+  const kindDef = definitionName({ group: def.group, version: def.version, kind: def.kind });
+  const listDef = definitionName({ group: def.group, version: def.version, kind: def.listKind });
+  switch (verb) {
+    case 'list':
+      return { method: 'get', action: 'list', idVerb: 'list', description: `list or watch objects of kind ${def.kind}`, parameters: listParams, responses: { '200': listDef } };
+    case 'create':
+      return objectOperation('create', kindDef, `a ${def.kind}`);
+    case 'deletecollection':
+      return { method: 'delete', action: 'deletecollection', idVerb: 'deleteCollection', description: `delete collection of ${def.kind}`, parameters: [body(deleteOptionsDef, false), ...deleteCollectionParams], responses: { '200': statusDef }, consumes: ['*/*'] };
+    default:
+      return undefined;
+  }
+}
+
+function renderOperation(spec: OperationSpec, def: ResourceDefinition, operationId: string): JsonObject {
+  const responses: JsonObject = {};
+  for (const [code, schemaName] of Object.entries(spec.responses)) {
+    responses[code] = schemaName ? { description: code === '201' ? 'Created' : code === '202' ? 'Accepted' : 'OK', schema: ref(schemaName) } : { description: 'OK' };
+  }
+  responses['401'] = { description: 'Unauthorized' };
+  const op: JsonObject = {
+    description: spec.description,
+    consumes: spec.consumes ?? [],
+    produces: spec.action === 'list' ? [...produces, 'application/json;stream=watch'] : produces,
+    schemes: ['https'],
+    tags: [groupTag(def)],
+    operationId,
+    parameters: spec.parameters,
+    responses,
+    'x-kubernetes-action': spec.action,
+    'x-kubernetes-group-version-kind': { group: def.group, version: def.version, kind: def.kind },
+  };
+  if (!spec.consumes) delete op['consumes'];
+  return op;
+}
+
+/** Swagger paths (with leading slash) of one resource. */
+function resourcePaths(def: ResourceDefinition): Record<string, JsonObject> {
+  const paths: Record<string, JsonObject> = {};
+  const prefix = `/${pathPrefix(def)}`;
+  const ns = def.namespaced ? 'Namespaced' : '';
+  const idBase = `${groupWord(def.group)}${upperFirst(def.version)}${ns}${def.kind}`;
+  const kindDef = definitionName({ group: def.group, version: def.version, kind: def.kind });
+  const base = def.namespaced ? `${prefix}/namespaces/{namespace}/${def.resource}` : `${prefix}/${def.resource}`;
+  const nsParams = def.namespaced ? [pathParam('namespace', 'object name and auth scope, such as for teams and projects')] : [];
+
+  const collection: JsonObject = {};
+  for (const verb of def.verbs) {
+    const spec = collectionOperation(verb, def);
+    if (spec) collection[spec.method] = renderOperation(spec, def, `${spec.idVerb}${idBase}`);
+  }
+  if (Object.keys(collection).length > 0) paths[base] = { ...collection, parameters: [...nsParams, q.pretty] };
+
+  const nameParam = pathParam('name', `name of the ${def.kind}`);
+  const object: JsonObject = {};
+  for (const verb of def.verbs) {
+    const spec = objectOperation(verb, kindDef, def.kind);
+    if (spec && verb !== 'create') object[spec.method] = renderOperation(spec, def, `${spec.idVerb}${idBase}`);
+  }
+  if (Object.keys(object).length > 0) paths[`${base}/{name}`] = { ...object, parameters: [nameParam, ...nsParams, q.pretty] };
+
+  for (const sub of def.subresources ?? []) {
+    const ops: JsonObject = {};
+    for (const verb of subresourceVerbs(sub)) {
+      const spec = objectOperation(verb, kindDef, `${sub} of the specified ${def.kind}`);
+      if (spec) ops[spec.method] = renderOperation(spec, def, `${spec.idVerb}${idBase}${upperFirst(sub)}`);
+    }
+    paths[`${base}/{name}/${sub}`] = { ...ops, parameters: [nameParam, ...nsParams, q.pretty] };
+  }
+
+  if (def.namespaced && def.verbs.includes('list')) {
+    const spec = collectionOperation('list', def);
+    if (spec) {
+      const id = `list${groupWord(def.group)}${upperFirst(def.version)}${def.kind}ForAllNamespaces`;
+      paths[`${prefix}/${def.resource}`] = { get: renderOperation(spec, def, id), parameters: [q.pretty] };
+    }
+  }
+  return paths;
+}
+
+function gvkExtension(gvk: GroupVersionKind): JsonObject {
+  return { 'x-kubernetes-group-version-kind': [{ group: gvk.group, kind: gvk.kind, version: gvk.version }] };
+}
+
+/** Definitions of one resource: its kind (open, see the file comment) and its list kind. */
+function resourceDefinitions(def: ResourceDefinition): Record<string, JsonObject> {
+  const gv = { group: def.group, version: def.version };
+  const apiVersion = def.group === '' ? def.version : `${def.group}/${def.version}`;
+  const kindName = definitionName({ ...gv, kind: def.kind });
+  return {
+    [kindName]: {
+      description: `${def.kind} (${apiVersion}). The schema is open until the API kinds are generated from proto/: any fields are accepted here and validated by the server.`,
+      type: 'object',
+      ...gvkExtension({ ...gv, kind: def.kind }),
+    },
+    [definitionName({ ...gv, kind: def.listKind })]: {
+      description: `${def.listKind} is a list of ${def.kind}.`,
+      type: 'object',
+      required: ['items'],
+      properties: {
+        apiVersion: { description: 'APIVersion defines the versioned schema of this representation of an object.', type: 'string' },
+        items: { description: `List of ${def.resource}.`, type: 'array', items: ref(kindName) },
+        kind: { description: 'Kind is a string value representing the REST resource this object represents.', type: 'string' },
+        metadata: { description: 'Standard list metadata.', ...ref(listMetaDef) },
+      },
+      ...gvkExtension({ ...gv, kind: def.listKind }),
+    },
+  };
+}
+
+function metaDefinitions(): Record<string, JsonObject> {
+  return {
+    [statusDef]: {
+      description: 'Status is a return value for calls that do not return other objects.',
+      type: 'object',
+      properties: {
+        apiVersion: { description: 'APIVersion defines the versioned schema of this representation of an object.', type: 'string' },
+        code: { description: 'Suggested HTTP return code for this status, 0 if not set.', type: 'integer', format: 'int32' },
+        details: { description: 'Extended data associated with the reason.', type: 'object' },
+        kind: { description: 'Kind is a string value representing the REST resource this object represents.', type: 'string' },
+        message: { description: 'A human-readable description of the status of this operation.', type: 'string' },
+        metadata: { description: 'Standard list metadata.', ...ref(listMetaDef) },
+        reason: { description: 'A machine-readable description of why this operation is in the "Failure" status.', type: 'string' },
+        status: { description: 'Status of the operation. One of: "Success" or "Failure".', type: 'string' },
+      },
+      ...gvkExtension({ group: '', version: 'v1', kind: 'Status' }),
+    },
+    [listMetaDef]: {
+      description: 'ListMeta describes metadata that synthetic resources must have: resourceVersion and continue.',
+      type: 'object',
+      properties: {
+        continue: { description: 'Set when the list was chunked; pass it back to get the next chunk.', type: 'string' },
+        resourceVersion: { description: 'The version of the collection.', type: 'string' },
+      },
+    },
+    [deleteOptionsDef]: {
+      description: 'DeleteOptions may be provided when deleting an API object.',
+      type: 'object',
+    },
+    [patchDef]: {
+      description: 'Patch is provided to give a concrete name and type to the patch request body.',
+      type: 'object',
+    },
+  };
+}
+
+export interface OpenApiDocuments {
+  v2: JsonObject;
+  /** Per group version, keyed `api/v1` or `apis/<group>/<version>`. */
+  v3: Map<string, JsonObject>;
+}
+
+/** The Swagger 2.0 document of every served resource. */
+export function buildOpenApiV2(registry: ResourceRegistry): JsonObject {
+  const paths: Record<string, JsonObject> = {};
+  const definitions: Record<string, JsonObject> = metaDefinitions();
+  for (const def of registry.all()) {
+    Object.assign(paths, resourcePaths(def));
+    Object.assign(definitions, resourceDefinitions(def));
+  }
+  return {
+    swagger: '2.0',
+    info: { title: 'Orch', version: 'v1.32.0-orch.0.1.0' },
+    paths,
+    definitions,
+  };
+}
+
+function isObject(v: Json | undefined): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Rewrites `#/definitions/` references to `#/components/schemas/`, deeply. */
+function v3Refs(value: Json): Json {
+  if (Array.isArray(value)) return value.map(v3Refs);
+  if (!isObject(value)) return value;
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(value)) {
+    out[k] = k === '$ref' && typeof v === 'string' ? v.replace('#/definitions/', '#/components/schemas/') : v3Refs(v);
+  }
+  return out;
+}
+
+function v3Parameter(p: JsonObject): JsonObject {
+  const { type, ...rest } = p;
+  return { ...rest, schema: { type: type ?? 'string' } };
+}
+
+function v3Operation(op: JsonObject): JsonObject {
+  const { consumes, produces: out, schemes: _schemes, parameters, responses, ...rest } = op;
+  const params = Array.isArray(parameters) ? parameters.filter(isObject) : [];
+  const bodyParam = params.find((p) => p['in'] === 'body');
+  const result: JsonObject = { ...rest };
+  result['parameters'] = params.filter((p) => p['in'] !== 'body').map(v3Parameter);
+  if (bodyParam) {
+    const content: JsonObject = {};
+    for (const mt of Array.isArray(consumes) ? consumes : ['*/*']) if (typeof mt === 'string') content[mt] = { schema: bodyParam['schema'] ?? {} };
+    result['requestBody'] = { content, required: bodyParam['required'] === true };
+  }
+  const rs: JsonObject = {};
+  for (const [code, r] of Object.entries(isObject(responses) ? responses : {})) {
+    if (!isObject(r)) continue;
+    const entry: JsonObject = { description: r['description'] ?? '' };
+    if (r['schema'] !== undefined) {
+      const content: JsonObject = {};
+      for (const mt of Array.isArray(out) ? out : produces) if (typeof mt === 'string') content[mt] = { schema: r['schema'] };
+      entry['content'] = content;
+    }
+    rs[code] = entry;
+  }
+  result['responses'] = rs;
+  return result;
+}
+
+/** The OpenAPI 3.0 document of one group version, derived from the Swagger one. */
+export function buildOpenApiV3(v2: JsonObject, gv: GroupVersion, registry: ResourceRegistry): JsonObject {
+  const prefix = `/${pathPrefix(gv)}/`;
+  const paths: JsonObject = {};
+  for (const [path, item] of Object.entries(isObject(v2['paths']) ? v2['paths'] : {})) {
+    if (!path.startsWith(prefix) || !isObject(item)) continue;
+    const out: JsonObject = {};
+    for (const [key, value] of Object.entries(item)) {
+      if (key === 'parameters' && Array.isArray(value)) out[key] = value.filter(isObject).map(v3Parameter);
+      else if (isObject(value)) out[key] = v3Operation(value);
+    }
+    paths[path] = out;
+  }
+  const allDefs = isObject(v2['definitions']) ? v2['definitions'] : {};
+  const schemas: JsonObject = {};
+  const wanted = new Set([...Object.keys(metaDefinitions())]);
+  for (const def of registry.resourcesIn(gv)) for (const name of Object.keys(resourceDefinitions(def))) wanted.add(name);
+  for (const name of wanted) {
+    const s = allDefs[name];
+    if (s !== undefined) schemas[name] = s;
+  }
+  return v3Refs({
+    openapi: '3.0.0',
+    info: { title: 'Orch', version: 'v1.32.0-orch.0.1.0' },
+    paths,
+    components: { schemas },
+  }) as JsonObject;
+}
+
+/** A served representation: bytes, content type and the ETag (a hash of the bytes). */
+interface Rendered {
+  body: Buffer;
+  contentType: string;
+  hash: string;
+}
+
+function render(body: Buffer, contentType: string): Rendered {
+  return { body, contentType, hash: createHash('sha512').update(body).digest('hex').toUpperCase() };
+}
+
+interface Cache {
+  v2Json: Rendered;
+  v2Protobuf: Rendered;
+  v3Root: Rendered;
+  v3: Map<string, Rendered>;
+}
+
+const caches = new WeakMap<ResourceRegistry, Cache>();
+
+/** Every document of a registry, generated on first use and then reused. */
+function documentsFor(registry: ResourceRegistry): Cache {
+  const cached = caches.get(registry);
+  if (cached) return cached;
+  const v2 = buildOpenApiV2(registry);
+  const v3 = new Map<string, Rendered>();
+  const rootPaths: JsonObject = {};
+  for (const gv of registry.groupVersions()) {
+    const key = pathPrefix(gv);
+    const doc = render(Buffer.from(JSON.stringify(buildOpenApiV3(v2, gv, registry))), 'application/json');
+    v3.set(key, doc);
+    rootPaths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${doc.hash}` };
+  }
+  const cache: Cache = {
+    v2Json: render(Buffer.from(JSON.stringify(v2)), 'application/json'),
+    v2Protobuf: render(encodeOpenApiV2Protobuf(v2), protobufV2),
+    v3Root: render(Buffer.from(JSON.stringify({ paths: rootPaths })), 'application/json'),
+    v3,
+  };
+  caches.set(registry, cache);
+  return cache;
+}
+
+/** The documents openapi.ts serves for a registry (for tests and tools). */
+export function openApiDocuments(registry: ResourceRegistry): OpenApiDocuments {
+  const v2 = JSON.parse(documentsFor(registry).v2Json.body.toString('utf8')) as JsonObject;
+  const v3 = new Map<string, JsonObject>();
+  for (const [k, r] of documentsFor(registry).v3) v3.set(k, JSON.parse(r.body.toString('utf8')) as JsonObject);
+  return { v2, v3 };
+}
+
+function send(req: Request, res: Response, doc: Rendered, cacheControl: string): void {
+  const etag = `"${doc.hash}"`;
+  // Raw headers: express' res.set/send would append `; charset=utf-8` and its own ETag.
+  res.setHeader('ETag', etag);
+  res.setHeader('Vary', 'Accept');
+  res.setHeader('Cache-Control', cacheControl);
+  const inm = req.headers['if-none-match'];
+  if (inm !== undefined && inm.split(',').some((t) => t.trim() === etag || t.trim() === '*')) {
+    res.statusCode = 304;
+    res.end();
+    return;
+  }
+  res.statusCode = 200;
+  res.setHeader('Content-Type', doc.contentType);
+  res.end(doc.body);
+}
+
+function writeStatus(res: Response, err: StatusError): void {
+  res.statusCode = err.code;
+  res.setHeader('Content-Type', 'application/json');
+  res.end(JSON.stringify(err.status));
+}
+
+/** The v2 representation for an Accept header: protobuf when asked for first, JSON otherwise. */
+function chooseV2(accept: string | undefined, cache: Cache): Rendered | undefined {
+  if (!accept) return cache.v2Json;
+  const entries = accept
+    .split(',')
+    .map((part, i) => {
+      const [type = '', ...params] = part.trim().split(';');
+      const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+      const quality = qParam ? Number(qParam.slice(2)) : 1;
+      return { type: type.trim().toLowerCase(), q: Number.isNaN(quality) ? 0 : quality, i };
+    })
+    .filter((e) => e.q > 0)
+    .sort((a, b) => b.q - a.q || a.i - b.i);
+  for (const e of entries) {
+    if (e.type === protobufV2 || e.type === protobufV2Deprecated) return cache.v2Protobuf;
+    if (e.type === 'application/json' || e.type === 'application/*' || e.type === '*/*') return cache.v2Json;
+  }
+  return undefined;
+}
+
+/** Installs GET /openapi/v2, /openapi/v3 and /openapi/v3/{api/v1,apis/<group>/<version>}. */
+export function installOpenApi(app: Router, registry: ResourceRegistry): void {
+  app.get('/openapi/v2', (req, res) => {
+    const cache = documentsFor(registry);
+    const doc = chooseV2(req.headers.accept, cache);
+    if (doc) send(req, res, doc, 'no-cache, private');
+    else writeStatus(res, newNotAcceptable(['application/json', protobufV2]));
+  });
+
+  app.get('/openapi/v3', (req, res) => send(req, res, documentsFor(registry).v3Root, 'no-cache, private'));
+
+  // Like k8s: a matching ?hash= is immutable; a stale one is redirected to the current document.
+  const serveGroupVersion = (req: Request, res: Response, key: string): void => {
+    const doc = documentsFor(registry).v3.get(key);
+    if (!doc) {
+      writeStatus(res, notFound());
+      return;
+    }
+    const hash = typeof req.query['hash'] === 'string' ? req.query['hash'] : undefined;
+    if (hash === undefined) {
+      send(req, res, doc, 'no-cache, private');
+    } else if (hash === doc.hash) {
+      send(req, res, doc, 'public, immutable');
+    } else {
+      res.redirect(301, `/openapi/v3/${key}?hash=${doc.hash}`);
+    }
+  };
+  app.get('/openapi/v3/api/:version', (req, res) => serveGroupVersion(req, res, `api/${String(req.params['version'])}`));
+  app.get('/openapi/v3/apis/:group/:version', (req, res) =>
+    serveGroupVersion(req, res, `apis/${String(req.params['group'])}/${String(req.params['version'])}`)
+  );
+}
+
+function notFound(): StatusError {
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: 'the server could not find the requested resource',
+    reason: 'NotFound',
+    details: {},
+    code: 404,
+  });
+}

@@ -1,0 +1,12 @@
+import { randomUUID } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import { withAuditId, withStartTime } from '../request/context.js';
+
+/** Gives each request an audit ID (echoed as `Audit-Id`) and its start time (k8s WithAuditInit). */
+export const withAuditInit = (): RequestHandler => (req, res, next) => {
+  const id = (req.headers['audit-id'] as string | undefined) ?? randomUUID();
+  withAuditId(req, id);
+  withStartTime(req, performance.now());
+  res.setHeader('Audit-Id', id);
+  next();
+};

@@ -1,0 +1,48 @@
+// The request pipeline, in request order (k8s DefaultBuildHandlerChain). Each stage is one
+// module; later issues insert impersonation, authorization and admission where marked.
+import express from 'express';
+import type { Express, RequestHandler } from 'express';
+import type { Logger } from '@orch/component-base/logs';
+import { withAuditInit } from './filters/with-audit-init.js';
+import { withAuthentication } from './filters/with-authentication.js';
+import { withMaxInFlight } from './filters/with-max-in-flight.js';
+import { withPanicRecovery } from './filters/with-panic-recovery.js';
+import { withRequestInfoFilter } from './filters/with-request-info.js';
+import type { Authenticator } from './authn/authenticator.js';
+
+export interface HandlerChainConfig {
+  log: Logger;
+  authenticators: Authenticator[];
+  publicPath: (path: string) => boolean;
+  maxBodyBytes: number;
+  maxReadOnlyInFlight: number;
+  maxMutatingInFlight: number;
+  metrics: RequestHandler;
+  /** Non-resource endpoints: health, version, discovery, OpenAPI, metrics. */
+  installNonResource: (app: Express) => void;
+  /** The resource handlers (routing by request info). */
+  resources: RequestHandler;
+}
+
+export function buildHandlerChain(c: HandlerChainConfig): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  // listener, TLS: server.ts
+  app.use(withAuditInit());
+  app.use(c.metrics);
+  app.use(withRequestInfoFilter());
+  app.use(withAuthentication(c.authenticators, c.publicPath));
+  // impersonation: the authentication issue
+  app.use(withMaxInFlight(c.maxReadOnlyInFlight, c.maxMutatingInFlight));
+  // authorization: the authorizer issue
+  app.use(express.raw({ type: () => true, limit: c.maxBodyBytes }));
+  c.installNonResource(app);
+  app.use(c.resources);
+  app.use((req, res) => {
+    res.status(404).json({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `the server could not find the requested resource (${req.method} ${req.path})`, reason: 'NotFound', details: {}, code: 404 });
+  });
+  app.use(withPanicRecovery(c.log));
+  return app;
+}

@@ -1,0 +1,121 @@
+// Query parameters of get, list and watch, validated against the spec's resourceVersion tables.
+import { newBadRequest } from '@orch/apimachinery/errors';
+import type { Consistency, ListRequest } from '@orch/apimachinery/grpc';
+import { parseFieldSelector, parseLabelSelector } from '@orch/apimachinery/selectors';
+import type { FieldSelector, LabelSelector } from '@orch/apimachinery/selectors';
+import type { ResourceDefinition } from '@orch/apimachinery/registry';
+
+export interface ListOptions {
+  resourceVersion: string | undefined;
+  resourceVersionMatch: string | undefined;
+  limit: number;
+  continueToken: string | undefined;
+  labelSelector: LabelSelector | undefined;
+  fieldSelector: FieldSelector | undefined;
+  labelSelectorText: string;
+  fieldSelectorText: string;
+  allowWatchBookmarks: boolean;
+  timeoutSeconds: number | undefined;
+}
+
+const one = (q: URLSearchParams, k: string): string | undefined => q.get(k) ?? undefined;
+
+export function parseRevision(rv: string): number {
+  if (!/^\d+$/.test(rv)) throw newBadRequest(`invalid resource version: ${JSON.stringify(rv)}`);
+  return Number(rv);
+}
+
+export function parseListOptions(q: URLSearchParams, def: ResourceDefinition): ListOptions {
+  const limitText = one(q, 'limit');
+  if (limitText !== undefined && !/^\d+$/.test(limitText)) {
+    throw newBadRequest(`limit: Invalid value: ${JSON.stringify(limitText)}: must be a non-negative integer`);
+  }
+  const timeoutText = one(q, 'timeoutSeconds');
+  if (timeoutText !== undefined && !/^\d+$/.test(timeoutText)) {
+    throw newBadRequest(`timeoutSeconds: Invalid value: ${JSON.stringify(timeoutText)}: must be a non-negative integer`);
+  }
+  const labelSelectorText = one(q, 'labelSelector') ?? '';
+  const fieldSelectorText = one(q, 'fieldSelector') ?? '';
+  let labelSelector: LabelSelector | undefined;
+  let fieldSelector: FieldSelector | undefined;
+  try {
+    labelSelector = labelSelectorText ? parseLabelSelector(labelSelectorText) : undefined;
+  } catch (err) {
+    throw newBadRequest(`unable to parse requirement: ${(err as Error).message}`);
+  }
+  try {
+    fieldSelector = fieldSelectorText ? parseFieldSelector(fieldSelectorText) : undefined;
+  } catch (err) {
+    throw newBadRequest(`invalid field selector: ${(err as Error).message}`);
+  }
+  const allowed = new Set(['metadata.name', 'metadata.namespace', ...(def.selectableFields ?? [])]);
+  if (!def.namespaced) allowed.delete('metadata.namespace');
+  for (const f of fieldSelector?.fields() ?? []) {
+    if (!allowed.has(f)) {
+      throw newBadRequest(`field label not supported: ${f}`, [{ reason: 'FieldValueNotSupported', field: 'fieldSelector', message: `supported: ${[...allowed].join(', ')}` }]);
+    }
+  }
+  const bookmarks = one(q, 'allowWatchBookmarks');
+  return {
+    resourceVersion: one(q, 'resourceVersion'),
+    resourceVersionMatch: one(q, 'resourceVersionMatch'),
+    limit: limitText === undefined ? 0 : Number(limitText),
+    continueToken: one(q, 'continue'),
+    labelSelector,
+    fieldSelector,
+    labelSelectorText,
+    fieldSelectorText,
+    allowWatchBookmarks: bookmarks === 'true' || bookmarks === '1',
+    timeoutSeconds: timeoutText === undefined ? undefined : Number(timeoutText),
+  };
+}
+
+/** The read a list asks for: the "resourceVersion semantics for list" table, row by row. */
+export function listConsistency(o: ListOptions): Pick<ListRequest, 'consistency' | 'revision' | 'limit' | 'continueToken'> {
+  const rv = o.resourceVersion;
+  const match = o.resourceVersionMatch;
+  if (match !== undefined && match !== 'Exact' && match !== 'NotOlderThan') {
+    throw newBadRequest(`resourceVersionMatch: Unsupported value: ${JSON.stringify(match)}: supported values: "Exact", "NotOlderThan"`);
+  }
+  if (match !== undefined && (rv === undefined || rv === '')) {
+    throw newBadRequest('resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided');
+  }
+  if (o.continueToken) {
+    if (match !== undefined) throw newBadRequest('resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided');
+    // limit=n, continue=token: RV unset or "0" read at the token's version; any other RV is 400.
+    if (rv !== undefined && rv !== '' && rv !== '0') {
+      throw newBadRequest('specifying resource version is not allowed when using continue');
+    }
+    return { consistency: 'MOST_RECENT', continueToken: o.continueToken, limit: o.limit };
+  }
+  const limit = o.limit;
+  if (match === 'Exact') {
+    if (rv === '0') throw newBadRequest('resourceVersionMatch "Exact" is forbidden for resourceVersion "0"');
+    return { consistency: 'EXACT', revision: parseRevision(rv ?? ''), limit };
+  }
+  if (match === 'NotOlderThan') {
+    if (rv === '0') return { consistency: 'ANY', limit };
+    return { consistency: 'NOT_OLDER_THAN', revision: parseRevision(rv ?? ''), limit };
+  }
+  if (rv === undefined || rv === '') return { consistency: 'MOST_RECENT', limit };
+  if (rv === '0') return { consistency: 'ANY', limit };
+  const revision = parseRevision(rv);
+  return limit > 0 ? { consistency: 'EXACT', revision, limit } : { consistency: 'NOT_OLDER_THAN', revision, limit };
+}
+
+/** The "resourceVersion semantics for get" table. */
+export function getConsistency(rv: string | undefined): { consistency: Consistency & ('MOST_RECENT' | 'ANY' | 'NOT_OLDER_THAN'); revision?: number } {
+  if (rv === undefined || rv === '') return { consistency: 'MOST_RECENT' };
+  if (rv === '0') return { consistency: 'ANY' };
+  return { consistency: 'NOT_OLDER_THAN', revision: parseRevision(rv) };
+}
+
+/** dryRun: absent, bare, or `All`; anything else is 400. */
+export function parseDryRun(q: URLSearchParams): boolean {
+  const values = q.getAll('dryRun');
+  if (values.length === 0) return false;
+  for (const v of values) {
+    if (v !== '' && v !== 'All') throw newBadRequest(`dryRun: Unsupported value: ${JSON.stringify(v)}: supported values: "All"`);
+  }
+  return true;
+}

@@ -1,0 +1,62 @@
+// Watch: a JSON stream of events. Unset or "0" resourceVersion starts with synthetic ADDED
+// events from a list; any other value resumes exactly after it.
+import type { ServerResponse } from 'node:http';
+import { StatusError, toStatusError } from '@orch/apimachinery/errors';
+import { formatApiVersion } from '@orch/apimachinery/schema';
+import { negotiateOutput } from '../negotiation/negotiate.js';
+import { Watcher } from '../watch/watcher.js';
+import type { WatchFilter } from '../watch/watcher.js';
+import { parseListOptions, parseRevision } from './list-options.js';
+import { namespaceOf } from './scope.js';
+import type { RequestScope } from './scope.js';
+
+export async function watchResource(scope: RequestScope, res: ServerResponse): Promise<void> {
+  negotiateOutput(scope.req); // 406 before the stream starts
+  const opts = parseListOptions(scope.query, scope.def);
+  const ns = namespaceOf(scope);
+  const filter: WatchFilter = {};
+  if (ns) filter.namespace = ns;
+  if (scope.info.name) filter.name = scope.info.name;
+  if (opts.labelSelector) filter.labels = opts.labelSelector;
+  if (opts.fieldSelector) filter.fields = opts.fieldSelector;
+
+  const rv = opts.resourceVersion;
+  let from: number;
+  let initial: Record<string, unknown>[] = [];
+  if (rv === undefined || rv === '' || rv === '0') {
+    const fieldSelector = [opts.fieldSelectorText, scope.info.name ? `metadata.name=${scope.info.name}` : ''].filter(Boolean).join(',');
+    const list = await scope.store.list({
+      prefix: scope.store.prefix(ns),
+      consistency: rv === '0' ? 'ANY' : 'MOST_RECENT',
+      labelSelector: opts.labelSelectorText,
+      fieldSelector,
+    });
+    from = list.revision;
+    initial = list.items;
+  } else {
+    from = parseRevision(rv);
+  }
+
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+  res.flushHeaders();
+  const watcher = new Watcher(res, filter, {
+    bookmarks: opts.allowWatchBookmarks,
+    apiVersion: formatApiVersion(scope.def),
+    kind: scope.def.kind,
+    ...(scope.onWatchEvent ? { onEvent: scope.onWatchEvent } : {}),
+  });
+  for (const obj of initial) watcher.send({ type: 'ADDED', object: obj });
+
+  const seconds = opts.timeoutSeconds ?? scope.maxWatchSeconds;
+  const timer = setTimeout(() => watcher.close(), seconds * 1000);
+  watcher.onClose(() => clearTimeout(timer));
+  try {
+    const unsubscribe = await scope.fanout.feedFor(scope.def).subscribe(watcher, from);
+    watcher.onClose(unsubscribe);
+  } catch (err) {
+    const se = err instanceof StatusError ? err : toStatusError(err);
+    watcher.fail(se.status);
+    return;
+  }
+  await new Promise<void>((resolve) => watcher.onClose(resolve));
+}

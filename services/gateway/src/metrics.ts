@@ -1,0 +1,90 @@
+// The gateway's Prometheus metrics (named as apiserver_* in k8s, orch_gateway_* here).
+import type { RequestHandler } from 'express';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { requestInfoFrom, startTimeFrom } from './request/context.js';
+
+export class GatewayMetrics {
+  readonly registry = new Registry();
+  readonly requests = new Counter({
+    name: 'orch_gateway_request_total',
+    help: 'Requests by verb, group, version, resource, subresource, scope and HTTP code.',
+    labelNames: ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'code'] as const,
+    registers: [this.registry],
+  });
+  readonly latency = new Histogram({
+    name: 'orch_gateway_request_duration_seconds',
+    help: 'Request latency by verb, group, version, resource, subresource and scope (watches excluded).',
+    labelNames: ['verb', 'group', 'version', 'resource', 'subresource', 'scope'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  readonly storageLatency = new Histogram({
+    name: 'orch_gateway_storage_request_duration_seconds',
+    help: 'Latency of calls to the storage service by operation.',
+    labelNames: ['operation'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [this.registry],
+  });
+  readonly watchEvents = new Counter({
+    name: 'orch_gateway_watch_events_fanned_out_total',
+    help: 'Changes delivered from NATS to watchers, counted once per watcher.',
+    registers: [this.registry],
+  });
+  readonly gapsRepaired = new Counter({
+    name: 'orch_gateway_watch_gaps_repaired_total',
+    help: 'Gaps in the NATS change stream repaired from storage history.',
+    registers: [this.registry],
+  });
+  readonly openWatches: Gauge;
+
+  constructor(openWatches: () => number) {
+    collectDefaultMetrics({ register: this.registry });
+    this.openWatches = new Gauge({
+      name: 'orch_gateway_open_watches',
+      help: 'Watches currently open on this gateway.',
+      registers: [this.registry],
+      collect() {
+        this.set(openWatches());
+      },
+    });
+  }
+
+  /** Counts and times every request once its response is finished. */
+  filter(): RequestHandler {
+    return (req, res, next) => {
+      res.on('finish', () => {
+        const info = requestInfoFrom(req);
+        const labels = {
+          verb: info?.isResourceRequest ? info.verb.toUpperCase() : req.method,
+          group: info?.apiGroup ?? '',
+          version: info?.apiVersion ?? '',
+          resource: info?.resource ?? '',
+          subresource: info?.subresource ?? '',
+          scope: !info?.isResourceRequest ? '' : info.name ? 'resource' : info.namespace ? 'namespace' : 'cluster',
+        };
+        this.requests.inc({ ...labels, code: String(res.statusCode) });
+        const started = startTimeFrom(req);
+        if (started !== undefined && info?.verb !== 'watch') this.latency.observe(labels, (performance.now() - started) / 1000);
+      });
+      next();
+    };
+  }
+
+  /** Wraps a storage client so that every call is timed. */
+  timeStorage<T extends object>(client: T): T {
+    const hist = this.storageLatency;
+    return new Proxy(client, {
+      get(target, prop, receiver) {
+        const v = Reflect.get(target, prop, receiver) as unknown;
+        if (typeof v !== 'function' || prop === 'close') return v;
+        return (...args: unknown[]) => {
+          const end = hist.startTimer({ operation: String(prop) });
+          const out = (v as (...a: unknown[]) => unknown).apply(target, args);
+          if (out instanceof Promise) return out.finally(() => end());
+          end();
+          return out;
+        };
+      },
+    });
+  }
+}

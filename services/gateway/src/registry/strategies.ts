@@ -1,0 +1,13 @@
+// Which strategy each resource uses; kinds without an entry use the default rules.
+import type { ResourceDefinition } from '@orch/apimachinery/registry';
+import { namespaceStrategy } from './core/namespaces/strategy.js';
+import { defaultStrategy } from './strategy.js';
+import type { Strategy } from './strategy.js';
+
+const special: Record<string, Strategy> = {
+  '/namespaces': namespaceStrategy,
+};
+
+export function strategyFor(def: ResourceDefinition): Strategy {
+  return special[`${def.group}/${def.resource}`] ?? defaultStrategy({ hasStatus: def.subresources?.includes('status') ?? false });
+}

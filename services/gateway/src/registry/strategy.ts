@@ -1,0 +1,75 @@
+// Per-kind behaviour for the generic Store, k8s' rest.RESTCreateStrategy / RESTUpdateStrategy /
+// RESTDeleteStrategy camelCased. Strategies are pure: they change the object they are given
+// and return field errors; the Store owns the sequence, storage and retries.
+import type { FieldError } from '@orch/apimachinery/errors';
+
+export type Obj = Record<string, unknown> & { metadata: Meta };
+
+export interface Meta {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  deletionGracePeriodSeconds?: number;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  finalizers?: string[];
+  ownerReferences?: unknown[];
+  managedFields?: unknown[];
+  [k: string]: unknown;
+}
+
+export interface Strategy {
+  /** Whether a status subresource exists: then writes to the object keep status and vice versa. */
+  readonly hasStatus: boolean;
+  /** Whether PUT of a missing object creates it. */
+  readonly allowCreateOnUpdate: boolean;
+  /** How object names are validated. */
+  readonly nameRule: 'subdomain' | 'label' | 'path-segment';
+  /** Clears what a client may not set on create (status, for kinds with a status subresource). */
+  prepareForCreate(obj: Obj): void;
+  /** Carries over what a write to the main resource may not change (status). */
+  prepareForUpdate(obj: Obj, old: Obj): void;
+  validate(obj: Obj): FieldError[];
+  validateUpdate(obj: Obj, old: Obj): FieldError[];
+  /** The first delete of an object that must be finalized: marks it (e.g. namespace Terminating). */
+  prepareForGracefulDelete?(obj: Obj): void;
+  /** Finalizers that block removal besides metadata.finalizers (e.g. namespace spec.finalizers). */
+  pendingFinalizers?(obj: Obj): string[];
+}
+
+const specOf = (o: Obj): unknown => {
+  const { metadata: _m, status: _s, ...rest } = o;
+  return rest;
+};
+
+export function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** The rules every kind starts from. */
+export const defaultStrategy = (opts: { hasStatus: boolean }): Strategy => ({
+  hasStatus: opts.hasStatus,
+  allowCreateOnUpdate: true,
+  nameRule: 'subdomain',
+  prepareForCreate(obj) {
+    if (this.hasStatus) delete obj['status'];
+  },
+  prepareForUpdate(obj, old) {
+    if (this.hasStatus) {
+      if (old['status'] === undefined) delete obj['status'];
+      else obj['status'] = old['status'];
+    }
+  },
+  validate: () => [],
+  validateUpdate: () => [],
+});
+
+/** generation is raised when anything but metadata and status changes. */
+export function specChanged(obj: Obj, old: Obj): boolean {
+  return !sameJson(specOf(obj), specOf(old));
+}

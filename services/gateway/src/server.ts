@@ -1,0 +1,170 @@
+// The gateway server: wires storage, NATS, the fan-out, the stores and the handler chain, and
+// serves them over HTTPS.
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:https';
+import type { Server } from 'node:https';
+import { connect } from 'nats';
+import type { NatsConnection } from 'nats';
+import { isAlreadyExists } from '@orch/apimachinery/errors';
+import { StorageClient } from '@orch/apimachinery/grpc';
+import { ResourceRegistry, builtinResources } from '@orch/apimachinery/registry';
+import { clientCredentials } from '@orch/component-base/grpc-server';
+import type { Logger } from '@orch/component-base/logs';
+import { x509Authenticator } from './authn/x509.js';
+import { installDiscovery, defaultVersionInfo } from './endpoints/discovery.js';
+import { resourceHandler } from './endpoints/installer.js';
+import { installOpenApi } from './endpoints/openapi.js';
+import { buildHandlerChain } from './handler-chain.js';
+import { healthCheckerFunc, installHealthChecks } from './health/healthz.js';
+import { ShutdownState } from './health/shutdown-state.js';
+import { GatewayMetrics } from './metrics.js';
+import type { GatewayConfig } from './options.js';
+import { NamespaceInformer } from './registry/namespace-informer.js';
+import { namespaceLifecycle, systemNamespaces } from './registry/namespace-lifecycle.js';
+import { Store } from './registry/store.js';
+import { strategyFor } from './registry/strategies.js';
+import type { FeedHooks } from './watch/type-feed.js';
+import { Fanout } from './watch/fanout.js';
+
+export interface GatewayServer {
+  port: number;
+  server: Server;
+  fanout: Fanout;
+  stop(): Promise<void>;
+}
+
+const publicPaths = /^\/(healthz|livez|readyz|version)(\/|$)/;
+
+export async function startGatewayServer(config: GatewayConfig, log: Logger, hooks: FeedHooks = {}): Promise<GatewayServer> {
+  const registry = new ResourceRegistry(builtinResources);
+  const rawStorage = new StorageClient({
+    address: config.storageAddress,
+    credentials: clientCredentials(config.grpcTls),
+    timeoutMs: config.storageTimeoutMs,
+  });
+  const nats: NatsConnection = await connect({ servers: config.natsUrls, maxReconnectAttempts: -1, name: 'orch-gateway' });
+  let fanout: Fanout | undefined;
+  const metrics = new GatewayMetrics(() => fanout?.openWatchCount() ?? 0);
+  const storage = metrics.timeStorage(rawStorage);
+  fanout = new Fanout(nats, storage, log, {
+    ...hooks,
+    onFanout: (n) => {
+      metrics.watchEvents.inc(n);
+      hooks.onFanout?.(n);
+    },
+    onGapRepaired: (n) => {
+      metrics.gapsRepaired.inc();
+      hooks.onGapRepaired?.(n);
+    },
+  });
+  const stores = new Map<string, Store>();
+  for (const def of registry.all()) stores.set(`${def.group}/${def.version}/${def.resource}`, new Store(def, strategyFor(def), storage));
+  const namespaces = stores.get('/v1/namespaces');
+  if (!namespaces) throw new Error('namespaces are not registered');
+  const informer = new NamespaceInformer(namespaces, fanout, log);
+  const shutdown = new ShutdownState();
+
+  const checks = {
+    etcd: healthCheckerFunc('etcd', async () => {
+      await rawStorage.currentRevision();
+    }),
+    nats: healthCheckerFunc('nats', () => {
+      if (nats.isClosed()) throw new Error('NATS connection closed');
+    }),
+    informers: healthCheckerFunc('informer-sync', () => {
+      if (!informer.synced) throw new Error('namespace informer not synced');
+    }),
+  };
+
+  const app = buildHandlerChain({
+    log,
+    authenticators: [x509Authenticator],
+    publicPath: (p) => publicPaths.test(p),
+    maxBodyBytes: config.maxBodyBytes,
+    maxReadOnlyInFlight: config.maxReadOnlyInFlight,
+    maxMutatingInFlight: config.maxMutatingInFlight,
+    metrics: metrics.filter(),
+    installNonResource: (a) => {
+      installHealthChecks(a, '/healthz', [checks.etcd, checks.nats], log);
+      installHealthChecks(a, '/livez', [shutdown.livezGracePeriod(config.livezGraceMs)(checks.etcd)], log);
+      installHealthChecks(a, '/readyz', [checks.etcd, checks.nats, checks.informers, shutdown.readyzCheck], log);
+      a.get('/metrics', (_req, res) => {
+        metrics.registry.metrics().then(
+          (body) => res.type(metrics.registry.contentType).send(body),
+          (err: unknown) => res.status(500).send(String(err))
+        );
+      });
+      installDiscovery(a, registry, defaultVersionInfo());
+      installOpenApi(a, registry);
+    },
+    resources: resourceHandler({
+      registry,
+      stores,
+      fanout,
+      validateFor: (store) => namespaceLifecycle(store.def, namespaces, informer),
+      maxWatchSeconds: config.maxWatchSeconds,
+    }),
+  });
+
+  const tls = config.tls!;
+  const server = createServer(
+    {
+      cert: readFileSync(tls.certFile),
+      key: readFileSync(tls.keyFile),
+      ca: readFileSync(tls.caFile),
+      requestCert: true,
+      rejectUnauthorized: false, // an unverified client is anonymous, answered 401 by authentication
+    },
+    app
+  );
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.address, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+
+  void informer.start();
+  void ensureSystemNamespaces(namespaces, log);
+  log.info('gateway serving', { address: `https://${config.address}:${port}` });
+
+  return {
+    port,
+    server,
+    fanout,
+    async stop() {
+      // readyz fails first; requests in flight finish; then the listener closes.
+      await shutdown.beginShutdown(config.shutdownDelayMs);
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 5000).unref();
+      });
+      informer.stop();
+      fanout?.stop();
+      await nats.drain().catch(() => undefined);
+      rawStorage.close();
+    },
+  };
+}
+
+/** default, orch-system and orch-public exist from the start (k8s system namespaces controller). */
+async function ensureSystemNamespaces(namespaces: Store, log: Logger): Promise<void> {
+  for (const name of systemNamespaces) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await namespaces.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { dryRun: false });
+        log.info('created system namespace', { name });
+        break;
+      } catch (err) {
+        if (isAlreadyExists(err)) break;
+        if (attempt > 60) {
+          log.error('could not create system namespace', { name, err });
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+  }
+}
