@@ -9,3 +9,5 @@ export type { ThrowawayPki } from './throwaway-pki.js';
 export { throwawayPki } from './throwaway-pki.js';
 export type { WaitForOptions } from './wait-for.js';
 export { waitFor } from './wait-for.js';
+export type { Suite, SuiteOptions } from './suite.js';
+export { startSuite } from './suite.js';

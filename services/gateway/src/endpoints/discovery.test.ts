@@ -8,7 +8,12 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import express from 'express';
 import { builtinResources, ResourceRegistry } from '@orch/apimachinery/registry';
-import { apiGroups, compareKubeVersions, defaultVersionInfo, installDiscovery } from './discovery.js';
+import {
+  apiGroups,
+  compareKubeVersions,
+  defaultVersionInfo,
+  installDiscovery,
+} from './discovery.js';
 import { installOpenApi } from './openapi.js';
 
 const run = promisify(execFile);
@@ -47,9 +52,15 @@ describe('discovery', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  const getJson = async (path: string): Promise<{ status: number; type: string | null; body: Record<string, unknown> }> => {
+  const getJson = async (
+    path: string
+  ): Promise<{ status: number; type: string | null; body: Record<string, unknown> }> => {
     const res = await fetch(`${base}${path}`, { headers: { accept } });
-    return { status: res.status, type: res.headers.get('content-type'), body: (await res.json()) as Record<string, unknown> };
+    return {
+      status: res.status,
+      type: res.headers.get('content-type'),
+      body: (await res.json()) as Record<string, unknown>,
+    };
   };
 
   const kubectl = async (...args: string[]): Promise<string> => {
@@ -67,7 +78,9 @@ describe('discovery', () => {
     assert.deepEqual(res.body, {
       kind: 'APIVersions',
       versions: ['v1'],
-      serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: base.slice('http://'.length) }],
+      serverAddressByClientCIDRs: [
+        { clientCIDR: '0.0.0.0/0', serverAddress: base.slice('http://'.length) },
+      ],
     });
   });
 
@@ -76,7 +89,10 @@ describe('discovery', () => {
     assert.equal(res.body['kind'], 'APIGroupList');
     assert.equal(res.body['apiVersion'], 'v1');
     const groups = res.body['groups'] as { name: string }[];
-    assert.deepEqual(groups.map((g) => g.name), ['apps', 'coordination.orch.io', 'events.orch.io']);
+    assert.deepEqual(
+      groups.map((g) => g.name),
+      ['apps', 'coordination.orch.io', 'events.orch.io']
+    );
     assert.deepEqual((await getJson('/apis/coordination.orch.io')).body, {
       kind: 'APIGroup',
       apiVersion: 'v1',
@@ -139,14 +155,10 @@ describe('discovery', () => {
   });
 
   it('orders versions as k8s does', () => {
-    assert.deepEqual(['v1alpha1', 'v1beta2', 'v2', 'foo', 'v1', 'v1beta1'].sort(compareKubeVersions), [
-      'v2',
-      'v1',
-      'v1beta2',
-      'v1beta1',
-      'v1alpha1',
-      'foo',
-    ]);
+    assert.deepEqual(
+      ['v1alpha1', 'v1beta2', 'v2', 'foo', 'v1', 'v1beta1'].sort(compareKubeVersions),
+      ['v2', 'v1', 'v1beta2', 'v1beta1', 'v1alpha1', 'foo']
+    );
     const two = new ResourceRegistry([
       { ...builtinResources[0]!, group: 'x.orch.io', version: 'v1beta1' },
       { ...builtinResources[0]!, group: 'x.orch.io', version: 'v1' },
@@ -157,7 +169,9 @@ describe('discovery', () => {
   it('is enough for kubectl api-resources, api-versions and version', async () => {
     const table = await kubectl('api-resources');
     const [header = '', ...rows] = table.trimEnd().split('\n');
-    const cols = ['NAME', 'SHORTNAMES', 'APIVERSION', 'NAMESPACED', 'KIND'].map((c) => header.indexOf(c));
+    const cols = ['NAME', 'SHORTNAMES', 'APIVERSION', 'NAMESPACED', 'KIND'].map((c) =>
+      header.indexOf(c)
+    );
     const parsed = rows.map((row) =>
       cols.map((start, i) => row.slice(start, cols[i + 1] ?? row.length).trim())
     );
@@ -166,14 +180,28 @@ describe('discovery', () => {
     assert.deepEqual(find('configmaps', 'v1'), ['configmaps', 'cm', 'v1', 'true', 'ConfigMap']);
     assert.deepEqual(find('pods', 'v1'), ['pods', 'po', 'v1', 'true', 'Pod']);
     assert.deepEqual(find('namespaces', 'v1'), ['namespaces', 'ns', 'v1', 'false', 'Namespace']);
-    assert.deepEqual(find('deployments', 'apps/v1'), ['deployments', 'deploy', 'apps/v1', 'true', 'Deployment']);
-    assert.deepEqual(find('leases', 'coordination.orch.io/v1'), ['leases', '', 'coordination.orch.io/v1', 'true', 'Lease']);
+    assert.deepEqual(find('deployments', 'apps/v1'), [
+      'deployments',
+      'deploy',
+      'apps/v1',
+      'true',
+      'Deployment',
+    ]);
+    assert.deepEqual(find('leases', 'coordination.orch.io/v1'), [
+      'leases',
+      '',
+      'coordination.orch.io/v1',
+      'true',
+      'Lease',
+    ]);
     assert.equal(parsed.length, registry.all().length, table);
 
     const versions = (await kubectl('api-versions')).trim().split('\n');
     assert.deepEqual(versions, ['apps/v1', 'coordination.orch.io/v1', 'events.orch.io/v1', 'v1']);
 
-    const version = JSON.parse(await kubectl('version', '-o', 'json')) as { serverVersion: { gitVersion: string } };
+    const version = JSON.parse(await kubectl('version', '-o', 'json')) as {
+      serverVersion: { gitVersion: string };
+    };
     assert.equal(version.serverVersion.gitVersion, 'v1.32.0-orch.0.1.0');
   });
 });

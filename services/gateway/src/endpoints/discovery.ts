@@ -25,7 +25,12 @@ export interface VersionInfo {
   platform: string;
 }
 
-const goArch: Partial<Record<string, string>> = { x64: 'amd64', ia32: '386', arm64: 'arm64', arm: 'arm' };
+const goArch: Partial<Record<string, string>> = {
+  x64: 'amd64',
+  ia32: '386',
+  arm64: 'arm64',
+  arm: 'arm',
+};
 
 /** The Kubernetes minor this server imitates, with the orch version as build metadata. */
 export function defaultVersionInfo(overrides: Partial<VersionInfo> = {}): VersionInfo {
@@ -114,9 +119,17 @@ export function apiGroups(registry: ResourceRegistry): APIGroup[] {
     versions.set(gv.group, list);
   }
   return [...versions].map(([name, vs]) => {
-    const sorted = [...vs].sort(compareKubeVersions).map((version) => forDiscovery({ group: name, version }));
+    const sorted = [...vs]
+      .sort(compareKubeVersions)
+      .map((version) => forDiscovery({ group: name, version }));
     const preferred = sorted[0] ?? forDiscovery({ group: name, version: '' });
-    return { kind: 'APIGroup', apiVersion: 'v1', name, versions: sorted, preferredVersion: preferred };
+    return {
+      kind: 'APIGroup',
+      apiVersion: 'v1',
+      name,
+      versions: sorted,
+      preferredVersion: preferred,
+    };
   });
 }
 
@@ -130,20 +143,21 @@ function toAPIResources(def: ResourceDefinition): APIResource[] {
   };
   if (def.shortNames && def.shortNames.length > 0) main.shortNames = [...def.shortNames];
   if (def.categories && def.categories.length > 0) main.categories = [...def.categories];
-  const subs = (def.subresources ?? []).map(
-    (sub): APIResource => ({
-      name: `${def.resource}/${sub}`,
-      singularName: '',
-      namespaced: def.namespaced,
-      kind: def.kind,
-      verbs: [...subresourceVerbs(sub)],
-    })
-  );
+  const subs = (def.subresources ?? []).map((sub): APIResource => ({
+    name: `${def.resource}/${sub}`,
+    singularName: '',
+    namespaced: def.namespaced,
+    kind: def.kind,
+    verbs: [...subresourceVerbs(sub)],
+  }));
   return [main, ...subs];
 }
 
 /** The APIResourceList of one served group version, or undefined when it is not served. */
-export function apiResourceList(registry: ResourceRegistry, gv: GroupVersion): APIResourceList | undefined {
+export function apiResourceList(
+  registry: ResourceRegistry,
+  gv: GroupVersion
+): APIResourceList | undefined {
   const defs = registry.resourcesIn(gv);
   if (defs.length === 0) return undefined;
   return {
@@ -186,7 +200,11 @@ function param(req: Request, name: string): string {
 }
 
 /** Installs GET /api, /api/v1, /apis, /apis/:group, /apis/:group/:version and /version. */
-export function installDiscovery(app: Router, registry: ResourceRegistry, version: VersionInfo): void {
+export function installDiscovery(
+  app: Router,
+  registry: ResourceRegistry,
+  version: VersionInfo
+): void {
   // Computed once: the registry is fixed by the time routes are installed.
   const groups = apiGroups(registry);
   const groupList = { kind: 'APIGroupList', apiVersion: 'v1', groups };
@@ -203,7 +221,9 @@ export function installDiscovery(app: Router, registry: ResourceRegistry, versio
     writeJson(res, 200, {
       kind: 'APIVersions',
       versions: coreVersions,
-      serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: req.headers.host ?? '' }],
+      serverAddressByClientCIDRs: [
+        { clientCIDR: '0.0.0.0/0', serverAddress: req.headers.host ?? '' },
+      ],
     });
   });
 
@@ -224,7 +244,10 @@ export function installDiscovery(app: Router, registry: ResourceRegistry, versio
   app.get('/apis/:group/:version', (req, res) => {
     const group = param(req, 'group');
     // `/apis//v1` must not reach the core group.
-    const list = group === '' ? undefined : apiResourceList(registry, { group, version: param(req, 'version') });
+    const list =
+      group === ''
+        ? undefined
+        : apiResourceList(registry, { group, version: param(req, 'version') });
     if (list) writeJson(res, 200, list);
     else writeNotFound(res);
   });

@@ -39,7 +39,9 @@ class Message {
   }
 
   string(field: number, value: string | undefined): this {
-    return value === undefined || value === '' ? this : this.bytes(field, Buffer.from(value, 'utf8'));
+    return value === undefined || value === ''
+      ? this
+      : this.bytes(field, Buffer.from(value, 'utf8'));
   }
 
   strings(field: number, values: readonly string[] | undefined): this {
@@ -96,12 +98,27 @@ function checkKeys(o: JsonObject, known: readonly string[], where: string): void
 function vendorExtensions(o: JsonObject): Message[] {
   return Object.entries(o)
     .filter(([k]) => k.startsWith('x-'))
-    .map(([name, value]) => new Message().string(1, name).message(2, new Message().string(2, toYaml(value))));
+    .map(([name, value]) =>
+      new Message().string(1, name).message(2, new Message().string(2, toYaml(value)))
+    );
 }
 
 function schema(value: Json | undefined, where: string): Message {
   const s = obj(value, where);
-  checkKeys(s, ['$ref', 'format', 'description', 'required', 'type', 'items', 'properties', 'additionalProperties'], where);
+  checkKeys(
+    s,
+    [
+      '$ref',
+      'format',
+      'description',
+      'required',
+      'type',
+      'items',
+      'properties',
+      'additionalProperties',
+    ],
+    where
+  );
   const m = new Message()
     .string(1, str(s['$ref']))
     .string(2, str(s['format']))
@@ -109,10 +126,13 @@ function schema(value: Json | undefined, where: string): Message {
     .strings(19, strs(s['required']));
   const additional = s['additionalProperties'];
   if (typeof additional === 'boolean') m.message(21, new Message().bool(2, additional));
-  else if (additional !== undefined) m.message(21, new Message().message(1, schema(additional, `${where}.additionalProperties`)));
+  else if (additional !== undefined)
+    m.message(21, new Message().message(1, schema(additional, `${where}.additionalProperties`)));
   const type = s['type'];
-  if (type !== undefined) m.message(22, new Message().strings(1, typeof type === 'string' ? [type] : strs(type)));
-  if (s['items'] !== undefined) m.message(23, new Message().message(1, schema(s['items'], `${where}.items`)));
+  if (type !== undefined)
+    m.message(22, new Message().strings(1, typeof type === 'string' ? [type] : strs(type)));
+  if (s['items'] !== undefined)
+    m.message(23, new Message().message(1, schema(s['items'], `${where}.items`)));
   if (s['properties'] !== undefined) {
     const props = Object.entries(obj(s['properties'], `${where}.properties`)).map(([name, p]) =>
       new Message().string(1, name).message(2, schema(p, `${where}.properties.${name}`))
@@ -145,10 +165,16 @@ function parameter(value: Json | undefined, where: string): Message {
     .string(4, str(p['name']));
   let oneof: number;
   if (place === 'query') {
-    sub.string(6, str(p['type'])).bool(20, p['uniqueItems'] === true).messages(23, vendorExtensions(p));
+    sub
+      .string(6, str(p['type']))
+      .bool(20, p['uniqueItems'] === true)
+      .messages(23, vendorExtensions(p));
     oneof = 3;
   } else if (place === 'path') {
-    sub.string(5, str(p['type'])).bool(19, p['uniqueItems'] === true).messages(22, vendorExtensions(p));
+    sub
+      .string(5, str(p['type']))
+      .bool(19, p['uniqueItems'] === true)
+      .messages(22, vendorExtensions(p));
     oneof = 4;
   } else {
     throw new Error(`openapi v2 protobuf: ${where} is in ${String(place)}`);
@@ -163,13 +189,29 @@ function parameters(value: Json | undefined, where: string): Message[] {
 
 function operation(value: Json | undefined, where: string): Message {
   const op = obj(value, where);
-  checkKeys(op, ['tags', 'description', 'operationId', 'produces', 'consumes', 'parameters', 'responses', 'schemes'], where);
+  checkKeys(
+    op,
+    [
+      'tags',
+      'description',
+      'operationId',
+      'produces',
+      'consumes',
+      'parameters',
+      'responses',
+      'schemes',
+    ],
+    where
+  );
   const responses = Object.entries(obj(op['responses'], `${where}.responses`)).map(([code, r]) => {
     const resp = obj(r, `${where}.responses.${code}`);
     checkKeys(resp, ['description', 'schema'], `${where}.responses.${code}`);
     const response = new Message().string(1, str(resp['description']));
     if (resp['schema'] !== undefined) {
-      response.message(2, new Message().message(1, schema(resp['schema'], `${where}.responses.${code}.schema`)));
+      response.message(
+        2,
+        new Message().message(1, schema(resp['schema'], `${where}.responses.${code}.schema`))
+      );
     }
     return new Message().string(1, code).message(2, new Message().message(1, response));
   });
@@ -185,22 +227,35 @@ function operation(value: Json | undefined, where: string): Message {
     .messages(13, vendorExtensions(op));
 }
 
-const pathItemFields: Partial<Record<string, number>> = { get: 2, put: 3, post: 4, delete: 5, patch: 8 };
+const pathItemFields: Partial<Record<string, number>> = {
+  get: 2,
+  put: 3,
+  post: 4,
+  delete: 5,
+  patch: 8,
+};
 
 function pathItem(value: Json | undefined, where: string): Message {
   const item = obj(value, where);
   checkKeys(item, [...Object.keys(pathItemFields), 'parameters'], where);
   const m = new Message();
   for (const [method, field] of Object.entries(pathItemFields)) {
-    if (field !== undefined && item[method] !== undefined) m.message(field, operation(item[method], `${where}.${method}`));
+    if (field !== undefined && item[method] !== undefined)
+      m.message(field, operation(item[method], `${where}.${method}`));
   }
-  return m.messages(9, parameters(item['parameters'], `${where}.parameters`)).messages(10, vendorExtensions(item));
+  return m
+    .messages(9, parameters(item['parameters'], `${where}.parameters`))
+    .messages(10, vendorExtensions(item));
 }
 
 /** Encodes a Swagger 2.0 document (as openapi.ts builds it) as an openapi.v2.Document. */
 export function encodeOpenApiV2Protobuf(document: unknown): Buffer {
   const doc = obj(document as Json, 'document');
-  checkKeys(doc, ['swagger', 'info', 'paths', 'definitions', 'consumes', 'produces', 'schemes'], 'document');
+  checkKeys(
+    doc,
+    ['swagger', 'info', 'paths', 'definitions', 'consumes', 'produces', 'schemes'],
+    'document'
+  );
   const info = obj(doc['info'], 'info');
   checkKeys(info, ['title', 'version', 'description'], 'info');
   const paths = Object.entries(obj(doc['paths'], 'paths')).map(([name, item]) =>
@@ -222,7 +277,10 @@ export function encodeOpenApiV2Protobuf(document: unknown): Buffer {
     .strings(5, strs(doc['schemes']))
     .strings(6, strs(doc['consumes']))
     .strings(7, strs(doc['produces']))
-    .message(8, new Message().messages(1, vendorExtensions(obj(doc['paths'], 'paths'))).messages(2, paths))
+    .message(
+      8,
+      new Message().messages(1, vendorExtensions(obj(doc['paths'], 'paths'))).messages(2, paths)
+    )
     .message(9, new Message().messages(1, definitions))
     .messages(16, vendorExtensions(doc))
     .finish();

@@ -57,10 +57,22 @@ describe('openapi', () => {
   };
 
   it('names definitions after the group', () => {
-    assert.equal(definitionName({ group: '', version: 'v1', kind: 'ConfigMap' }), 'io.orch.api.core.v1.ConfigMap');
-    assert.equal(definitionName({ group: 'apps', version: 'v1', kind: 'Deployment' }), 'io.orch.api.apps.v1.Deployment');
-    assert.equal(definitionName({ group: 'coordination.orch.io', version: 'v1', kind: 'Lease' }), 'io.orch.api.coordination.v1.Lease');
-    assert.equal(definitionName({ group: 'stable.example.com', version: 'v1', kind: 'Cron' }), 'com.example.stable.v1.Cron');
+    assert.equal(
+      definitionName({ group: '', version: 'v1', kind: 'ConfigMap' }),
+      'io.orch.api.core.v1.ConfigMap'
+    );
+    assert.equal(
+      definitionName({ group: 'apps', version: 'v1', kind: 'Deployment' }),
+      'io.orch.api.apps.v1.Deployment'
+    );
+    assert.equal(
+      definitionName({ group: 'coordination.orch.io', version: 'v1', kind: 'Lease' }),
+      'io.orch.api.coordination.v1.Lease'
+    );
+    assert.equal(
+      definitionName({ group: 'stable.example.com', version: 'v1', kind: 'Cron' }),
+      'com.example.stable.v1.Cron'
+    );
   });
 
   it('generates paths, operations and open kind schemas', () => {
@@ -68,34 +80,68 @@ describe('openapi', () => {
     const ns = v2['paths']['/api/v1/namespaces/{namespace}/configmaps'];
     assert.equal(ns.get.operationId, 'listCoreV1NamespacedConfigMap');
     assert.equal(ns.get['x-kubernetes-action'], 'list');
-    assert.deepEqual(ns.get['x-kubernetes-group-version-kind'], { group: '', version: 'v1', kind: 'ConfigMap' });
+    assert.deepEqual(ns.get['x-kubernetes-group-version-kind'], {
+      group: '',
+      version: 'v1',
+      kind: 'ConfigMap',
+    });
     assert.deepEqual(
       ns.get.parameters.map((p: Doc) => p['name']),
-      ['allowWatchBookmarks', 'continue', 'fieldSelector', 'labelSelector', 'limit', 'resourceVersion', 'resourceVersionMatch', 'timeoutSeconds', 'watch']
+      [
+        'allowWatchBookmarks',
+        'continue',
+        'fieldSelector',
+        'labelSelector',
+        'limit',
+        'resourceVersion',
+        'resourceVersionMatch',
+        'timeoutSeconds',
+        'watch',
+      ]
     );
     assert.equal(ns.post.operationId, 'createCoreV1NamespacedConfigMap');
     assert.equal(ns.delete.operationId, 'deleteCollectionCoreV1NamespacedConfigMap');
-    assert.equal(v2['paths']['/api/v1/configmaps'].get.operationId, 'listCoreV1ConfigMapForAllNamespaces');
+    assert.equal(
+      v2['paths']['/api/v1/configmaps'].get.operationId,
+      'listCoreV1ConfigMapForAllNamespaces'
+    );
     const pod = v2['paths']['/api/v1/namespaces/{namespace}/pods/{name}'];
     assert.deepEqual(Object.keys(pod).sort(), ['delete', 'get', 'parameters', 'patch', 'put']);
     assert.equal(pod.put.operationId, 'replaceCoreV1NamespacedPod');
-    assert.equal(v2['paths']['/api/v1/namespaces/{namespace}/pods/{name}/status'].patch.operationId, 'patchCoreV1NamespacedPodStatus');
-    assert.deepEqual(Object.keys(v2['paths']['/api/v1/namespaces/{name}/finalize']).sort(), ['parameters', 'put']);
+    assert.equal(
+      v2['paths']['/api/v1/namespaces/{namespace}/pods/{name}/status'].patch.operationId,
+      'patchCoreV1NamespacedPodStatus'
+    );
+    assert.deepEqual(Object.keys(v2['paths']['/api/v1/namespaces/{name}/finalize']).sort(), [
+      'parameters',
+      'put',
+    ]);
     assert.equal(v2['paths']['/api/v1/nodes/{name}'].get.operationId, 'readCoreV1Node');
     assert.equal(
-      v2['paths']['/apis/coordination.orch.io/v1/namespaces/{namespace}/leases/{name}'].patch.operationId,
+      v2['paths']['/apis/coordination.orch.io/v1/namespaces/{namespace}/leases/{name}'].patch
+        .operationId,
       'patchCoordinationV1NamespacedLease'
     );
     const names = new Set<string>();
     for (const item of Object.values(v2['paths']) as Doc[]) {
-      for (const op of Object.values(item)) for (const p of Array.isArray(op) ? op : op.parameters ?? []) names.add(p.name);
+      for (const op of Object.values(item))
+        for (const p of Array.isArray(op) ? op : (op.parameters ?? [])) names.add(p.name);
     }
     assert.ok(!names.has('fieldValidation') && !names.has('fieldManager'), [...names].join());
 
     const cm = v2['definitions']['io.orch.api.core.v1.ConfigMap'];
-    assert.deepEqual(Object.keys(cm).sort(), ['description', 'type', 'x-kubernetes-group-version-kind']);
-    assert.deepEqual(cm['x-kubernetes-group-version-kind'], [{ group: '', kind: 'ConfigMap', version: 'v1' }]);
-    assert.equal(v2['definitions']['io.orch.api.apps.v1.DeploymentList'].properties.items.items.$ref, '#/definitions/io.orch.api.apps.v1.Deployment');
+    assert.deepEqual(Object.keys(cm).sort(), [
+      'description',
+      'type',
+      'x-kubernetes-group-version-kind',
+    ]);
+    assert.deepEqual(cm['x-kubernetes-group-version-kind'], [
+      { group: '', kind: 'ConfigMap', version: 'v1' },
+    ]);
+    assert.equal(
+      v2['definitions']['io.orch.api.apps.v1.DeploymentList'].properties.items.items.$ref,
+      '#/definitions/io.orch.api.apps.v1.Deployment'
+    );
     assert.ok(v2['definitions']['io.orch.apimachinery.pkg.apis.meta.v1.Status']);
   });
 
@@ -106,20 +152,35 @@ describe('openapi', () => {
     assert.equal(doc['swagger'], '2.0');
     const etag = json.headers.get('etag');
     assert.match(etag ?? '', /^"[0-9A-F]{128}"$/);
-    const again = await fetch(`${base}/openapi/v2`, { headers: { accept: 'application/json', 'if-none-match': etag ?? '' } });
+    const again = await fetch(`${base}/openapi/v2`, {
+      headers: { accept: 'application/json', 'if-none-match': etag ?? '' },
+    });
     assert.equal(again.status, 304);
 
-    const pb = await fetch(`${base}/openapi/v2`, { headers: { accept: `${protobufAccept}, application/json` } });
-    assert.equal(pb.headers.get('content-type'), 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
+    const pb = await fetch(`${base}/openapi/v2`, {
+      headers: { accept: `${protobufAccept}, application/json` },
+    });
+    assert.equal(
+      pb.headers.get('content-type'),
+      'application/com.github.proto-openapi.spec.v2.v1.0+protobuf'
+    );
     const bytes = Buffer.from(await pb.arrayBuffer());
     assert.deepEqual([...bytes.subarray(0, 5)], [0x0a, 3, ...Buffer.from('2.0').subarray(0, 3)]); // field 1 "2.0"
     assert.notEqual(pb.headers.get('etag'), etag);
-    assert.equal((await fetch(`${base}/openapi/v2`, { headers: { accept: 'text/html' } })).status, 406);
+    assert.equal(
+      (await fetch(`${base}/openapi/v2`, { headers: { accept: 'text/html' } })).status,
+      406
+    );
   });
 
   it('serves v3 per group version, addressed by hash', async () => {
     const root = (await (await fetch(`${base}/openapi/v3`)).json()) as Doc;
-    assert.deepEqual(Object.keys(root['paths']), ['api/v1', 'apis/apps/v1', 'apis/coordination.orch.io/v1', 'apis/events.orch.io/v1']);
+    assert.deepEqual(Object.keys(root['paths']), [
+      'api/v1',
+      'apis/apps/v1',
+      'apis/coordination.orch.io/v1',
+      'apis/events.orch.io/v1',
+    ]);
     const url: string = root['paths']['apis/apps/v1'].serverRelativeURL;
     assert.match(url, /^\/openapi\/v3\/apis\/apps\/v1\?hash=[0-9A-F]{128}$/);
     const res = await fetch(`${base}${url}`);
@@ -128,8 +189,14 @@ describe('openapi', () => {
     assert.equal(doc['openapi'], '3.0.0');
     assert.ok(Object.keys(doc['paths']).every((p) => p.startsWith('/apis/apps/v1/')));
     const patch = doc['paths']['/apis/apps/v1/namespaces/{namespace}/deployments/{name}'].patch;
-    assert.deepEqual(Object.keys(patch.requestBody.content), ['application/json-patch+json', 'application/merge-patch+json']);
-    assert.equal(patch.responses['200'].content['application/json'].schema.$ref, '#/components/schemas/io.orch.api.apps.v1.Deployment');
+    assert.deepEqual(Object.keys(patch.requestBody.content), [
+      'application/json-patch+json',
+      'application/merge-patch+json',
+    ]);
+    assert.equal(
+      patch.responses['200'].content['application/json'].schema.$ref,
+      '#/components/schemas/io.orch.api.apps.v1.Deployment'
+    );
     assert.ok(doc['components']['schemas']['io.orch.api.apps.v1.Deployment']);
     assert.equal(doc['components']['schemas']['io.orch.api.core.v1.Pod'], undefined);
 
@@ -149,8 +216,20 @@ describe('openapi', () => {
         'apiVersion: coordination.orch.io/v1\nkind: Lease\nmetadata: {name: three}\nspec: {holderIdentity: me}\n',
       ].join('---\n')
     );
-    const out = await kubectl('create', '-f', manifest, '--dry-run=client', '--validate=strict', '-o', 'name');
-    assert.deepEqual(out.trim().split('\n'), ['configmap/one', 'deployment.apps/two', 'lease.coordination.orch.io/three']);
+    const out = await kubectl(
+      'create',
+      '-f',
+      manifest,
+      '--dry-run=client',
+      '--validate=strict',
+      '-o',
+      'name'
+    );
+    assert.deepEqual(out.trim().split('\n'), [
+      'configmap/one',
+      'deployment.apps/two',
+      'lease.coordination.orch.io/three',
+    ]);
     assert.match(await kubectl('explain', 'leases'), /KIND:\s+Lease/);
   });
 });

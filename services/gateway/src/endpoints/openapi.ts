@@ -37,7 +37,8 @@ const patchTypes = ['application/json-patch+json', 'application/merge-patch+json
 export function definitionName(gvk: GroupVersionKind): string {
   const { group, version, kind } = gvk;
   if (group === '') return `io.orch.api.core.${version}.${kind}`;
-  if (group.endsWith('.orch.io')) return `io.orch.api.${group.slice(0, -'.orch.io'.length)}.${version}.${kind}`;
+  if (group.endsWith('.orch.io'))
+    return `io.orch.api.${group.slice(0, -'.orch.io'.length)}.${version}.${kind}`;
   if (!group.includes('.')) return `io.orch.api.${group}.${version}.${kind}`;
   return `${group.split('.').reverse().join('.')}.${version}.${kind}`;
 }
@@ -54,7 +55,8 @@ function groupWord(group: string): string {
 }
 
 function groupTag(gv: GroupVersion): string {
-  const g = gv.group === '' ? 'core' : gv.group.replace(/\.(orch\.io|k8s\.io)$/, '').replace(/[.-]/g, '_');
+  const g =
+    gv.group === '' ? 'core' : gv.group.replace(/\.(orch\.io|k8s\.io)$/, '').replace(/[.-]/g, '_');
   return `${g}_${gv.version}`;
 }
 
@@ -72,20 +74,63 @@ function query(name: string, type: string, description: string): JsonObject {
 
 const q = {
   pretty: query('pretty', 'string', "If 'true', then the output is pretty printed."),
-  watch: query('watch', 'boolean', 'Watch for changes to the described resources and return them as a stream of add, update, and remove notifications.'),
-  allowWatchBookmarks: query('allowWatchBookmarks', 'boolean', 'Requests watch events with type "BOOKMARK".'),
-  resourceVersion: query('resourceVersion', 'string', 'Constrains which resource versions a request may be served from; see the resourceVersion semantics.'),
-  resourceVersionMatch: query('resourceVersionMatch', 'string', 'How resourceVersion is applied to list calls: Exact or NotOlderThan.'),
+  watch: query(
+    'watch',
+    'boolean',
+    'Watch for changes to the described resources and return them as a stream of add, update, and remove notifications.'
+  ),
+  allowWatchBookmarks: query(
+    'allowWatchBookmarks',
+    'boolean',
+    'Requests watch events with type "BOOKMARK".'
+  ),
+  resourceVersion: query(
+    'resourceVersion',
+    'string',
+    'Constrains which resource versions a request may be served from; see the resourceVersion semantics.'
+  ),
+  resourceVersionMatch: query(
+    'resourceVersionMatch',
+    'string',
+    'How resourceVersion is applied to list calls: Exact or NotOlderThan.'
+  ),
   limit: query('limit', 'integer', 'The maximum number of items to return in one chunk of a list.'),
   continue: query('continue', 'string', 'The continue token of the previous chunk of a list.'),
-  labelSelector: query('labelSelector', 'string', 'A selector to restrict the returned objects by their labels.'),
-  fieldSelector: query('fieldSelector', 'string', 'A selector to restrict the returned objects by their fields.'),
+  labelSelector: query(
+    'labelSelector',
+    'string',
+    'A selector to restrict the returned objects by their labels.'
+  ),
+  fieldSelector: query(
+    'fieldSelector',
+    'string',
+    'A selector to restrict the returned objects by their fields.'
+  ),
   timeoutSeconds: query('timeoutSeconds', 'integer', 'Timeout for the list/watch call.'),
   dryRun: query('dryRun', 'string', 'When present (All), modifications are not persisted.'),
 };
 
-const listParams = [q.allowWatchBookmarks, q.continue, q.fieldSelector, q.labelSelector, q.limit, q.resourceVersion, q.resourceVersionMatch, q.timeoutSeconds, q.watch];
-const deleteCollectionParams = [q.continue, q.dryRun, q.fieldSelector, q.labelSelector, q.limit, q.resourceVersion, q.resourceVersionMatch, q.timeoutSeconds];
+const listParams = [
+  q.allowWatchBookmarks,
+  q.continue,
+  q.fieldSelector,
+  q.labelSelector,
+  q.limit,
+  q.resourceVersion,
+  q.resourceVersionMatch,
+  q.timeoutSeconds,
+  q.watch,
+];
+const deleteCollectionParams = [
+  q.continue,
+  q.dryRun,
+  q.fieldSelector,
+  q.labelSelector,
+  q.limit,
+  q.resourceVersion,
+  q.resourceVersionMatch,
+  q.timeoutSeconds,
+];
 
 function pathParam(name: string, description: string): JsonObject {
   return { name, in: 'path', description, required: true, type: 'string', uniqueItems: true };
@@ -111,15 +156,54 @@ interface OperationSpec {
 function objectOperation(verb: Verb, kindDef: string, what: string): OperationSpec | undefined {
   switch (verb) {
     case 'get':
-      return { method: 'get', action: 'get', idVerb: 'read', description: `read the specified ${what}`, parameters: [q.resourceVersion], responses: { '200': kindDef } };
+      return {
+        method: 'get',
+        action: 'get',
+        idVerb: 'read',
+        description: `read the specified ${what}`,
+        parameters: [q.resourceVersion],
+        responses: { '200': kindDef },
+      };
     case 'update':
-      return { method: 'put', action: 'put', idVerb: 'replace', description: `replace the specified ${what}`, parameters: [body(kindDef), q.dryRun], responses: { '200': kindDef, '201': kindDef }, consumes: ['*/*'] };
+      return {
+        method: 'put',
+        action: 'put',
+        idVerb: 'replace',
+        description: `replace the specified ${what}`,
+        parameters: [body(kindDef), q.dryRun],
+        responses: { '200': kindDef, '201': kindDef },
+        consumes: ['*/*'],
+      };
     case 'patch':
-      return { method: 'patch', action: 'patch', idVerb: 'patch', description: `partially update the specified ${what}`, parameters: [body(patchDef), q.dryRun], responses: { '200': kindDef, '201': kindDef }, consumes: patchTypes };
+      return {
+        method: 'patch',
+        action: 'patch',
+        idVerb: 'patch',
+        description: `partially update the specified ${what}`,
+        parameters: [body(patchDef), q.dryRun],
+        responses: { '200': kindDef, '201': kindDef },
+        consumes: patchTypes,
+      };
     case 'delete':
-      return { method: 'delete', action: 'delete', idVerb: 'delete', description: `delete a ${what}`, parameters: [body(deleteOptionsDef, false), q.dryRun], responses: { '200': statusDef, '202': statusDef }, consumes: ['*/*'] };
+      return {
+        method: 'delete',
+        action: 'delete',
+        idVerb: 'delete',
+        description: `delete a ${what}`,
+        parameters: [body(deleteOptionsDef, false), q.dryRun],
+        responses: { '200': statusDef, '202': statusDef },
+        consumes: ['*/*'],
+      };
     case 'create':
-      return { method: 'post', action: 'post', idVerb: 'create', description: `create ${what}`, parameters: [body(kindDef), q.dryRun], responses: { '200': kindDef, '201': kindDef, '202': kindDef }, consumes: ['*/*'] };
+      return {
+        method: 'post',
+        action: 'post',
+        idVerb: 'create',
+        description: `create ${what}`,
+        parameters: [body(kindDef), q.dryRun],
+        responses: { '200': kindDef, '201': kindDef, '202': kindDef },
+        consumes: ['*/*'],
+      };
     default:
       return undefined;
   }
@@ -130,20 +214,44 @@ function collectionOperation(verb: Verb, def: ResourceDefinition): OperationSpec
   const listDef = definitionName({ group: def.group, version: def.version, kind: def.listKind });
   switch (verb) {
     case 'list':
-      return { method: 'get', action: 'list', idVerb: 'list', description: `list or watch objects of kind ${def.kind}`, parameters: listParams, responses: { '200': listDef } };
+      return {
+        method: 'get',
+        action: 'list',
+        idVerb: 'list',
+        description: `list or watch objects of kind ${def.kind}`,
+        parameters: listParams,
+        responses: { '200': listDef },
+      };
     case 'create':
       return objectOperation('create', kindDef, `a ${def.kind}`);
     case 'deletecollection':
-      return { method: 'delete', action: 'deletecollection', idVerb: 'deleteCollection', description: `delete collection of ${def.kind}`, parameters: [body(deleteOptionsDef, false), ...deleteCollectionParams], responses: { '200': statusDef }, consumes: ['*/*'] };
+      return {
+        method: 'delete',
+        action: 'deletecollection',
+        idVerb: 'deleteCollection',
+        description: `delete collection of ${def.kind}`,
+        parameters: [body(deleteOptionsDef, false), ...deleteCollectionParams],
+        responses: { '200': statusDef },
+        consumes: ['*/*'],
+      };
     default:
       return undefined;
   }
 }
 
-function renderOperation(spec: OperationSpec, def: ResourceDefinition, operationId: string): JsonObject {
+function renderOperation(
+  spec: OperationSpec,
+  def: ResourceDefinition,
+  operationId: string
+): JsonObject {
   const responses: JsonObject = {};
   for (const [code, schemaName] of Object.entries(spec.responses)) {
-    responses[code] = schemaName ? { description: code === '201' ? 'Created' : code === '202' ? 'Accepted' : 'OK', schema: ref(schemaName) } : { description: 'OK' };
+    responses[code] = schemaName
+      ? {
+          description: code === '201' ? 'Created' : code === '202' ? 'Accepted' : 'OK',
+          schema: ref(schemaName),
+        }
+      : { description: 'OK' };
   }
   responses['401'] = { description: 'Unauthorized' };
   const op: JsonObject = {
@@ -169,29 +277,37 @@ function resourcePaths(def: ResourceDefinition): Record<string, JsonObject> {
   const ns = def.namespaced ? 'Namespaced' : '';
   const idBase = `${groupWord(def.group)}${upperFirst(def.version)}${ns}${def.kind}`;
   const kindDef = definitionName({ group: def.group, version: def.version, kind: def.kind });
-  const base = def.namespaced ? `${prefix}/namespaces/{namespace}/${def.resource}` : `${prefix}/${def.resource}`;
-  const nsParams = def.namespaced ? [pathParam('namespace', 'object name and auth scope, such as for teams and projects')] : [];
+  const base = def.namespaced
+    ? `${prefix}/namespaces/{namespace}/${def.resource}`
+    : `${prefix}/${def.resource}`;
+  const nsParams = def.namespaced
+    ? [pathParam('namespace', 'object name and auth scope, such as for teams and projects')]
+    : [];
 
   const collection: JsonObject = {};
   for (const verb of def.verbs) {
     const spec = collectionOperation(verb, def);
     if (spec) collection[spec.method] = renderOperation(spec, def, `${spec.idVerb}${idBase}`);
   }
-  if (Object.keys(collection).length > 0) paths[base] = { ...collection, parameters: [...nsParams, q.pretty] };
+  if (Object.keys(collection).length > 0)
+    paths[base] = { ...collection, parameters: [...nsParams, q.pretty] };
 
   const nameParam = pathParam('name', `name of the ${def.kind}`);
   const object: JsonObject = {};
   for (const verb of def.verbs) {
     const spec = objectOperation(verb, kindDef, def.kind);
-    if (spec && verb !== 'create') object[spec.method] = renderOperation(spec, def, `${spec.idVerb}${idBase}`);
+    if (spec && verb !== 'create')
+      object[spec.method] = renderOperation(spec, def, `${spec.idVerb}${idBase}`);
   }
-  if (Object.keys(object).length > 0) paths[`${base}/{name}`] = { ...object, parameters: [nameParam, ...nsParams, q.pretty] };
+  if (Object.keys(object).length > 0)
+    paths[`${base}/{name}`] = { ...object, parameters: [nameParam, ...nsParams, q.pretty] };
 
   for (const sub of def.subresources ?? []) {
     const ops: JsonObject = {};
     for (const verb of subresourceVerbs(sub)) {
       const spec = objectOperation(verb, kindDef, `${sub} of the specified ${def.kind}`);
-      if (spec) ops[spec.method] = renderOperation(spec, def, `${spec.idVerb}${idBase}${upperFirst(sub)}`);
+      if (spec)
+        ops[spec.method] = renderOperation(spec, def, `${spec.idVerb}${idBase}${upperFirst(sub)}`);
     }
     paths[`${base}/{name}/${sub}`] = { ...ops, parameters: [nameParam, ...nsParams, q.pretty] };
   }
@@ -200,14 +316,19 @@ function resourcePaths(def: ResourceDefinition): Record<string, JsonObject> {
     const spec = collectionOperation('list', def);
     if (spec) {
       const id = `list${groupWord(def.group)}${upperFirst(def.version)}${def.kind}ForAllNamespaces`;
-      paths[`${prefix}/${def.resource}`] = { get: renderOperation(spec, def, id), parameters: [q.pretty] };
+      paths[`${prefix}/${def.resource}`] = {
+        get: renderOperation(spec, def, id),
+        parameters: [q.pretty],
+      };
     }
   }
   return paths;
 }
 
 function gvkExtension(gvk: GroupVersionKind): JsonObject {
-  return { 'x-kubernetes-group-version-kind': [{ group: gvk.group, kind: gvk.kind, version: gvk.version }] };
+  return {
+    'x-kubernetes-group-version-kind': [{ group: gvk.group, kind: gvk.kind, version: gvk.version }],
+  };
 }
 
 /** Definitions of one resource: its kind (open, see the file comment) and its list kind. */
@@ -226,9 +347,17 @@ function resourceDefinitions(def: ResourceDefinition): Record<string, JsonObject
       type: 'object',
       required: ['items'],
       properties: {
-        apiVersion: { description: 'APIVersion defines the versioned schema of this representation of an object.', type: 'string' },
+        apiVersion: {
+          description:
+            'APIVersion defines the versioned schema of this representation of an object.',
+          type: 'string',
+        },
         items: { description: `List of ${def.resource}.`, type: 'array', items: ref(kindName) },
-        kind: { description: 'Kind is a string value representing the REST resource this object represents.', type: 'string' },
+        kind: {
+          description:
+            'Kind is a string value representing the REST resource this object represents.',
+          type: 'string',
+        },
         metadata: { description: 'Standard list metadata.', ...ref(listMetaDef) },
       },
       ...gvkExtension({ ...gv, kind: def.listKind }),
@@ -242,22 +371,48 @@ function metaDefinitions(): Record<string, JsonObject> {
       description: 'Status is a return value for calls that do not return other objects.',
       type: 'object',
       properties: {
-        apiVersion: { description: 'APIVersion defines the versioned schema of this representation of an object.', type: 'string' },
-        code: { description: 'Suggested HTTP return code for this status, 0 if not set.', type: 'integer', format: 'int32' },
+        apiVersion: {
+          description:
+            'APIVersion defines the versioned schema of this representation of an object.',
+          type: 'string',
+        },
+        code: {
+          description: 'Suggested HTTP return code for this status, 0 if not set.',
+          type: 'integer',
+          format: 'int32',
+        },
         details: { description: 'Extended data associated with the reason.', type: 'object' },
-        kind: { description: 'Kind is a string value representing the REST resource this object represents.', type: 'string' },
-        message: { description: 'A human-readable description of the status of this operation.', type: 'string' },
+        kind: {
+          description:
+            'Kind is a string value representing the REST resource this object represents.',
+          type: 'string',
+        },
+        message: {
+          description: 'A human-readable description of the status of this operation.',
+          type: 'string',
+        },
         metadata: { description: 'Standard list metadata.', ...ref(listMetaDef) },
-        reason: { description: 'A machine-readable description of why this operation is in the "Failure" status.', type: 'string' },
-        status: { description: 'Status of the operation. One of: "Success" or "Failure".', type: 'string' },
+        reason: {
+          description:
+            'A machine-readable description of why this operation is in the "Failure" status.',
+          type: 'string',
+        },
+        status: {
+          description: 'Status of the operation. One of: "Success" or "Failure".',
+          type: 'string',
+        },
       },
       ...gvkExtension({ group: '', version: 'v1', kind: 'Status' }),
     },
     [listMetaDef]: {
-      description: 'ListMeta describes metadata that synthetic resources must have: resourceVersion and continue.',
+      description:
+        'ListMeta describes metadata that synthetic resources must have: resourceVersion and continue.',
       type: 'object',
       properties: {
-        continue: { description: 'Set when the list was chunked; pass it back to get the next chunk.', type: 'string' },
+        continue: {
+          description: 'Set when the list was chunked; pass it back to get the next chunk.',
+          type: 'string',
+        },
         resourceVersion: { description: 'The version of the collection.', type: 'string' },
       },
     },
@@ -304,7 +459,10 @@ function v3Refs(value: Json): Json {
   if (!isObject(value)) return value;
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(value)) {
-    out[k] = k === '$ref' && typeof v === 'string' ? v.replace('#/definitions/', '#/components/schemas/') : v3Refs(v);
+    out[k] =
+      k === '$ref' && typeof v === 'string'
+        ? v.replace('#/definitions/', '#/components/schemas/')
+        : v3Refs(v);
   }
   return out;
 }
@@ -322,7 +480,8 @@ function v3Operation(op: JsonObject): JsonObject {
   result['parameters'] = params.filter((p) => p['in'] !== 'body').map(v3Parameter);
   if (bodyParam) {
     const content: JsonObject = {};
-    for (const mt of Array.isArray(consumes) ? consumes : ['*/*']) if (typeof mt === 'string') content[mt] = { schema: bodyParam['schema'] ?? {} };
+    for (const mt of Array.isArray(consumes) ? consumes : ['*/*'])
+      if (typeof mt === 'string') content[mt] = { schema: bodyParam['schema'] ?? {} };
     result['requestBody'] = { content, required: bodyParam['required'] === true };
   }
   const rs: JsonObject = {};
@@ -331,7 +490,8 @@ function v3Operation(op: JsonObject): JsonObject {
     const entry: JsonObject = { description: r['description'] ?? '' };
     if (r['schema'] !== undefined) {
       const content: JsonObject = {};
-      for (const mt of Array.isArray(out) ? out : produces) if (typeof mt === 'string') content[mt] = { schema: r['schema'] };
+      for (const mt of Array.isArray(out) ? out : produces)
+        if (typeof mt === 'string') content[mt] = { schema: r['schema'] };
       entry['content'] = content;
     }
     rs[code] = entry;
@@ -341,14 +501,19 @@ function v3Operation(op: JsonObject): JsonObject {
 }
 
 /** The OpenAPI 3.0 document of one group version, derived from the Swagger one. */
-export function buildOpenApiV3(v2: JsonObject, gv: GroupVersion, registry: ResourceRegistry): JsonObject {
+export function buildOpenApiV3(
+  v2: JsonObject,
+  gv: GroupVersion,
+  registry: ResourceRegistry
+): JsonObject {
   const prefix = `/${pathPrefix(gv)}/`;
   const paths: JsonObject = {};
   for (const [path, item] of Object.entries(isObject(v2['paths']) ? v2['paths'] : {})) {
     if (!path.startsWith(prefix) || !isObject(item)) continue;
     const out: JsonObject = {};
     for (const [key, value] of Object.entries(item)) {
-      if (key === 'parameters' && Array.isArray(value)) out[key] = value.filter(isObject).map(v3Parameter);
+      if (key === 'parameters' && Array.isArray(value))
+        out[key] = value.filter(isObject).map(v3Parameter);
       else if (isObject(value)) out[key] = v3Operation(value);
     }
     paths[path] = out;
@@ -356,7 +521,8 @@ export function buildOpenApiV3(v2: JsonObject, gv: GroupVersion, registry: Resou
   const allDefs = isObject(v2['definitions']) ? v2['definitions'] : {};
   const schemas: JsonObject = {};
   const wanted = new Set([...Object.keys(metaDefinitions())]);
-  for (const def of registry.resourcesIn(gv)) for (const name of Object.keys(resourceDefinitions(def))) wanted.add(name);
+  for (const def of registry.resourcesIn(gv))
+    for (const name of Object.keys(resourceDefinitions(def))) wanted.add(name);
   for (const name of wanted) {
     const s = allDefs[name];
     if (s !== undefined) schemas[name] = s;
@@ -398,7 +564,10 @@ function documentsFor(registry: ResourceRegistry): Cache {
   const rootPaths: JsonObject = {};
   for (const gv of registry.groupVersions()) {
     const key = pathPrefix(gv);
-    const doc = render(Buffer.from(JSON.stringify(buildOpenApiV3(v2, gv, registry))), 'application/json');
+    const doc = render(
+      Buffer.from(JSON.stringify(buildOpenApiV3(v2, gv, registry))),
+      'application/json'
+    );
     v3.set(key, doc);
     rootPaths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${doc.hash}` };
   }
@@ -416,7 +585,8 @@ function documentsFor(registry: ResourceRegistry): Cache {
 export function openApiDocuments(registry: ResourceRegistry): OpenApiDocuments {
   const v2 = JSON.parse(documentsFor(registry).v2Json.body.toString('utf8')) as JsonObject;
   const v3 = new Map<string, JsonObject>();
-  for (const [k, r] of documentsFor(registry).v3) v3.set(k, JSON.parse(r.body.toString('utf8')) as JsonObject);
+  for (const [k, r] of documentsFor(registry).v3)
+    v3.set(k, JSON.parse(r.body.toString('utf8')) as JsonObject);
   return { v2, v3 };
 }
 
@@ -458,7 +628,8 @@ function chooseV2(accept: string | undefined, cache: Cache): Rendered | undefine
     .sort((a, b) => b.q - a.q || a.i - b.i);
   for (const e of entries) {
     if (e.type === protobufV2 || e.type === protobufV2Deprecated) return cache.v2Protobuf;
-    if (e.type === 'application/json' || e.type === 'application/*' || e.type === '*/*') return cache.v2Json;
+    if (e.type === 'application/json' || e.type === 'application/*' || e.type === '*/*')
+      return cache.v2Json;
   }
   return undefined;
 }
@@ -472,7 +643,9 @@ export function installOpenApi(app: Router, registry: ResourceRegistry): void {
     else writeStatus(res, newNotAcceptable(['application/json', protobufV2]));
   });
 
-  app.get('/openapi/v3', (req, res) => send(req, res, documentsFor(registry).v3Root, 'no-cache, private'));
+  app.get('/openapi/v3', (req, res) =>
+    send(req, res, documentsFor(registry).v3Root, 'no-cache, private')
+  );
 
   // Like k8s: a matching ?hash= is immutable; a stale one is redirected to the current document.
   const serveGroupVersion = (req: Request, res: Response, key: string): void => {
@@ -490,9 +663,15 @@ export function installOpenApi(app: Router, registry: ResourceRegistry): void {
       res.redirect(301, `/openapi/v3/${key}?hash=${doc.hash}`);
     }
   };
-  app.get('/openapi/v3/api/:version', (req, res) => serveGroupVersion(req, res, `api/${String(req.params['version'])}`));
+  app.get('/openapi/v3/api/:version', (req, res) =>
+    serveGroupVersion(req, res, `api/${String(req.params['version'])}`)
+  );
   app.get('/openapi/v3/apis/:group/:version', (req, res) =>
-    serveGroupVersion(req, res, `apis/${String(req.params['group'])}/${String(req.params['version'])}`)
+    serveGroupVersion(
+      req,
+      res,
+      `apis/${String(req.params['group'])}/${String(req.params['version'])}`
+    )
   );
 }
 

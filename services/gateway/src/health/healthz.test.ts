@@ -15,7 +15,12 @@ describe('installHealthChecks', () => {
 
   before(async () => {
     const app = express();
-    installHealthChecks(app, '/livez', [healthCheckerFunc('log', () => undefined), healthCheckerFunc('etcd', async () => undefined)], log);
+    installHealthChecks(
+      app,
+      '/livez',
+      [healthCheckerFunc('log', () => undefined), healthCheckerFunc('etcd', async () => undefined)],
+      log
+    );
     installHealthChecks(
       app,
       '/readyz',
@@ -35,13 +40,19 @@ describe('installHealthChecks', () => {
   });
   after(() => close());
 
-  const get = async (path: string): Promise<{ status: number; body: string; type: string | null }> => {
+  const get = async (
+    path: string
+  ): Promise<{ status: number; body: string; type: string | null }> => {
     const res = await fetch(`${base}${path}`);
     return { status: res.status, body: await res.text(), type: res.headers.get('content-type') };
   };
 
   it('answers ok, and lists every check with ?verbose', async () => {
-    assert.deepEqual(await get('/livez'), { status: 200, body: 'ok', type: 'text/plain; charset=utf-8' });
+    assert.deepEqual(await get('/livez'), {
+      status: 200,
+      body: 'ok',
+      type: 'text/plain; charset=utf-8',
+    });
     const verbose = await get('/livez?verbose');
     assert.equal(verbose.status, 200);
     assert.equal(verbose.body, '[+]ping ok\n[+]log ok\n[+]etcd ok\nlivez check passed\n');
@@ -57,7 +68,10 @@ describe('installHealthChecks', () => {
     );
     assert.ok(!res.body.includes('hunter2'));
     assert.deepEqual(logged, [
-      { msg: 'readyz check failed', fields: { path: '/readyz', failed: ['storage'], reasons: { storage: secret } } },
+      {
+        msg: 'readyz check failed',
+        fields: { path: '/readyz', failed: ['storage'], reasons: { storage: secret } },
+      },
     ]);
   });
 
@@ -72,7 +86,11 @@ describe('installHealthChecks', () => {
   });
 
   it('runs one check at <path>/<name>', async () => {
-    assert.deepEqual(await get('/readyz/etcd'), { status: 200, body: 'ok', type: 'text/plain; charset=utf-8' });
+    assert.deepEqual(await get('/readyz/etcd'), {
+      status: 200,
+      body: 'ok',
+      type: 'text/plain; charset=utf-8',
+    });
     assert.equal((await get('/readyz/ping')).body, 'ok');
     assert.equal((await get('/readyz/poststarthook/start-informers')).status, 200);
     logged.length = 0;
@@ -88,7 +106,11 @@ describe('installHealthChecks', () => {
   it('rejects two checks of one name', () => {
     const app = express();
     assert.throws(
-      () => installHealthChecks(app, '/healthz', [healthCheckerFunc('a', () => undefined), healthCheckerFunc('a', () => undefined)]),
+      () =>
+        installHealthChecks(app, '/healthz', [
+          healthCheckerFunc('a', () => undefined),
+          healthCheckerFunc('a', () => undefined),
+        ]),
       /registered twice/
     );
   });

@@ -38,7 +38,11 @@ async function run(check: HealthChecker): Promise<string | undefined> {
 function writeText(res: Response, code: number, body: string): void {
   res
     .status(code)
-    .set({ 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache, private' })
+    .set({
+      'Content-Type': 'text/plain; charset=utf-8',
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'no-cache, private',
+    })
     .send(body);
 }
 
@@ -56,17 +60,25 @@ export function installHealthChecks(
   checks: readonly HealthChecker[],
   log?: HealthLog
 ): void {
-  const all = checks.some((c) => c.name === pingHealthChecker.name) ? [...checks] : [pingHealthChecker, ...checks];
+  const all = checks.some((c) => c.name === pingHealthChecker.name)
+    ? [...checks]
+    : [pingHealthChecker, ...checks];
   const byName = new Map<string, HealthChecker>();
   for (const c of all) {
-    if (byName.has(c.name)) throw new Error(`health check ${JSON.stringify(c.name)} registered twice for ${path}`);
+    if (byName.has(c.name))
+      throw new Error(`health check ${JSON.stringify(c.name)} registered twice for ${path}`);
     byName.set(c.name, c);
   }
   const name = path.slice(1);
 
   app.get(path, async (req, res) => {
     const params = searchParams(req);
-    const excluded = new Set(params.getAll('exclude').map((e) => e.trim()).filter((e) => e !== ''));
+    const excluded = new Set(
+      params
+        .getAll('exclude')
+        .map((e) => e.trim())
+        .filter((e) => e !== '')
+    );
     let lines = '';
     const failed: string[] = [];
     const reasons: Record<string, string> = {};
@@ -85,7 +97,10 @@ export function installHealthChecks(
       }
     }
     if (excluded.size > 0) {
-      const quoted = [...excluded].sort().map((e) => JSON.stringify(e)).join(', ');
+      const quoted = [...excluded]
+        .sort()
+        .map((e) => JSON.stringify(e))
+        .join(', ');
       lines += `warn: some health checks cannot be excluded: no matches for ${quoted}\n`;
     }
     if (failed.length > 0) {
@@ -111,7 +126,11 @@ export function installHealthChecks(
       writeText(res, 200, 'ok');
       return;
     }
-    log?.info(`${name} check failed`, { path, failed: [check.name], reasons: { [check.name]: reason } });
+    log?.info(`${name} check failed`, {
+      path,
+      failed: [check.name],
+      reasons: { [check.name]: reason },
+    });
     // k8s writes the error here; the reason is withheld as on the combined endpoint.
     writeText(res, 500, `internal server error: ${check.name} check failed: reason withheld\n`);
   });

@@ -35,7 +35,10 @@ describe('ShutdownState', () => {
   };
 
   it('reports livez failures as ok, without running the check, during the grace period', async () => {
-    assert.deepEqual(await get('/livez?verbose'), { status: 200, body: '[+]ping ok\n[+]etcd ok\nlivez check passed\n' });
+    assert.deepEqual(await get('/livez?verbose'), {
+      status: 200,
+      body: '[+]ping ok\n[+]etcd ok\nlivez check passed\n',
+    });
     assert.equal((await get('/livez/etcd')).status, 200);
     assert.equal(etcdRuns, 0);
     now += 4_999;
@@ -50,7 +53,10 @@ describe('ShutdownState', () => {
 
   it('fails readyz at once on shutdown while healthz stays ok, resolving after the delay', async () => {
     assert.equal(state.shuttingDown, false);
-    assert.deepEqual(await get('/readyz?verbose'), { status: 200, body: '[+]ping ok\n[+]shutdown ok\nreadyz check passed\n' });
+    assert.deepEqual(await get('/readyz?verbose'), {
+      status: 200,
+      body: '[+]ping ok\n[+]shutdown ok\nreadyz check passed\n',
+    });
     const started = Date.now();
     const delayed = state.beginShutdown(100);
     assert.equal(state.shuttingDown, true);

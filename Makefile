@@ -1,0 +1,51 @@
+# orch: make targets. `make` alone lists them.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+NODE ?= node
+IMAGE ?= orch:dev
+TEST_ARGS ?=
+
+.PHONY: help deps build run test proto verify-proto bench images compose-config clean
+
+help: ## list the targets
+	@echo 'usage: make <target>'
+	@echo
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## (.*)/  \1\t\2/' | expand -t 18
+
+deps: ## install what is missing: etcd, nats-server (apt-get), npm dependencies (npm ci)
+	@bash scripts/ensure-deps.sh
+
+build: deps ## compile every workspace (npx tsc --build) into its dist/
+	npx tsc --build
+
+run: build ## start the suite on https://127.0.0.1:6443 (env ORCH_PORT, ORCH_HOME, ORCH_GATEWAYS)
+	$(NODE) scripts/run.mjs
+
+test: build ## run every test (TEST_ARGS=--unit: packages/ only)
+	$(NODE) scripts/test.mjs $(TEST_ARGS)
+
+proto: deps ## regenerate packages/proto/src/generated from proto/
+	$(NODE) packages/proto/scripts/generate.mjs
+
+verify-proto: proto ## fail if the committed generated code differs from a fresh generation
+	git diff --exit-code packages/proto/src/generated
+	@untracked="$$(git ls-files --others --exclude-standard packages/proto/src/generated)"; \
+	if [ -n "$$untracked" ]; then echo "not committed:"; echo "$$untracked"; exit 1; fi
+
+bench: build ## run the load generators (bench/)
+	$(NODE) bench/dist/main.js
+
+images: ## build the image (IMAGE=orch:dev) from deploy/Dockerfile; needs a Docker engine
+	docker build -f deploy/Dockerfile -t $(IMAGE) .
+
+compose-config: ## check docker-compose.yml (docker-compose or docker compose; no engine needed)
+	@if command -v docker-compose >/dev/null 2>&1; then docker-compose config -q; \
+	elif docker compose version >/dev/null 2>&1; then docker compose config -q; \
+	else echo 'neither docker-compose nor the docker compose plugin is installed' >&2; exit 1; fi
+	@echo 'docker-compose.yml: ok'
+
+clean: ## remove build outputs (dist/, *.tsbuildinfo); keeps .run/ state
+	-npx tsc --build --clean
+	rm -rf packages/*/dist services/*/dist e2e/dist bench/dist
+	find . -name '*.tsbuildinfo' -not -path './node_modules/*' -delete
