@@ -1,0 +1,562 @@
+// Load generators for the orch control plane: starts etcd, NATS, one storage and two gateways,
+// then measures each figure beside a raw baseline taken in the same run (see printTable).
+// A benchmark, not a test: missed targets are printed as MISSED and the exit code stays 0.
+import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { createWriteStream, readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import type { EtcdServer, NatsServer, ThrowawayPki } from '@orch/testing';
+import { freePort, registerProcess, startEtcd, startNats, throwawayPki, waitFor } from '@orch/testing';
+import { Etcd3 } from 'etcd3';
+import { connect as natsConnect } from 'nats';
+import { Agent, request } from 'undici';
+
+const repoRoot = new URL('../../', import.meta.url).pathname;
+
+// ---------------------------------------------------------------- processes
+
+interface Proc {
+  name: string;
+  child: ChildProcess;
+}
+
+const procs: Proc[] = [];
+
+async function startProc(name: string, script: string, args: string[], logDir: string): Promise<Proc> {
+  const log = createWriteStream(join(logDir, `${name}.log`));
+  const child = spawn(process.execPath, [join(repoRoot, script), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  registerProcess(child);
+  const p = { name, child };
+  procs.push(p);
+  return p;
+}
+
+function killAll(): void {
+  for (const p of procs) {
+    if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+  }
+}
+
+function exitedReason(p: Proc): string | undefined {
+  const { exitCode, signalCode } = p.child;
+  return exitCode !== null || signalCode !== null ? `${p.name} exited (${exitCode ?? signalCode})` : undefined;
+}
+
+// ---------------------------------------------------------------- stats
+
+function pct(sorted: number[], q: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+}
+
+interface RunResult {
+  ok: number;
+  errors: number;
+  seconds: number;
+  latencies: number[];
+  firstError?: string;
+}
+
+/** Runs `op` with `concurrency` loops in flight for `durationMs`; latencies in ms, sorted. */
+async function runFor(durationMs: number, concurrency: number, op: (i: number) => Promise<void>): Promise<RunResult> {
+  const latencies: number[] = [];
+  let ok = 0;
+  let errors = 0;
+  let firstError: string | undefined;
+  let seq = 0;
+  const start = performance.now();
+  const deadline = start + durationMs;
+  const loop = async () => {
+    while (performance.now() < deadline) {
+      const i = seq++;
+      const t0 = performance.now();
+      try {
+        await op(i);
+        latencies.push(performance.now() - t0);
+        ok++;
+      } catch (err) {
+        errors++;
+        firstError ??= String(err);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, loop));
+  const seconds = (performance.now() - start) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { ok, errors, seconds, latencies, firstError };
+}
+
+// ---------------------------------------------------------------- http
+
+interface Gateway {
+  url: string;
+  proc: Proc;
+}
+
+let agent: Agent;
+let watchAgent: Agent;
+
+async function call(url: string, method: string, body?: unknown): Promise<{ status: number; text: string }> {
+  const res = await request(url, {
+    method: method as 'GET',
+    dispatcher: agent,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.statusCode, text: await res.body.text() };
+}
+
+async function mustCall(url: string, method: string, body?: unknown, okStatus = [200, 201]): Promise<string> {
+  const r = await call(url, method, body);
+  if (!okStatus.includes(r.status)) throw new Error(`${method} ${url}: ${r.status} ${r.text.slice(0, 300)}`);
+  return r.text;
+}
+
+async function createNamespace(gw: Gateway, name: string): Promise<void> {
+  await mustCall(`${gw.url}/api/v1/namespaces`, 'POST', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, [200, 201, 409]);
+}
+
+const kib = 'x'.repeat(1024);
+
+// ---------------------------------------------------------------- table
+
+interface Row {
+  metric: string;
+  orch: string;
+  baseline: string;
+  ratio: string;
+  target: string;
+  pass: boolean | undefined;
+}
+const rows: Row[] = [];
+const notes: string[] = [];
+
+function f(n: number, digits = 1): string {
+  return Number.isFinite(n) ? n.toFixed(digits) : String(n);
+}
+
+function printTable(): void {
+  const head: Row = { metric: 'metric', orch: 'orch', baseline: 'baseline', ratio: 'ratio', target: 'target', pass: undefined };
+  const cells = (r: Row) => [r.metric, r.orch, r.baseline, r.ratio, r.target, r === head ? 'result' : r.pass === undefined ? 'info' : r.pass ? 'pass' : 'MISSED'];
+  const all = [head, ...rows].map(cells);
+  const widths = all[0]!.map((_, c) => Math.max(...all.map((r) => r[c]!.length)));
+  const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i]!)).join(' | ');
+  console.log('\n' + line(all[0]!));
+  console.log(widths.map((w) => '-'.repeat(w)).join('-+-'));
+  for (const r of all.slice(1)) console.log(line(r));
+  const missed = rows.filter((r) => r.pass === false);
+  console.log('');
+  for (const r of missed) console.log(`MISSED: ${r.metric}: orch ${r.orch}, target ${r.target}`);
+  if (missed.length === 0) console.log('all targets met');
+  for (const n of notes) console.log(`note: ${n}`);
+}
+
+// ---------------------------------------------------------------- benchmarks
+
+async function benchCreates(gws: Gateway[], etcd: Etcd3): Promise<string[]> {
+  console.log('[1] creates: raw etcd txn (64 in flight, 8 s)...');
+  const runId = Date.now().toString(36);
+  const raw = await runFor(8000, 64, async (i) => {
+    const key = Buffer.from(`/bench-raw/creates/${runId}-${i}`);
+    const res = await etcd.kv.txn({
+      compare: [{ key, target: 'Version', result: 'Equal', version: 0 }],
+      success: [{ request_put: { key, value: Buffer.from(kib) } }],
+      failure: [],
+    });
+    if (!res.succeeded) throw new Error('txn did not succeed');
+  });
+  console.log('[1] creates: gateway POST (64 in flight over both gateways, 8 s)...');
+  const names: string[] = [];
+  const gw = await runFor(8000, 64, async (i) => {
+    const name = `c-${runId}-${i}`;
+    const g = gws[i % gws.length]!;
+    const r = await call(`${g.url}/api/v1/namespaces/default/configmaps`, 'POST', {
+      apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { v: kib },
+    });
+    if (r.status !== 201) throw new Error(`create: ${r.status} ${r.text.slice(0, 200)}`);
+    names.push(name);
+  });
+  const gwRate = gw.ok / gw.seconds;
+  const rawRate = raw.ok / raw.seconds;
+  const ratio = gwRate / rawRate;
+  rows.push({ metric: 'creates/s (64 in flight, 1 KiB)', orch: f(gwRate, 0), baseline: f(rawRate, 0) + ' (etcd txn)', ratio: f(ratio, 2), target: 'ratio >= 0.35', pass: ratio >= 0.35 });
+  rows.push({ metric: 'create p50/p99 ms', orch: `${f(pct(gw.latencies, 0.5))}/${f(pct(gw.latencies, 0.99))}`, baseline: `${f(pct(raw.latencies, 0.5))}/${f(pct(raw.latencies, 0.99))}`, ratio: f(pct(gw.latencies, 0.99) / pct(raw.latencies, 0.99), 2), target: '-', pass: undefined });
+  if (gw.errors) notes.push(`gateway creates: ${gw.errors} errors, first: ${gw.firstError}`);
+  if (raw.errors) notes.push(`raw creates: ${raw.errors} errors, first: ${raw.firstError}`);
+  return names;
+}
+
+async function benchGets(gws: Gateway[], etcd: Etcd3, names: string[]): Promise<void> {
+  const sample = names.slice(0, 1000);
+  if (sample.length === 0) throw new Error('no configmaps were created: cannot benchmark GET');
+  console.log('[2] gets: raw etcd linearizable range (16 in flight, 8 s)...');
+  const raw = await runFor(8000, 16, async (i) => {
+    const res = await etcd.kv.range({ key: Buffer.from(`/registry/core/configmaps/default/${sample[i % sample.length]}`) });
+    if (res.kvs.length !== 1) throw new Error('raw get: not found');
+  });
+  console.log('[2] gets: gateway GET (16 in flight over both gateways, 8 s)...');
+  const gw = await runFor(8000, 16, async (i) => {
+    const g = gws[i % gws.length]!;
+    const r = await call(`${g.url}/api/v1/namespaces/default/configmaps/${sample[i % sample.length]}`, 'GET');
+    if (r.status !== 200) throw new Error(`get: ${r.status} ${r.text.slice(0, 200)}`);
+  });
+  const gp99 = pct(gw.latencies, 0.99);
+  const rp99 = pct(raw.latencies, 0.99);
+  rows.push({ metric: 'GET p50 ms (16 in flight)', orch: f(pct(gw.latencies, 0.5), 2), baseline: f(pct(raw.latencies, 0.5), 2) + ' (etcd range)', ratio: f(pct(gw.latencies, 0.5) / pct(raw.latencies, 0.5), 2), target: '-', pass: undefined });
+  rows.push({ metric: 'GET p99 ms (16 in flight)', orch: f(gp99, 2), baseline: f(rp99, 2) + ' (etcd range)', ratio: f(gp99 / rp99, 2), target: 'p99 <= 15 ms', pass: gp99 <= 15 });
+  rows.push({ metric: 'GET/s (16 in flight)', orch: f(gw.ok / gw.seconds, 0), baseline: f(raw.ok / raw.seconds, 0), ratio: f(gw.ok / gw.seconds / (raw.ok / raw.seconds), 2), target: '-', pass: undefined });
+  if (gw.errors) notes.push(`gateway gets: ${gw.errors} errors, first: ${gw.firstError}`);
+}
+
+function prefixEnd(prefix: string): Buffer {
+  const buf = Buffer.from(prefix);
+  buf[buf.length - 1] = buf[buf.length - 1]! + 1;
+  return buf;
+}
+
+async function benchList(gws: Gateway[], etcd: Etcd3): Promise<void> {
+  const ns = 'bench-list';
+  const n = 10_000;
+  const gw = gws[0]!;
+  console.log(`[3] list: seeding ${n} configmaps through raw etcd...`);
+  await createNamespace(gw, ns);
+  const prefix = `/registry/core/configmaps/${ns}/`;
+  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  const batches: Promise<unknown>[] = [];
+  for (let b = 0; b < n / 100; b++) {
+    const puts = [];
+    for (let j = 0; j < 100; j++) {
+      const name = `cm-${String(b * 100 + j).padStart(5, '0')}`;
+      const value = JSON.stringify({
+        apiVersion: 'v1', kind: 'ConfigMap',
+        metadata: { name, namespace: ns, uid: randomUUID(), creationTimestamp: now },
+        data: { v: 'y'.repeat(256) },
+      });
+      puts.push({ request_put: { key: Buffer.from(prefix + name), value: Buffer.from(value) } });
+    }
+    batches.push(etcd.kv.txn({ compare: [], success: puts, failure: [] }));
+    if (batches.length >= 16) await Promise.all(batches.splice(0));
+  }
+  await Promise.all(batches);
+
+  const rawList = async (): Promise<number> => {
+    let count = 0;
+    let start = Buffer.from(prefix);
+    const end = prefixEnd(prefix);
+    let revision: string | undefined;
+    for (;;) {
+      const res = await etcd.kv.range({ key: start, range_end: end, limit: 500, ...(revision ? { revision } : {}) });
+      revision ??= res.header.revision;
+      count += res.kvs.length;
+      if (!res.more || res.kvs.length === 0) break;
+      start = Buffer.concat([res.kvs[res.kvs.length - 1]!.key, Buffer.from([0])]);
+    }
+    return count;
+  };
+  const gwList = async (): Promise<number> => {
+    let count = 0;
+    let cont = '';
+    for (;;) {
+      const url = `${gw.url}/api/v1/namespaces/${ns}/configmaps?limit=500${cont ? `&continue=${encodeURIComponent(cont)}` : ''}`;
+      const body = JSON.parse(await mustCall(url, 'GET')) as { items: unknown[]; metadata: { continue?: string } };
+      count += body.items.length;
+      cont = body.metadata.continue ?? '';
+      if (!cont) break;
+    }
+    return count;
+  };
+  const timeIt = async (fn: () => Promise<number>): Promise<{ ms: number; count: number }> => {
+    await fn(); // warm-up
+    const runs: number[] = [];
+    let count = 0;
+    for (let k = 0; k < 3; k++) {
+      const t0 = performance.now();
+      count = await fn();
+      runs.push(performance.now() - t0);
+    }
+    runs.sort((a, b) => a - b);
+    return { ms: runs[1]!, count };
+  };
+  console.log('[3] list: paging raw etcd and the gateway (median of 3)...');
+  const raw = await timeIt(rawList);
+  const g = await timeIt(gwList);
+  const ratio = g.ms / raw.ms;
+  rows.push({ metric: `list ${n} in pages of 500, ms`, orch: `${f(g.ms, 0)} (${g.count} items)`, baseline: `${f(raw.ms, 0)} (${raw.count} keys)`, ratio: f(ratio, 2) + 'x', target: '<= 3x raw', pass: ratio <= 3 && g.count === n });
+}
+
+interface Watcher {
+  received: number;
+  latencies: number[];
+  abort: AbortController;
+  done: Promise<void>;
+}
+
+/** Opens a watch; resolves once the response headers arrived (status 200). */
+async function openWatch(url: string, onLine?: (line: string) => void): Promise<Watcher> {
+  const abort = new AbortController();
+  const res = await request(url, { method: 'GET', dispatcher: watchAgent, signal: abort.signal });
+  if (res.statusCode !== 200) {
+    const text = await res.body.text();
+    throw new Error(`watch ${url}: ${res.statusCode} ${text.slice(0, 200)}`);
+  }
+  const w: Watcher = { received: 0, latencies: [], abort, done: Promise.resolve() };
+  res.body.setEncoding('utf8');
+  let buf = '';
+  w.done = (async () => {
+    try {
+      for await (const chunk of res.body as AsyncIterable<string>) {
+        if (!onLine) continue;
+        buf += chunk;
+        let nl: number;
+        while ((nl = buf.indexOf('\n')) >= 0) {
+          const line = buf.slice(0, nl);
+          buf = buf.slice(nl + 1);
+          if (line) onLine(line);
+        }
+      }
+    } catch {
+      // aborted
+    }
+  })();
+  return w;
+}
+
+const sentRe = /"bench\.orch\.io\/sent":"([0-9.]+)"/;
+
+async function benchWatch(gws: Gateway[], natsUrl: string): Promise<void> {
+  const ns = 'bench-watch';
+  const perGateway = 50;
+  const rate = 1000;
+  const seconds = 5;
+  await createNamespace(gws[0]!, ns);
+  await waitFor(`namespace ${ns}`, async () => (await call(`${gws[1]!.url}/api/v1/namespaces/${ns}`, 'GET')).status === 200, { timeoutMs: 10_000 });
+  const list = JSON.parse(await mustCall(`${gws[0]!.url}/api/v1/namespaces/${ns}/configmaps`, 'GET')) as { metadata: { resourceVersion: string } };
+  const rv = list.metadata.resourceVersion;
+  console.log(`[4] watch: opening ${perGateway * gws.length} watches at rv ${rv}...`);
+  const watchers: Watcher[] = [];
+  await Promise.all(gws.flatMap((g) => Array.from({ length: perGateway }, async () => {
+    const w: Watcher = await openWatch(`${g.url}/api/v1/namespaces/${ns}/configmaps?watch=1&resourceVersion=${rv}`, (line) => {
+      const m = sentRe.exec(line);
+      if (m && line.includes('"ADDED"')) {
+        w.received++;
+        w.latencies.push(performance.now() - Number(m[1]));
+      }
+    });
+    watchers.push(w);
+  })));
+  await sleep(500);
+
+  console.log(`[4] watch: writing ${rate}/s for ${seconds} s through the gateways...`);
+  let sent = 0;
+  let failed = 0;
+  let firstError: string | undefined;
+  const inflight = new Set<Promise<void>>();
+  const t0 = performance.now();
+  const total = rate * seconds;
+  let i = 0;
+  while (i < total) {
+    const due = Math.min(total, Math.floor(((performance.now() - t0) / 1000) * rate));
+    while (i < due) {
+      const g = gws[i % gws.length]!;
+      const name = `w-${i}`;
+      i++;
+      const p = (async () => {
+        const r = await call(`${g.url}/api/v1/namespaces/${ns}/configmaps`, 'POST', {
+          apiVersion: 'v1', kind: 'ConfigMap',
+          metadata: { name, annotations: { 'bench.orch.io/sent': performance.now().toFixed(3) } },
+          data: { v: 'z'.repeat(128) },
+        });
+        if (r.status === 201) sent++;
+        else { failed++; firstError ??= `${r.status} ${r.text.slice(0, 200)}`; }
+      })().catch((err: unknown) => { failed++; firstError ??= String(err); });
+      inflight.add(p);
+      void p.finally(() => inflight.delete(p));
+    }
+    await sleep(2);
+  }
+  await Promise.all(inflight);
+  const writeSeconds = (performance.now() - t0) / 1000;
+  // Let the stragglers arrive.
+  const deadline = performance.now() + 10_000;
+  while (performance.now() < deadline && watchers.some((w) => w.received < sent)) await sleep(50);
+  for (const w of watchers) w.abort.abort();
+  await Promise.all(watchers.map((w) => w.done));
+
+  const all = watchers.flatMap((w) => w.latencies).sort((a, b) => a - b);
+  const complete = watchers.filter((w) => w.received === sent).length;
+  const minRecv = Math.min(...watchers.map((w) => w.received));
+
+  // Baseline: NATS publish → subscribe for 100 subscribers on one subject at the same rate.
+  console.log(`[4] watch baseline: NATS, ${watchers.length} subscribers, ${rate}/s for ${seconds} s...`);
+  const conns = await Promise.all([natsConnect({ servers: natsUrl }), natsConnect({ servers: natsUrl })]);
+  const pub = await natsConnect({ servers: natsUrl });
+  const natsLat: number[] = [];
+  let natsRecv = 0;
+  const subject = 'bench.watch';
+  for (let s = 0; s < watchers.length; s++) {
+    conns[s % conns.length]!.subscribe(subject, {
+      callback: (_err, msg) => {
+        natsRecv++;
+        natsLat.push(performance.now() - Number(new TextDecoder().decode(msg.data).slice(0, 20)));
+      },
+    });
+  }
+  await Promise.all(conns.map((c) => c.flush()));
+  const padding = 'z'.repeat(600);
+  const n0 = performance.now();
+  let k = 0;
+  while (k < total) {
+    const due = Math.min(total, Math.floor(((performance.now() - n0) / 1000) * rate));
+    while (k < due) {
+      pub.publish(subject, new TextEncoder().encode(performance.now().toFixed(3).padEnd(20) + padding));
+      k++;
+    }
+    await sleep(2);
+  }
+  await pub.flush();
+  const nd = performance.now() + 5000;
+  while (performance.now() < nd && natsRecv < total * watchers.length) await sleep(20);
+  await Promise.all([...conns, pub].map((c) => c.close()));
+  natsLat.sort((a, b) => a - b);
+
+  const p99 = pct(all, 0.99);
+  rows.push({ metric: `watch latency p50 ms (${watchers.length} watchers)`, orch: f(pct(all, 0.5), 1), baseline: f(pct(natsLat, 0.5), 2) + ' (NATS)', ratio: f(pct(all, 0.5) / pct(natsLat, 0.5), 1), target: '-', pass: undefined });
+  rows.push({ metric: `watch latency p99 ms (${watchers.length} watchers)`, orch: f(p99, 1), baseline: f(pct(natsLat, 0.99), 2) + ' (NATS)', ratio: f(p99 / pct(natsLat, 0.99), 1), target: 'p99 <= 100 ms', pass: p99 <= 100 });
+  rows.push({ metric: 'watch delivery (watchers with every event)', orch: `${complete}/${watchers.length} (min ${minRecv}/${sent})`, baseline: `${natsRecv}/${total * watchers.length} msgs`, ratio: '-', target: 'all', pass: complete === watchers.length });
+  rows.push({ metric: 'watch write rate achieved /s', orch: f(sent / writeSeconds, 0), baseline: f(rate, 0) + ' (asked)', ratio: f(sent / writeSeconds / rate, 2), target: '-', pass: undefined });
+  if (failed) notes.push(`watch writes: ${failed} failed, first: ${firstError}`);
+  notes.push('watch latency is create-request send → event received, so it includes the create round trip; the bench client parses ~' + f((sent * watchers.length) / writeSeconds / 1000, 0) + 'k events/s in one Node process, which adds to it');
+}
+
+function rssKb(pid: number): number {
+  const m = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) : NaN;
+}
+
+async function benchIdleWatchMemory(gw: Gateway): Promise<void> {
+  const n = 2000;
+  const ns = 'bench-idle';
+  await createNamespace(gw, ns);
+  const list = JSON.parse(await mustCall(`${gw.url}/api/v1/namespaces/${ns}/configmaps`, 'GET')) as { metadata: { resourceVersion: string } };
+  await sleep(1000);
+  const pid = gw.proc.child.pid!;
+  const before = rssKb(pid);
+  console.log(`[5] memory: opening ${n} idle watches on one gateway (RSS before ${before} KB)...`);
+  const watchers: Watcher[] = [];
+  let failed = 0;
+  let firstError: string | undefined;
+  for (let b = 0; b < n; b += 100) {
+    await Promise.all(Array.from({ length: Math.min(100, n - b) }, async () => {
+      try {
+        watchers.push(await openWatch(`${gw.url}/api/v1/namespaces/${ns}/configmaps?watch=1&resourceVersion=${list.metadata.resourceVersion}`));
+      } catch (err) {
+        failed++;
+        firstError ??= String(err);
+      }
+    }));
+  }
+  await sleep(3000);
+  const after = rssKb(pid);
+  const perWatch = (after - before) / watchers.length;
+  for (const w of watchers) w.abort.abort();
+  await Promise.all(watchers.map((w) => w.done));
+  rows.push({ metric: `gateway RSS per idle watch KB (n=${watchers.length})`, orch: f(perWatch, 1), baseline: `${before} -> ${after} KB`, ratio: '-', target: '<= 20 KB', pass: perWatch <= 20 });
+  notes.push(`idle-watch memory measured with ${n} watches (kept at 2,000 to fit the time budget), RSS read from /proc/<pid>/status after a 3 s settle, no forced GC`);
+  if (failed) notes.push(`idle watches: ${failed} failed to open, first: ${firstError}`);
+}
+
+// ---------------------------------------------------------------- main
+
+async function main(): Promise<void> {
+  const logDir = await mkdtemp(join(tmpdir(), 'orch-bench-'));
+  console.log(`logs: ${logDir}`);
+  let etcdServer: EtcdServer | undefined;
+  let nats: NatsServer | undefined;
+  let pki: ThrowawayPki | undefined;
+  let etcd: Etcd3 | undefined;
+  try {
+    [etcdServer, nats, pki] = await Promise.all([startEtcd(), startNats(), throwawayPki()]);
+    const storagePort = await freePort();
+    const st = pki.file('storage');
+    const storage = await startProc('storage', 'services/storage/dist/main.js', [
+      `--etcd-servers=${etcdServer.endpoint}`, `--nats-url=${nats.url}`, `--secure-port=${storagePort}`,
+      `--tls-cert-file=${st.certFile}`, `--tls-private-key-file=${st.keyFile}`, `--client-ca-file=${pki.caFile}`, '--identity=bench-storage',
+    ], logDir);
+    const gwFiles = pki.file('gateway');
+    const gws: Gateway[] = [];
+    for (const name of ['gateway-a', 'gateway-b']) {
+      const port = await freePort();
+      const proc = await startProc(name, 'services/gateway/dist/main.js', [
+        `--secure-port=${port}`, `--tls-cert-file=${gwFiles.certFile}`, `--tls-private-key-file=${gwFiles.keyFile}`,
+        `--client-ca-file=${pki.caFile}`, `--storage-servers=127.0.0.1:${storagePort}`, `--grpc-ca-file=${pki.caFile}`,
+        `--grpc-cert-file=${gwFiles.certFile}`, `--grpc-key-file=${gwFiles.keyFile}`, `--nats-url=${nats.url}`,
+      ], logDir);
+      gws.push({ url: `https://127.0.0.1:${port}`, proc });
+    }
+    const admin = pki.file('admin');
+    const tls = { ca: readFileSync(pki.caFile), cert: readFileSync(admin.certFile), key: readFileSync(admin.keyFile) };
+    agent = new Agent({ connect: tls, connections: 128, keepAliveTimeout: 60_000 });
+    watchAgent = new Agent({ connect: tls, keepAliveTimeout: 60_000, headersTimeout: 30_000, bodyTimeout: 0 });
+    etcd = new Etcd3({ hosts: etcdServer.endpoint });
+
+    for (const g of gws) {
+      const abortReason = () => exitedReason(storage) ?? exitedReason(g.proc);
+      await waitFor(`${g.proc.name} /readyz`, async () => (await call(`${g.url}/readyz`, 'GET')).status === 200, { timeoutMs: 30_000, abortReason });
+      await waitFor(`${g.proc.name} namespace default`, async () => (await call(`${g.url}/api/v1/namespaces/default`, 'GET')).status === 200, { timeoutMs: 30_000, abortReason });
+    }
+    console.log('cluster ready');
+
+    const steps: [string, () => Promise<void>][] = [
+      ['creates+gets', async () => { const names = await benchCreates(gws, etcd!); await benchGets(gws, etcd!, names); }],
+      ['list', () => benchList(gws, etcd!)],
+      ['watch', () => benchWatch(gws, nats!.url)],
+      ['idle watch memory', () => benchIdleWatchMemory(gws[1]!)],
+    ];
+    for (const [name, step] of steps) {
+      try {
+        await step();
+      } catch (err) {
+        rows.push({ metric: `${name}: FAILED`, orch: '-', baseline: '-', ratio: '-', target: '-', pass: false });
+        notes.push(`${name} failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+      }
+      for (const p of procs) {
+        const why = exitedReason(p);
+        if (why) throw new Error(`${why}; see ${logDir}/${p.name}.log`);
+      }
+    }
+  } finally {
+    killAll();
+    etcd?.close();
+    await agent?.close().catch(() => undefined);
+    await watchAgent?.destroy().catch(() => undefined);
+    await nats?.stop().catch(() => undefined);
+    await etcdServer?.stop().catch(() => undefined);
+    await pki?.cleanup().catch(() => undefined);
+  }
+  printTable();
+}
+
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(sig, () => {
+    killAll();
+    process.exit(130);
+  });
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    killAll();
+    printTable();
+    console.error('bench aborted:', err);
+    process.exit(0);
+  }
+);
