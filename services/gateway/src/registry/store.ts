@@ -4,11 +4,9 @@
 // client pinned a resourceVersion. Dry run runs everything but the storage write.
 import { randomUUID } from 'node:crypto';
 import {
-  StatusError,
   isConflict,
   isNotFound,
   newAlreadyExists,
-  newBadRequest,
   newConflict,
   newInvalid,
   newNotFound,
@@ -269,9 +267,3 @@ export class Store {
 export function now(): string {
   return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
-
-export function assertStatusError(err: unknown): asserts err is StatusError {
-  if (!(err instanceof StatusError)) throw err;
-}
-
-export { newBadRequest };
