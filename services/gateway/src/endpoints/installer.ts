@@ -6,6 +6,7 @@ import { newMethodNotSupported, newNotFound } from '@orch/apimachinery/errors';
 import type { ResourceRegistry } from '@orch/apimachinery/registry';
 import { writeErrorNegotiated } from '../negotiation/response-writers.js';
 import { requestInfoFrom } from '../request/context.js';
+import type { RequestInfo } from '../request/request-info.js';
 import { requestUrl } from '../request/request-info.js';
 import type { Store, ValidateObjectFunc } from '../registry/store.js';
 import type { Fanout } from '../watch/fanout.js';
@@ -20,6 +21,14 @@ import { updateResource } from '../handlers/update.js';
 import { watchResource } from '../handlers/watch.js';
 
 type Handler = (scope: RequestScope, res: ServerResponse) => Promise<void>;
+
+/**
+ * A virtual resource or subresource: an operation, not a stored object (token reviews, access
+ * reviews, `serviceaccounts/<name>/token`). Keyed in InstallerDeps.virtual by
+ * `<group>/<version>/<resource>` or `<group>/<version>/<resource>/<subresource>`; it answers the
+ * request itself (body: the raw request bytes).
+ */
+export type VirtualHandler = (req: IncomingMessage, res: ServerResponse, info: RequestInfo, body: Buffer) => Promise<void>;
 
 const handlers: Record<string, Handler> = {
   get: getResource,
@@ -39,12 +48,19 @@ export interface InstallerDeps {
   validateFor: (store: Store) => ValidateObjectFunc;
   maxWatchSeconds: number;
   onWatchEvent?: () => void;
+  virtual?: Map<string, VirtualHandler>;
 }
 
 export function resourceHandler(deps: InstallerDeps): RequestHandler {
   return (req: IncomingMessage, res: ServerResponse, next: () => void) => {
     const info = requestInfoFrom(req);
     if (!info?.isResourceRequest) return next();
+    const virtual = deps.virtual?.get(virtualKey(info));
+    if (virtual) {
+      const body = Buffer.isBuffer((req as { body?: unknown }).body) ? ((req as { body?: unknown }).body as Buffer) : Buffer.alloc(0);
+      virtual(req, res, info, body).catch((err: unknown) => writeErrorNegotiated(req, res, err));
+      return;
+    }
     const def = deps.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
     const store = def && deps.stores.get(`${def.group}/${def.version}/${def.resource}`);
     if (!def || !store) {
@@ -73,4 +89,9 @@ export function resourceHandler(deps: InstallerDeps): RequestHandler {
     };
     handler(scope, res).catch((err: unknown) => writeErrorNegotiated(req, res, err));
   };
+}
+
+function virtualKey(info: RequestInfo): string {
+  const base = `${info.apiGroup}/${info.apiVersion}/${info.resource}`;
+  return info.subresource ? `${base}/${info.subresource}` : base;
 }
