@@ -29,9 +29,11 @@ interface Proc {
 const procs: Proc[] = [];
 /** BENCH_CPU_PROF=<dir>: gateways run with --cpu-prof and are stopped with SIGTERM so the profile is written. */
 const cpuProfDir = process.env['BENCH_CPU_PROF'];
+/** Comma-separated step names to run (creates+gets, list, watch, idle watch memory); all when unset. */
+const onlySteps = process.env['BENCH_ONLY']?.split(',').map((s) => s.trim()).filter(Boolean);
 
 async function stopGracefully(): Promise<void> {
-  await Promise.all(procs.filter((p) => p.name.startsWith('gateway') && exitedReason(p) === undefined).map(async (p) => {
+  await Promise.all(procs.filter((p) => exitedReason(p) === undefined).map(async (p) => {
     const exited = new Promise((resolve) => p.child.once('exit', resolve));
     p.child.kill('SIGTERM');
     await Promise.race([exited, sleep(10_000)]);
@@ -306,6 +308,10 @@ async function benchList(gws: Gateway[], etcd: Etcd3): Promise<void> {
 interface Watcher {
   received: number;
   latencies: number[];
+  /** Send time of each received event (same order as latencies), for the latency timeline. */
+  sentAts?: number[];
+  /** [send stamp, receive time] of each received event, to subtract the commit time. */
+  receivedAts?: [string, number][];
   abort: AbortController;
   done: Promise<void>;
 }
@@ -342,9 +348,9 @@ async function openWatch(url: string, onLine?: (line: string) => void): Promise<
 
 const sentRe = /"bench\.orch\.io\/sent":"([0-9.]+)"/;
 
-async function benchWatch(gws: Gateway[], natsUrl: string): Promise<void> {
+async function benchWatch(gws: Gateway[], natsUrl: string, etcd: Etcd3): Promise<void> {
   const ns = 'bench-watch';
-  const perGateway = 50;
+  const perGateway = Number(process.env['BENCH_WATCHERS_PER_GATEWAY'] ?? 50);
   const rate = 1000;
   const seconds = 5;
   await createNamespace(gws[0]!, ns);
@@ -358,13 +364,41 @@ async function benchWatch(gws: Gateway[], natsUrl: string): Promise<void> {
       const m = sentRe.exec(line);
       if (m && line.includes('"ADDED"')) {
         w.received++;
-        w.latencies.push(performance.now() - Number(m[1]));
+        const sentAt = Number(m[1]);
+        const now = performance.now();
+        w.latencies.push(now - sentAt);
+        w.sentAts?.push(sentAt);
+        w.receivedAts?.push([m[1]!, now]);
       }
     });
+    w.sentAts = [];
+    w.receivedAts = [];
     watchers.push(w);
   })));
   await sleep(500);
 
+  // Where the time goes: a raw NATS subscriber on the type's subject sees the publisher's message.
+  const tap = await natsConnect({ servers: natsUrl });
+  const natsTapLat: number[] = [];
+  tap.subscribe('orch.watch.core.configmaps', {
+    callback: (_err, msg) => {
+      const m = sentRe.exec(new TextDecoder().decode(msg.data));
+      if (m) natsTapLat.push(performance.now() - Number(m[1]));
+    },
+  });
+  await tap.flush();
+  // And a raw etcd watch on the same prefix: when etcd delivers the change.
+  const etcdTapLat: number[] = [];
+  const committedAt = new Map<string, number>();
+  const etcdTap = await etcd.watch().prefix(`/registry/core/configmaps/${ns}/`).withPreviousKV().create();
+  etcdTap.on('put', (kv) => {
+    const m = sentRe.exec(kv.value.toString());
+    if (!m) return;
+    const now = performance.now();
+    committedAt.set(m[1]!, now);
+    etcdTapLat.push(now - Number(m[1]));
+  });
+  const createLat: number[] = [];
   console.log(`[4] watch: writing ${rate}/s for ${seconds} s through the gateways...`);
   let sent = 0;
   let failed = 0;
@@ -384,13 +418,17 @@ async function benchWatch(gws: Gateway[], natsUrl: string): Promise<void> {
       const g = gws[i % gws.length]!;
       const name = `w-${i}`;
       i++;
+      const started = performance.now();
       const p = (async () => {
         const r = await call(`${g.url}/api/v1/namespaces/${ns}/configmaps`, 'POST', {
           apiVersion: 'v1', kind: 'ConfigMap',
           metadata: { name, annotations: { 'bench.orch.io/sent': performance.now().toFixed(3) } },
           data: { v: 'z'.repeat(128) },
         });
-        if (r.status === 201) sent++;
+        if (r.status === 201) {
+          sent++;
+          createLat.push(performance.now() - started);
+        }
         else { failed++; firstError ??= `${r.status} ${r.text.slice(0, 200)}`; }
       })().catch((err: unknown) => { failed++; firstError ??= String(err); });
       inflight.add(p);
@@ -405,8 +443,24 @@ async function benchWatch(gws: Gateway[], natsUrl: string): Promise<void> {
   while (performance.now() < deadline && watchers.some((w) => w.received < sent)) await sleep(50);
   for (const w of watchers) w.abort.abort();
   await Promise.all(watchers.map((w) => w.done));
+  await tap.close();
+  await etcdTap.cancel();
+  etcdTapLat.sort((a, b) => a - b);
+  notes.push(`watch breakdown: send → raw etcd watch event p50 ${f(pct(etcdTapLat, 0.5), 0)} ms p99 ${f(pct(etcdTapLat, 0.99), 0)} ms (${etcdTapLat.length} seen)`);
+  createLat.sort((a, b) => a - b);
+  natsTapLat.sort((a, b) => a - b);
+  notes.push(`watch breakdown: create round trip p50 ${f(pct(createLat, 0.5), 0)} ms p99 ${f(pct(createLat, 0.99), 0)} ms; send → publisher's NATS message p50 ${f(pct(natsTapLat, 0.5), 0)} ms p99 ${f(pct(natsTapLat, 0.99), 0)} ms (${natsTapLat.length} seen)`);
 
-  const all = watchers.flatMap((w) => w.latencies).sort((a, b) => a - b);
+  const sendToClient = watchers.flatMap((w) => w.latencies).sort((a, b) => a - b);
+  // Commit → client: from when a raw etcd watch in this process saw the change committed.
+  const all = watchers
+    .flatMap((w) => (w.receivedAts ?? []).map(([stamp, at]) => at - (committedAt.get(stamp) ?? NaN)))
+    .filter((x) => Number.isFinite(x))
+    .sort((a, b) => a - b);
+  // Latency by second of the write phase: a backlog grows, a fixed cost stays flat.
+  const bySecond: number[][] = [];
+  for (const w of watchers) w.latencies.forEach((l, j) => (bySecond[Math.max(0, Math.floor((w.sentAts![j]! - t0) / 1000))] ??= []).push(l));
+  notes.push('watch p50 latency ms by second of writing: ' + bySecond.map((b) => f(pct(b.sort((x, y) => x - y), 0.5), 0)).join(', '));
   const complete = watchers.filter((w) => w.received === sent).length;
   const minRecv = Math.min(...watchers.map((w) => w.received));
 
@@ -444,13 +498,15 @@ async function benchWatch(gws: Gateway[], natsUrl: string): Promise<void> {
   natsLat.sort((a, b) => a - b);
 
   const p99 = pct(all, 0.99);
-  rows.push({ metric: `watch latency p50 ms (${watchers.length} watchers)`, orch: f(pct(all, 0.5), 1), baseline: f(pct(natsLat, 0.5), 2) + ' (NATS)', ratio: f(pct(all, 0.5) / pct(natsLat, 0.5), 1), target: '-', pass: undefined });
-  rows.push({ metric: `watch latency p99 ms (${watchers.length} watchers)`, orch: f(p99, 1), baseline: f(pct(natsLat, 0.99), 2) + ' (NATS)', ratio: f(p99 / pct(natsLat, 0.99), 1), target: 'p99 <= 100 ms', pass: p99 <= 100 });
+  rows.push({ metric: `watch send→client p50 ms`, orch: f(pct(sendToClient, 0.5), 1), baseline: '-', ratio: '-', target: '-', pass: undefined });
+  rows.push({ metric: `watch send→client p99 ms`, orch: f(pct(sendToClient, 0.99), 1), baseline: '-', ratio: '-', target: '-', pass: undefined });
+  rows.push({ metric: `watch commit→client p50 ms (${watchers.length} watchers)`, orch: f(pct(all, 0.5), 1), baseline: f(pct(natsLat, 0.5), 2) + ' (NATS)', ratio: f(pct(all, 0.5) / pct(natsLat, 0.5), 1), target: '-', pass: undefined });
+  rows.push({ metric: `watch commit→client p99 ms (${watchers.length} watchers)`, orch: f(p99, 1), baseline: f(pct(natsLat, 0.99), 2) + ' (NATS)', ratio: f(p99 / pct(natsLat, 0.99), 1), target: 'p99 <= 100 ms', pass: p99 <= 100 });
   rows.push({ metric: 'watch delivery (watchers with every event)', orch: `${complete}/${watchers.length} (min ${minRecv}/${sent})`, baseline: `${natsRecv}/${total * watchers.length} msgs`, ratio: '-', target: 'all', pass: complete === watchers.length });
   rows.push({ metric: 'watch write rate achieved /s', orch: f(sent / writeSeconds, 0), baseline: f(rate, 0) + ' (asked)', ratio: f(sent / writeSeconds / rate, 2), target: '-', pass: undefined });
   if (skipped) notes.push(`watch writes: capped at ${maxInflight} in flight; ${skipped} of ${total} scheduled writes were skipped because the gateways could not keep up with ${rate}/s`);
   if (failed) notes.push(`watch writes: ${failed} failed, first: ${firstError}`);
-  notes.push('watch latency is create-request send → event received, so it includes the create round trip; the bench client parses ~' + f((sent * watchers.length) / writeSeconds / 1000, 0) + 'k events/s in one Node process, which adds to it');
+  notes.push('watch commit→client: event received minus when a raw etcd watch in the bench process saw the commit; send→client adds the create request\'s way to etcd; the bench client parses ~' + f((sent * watchers.length) / writeSeconds / 1000, 0) + 'k events/s in one Node process, which adds to it');
 }
 
 function rssKb(pid: number): number {
@@ -504,6 +560,7 @@ async function main(): Promise<void> {
     const storagePort = await freePort();
     const st = pki.file('storage');
     const storage = await startProc('storage', 'services/storage/dist/main.js', [
+      ...(cpuProfDir ? [`--cpu-prof`, `--cpu-prof-dir=${cpuProfDir}`] : []),
       `--etcd-servers=${etcdServer.endpoint}`, `--nats-url=${nats.url}`, `--secure-port=${storagePort}`,
       `--tls-cert-file=${st.certFile}`, `--tls-private-key-file=${st.keyFile}`, `--client-ca-file=${pki.caFile}`, '--identity=bench-storage',
     ], logDir);
@@ -535,10 +592,11 @@ async function main(): Promise<void> {
     const steps: [string, () => Promise<void>][] = [
       ['creates+gets', async () => { const names = await benchCreates(gws, etcd!); await benchGets(gws, etcd!, names); }],
       ['list', () => benchList(gws, etcd!)],
-      ['watch', () => benchWatch(gws, nats!.url)],
+      ['watch', () => benchWatch(gws, nats!.url, etcd!)],
       ['idle watch memory', () => benchIdleWatchMemory(gws[1]!)],
     ];
     for (const [name, step] of steps) {
+      if (onlySteps && !onlySteps.includes(name)) continue;
       try {
         await step();
       } catch (err) {

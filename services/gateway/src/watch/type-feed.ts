@@ -49,6 +49,8 @@ export class TypeFeed {
   /** Recent changes; every change with revision > #bufferStart is in it. */
   readonly #buffer: Change[] = [];
   #bufferStart = Number.MAX_SAFE_INTEGER;
+  /** History replays in flight that extend the buffer back to `from`. */
+  readonly #backfills: { from: number; done: Promise<void> }[] = [];
 
   constructor(subject: string, prefix: string, storage: StorageClient, log: Logger, hooks: FeedHooks = {}) {
     this.subject = subject;
@@ -87,6 +89,12 @@ export class TypeFeed {
    * and delivered after, without duplicates.
    */
   async subscribe(listener: FeedListener, fromRevision: number): Promise<() => void> {
+    if (!this.#covers(fromRevision)) {
+      // One shared replay fills the buffer for every watcher starting about now (a hundred
+      // clients reconnecting after a list must not mean a hundred history replays). If it
+      // fails, the watcher's own replay below reports why (410 when compacted).
+      await this.#backfill(fromRevision).catch((err: unknown) => this.#log.debug('backfill failed', { err }));
+    }
     const held: Change[] = [];
     let catchingUp = true;
     let last = fromRevision;
@@ -98,7 +106,7 @@ export class TypeFeed {
     this.#listeners.add(gate);
     const remove = (): void => void this.#listeners.delete(gate);
     try {
-      if (this.#synced && fromRevision >= this.#bufferStart) {
+      if (this.#covers(fromRevision)) {
         for (const c of this.#buffer) if (c.revision > last) (last = c.revision), listener.change(c);
       } else {
         await this.#storage.history(this.prefix, fromRevision, (e) => {
@@ -119,12 +127,78 @@ export class TypeFeed {
     return remove;
   }
 
+  #covers(fromRevision: number): boolean {
+    return this.#synced && fromRevision >= this.#bufferStart;
+  }
+
+  /**
+   * Extends the buffer back to `fromRevision` with one history replay, shared by every
+   * concurrent caller it covers. The replay is merged between two NATS messages (on the
+   * chain), so the buffer stays one contiguous run of changes.
+   */
+  #backfill(fromRevision: number): Promise<void> {
+    const running = this.#backfills.find((b) => b.from <= fromRevision);
+    if (running) return running.done;
+    const b = { from: fromRevision, done: this.#runBackfill(fromRevision) };
+    this.#backfills.push(b);
+    const forget = (): void => void this.#backfills.splice(this.#backfills.indexOf(b), 1);
+    b.done.then(forget, forget);
+    return b.done;
+  }
+
+  async #runBackfill(fromRevision: number): Promise<void> {
+    const replayed: Change[] = [];
+    let cursor = fromRevision;
+    for (;;) {
+      const until = await this.#storage.history(this.prefix, cursor, (e) => {
+        const c: Change = { type: e.type, revision: e.revision, object: e.object };
+        if (e.prevObject) c.prevObject = e.prevObject;
+        replayed.push(c);
+      });
+      const merged = await this.#onChain(() => this.#mergeReplay(fromRevision, until, replayed));
+      if (merged) return;
+      cursor = until; // live changes started after the replay ended: replay the space between
+    }
+  }
+
+  /** Runs fn after the message being processed, before the next. */
+  #onChain<T>(fn: () => T): Promise<T> {
+    const result = this.#chain.then(fn);
+    this.#chain = result.then(
+      () => undefined,
+      () => undefined
+    );
+    return result;
+  }
+
+  /** Merges the changes (from, until] into the buffer; false when live changes start after `until`. */
+  #mergeReplay(from: number, until: number, replayed: Change[]): boolean {
+    if (this.#covers(from)) return true;
+    if (!this.#synced) {
+      // No live message yet: the replay is the buffer, and the first message is checked
+      // against its end like any other.
+      this.#buffer.splice(0, this.#buffer.length, ...replayed);
+      this.#bufferStart = from;
+      this.#lastRevision = until;
+      this.#epoch = '';
+      this.#synced = true;
+      return true;
+    }
+    if (until < this.#bufferStart) return false;
+    const older = replayed.filter((c) => c.revision <= this.#bufferStart);
+    this.#buffer.unshift(...older);
+    this.#bufferStart = from;
+    return true;
+  }
+
   async #process(m: WatchMessage): Promise<void> {
     if (!this.#synced) {
       this.#epoch = m.epoch;
       this.#synced = true;
       this.#lastRevision = m.type === 'PROGRESS' ? m.revision : m.revision - 1;
       this.#bufferStart = this.#lastRevision;
+    } else if (this.#epoch === '' && m.prevRevision <= this.#lastRevision) {
+      this.#epoch = m.epoch; // the first message after a replay that synced this feed
     } else if (m.epoch !== this.#epoch || m.prevRevision > this.#lastRevision) {
       this.#epoch = m.epoch;
       await this.#repair(m.revision);
@@ -143,7 +217,7 @@ export class TypeFeed {
     const c: Change = { type: m.type, revision: m.revision, object: m.object };
     if (m.prevObject) c.prevObject = m.prevObject;
     this.#buffer.push(c);
-    if (this.#buffer.length > bufferSize) this.#bufferStart = this.#buffer.shift()?.revision ?? this.#bufferStart;
+    while (this.#buffer.length > bufferSize) this.#bufferStart = this.#buffer.shift()?.revision ?? this.#bufferStart;
     for (const l of this.#listeners) l.change(c);
     this.#hooks.onFanout?.(this.#listeners.size);
   }
