@@ -27,6 +27,7 @@ interface Proc {
 }
 
 const procs: Proc[] = [];
+let etcdPid = -1;
 /** BENCH_CPU_PROF=<dir>: gateways run with --cpu-prof and are stopped with SIGTERM so the profile is written. */
 const cpuProfDir = process.env['BENCH_CPU_PROF'];
 /** Comma-separated step names to run (creates+gets, list, watch, idle watch memory); all when unset. */
@@ -174,10 +175,29 @@ function printTable(): void {
 
 // ---------------------------------------------------------------- benchmarks
 
+/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat. */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return NaN;
+  }
+}
+
+/** Who used the CPU during fn: µs of CPU per operation for every process of the run. */
+async function cpuPerOp<T extends { ok: number }>(fn: () => Promise<T>): Promise<{ result: T; perOp: string }> {
+  const who: [string, number][] = [['bench', process.pid], ['etcd', etcdPid], ...procs.map((p): [string, number] => [p.name, p.child.pid ?? -1])];
+  const before = who.map(([, pid]) => cpuSeconds(pid));
+  const result = await fn();
+  const per = who.map(([name, pid], k) => `${name} ${f(((cpuSeconds(pid) - before[k]!) * 1e6) / Math.max(1, result.ok), 0)}`);
+  return { result, perOp: per.join(', ') };
+}
+
 async function benchCreates(gws: Gateway[], etcd: Etcd3): Promise<string[]> {
   console.log('[1] creates: raw etcd txn (64 in flight, 8 s)...');
   const runId = Date.now().toString(36);
-  const raw = await runFor(8000, 64, async (i) => {
+  const { result: raw, perOp: rawCpu } = await cpuPerOp(() => runFor(8000, 64, async (i) => {
     const key = Buffer.from(`/bench-raw/creates/${runId}-${i}`);
     const res = await etcd.kv.txn({
       compare: [{ key, target: 'Version', result: 'Equal', version: 0 }],
@@ -185,10 +205,10 @@ async function benchCreates(gws: Gateway[], etcd: Etcd3): Promise<string[]> {
       failure: [],
     });
     if (!res.succeeded) throw new Error('txn did not succeed');
-  });
+  }));
   console.log('[1] creates: gateway POST (64 in flight over both gateways, 8 s)...');
   const names: string[] = [];
-  const gw = await runFor(8000, 64, async (i) => {
+  const { result: gw, perOp: gwCpu } = await cpuPerOp(() => runFor(8000, 64, async (i) => {
     const name = `c-${runId}-${i}`;
     const g = gws[i % gws.length]!;
     const r = await call(`${g.url}/api/v1/namespaces/default/configmaps`, 'POST', {
@@ -196,7 +216,8 @@ async function benchCreates(gws: Gateway[], etcd: Etcd3): Promise<string[]> {
     });
     if (r.status !== 201) throw new Error(`create: ${r.status} ${r.text.slice(0, 200)}`);
     names.push(name);
-  });
+  }));
+  notes.push(`creates, CPU µs per create: raw etcd txn: ${rawCpu}; gateway POST: ${gwCpu}`);
   const gwRate = gw.ok / gw.seconds;
   const rawRate = raw.ok / raw.seconds;
   const ratio = gwRate / rawRate;
@@ -211,16 +232,17 @@ async function benchGets(gws: Gateway[], etcd: Etcd3, names: string[]): Promise<
   const sample = names.slice(0, 1000);
   if (sample.length === 0) throw new Error('no configmaps were created: cannot benchmark GET');
   console.log('[2] gets: raw etcd linearizable range (16 in flight, 8 s)...');
-  const raw = await runFor(8000, 16, async (i) => {
+  const { result: raw, perOp: rawCpu } = await cpuPerOp(() => runFor(8000, 16, async (i) => {
     const res = await etcd.kv.range({ key: Buffer.from(`/registry/core/configmaps/default/${sample[i % sample.length]}`) });
     if (res.kvs.length !== 1) throw new Error('raw get: not found');
-  });
+  }));
   console.log('[2] gets: gateway GET (16 in flight over both gateways, 8 s)...');
-  const gw = await runFor(8000, 16, async (i) => {
+  const { result: gw, perOp: gwCpu } = await cpuPerOp(() => runFor(8000, 16, async (i) => {
     const g = gws[i % gws.length]!;
     const r = await call(`${g.url}/api/v1/namespaces/default/configmaps/${sample[i % sample.length]}`, 'GET');
     if (r.status !== 200) throw new Error(`get: ${r.status} ${r.text.slice(0, 200)}`);
-  });
+  }));
+  notes.push(`gets, CPU µs per get: raw etcd range: ${rawCpu}; gateway GET: ${gwCpu}`);
   const gp99 = pct(gw.latencies, 0.99);
   const rp99 = pct(raw.latencies, 0.99);
   rows.push({ metric: 'GET p50 ms (16 in flight)', orch: f(pct(gw.latencies, 0.5), 2), baseline: f(pct(raw.latencies, 0.5), 2) + ' (etcd range)', ratio: f(pct(gw.latencies, 0.5) / pct(raw.latencies, 0.5), 2), target: '-', pass: undefined });
@@ -557,6 +579,7 @@ async function main(): Promise<void> {
   let etcd: Etcd3 | undefined;
   try {
     [etcdServer, nats, pki] = await Promise.all([startEtcd(), startNats(), throwawayPki()]);
+    etcdPid = etcdServer.pid;
     const storagePort = await freePort();
     const st = pki.file('storage');
     const storage = await startProc('storage', 'services/storage/dist/main.js', [

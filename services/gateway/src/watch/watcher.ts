@@ -43,6 +43,20 @@ export function eventFor(f: WatchFilter, c: Change): WatchEvent | undefined {
   return undefined;
 }
 
+/**
+ * The JSON of an object, encoded once however many watchers send it (k8s cachingObject): the
+ * objects of changes are shared by every watcher of a type and never mutated.
+ */
+const encoded = new WeakMap<object, string>();
+function encodedObject(o: object): string {
+  let json = encoded.get(o);
+  if (json === undefined) {
+    json = JSON.stringify(o);
+    encoded.set(o, json);
+  }
+  return json;
+}
+
 export class Watcher implements FeedListener {
   readonly #res: ServerResponse;
   readonly #filter: WatchFilter;
@@ -72,7 +86,7 @@ export class Watcher implements FeedListener {
 
   send(e: WatchEvent): void {
     if (this.#closed) return;
-    this.#res.write(`${JSON.stringify(e)}\n`);
+    this.#res.write(`{"type":${JSON.stringify(e.type)},"object":${encodedObject(e.object)}}\n`);
     this.#onEvent?.();
   }
 
