@@ -2,7 +2,9 @@
 // module; later issues insert impersonation, authorization and admission where marked.
 import express from 'express';
 import type { Express, RequestHandler } from 'express';
+import { newPathNotFound } from '@orch/apimachinery/errors';
 import type { Logger } from '@orch/component-base/logs';
+import { writeErrorNegotiated } from './negotiation/response-writers.js';
 import { withAuditInit } from './filters/with-audit-init.js';
 import { withAuthentication } from './filters/with-authentication.js';
 import { withMaxInFlight } from './filters/with-max-in-flight.js';
@@ -40,9 +42,7 @@ export function buildHandlerChain(c: HandlerChainConfig): Express {
   app.use(express.raw({ type: () => true, limit: c.maxBodyBytes }));
   c.installNonResource(app);
   app.use(c.resources);
-  app.use((req, res) => {
-    res.status(404).json({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `the server could not find the requested resource (${req.method} ${req.path})`, reason: 'NotFound', details: {}, code: 404 });
-  });
+  app.use((req, res) => writeErrorNegotiated(req, res, newPathNotFound()));
   app.use(withPanicRecovery(c.log));
   return app;
 }

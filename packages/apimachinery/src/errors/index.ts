@@ -19,6 +19,7 @@ export {
   newMethodNotSupported,
   newNotAcceptable,
   newNotFound,
+  newPathNotFound,
   newRequestEntityTooLarge,
   newResourceExpired,
   newServiceUnavailable,

@@ -68,6 +68,11 @@ export function newNotFound(gr: GroupResource, name: string): StatusError {
   return failure(404, 'NotFound', `${qualified(gr)} "${name}" not found`, detailsFor(gr, name));
 }
 
+/** A path nothing serves (k8s' NotFound handler): no resource to name, details empty. */
+export function newPathNotFound(): StatusError {
+  return failure(404, 'NotFound', 'the server could not find the requested resource', {});
+}
+
 export function newAlreadyExists(gr: GroupResource, name: string): StatusError {
   return failure(
     409,

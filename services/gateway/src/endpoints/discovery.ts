@@ -6,7 +6,7 @@
 // here is the plain JSON document with `Content-Type: application/json`, which client-go accepts as
 // the fallback and then walks /api, /apis and each group version.
 import type { Request, Response, Router } from 'express';
-import { StatusError } from '@orch/apimachinery/errors';
+import { newPathNotFound } from '@orch/apimachinery/errors';
 import type { Status } from '@orch/apimachinery/errors';
 import type { ResourceDefinition, ResourceRegistry, Verb } from '@orch/apimachinery/registry';
 import { formatApiVersion } from '@orch/apimachinery/schema';
@@ -168,19 +168,6 @@ export function apiResourceList(
   };
 }
 
-/** The body of k8s' NotFound handler for a path nothing serves. */
-function notFoundStatus(): Status {
-  return new StatusError({
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
-    message: 'the server could not find the requested resource',
-    reason: 'NotFound',
-    details: {},
-    code: 404,
-  }).status;
-}
 
 // Headers set on the raw response: express' res.set/send would append `; charset=utf-8`.
 function writeJson(res: Response, code: number, body: unknown): void {
@@ -191,7 +178,7 @@ function writeJson(res: Response, code: number, body: unknown): void {
 }
 
 function writeNotFound(res: Response): void {
-  writeJson(res, 404, notFoundStatus());
+  writeJson(res, 404, newPathNotFound().status);
 }
 
 function param(req: Request, name: string): string {

@@ -11,7 +11,8 @@
 // whether the server validates fields, and must keep validating on its own until it does.
 import { createHash } from 'node:crypto';
 import type { Request, Response, Router } from 'express';
-import { newNotAcceptable, StatusError } from '@orch/apimachinery/errors';
+import { newNotAcceptable, newPathNotFound } from '@orch/apimachinery/errors';
+import type { StatusError } from '@orch/apimachinery/errors';
 import type { ResourceDefinition, ResourceRegistry, Verb } from '@orch/apimachinery/registry';
 import type { GroupVersion, GroupVersionKind } from '@orch/apimachinery/schema';
 import { subresourceVerbs } from './discovery.js';
@@ -651,7 +652,7 @@ export function installOpenApi(app: Router, registry: ResourceRegistry): void {
   const serveGroupVersion = (req: Request, res: Response, key: string): void => {
     const doc = documentsFor(registry).v3.get(key);
     if (!doc) {
-      writeStatus(res, notFound());
+      writeStatus(res, newPathNotFound());
       return;
     }
     const hash = typeof req.query['hash'] === 'string' ? req.query['hash'] : undefined;
@@ -675,15 +676,3 @@ export function installOpenApi(app: Router, registry: ResourceRegistry): void {
   );
 }
 
-function notFound(): StatusError {
-  return new StatusError({
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
-    message: 'the server could not find the requested resource',
-    reason: 'NotFound',
-    details: {},
-    code: 404,
-  });
-}
