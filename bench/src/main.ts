@@ -536,22 +536,31 @@ function rssKb(pid: number): number {
   return m ? Number(m[1]) : NaN;
 }
 
-async function benchIdleWatchMemory(gw: Gateway): Promise<void> {
-  const n = 2000;
-  const ns = 'bench-idle';
-  await createNamespace(gw, ns);
-  const list = JSON.parse(await mustCall(`${gw.url}/api/v1/namespaces/${ns}/configmaps`, 'GET')) as { metadata: { resourceVersion: string } };
-  await sleep(1000);
-  const pid = gw.proc.child.pid!;
+/** A bare Node HTTPS server that holds every request open: the platform's cost of one idle TLS connection. */
+const bareHttpsServer = `
+const https = require('node:https');
+const fs = require('node:fs');
+const [cert, key, ca] = process.argv.slice(1).map((f) => fs.readFileSync(f));
+const open = [];
+const srv = https.createServer({ cert, key, ca, requestCert: true, rejectUnauthorized: false }, (req, res) => {
+  res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
+  res.write(' ');
+  open.push(res);
+});
+srv.keepAliveTimeout = 65000;
+srv.listen(0, '127.0.0.1', () => console.log(srv.address().port));
+`;
+
+/** Opens n watches (batches of 100) and returns the RSS growth of pid per watch after a settle. */
+async function idleWatchCost(pid: number, n: number, url: string): Promise<{ perWatch: number; opened: number; before: number; after: number; failed: number; firstError?: string }> {
   const before = rssKb(pid);
-  console.log(`[5] memory: opening ${n} idle watches on one gateway (RSS before ${before} KB)...`);
   const watchers: Watcher[] = [];
   let failed = 0;
   let firstError: string | undefined;
   for (let b = 0; b < n; b += 100) {
     await Promise.all(Array.from({ length: Math.min(100, n - b) }, async () => {
       try {
-        watchers.push(await openWatch(`${gw.url}/api/v1/namespaces/${ns}/configmaps?watch=1&resourceVersion=${list.metadata.resourceVersion}`));
+        watchers.push(await openWatch(url));
       } catch (err) {
         failed++;
         firstError ??= String(err);
@@ -560,12 +569,34 @@ async function benchIdleWatchMemory(gw: Gateway): Promise<void> {
   }
   await sleep(3000);
   const after = rssKb(pid);
-  const perWatch = (after - before) / watchers.length;
   for (const w of watchers) w.abort.abort();
   await Promise.all(watchers.map((w) => w.done));
-  rows.push({ metric: `gateway RSS per idle watch KB (n=${watchers.length})`, orch: f(perWatch, 1), baseline: `${before} -> ${after} KB`, ratio: '-', target: '<= 20 KB', pass: perWatch <= 20 });
-  notes.push(`idle-watch memory measured with ${n} watches (kept at 2,000 to fit the time budget), RSS read from /proc/<pid>/status after a 3 s settle, no forced GC`);
-  if (failed) notes.push(`idle watches: ${failed} failed to open, first: ${firstError}`);
+  return { perWatch: (after - before) / Math.max(1, watchers.length), opened: watchers.length, before, after, failed, ...(firstError ? { firstError } : {}) };
+}
+
+async function benchIdleWatchMemory(gw: Gateway, files: { certFile: string; keyFile: string; caFile: string }): Promise<void> {
+  const n = Number(process.env['BENCH_IDLE_WATCHES'] ?? 2000);
+  const ns = 'bench-idle';
+  await createNamespace(gw, ns);
+  const list = JSON.parse(await mustCall(`${gw.url}/api/v1/namespaces/${ns}/configmaps`, 'GET')) as { metadata: { resourceVersion: string } };
+  await sleep(1000);
+  console.log(`[5] memory: opening ${n} idle watches on one gateway...`);
+  const orch = await idleWatchCost(gw.proc.child.pid!, n, `${gw.url}/api/v1/namespaces/${ns}/configmaps?watch=1&resourceVersion=${list.metadata.resourceVersion}`);
+
+  console.log(`[5] memory baseline: ${n} idle requests on a bare Node HTTPS server...`);
+  const bare = spawn(process.execPath, ['-e', bareHttpsServer, files.certFile, files.keyFile, files.caFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+  registerProcess(bare);
+  try {
+    const port = await new Promise<number>((resolve) => bare.stdout!.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))));
+    await sleep(1000);
+    const base = await idleWatchCost(bare.pid!, n, `https://127.0.0.1:${port}/idle`);
+    rows.push({ metric: `gateway RSS per idle watch KB (n=${orch.opened})`, orch: f(orch.perWatch, 1), baseline: f(base.perWatch, 1) + ' (bare Node HTTPS)', ratio: f(orch.perWatch / base.perWatch, 2), target: '<= 20 KB', pass: orch.perWatch <= 20 });
+    notes.push(`idle-watch memory: ${n} watches (BENCH_IDLE_WATCHES), RSS from /proc/<pid>/status after a 3 s settle, no forced GC; gateway ${orch.before} -> ${orch.after} KB, bare HTTPS ${base.before} -> ${base.after} KB. One HTTP/1.1 TLS connection per watch: the bare server shows what Node and OpenSSL cost per connection before any gateway state`);
+    if (orch.failed) notes.push(`idle watches: ${orch.failed} failed to open, first: ${orch.firstError}`);
+    if (base.failed) notes.push(`bare HTTPS baseline: ${base.failed} failed to open, first: ${base.firstError}`);
+  } finally {
+    bare.kill('SIGKILL');
+  }
 }
 
 // ---------------------------------------------------------------- main
@@ -616,7 +647,7 @@ async function main(): Promise<void> {
       ['creates+gets', async () => { const names = await benchCreates(gws, etcd!); await benchGets(gws, etcd!, names); }],
       ['list', () => benchList(gws, etcd!)],
       ['watch', () => benchWatch(gws, nats!.url, etcd!)],
-      ['idle watch memory', () => benchIdleWatchMemory(gws[1]!)],
+      ['idle watch memory', () => benchIdleWatchMemory(gws[1]!, { ...gwFiles, caFile: pki!.caFile })],
     ];
     for (const [name, step] of steps) {
       if (onlySteps && !onlySteps.includes(name)) continue;
