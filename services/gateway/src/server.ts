@@ -58,7 +58,10 @@ export async function startGatewayServer(config: GatewayConfig, log: Logger, hoo
     },
   });
   const stores = new Map<string, Store>();
-  for (const def of registry.all()) stores.set(`${def.group}/${def.version}/${def.resource}`, new Store(def, strategyFor(def), storage));
+  for (const def of registry.all()) {
+    if (def.virtual) continue; // answered by a VirtualHandler, never stored
+    stores.set(`${def.group}/${def.version}/${def.resource}`, new Store(def, strategyFor(def), storage));
+  }
   const namespaces = stores.get('/v1/namespaces');
   if (!namespaces) throw new Error('namespaces are not registered');
   const informer = new NamespaceInformer(namespaces, fanout, log);
