@@ -59,6 +59,7 @@ export async function startAuthorizerServer(config: AuthorizerConfig, log: Logge
     authorizer = config.mode === 'AlwaysAllow' ? alwaysAllow : alwaysDeny;
   }
 
+  let ready = false;
   const grpc: GrpcServer = await startGrpcServer({
     address: config.address,
     tls: config.tls,
@@ -66,7 +67,7 @@ export async function startAuthorizerServer(config: AuthorizerConfig, log: Logge
       {
         name: 'orch.authz.v1.Authorizer',
         definition: authorizerProto.orch.authz.v1.Authorizer.service,
-        implementation: authorizerService(authorizer, { latency, decisions }) as never,
+        implementation: authorizerService(authorizer, { latency, decisions }, () => ready) as never,
       },
     ],
   });
@@ -88,6 +89,7 @@ export async function startAuthorizerServer(config: AuthorizerConfig, log: Logge
     }
     aggregator?.schedule();
   }
+  ready = true;
   grpc.setServing(true);
   const metricsServer = config.metricsPort ? await serveMetrics(registry, '127.0.0.1', config.metricsPort) : undefined;
   log.info('authorizer serving', { port: grpc.port, mode: config.mode });

@@ -1,6 +1,6 @@
 // The orch.authz.v1.Authorizer gRPC service over an authorizer mode.
 import type { sendUnaryData, ServerUnaryCall } from '@grpc/grpc-js';
-import { newBadRequest, toGrpcError } from '@orch/apimachinery/errors';
+import { newBadRequest, newServiceUnavailable, toGrpcError } from '@orch/apimachinery/errors';
 import type {
   AuthorizeRequest__Output,
   AuthorizeResponse,
@@ -51,12 +51,17 @@ const resourceRule = (r: PolicyRule) => ({
   resource_names: r.resourceNames ?? [],
 });
 
-export function authorizerService(authorizer: Authorizer, metrics: AuthorizerServiceMetrics): AuthorizerHandlers {
+/**
+ * The service; `ready` is false until the RBAC caches are synced and the bootstrap policy is in
+ * (a decision on a partial cache could deny wrongly), and calls then fail as unavailable.
+ */
+export function authorizerService(authorizer: Authorizer, metrics: AuthorizerServiceMetrics, ready: () => boolean = () => true): AuthorizerHandlers {
   const unary =
     <Req, Res>(rpc: string, fn: (req: Req) => Res) =>
     (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>): void => {
       const end = metrics.latency.startTimer({ rpc });
       try {
+        if (!ready()) throw newServiceUnavailable('the authorizer is starting: its RBAC caches are not synced yet');
         const res = fn(call.request);
         end({ code: 'OK' });
         callback(null, res);
