@@ -43,6 +43,10 @@ export interface SharedInformerOptions {
   pageSize?: number;
   /** Pause between failed attempts to list. */
   retryMs?: number;
+  /** Test hook: drop a message as if NATS had lost it. */
+  dropMessage?: (m: WatchMessage) => boolean;
+  /** Called after a gap was repaired from history (events replayed) or by a relist (-1). */
+  onRepair?: (events: number) => void;
 }
 
 /** The cache key of an object: `<namespace>/<name>`, or `<name>` when cluster-scoped. */
@@ -61,6 +65,8 @@ export class SharedInformer {
   readonly #log: InformerLogger;
   readonly #pageSize: number;
   readonly #retryMs: number;
+  readonly #dropMessage: ((m: WatchMessage) => boolean) | undefined;
+  readonly #onRepair: ((events: number) => void) | undefined;
   readonly #items = new Map<string, Obj>();
   readonly #handlers: InformerEventHandler[] = [];
   #sub: Subscription | undefined;
@@ -83,6 +89,8 @@ export class SharedInformer {
     this.#log = opts.log ?? silent;
     this.#pageSize = opts.pageSize ?? 500;
     this.#retryMs = opts.retryMs ?? 1000;
+    this.#dropMessage = opts.dropMessage;
+    this.#onRepair = opts.onRepair;
   }
 
   addEventHandler(h: InformerEventHandler): void {
@@ -113,6 +121,7 @@ export class SharedInformer {
       callback: (err, msg) => {
         if (err) return this.#log.warn('informer subscription error', { subject: this.subject, err: String(err) });
         const m = decodeWatchMessage(msg.data);
+        if (this.#dropMessage?.(m)) return;
         if (this.#held) this.#held.push(m);
         else this.#enqueue(() => this.#process(m));
       },
@@ -198,17 +207,21 @@ export class SharedInformer {
   /** Replays what was lost since the last revision; relists when the history is gone. */
   async #repair(seen: number): Promise<void> {
     const from = this.#lastRevision;
+    let n = 0;
     try {
       const until = await this.#storage.history(this.prefix, from, (e) => {
         if (e.revision <= this.#lastRevision) return;
+        n++;
         this.#lastRevision = e.revision;
         this.#apply(e.type, e.object);
       });
       if (until > this.#lastRevision) this.#lastRevision = until;
-      this.#log.info('informer repaired a gap from storage history', { prefix: this.prefix, from, seen });
+      this.#log.info('informer repaired a gap from storage history', { prefix: this.prefix, from, seen, events: n });
+      this.#onRepair?.(n);
     } catch (err) {
       this.#log.warn('informer could not repair a gap; relisting', { prefix: this.prefix, err: toStatusError(err).message });
       this.#held = [];
+      this.#onRepair?.(-1);
       // Relist outside the chain (it waits for the chain); the held messages follow it.
       void this.#relist();
     }
