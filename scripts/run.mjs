@@ -5,7 +5,7 @@
 //   ORCH_PORT      port of the (first) gateway (default 6443)
 //   ORCH_GATEWAYS  number of gateways (default 1), on ORCH_PORT, ORCH_PORT+1, ...
 //
-// Order: PKI and kubeconfigs, etcd, NATS, storage, gateway(s), controllers; each waits for the
+// Order: PKI and kubeconfigs, etcd, NATS, storage, authorizer, gateway(s), controllers; each waits for the
 // previous one to be ready. Internal ports are picked free at every start; etcd's data survives.
 // If a child exits on its own, the launcher prints which one and the tail of its log, stops the
 // rest and exits 1. SIGINT / SIGTERM stop every child in reverse order (SIGTERM, then SIGKILL
@@ -82,7 +82,7 @@ async function main() {
 
   const ports = await freePorts(5);
   const [etcdClient, etcdPeer, natsPort, natsMonitor, storagePort] = ports;
-  const storageMetrics = (await freePorts(1, ports))[0];
+  const [storageMetrics, authorizerPort, authorizerMetrics] = await freePorts(3, ports);
   const etcdUrl = `http://127.0.0.1:${etcdClient}`;
   const etcdPeerUrl = `http://127.0.0.1:${etcdPeer}`;
   const natsUrl = `nats://127.0.0.1:${natsPort}`;
@@ -135,6 +135,24 @@ async function main() {
     return status === 200;
   });
 
+  // authorizer: RBAC from informers; its metrics endpoint opens once its caches are synced and
+  // the bootstrap policy is reconciled.
+  const authorizer = cert('authorizer');
+  startNode('authorizer', 'services/authorizer/dist/main.js', [
+    `--storage-servers=127.0.0.1:${storagePort}`,
+    `--nats-url=${natsUrl}`,
+    '--bind-address=127.0.0.1',
+    `--secure-port=${authorizerPort}`,
+    `--metrics-port=${authorizerMetrics}`,
+    `--tls-cert-file=${authorizer.certFile}`,
+    `--tls-private-key-file=${authorizer.keyFile}`,
+    `--client-ca-file=${ca}`,
+  ]);
+  await ready('authorizer', 30_000, async () => {
+    const { status } = await httpGetText(`http://127.0.0.1:${authorizerMetrics}/metrics`);
+    return status === 200;
+  });
+
   // gateway(s): they share storage and NATS.
   const gateway = cert('gateway');
   for (const [i, port] of gatewayPorts.entries()) {
@@ -150,6 +168,7 @@ async function main() {
       `--grpc-cert-file=${gateway.certFile}`,
       `--grpc-key-file=${gateway.keyFile}`,
       `--nats-url=${natsUrl}`,
+      `--authorizer-servers=127.0.0.1:${authorizerPort}`,
       '--shutdown-delay-duration=0s',
     ]);
   }

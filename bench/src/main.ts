@@ -1,4 +1,5 @@
-// Load generators for the orch control plane: starts etcd, NATS, one storage and two gateways,
+// Load generators for the orch control plane: starts etcd, NATS, one storage, the authorizer and
+// two RBAC gateways (plus an AlwaysAllow gateway for the authorization-cost figure),
 // then measures each figure beside a raw baseline taken in the same run (see printTable).
 // A benchmark, not a test: missed targets are printed as MISSED and the exit code stays 0.
 import type { ChildProcess } from 'node:child_process';
@@ -601,6 +602,25 @@ async function benchIdleWatchMemory(gw: Gateway, files: { certFile: string; keyF
 
 // ---------------------------------------------------------------- main
 
+/** GET/s through an RBAC gateway (one gRPC Authorize per request) versus an AlwaysAllow one. */
+async function benchAuthorization(rbacGw: Gateway, allowGw: Gateway): Promise<void> {
+  const name = 'authz-bench';
+  await mustCall(`${rbacGw.url}/api/v1/namespaces/default/configmaps`, 'POST', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: 'b' } }, [201, 409]);
+  const run = (g: Gateway) =>
+    runFor(6000, 16, async () => {
+      const r = await call(`${g.url}/api/v1/namespaces/default/configmaps/${name}`, 'GET');
+      if (r.status !== 200) throw new Error(`get: ${r.status} ${r.text.slice(0, 200)}`);
+    });
+  console.log('[6] authorization: GET through the AlwaysAllow gateway (16 in flight, 6 s)...');
+  const allow = await run(allowGw);
+  console.log('[6] authorization: GET through an RBAC gateway (16 in flight, 6 s)...');
+  const rbac = await run(rbacGw);
+  const rps = (r: RunResult) => r.ok / r.seconds;
+  rows.push({ metric: 'GET/s with RBAC (16 in flight)', orch: f(rps(rbac), 0), baseline: f(rps(allow), 0) + ' (AlwaysAllow)', ratio: f(rps(rbac) / rps(allow), 2), target: '-', pass: undefined });
+  rows.push({ metric: 'GET p50 ms with RBAC', orch: f(pct(rbac.latencies, 0.5), 2), baseline: f(pct(allow.latencies, 0.5), 2) + ' (AlwaysAllow)', ratio: f(pct(rbac.latencies, 0.5) / pct(allow.latencies, 0.5), 2), target: '-', pass: undefined });
+  if (rbac.errors || allow.errors) notes.push(`authorization bench errors: rbac ${rbac.errors} (${rbac.firstError ?? ''}), allow ${allow.errors} (${allow.firstError ?? ''})`);
+}
+
 async function main(): Promise<void> {
   const logDir = await mkdtemp(join(tmpdir(), 'orch-bench-'));
   console.log(`logs: ${logDir}`);
@@ -618,17 +638,26 @@ async function main(): Promise<void> {
       `--etcd-servers=${etcdServer.endpoint}`, `--nats-url=${nats.url}`, `--secure-port=${storagePort}`,
       `--tls-cert-file=${st.certFile}`, `--tls-private-key-file=${st.keyFile}`, `--client-ca-file=${pki.caFile}`, '--identity=bench-storage',
     ], logDir);
+    const authorizerPort = await freePort();
+    const az = pki.file('authorizer');
+    const authorizer = await startProc('authorizer', 'services/authorizer/dist/main.js', [
+      `--storage-servers=127.0.0.1:${storagePort}`, `--nats-url=${nats.url}`, `--secure-port=${authorizerPort}`,
+      `--tls-cert-file=${az.certFile}`, `--tls-private-key-file=${az.keyFile}`, `--client-ca-file=${pki.caFile}`,
+    ], logDir);
     const gwFiles = pki.file('gateway');
     const gws: Gateway[] = [];
-    for (const name of ['gateway-a', 'gateway-b']) {
+    let allowGw: Gateway | undefined;
+    for (const name of ['gateway-a', 'gateway-b', 'gateway-allow']) {
       const port = await freePort();
       const proc = await startProc(name, 'services/gateway/dist/main.js', [
         ...(cpuProfDir ? [`--cpu-prof`, `--cpu-prof-dir=${cpuProfDir}`] : []),
         `--secure-port=${port}`, `--tls-cert-file=${gwFiles.certFile}`, `--tls-private-key-file=${gwFiles.keyFile}`,
         `--client-ca-file=${pki.caFile}`, `--storage-servers=127.0.0.1:${storagePort}`, `--grpc-ca-file=${pki.caFile}`,
         `--grpc-cert-file=${gwFiles.certFile}`, `--grpc-key-file=${gwFiles.keyFile}`, `--nats-url=${nats.url}`,
+        `--authorizer-servers=127.0.0.1:${authorizerPort}`, `--authorization-mode=${name === 'gateway-allow' ? 'AlwaysAllow' : 'RBAC'}`,
       ], logDir);
-      gws.push({ url: `https://127.0.0.1:${port}`, proc });
+      if (name === 'gateway-allow') allowGw = { url: `https://127.0.0.1:${port}`, proc };
+      else gws.push({ url: `https://127.0.0.1:${port}`, proc });
     }
     const admin = pki.file('admin');
     const tls = { ca: readFileSync(pki.caFile), cert: readFileSync(admin.certFile), key: readFileSync(admin.keyFile) };
@@ -636,8 +665,8 @@ async function main(): Promise<void> {
     watchAgent = new Agent({ connect: tls, keepAliveTimeout: 60_000, headersTimeout: 30_000, bodyTimeout: 0 });
     etcd = new Etcd3({ hosts: etcdServer.endpoint });
 
-    for (const g of gws) {
-      const abortReason = () => exitedReason(storage) ?? exitedReason(g.proc);
+    for (const g of [...gws, allowGw!]) {
+      const abortReason = () => exitedReason(storage) ?? exitedReason(authorizer) ?? exitedReason(g.proc);
       await waitFor(`${g.proc.name} /readyz`, async () => (await call(`${g.url}/readyz`, 'GET')).status === 200, { timeoutMs: 30_000, abortReason });
       await waitFor(`${g.proc.name} namespace default`, async () => (await call(`${g.url}/api/v1/namespaces/default`, 'GET')).status === 200, { timeoutMs: 30_000, abortReason });
     }
@@ -648,6 +677,7 @@ async function main(): Promise<void> {
       ['list', () => benchList(gws, etcd!)],
       ['watch', () => benchWatch(gws, nats!.url, etcd!)],
       ['idle watch memory', () => benchIdleWatchMemory(gws[1]!, { ...gwFiles, caFile: pki!.caFile })],
+      ['authorization cost', () => benchAuthorization(gws[0]!, allowGw!)],
     ];
     for (const [name, step] of steps) {
       if (onlySteps && !onlySteps.includes(name)) continue;

@@ -13,7 +13,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const pkg = join(here, '..');
 const protoRoot = join(pkg, '..', '..', 'proto');
 const out = join(pkg, 'src', 'generated');
-const services = { storage: 'orch/storage/v1/storage.proto' };
+const services = { storage: 'orch/storage/v1/storage.proto', authorizer: 'orch/authz/v1/authorizer.proto' };
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });

@@ -4,6 +4,8 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { storageDescriptor } from './generated/storage-descriptor.js';
 import type { ProtoGrpcType as StorageProtoGrpcType } from './generated/types/storage.js';
+import { authorizerDescriptor } from './generated/authorizer-descriptor.js';
+import type { ProtoGrpcType as AuthorizerProtoGrpcType } from './generated/types/authorizer.js';
 
 const loaderOptions: protoLoader.Options = {
   keepCase: true,
@@ -32,3 +34,16 @@ export type { CreateRequest__Output } from './generated/types/orch/storage/v1/Cr
 export type { UpdateRequest__Output } from './generated/types/orch/storage/v1/UpdateRequest.js';
 export type { DeleteRequest__Output } from './generated/types/orch/storage/v1/DeleteRequest.js';
 export type { HistoryRequest__Output } from './generated/types/orch/storage/v1/HistoryRequest.js';
+
+/** The orch.authz.v1 package (the authorizer service). */
+export const authorizerProto = grpc.loadPackageDefinition(
+  protoLoader.fromJSON(authorizerDescriptor as unknown as protobufJson, loaderOptions)
+) as unknown as AuthorizerProtoGrpcType;
+
+export type { AuthorizerClient, AuthorizerHandlers } from './generated/types/orch/authz/v1/Authorizer.js';
+export type { AuthorizeRequest, AuthorizeRequest__Output } from './generated/types/orch/authz/v1/AuthorizeRequest.js';
+export type { AuthorizeResponse, AuthorizeResponse__Output } from './generated/types/orch/authz/v1/AuthorizeResponse.js';
+export type { RulesReviewRequest, RulesReviewRequest__Output } from './generated/types/orch/authz/v1/RulesReviewRequest.js';
+export type { RulesReviewResponse, RulesReviewResponse__Output } from './generated/types/orch/authz/v1/RulesReviewResponse.js';
+export type { ResourceRule, ResourceRule__Output } from './generated/types/orch/authz/v1/ResourceRule.js';
+export type { NonResourceRule, NonResourceRule__Output } from './generated/types/orch/authz/v1/NonResourceRule.js';

@@ -12,3 +12,5 @@ export type { WaitForOptions } from './wait-for.js';
 export { waitFor } from './wait-for.js';
 export type { Suite, SuiteOptions } from './suite.js';
 export { startSuite } from './suite.js';
+export type { UserCredentials } from './user-kubeconfig.js';
+export { userKubeconfig } from './user-kubeconfig.js';

@@ -28,6 +28,8 @@ export interface Suite {
   /** An admin kubeconfig per gateway. */
   kubeconfigs: string[];
   storagePort: number;
+  /** Port of the authorizer service (gRPC, mutual TLS). */
+  authorizerPort: number;
   /** GET/POST/... as the admin, JSON in and out. */
   request(gateway: number, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: unknown; headers: Record<string, string | string[] | undefined>; text: string }>;
   stop(): Promise<void>;
@@ -37,6 +39,9 @@ export interface SuiteOptions {
   gateways?: number;
   controllers?: boolean;
   storageArgs?: string[];
+  /** The gateways' --authorization-mode (default RBAC, answered by the authorizer service). */
+  authorizationMode?: 'RBAC' | 'AlwaysAllow' | 'AlwaysDeny';
+  authorizerArgs?: string[];
 }
 
 export async function startSuite(opts: SuiteOptions = {}): Promise<Suite> {
@@ -86,6 +91,16 @@ export async function startSuite(opts: SuiteOptions = {}): Promise<Suite> {
       timeoutMs: 20_000,
     })
   );
+  const authorizerPort = await freePort();
+  procs.push(
+    await spawnBackend({
+      name: 'authorizer',
+      command: process.execPath,
+      args: [join(repoRoot, 'services/authorizer/dist/main.js'), `--storage-servers=127.0.0.1:${storagePort}`, `--nats-url=${nats.url}`, `--secure-port=${authorizerPort}`, ...tls('authorizer'), ...(opts.authorizerArgs ?? [])],
+      ready: () => tcpOpen(authorizerPort),
+      timeoutMs: 20_000,
+    })
+  );
   const gateways: string[] = [];
   const kubeconfigs: string[] = [];
   for (let i = 0; i < (opts.gateways ?? 1); i++) {
@@ -97,7 +112,7 @@ export async function startSuite(opts: SuiteOptions = {}): Promise<Suite> {
       await spawnBackend({
         name: `gateway-${i}`,
         command: process.execPath,
-        args: [join(repoRoot, 'services/gateway/dist/main.js'), `--secure-port=${port}`, ...tls('gateway'), `--storage-servers=127.0.0.1:${storagePort}`, `--grpc-ca-file=${ca}`, `--grpc-cert-file=${g.certFile}`, `--grpc-key-file=${g.keyFile}`, `--nats-url=${nats.url}`],
+        args: [join(repoRoot, 'services/gateway/dist/main.js'), `--secure-port=${port}`, ...tls('gateway'), `--storage-servers=127.0.0.1:${storagePort}`, `--grpc-ca-file=${ca}`, `--grpc-cert-file=${g.certFile}`, `--grpc-key-file=${g.keyFile}`, `--nats-url=${nats.url}`, `--authorization-mode=${opts.authorizationMode ?? 'RBAC'}`, `--authorizer-servers=127.0.0.1:${authorizerPort}`],
         ready: async () => (await call(i, 'GET', '/readyz')).status === 200,
         timeoutMs: 30_000,
       })
@@ -117,7 +132,7 @@ export async function startSuite(opts: SuiteOptions = {}): Promise<Suite> {
     await writeKubeconfig(kc, { server: gateways[0] ?? '', caFile: ca, certFile: c.certFile, keyFile: c.keyFile });
     procs.push(await spawnBackend({ name: 'controllers', command: process.execPath, args: [join(repoRoot, 'services/controllers/dist/main.js'), `--kubeconfig=${kc}`], ready: async () => true, timeoutMs: 5000 }));
   }
-  await writeFile(join(pki.dir, 'suite.json'), JSON.stringify({ gateways, storagePort }));
+  await writeFile(join(pki.dir, 'suite.json'), JSON.stringify({ gateways, storagePort, authorizerPort }));
   return {
     etcd,
     nats,
@@ -125,6 +140,7 @@ export async function startSuite(opts: SuiteOptions = {}): Promise<Suite> {
     gateways,
     kubeconfigs,
     storagePort,
+    authorizerPort,
     request: call,
     async stop() {
       for (const p of procs.reverse()) await stopProcess(p.child);

@@ -7,14 +7,17 @@ import type { Logger } from '@orch/component-base/logs';
 import { writeErrorNegotiated } from './negotiation/response-writers.js';
 import { withAuditInit } from './filters/with-audit-init.js';
 import { withAuthentication } from './filters/with-authentication.js';
+import { withAuthorization } from './filters/with-authorization.js';
 import { withMaxInFlight } from './filters/with-max-in-flight.js';
 import { withPanicRecovery } from './filters/with-panic-recovery.js';
 import { withRequestInfoFilter } from './filters/with-request-info.js';
 import type { Authenticator } from './authn/authenticator.js';
+import type { Authorizer } from './authz/authorizer.js';
 
 export interface HandlerChainConfig {
   log: Logger;
   authenticators: Authenticator[];
+  authorizer: Authorizer;
   publicPath: (path: string) => boolean;
   maxBodyBytes: number;
   maxReadOnlyInFlight: number;
@@ -38,7 +41,7 @@ export function buildHandlerChain(c: HandlerChainConfig): Express {
   app.use(withAuthentication(c.authenticators, c.publicPath));
   // impersonation: the authentication issue
   app.use(withMaxInFlight(c.maxReadOnlyInFlight, c.maxMutatingInFlight));
-  // authorization: the authorizer issue
+  app.use(withAuthorization(c.authorizer));
   app.use(express.raw({ type: () => true, limit: c.maxBodyBytes }));
   c.installNonResource(app);
   app.use(c.resources);

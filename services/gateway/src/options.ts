@@ -19,6 +19,8 @@ export const gatewayFlags = {
   'max-requests-inflight': { type: 'string', default: '400', description: 'Concurrent read-only requests (0: unlimited).' },
   'max-mutating-requests-inflight': { type: 'string', default: '200', description: 'Concurrent mutating requests (0: unlimited).' },
   'min-request-timeout': { type: 'string', default: '1800', description: 'Longest a watch runs without timeoutSeconds, in seconds.' },
+  'authorization-mode': { type: 'string', default: 'RBAC', description: 'RBAC (asks the authorizer service), AlwaysAllow or AlwaysDeny.' },
+  'authorizer-servers': { type: 'string', default: '127.0.0.1:6502', description: 'Address of the authorizer service (gRPC), for --authorization-mode=RBAC.' },
   'storage-request-timeout': { type: 'string', default: '10s', description: 'Deadline of each call to the storage service.' },
 } as const;
 
@@ -36,12 +38,19 @@ export interface GatewayConfig {
   maxMutatingInFlight: number;
   maxWatchSeconds: number;
   storageTimeoutMs: number;
+  authorizationMode: 'RBAC' | 'AlwaysAllow' | 'AlwaysDeny';
+  authorizerAddress: string;
 }
 
 export function gatewayConfig(argv?: string[]): GatewayConfig {
   const f = parseFlags('orch-gateway', gatewayFlags, argv);
   const tls = f['tls-cert-file'] && f['tls-private-key-file'] && f['client-ca-file'];
   if (!tls) throw new Error('--tls-cert-file, --tls-private-key-file and --client-ca-file are required: the gateway serves HTTPS only');
+  const authorizationMode = f['authorization-mode'] ?? 'RBAC';
+  if (authorizationMode !== 'RBAC' && authorizationMode !== 'AlwaysAllow' && authorizationMode !== 'AlwaysDeny') {
+    throw new Error(`--authorization-mode must be RBAC, AlwaysAllow or AlwaysDeny, not ${JSON.stringify(authorizationMode)}`);
+  }
+  if (authorizationMode === 'RBAC' && !f['authorizer-servers']) throw new Error('--authorization-mode=RBAC needs --authorizer-servers');
   const grpc = f['grpc-ca-file'] && f['grpc-cert-file'] && f['grpc-key-file'];
   return {
     address: f['bind-address'] ?? '127.0.0.1',
@@ -57,5 +66,7 @@ export function gatewayConfig(argv?: string[]): GatewayConfig {
     maxMutatingInFlight: Number(f['max-mutating-requests-inflight']),
     maxWatchSeconds: Number(f['min-request-timeout']),
     storageTimeoutMs: parseDuration(f['storage-request-timeout'] ?? '10s'),
+    authorizationMode,
+    authorizerAddress: f['authorizer-servers'] ?? '',
   };
 }

@@ -6,11 +6,17 @@ import type { Server } from 'node:https';
 import { connect } from 'nats';
 import type { NatsConnection } from 'nats';
 import { isAlreadyExists } from '@orch/apimachinery/errors';
-import { StorageClient } from '@orch/apimachinery/grpc';
+import { AuthorizerClient, StorageClient } from '@orch/apimachinery/grpc';
 import { ResourceRegistry, builtinResources } from '@orch/apimachinery/registry';
 import { clientCredentials } from '@orch/component-base/grpc-server';
 import type { Logger } from '@orch/component-base/logs';
 import { x509Authenticator } from './authn/x509.js';
+import { accessReviewHandlers } from './authz/access-reviews.js';
+import { alwaysAllow, alwaysDeny } from './authz/authorizer.js';
+import type { Authorizer } from './authz/authorizer.js';
+import { allOf, escalationCheck } from './authz/escalation.js';
+import { GrpcAuthorizer } from './authz/grpc-authorizer.js';
+import type { RuleReviewer } from './authz/grpc-authorizer.js';
 import { installDiscovery, defaultVersionInfo } from './endpoints/discovery.js';
 import { resourceHandler } from './endpoints/installer.js';
 import { installOpenApi } from './endpoints/openapi.js';
@@ -58,10 +64,14 @@ export async function startGatewayServer(config: GatewayConfig, log: Logger, hoo
     },
   });
   const stores = new Map<string, Store>();
-  for (const def of registry.all()) stores.set(`${def.group}/${def.version}/${def.resource}`, new Store(def, strategyFor(def), storage));
+  for (const def of registry.all()) {
+    if (def.virtual) continue; // answered by a VirtualHandler, never stored
+    stores.set(`${def.group}/${def.version}/${def.resource}`, new Store(def, strategyFor(def), storage));
+  }
   const namespaces = stores.get('/v1/namespaces');
   if (!namespaces) throw new Error('namespaces are not registered');
   const informer = new NamespaceInformer(namespaces, fanout, log);
+  const authz = authorizationFor(config);
   const shutdown = new ShutdownState();
 
   const checks = {
@@ -79,6 +89,7 @@ export async function startGatewayServer(config: GatewayConfig, log: Logger, hoo
   const app = buildHandlerChain({
     log,
     authenticators: [x509Authenticator],
+    authorizer: authz.authorizer,
     publicPath: (p) => publicPaths.test(p),
     maxBodyBytes: config.maxBodyBytes,
     maxReadOnlyInFlight: config.maxReadOnlyInFlight,
@@ -101,7 +112,16 @@ export async function startGatewayServer(config: GatewayConfig, log: Logger, hoo
       registry,
       stores,
       fanout,
-      validateFor: (store) => namespaceLifecycle(store.def, namespaces, informer),
+      validateFor: (store, req) =>
+        allOf(
+          namespaceLifecycle(store.def, namespaces, informer),
+          escalationCheck(store.def, req, {
+            ...authz,
+            roles: stores.get('rbac.authorization.orch.io/v1/roles'),
+            clusterRoles: stores.get('rbac.authorization.orch.io/v1/clusterroles'),
+          })
+        ),
+      virtual: accessReviewHandlers(authz.authorizer, authz.reviewer),
       maxWatchSeconds: config.maxWatchSeconds,
     }),
   });
@@ -145,7 +165,25 @@ export async function startGatewayServer(config: GatewayConfig, log: Logger, hoo
       fanout?.stop();
       await nats.drain().catch(() => undefined);
       rawStorage.close();
+      authz.close();
     },
+  };
+}
+
+/** The authorizer of --authorization-mode: the authorizer service over gRPC, or a fixed answer. */
+function authorizationFor(config: GatewayConfig): { authorizer: Authorizer; reviewer: RuleReviewer; close(): void } {
+  if (config.authorizationMode === 'RBAC') {
+    const client = new AuthorizerClient({ address: config.authorizerAddress, credentials: clientCredentials(config.grpcTls) });
+    const grpc = new GrpcAuthorizer(client);
+    return { authorizer: grpc, reviewer: grpc, close: () => client.close() };
+  }
+  const allow = config.authorizationMode === 'AlwaysAllow';
+  const everything = { resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], resourceNames: [] }], nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }], incomplete: false, evaluationError: '' };
+  const nothing = { resourceRules: [], nonResourceRules: [], incomplete: false, evaluationError: '' };
+  return {
+    authorizer: allow ? alwaysAllow : alwaysDeny,
+    reviewer: { rulesReview: async () => (allow ? everything : nothing) },
+    close: () => undefined,
   };
 }
 

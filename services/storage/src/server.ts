@@ -43,7 +43,7 @@ export async function startStorageServer(config: StorageConfig, log: Logger): Pr
     labelNames: ['type'] as const,
     registers: [registry],
   });
-  const knownSubjects = builtinResources.map((d) => subjectForKey(`${storagePrefix(d)}x`)).filter((s): s is string => !!s);
+  const knownSubjects = builtinResources.filter((d) => !d.virtual).map((d) => subjectForKey(`${storagePrefix(d)}x`)).filter((s): s is string => !!s);
   const elector = new LeaderElector(etcd, log, {
     identity: config.identity,
     ttlSeconds: config.leaderTtlSeconds,

@@ -7,3 +7,13 @@ export type {
   StorageClientOptions,
 } from './storage-client.js';
 export { StorageClient } from './storage-client.js';
+export type {
+  AuthorizeAttributes,
+  AuthorizeResult,
+  AuthorizeUser,
+  AuthorizerClientOptions,
+  NonResourceRuleInfo,
+  ResourceRuleInfo,
+  RulesReviewResult,
+} from './authorizer-client.js';
+export { AuthorizerClient } from './authorizer-client.js';

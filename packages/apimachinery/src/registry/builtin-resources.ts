@@ -17,6 +17,15 @@ const named = (
   def: Omit<ResourceDefinition, 'group' | 'version' | 'verbs' | 'listKind'>
 ): ResourceDefinition => ({ group, version, verbs: allVerbs, listKind: `${def.kind}List`, ...def });
 
+const review = (def: Omit<ResourceDefinition, 'group' | 'version' | 'verbs' | 'listKind'>): ResourceDefinition => ({
+  group: 'authorization.orch.io',
+  version: 'v1',
+  verbs: ['create'],
+  listKind: `${def.kind}List`,
+  virtual: true,
+  ...def,
+});
+
 export const builtinResources: readonly ResourceDefinition[] = [
   core({
     resource: 'namespaces',
@@ -99,4 +108,19 @@ export const builtinResources: readonly ResourceDefinition[] = [
     shortNames: ['ev'],
     selectableFields: ['regarding.kind', 'regarding.namespace', 'regarding.name', 'regarding.uid', 'reason', 'reportingController', 'type'],
   }),
+  // RBAC (the authorizer service reads these through an informer).
+  named('rbac.authorization.orch.io', 'v1', { resource: 'roles', kind: 'Role', singular: 'role', namespaced: true }),
+  named('rbac.authorization.orch.io', 'v1', { resource: 'rolebindings', kind: 'RoleBinding', singular: 'rolebinding', namespaced: true }),
+  named('rbac.authorization.orch.io', 'v1', { resource: 'clusterroles', kind: 'ClusterRole', singular: 'clusterrole', namespaced: false }),
+  named('rbac.authorization.orch.io', 'v1', {
+    resource: 'clusterrolebindings',
+    kind: 'ClusterRoleBinding',
+    singular: 'clusterrolebinding',
+    namespaced: false,
+  }),
+  // Access reviews: virtual, create only, answered by the authorizer service.
+  review({ resource: 'subjectaccessreviews', kind: 'SubjectAccessReview', singular: 'subjectaccessreview', namespaced: false }),
+  review({ resource: 'selfsubjectaccessreviews', kind: 'SelfSubjectAccessReview', singular: 'selfsubjectaccessreview', namespaced: false }),
+  review({ resource: 'localsubjectaccessreviews', kind: 'LocalSubjectAccessReview', singular: 'localsubjectaccessreview', namespaced: true }),
+  review({ resource: 'selfsubjectrulesreviews', kind: 'SelfSubjectRulesReview', singular: 'selfsubjectrulesreview', namespaced: false }),
 ];

@@ -38,6 +38,8 @@ export interface ResourceDefinition extends GroupVersionResource {
   storageGroup?: string;
   /** The resource name in storage keys (defaults to `resource`); kinds served in two groups share it. */
   storageResource?: string;
+  /** A virtual type (an operation such as an access review): served, never stored, so no Store. */
+  virtual?: boolean;
 }
 
 export function gvkOf(def: ResourceDefinition): GroupVersionKind {

@@ -45,7 +45,8 @@ export interface InstallerDeps {
   registry: ResourceRegistry;
   stores: Map<string, Store>;
   fanout: Fanout;
-  validateFor: (store: Store) => ValidateObjectFunc;
+  /** The validate step of a request's writes (req: for checks that depend on the requester). */
+  validateFor: (store: Store, req: IncomingMessage) => ValidateObjectFunc;
   maxWatchSeconds: number;
   onWatchEvent?: () => void;
   virtual?: Map<string, VirtualHandler>;
@@ -80,7 +81,7 @@ export function resourceHandler(deps: InstallerDeps): RequestHandler {
       def,
       store,
       fanout: deps.fanout,
-      validate: deps.validateFor(store),
+      validate: deps.validateFor(store, req),
       info,
       query: requestUrl(req).searchParams,
       req,

@@ -1,6 +1,7 @@
 // Which strategy each resource uses; kinds without an entry use the default rules.
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { namespaceStrategy } from './core/namespaces/strategy.js';
+import { rbacStrategy } from './rbac/strategy.js';
 import { defaultStrategy } from './strategy.js';
 import type { Strategy } from './strategy.js';
 
@@ -9,5 +10,6 @@ const special: Record<string, Strategy> = {
 };
 
 export function strategyFor(def: ResourceDefinition): Strategy {
+  if (def.group === 'rbac.authorization.orch.io') return rbacStrategy(def);
   return special[`${def.group}/${def.resource}`] ?? defaultStrategy({ hasStatus: def.subresources?.includes('status') ?? false });
 }

@@ -1,0 +1,90 @@
+// The orch.authz.v1.Authorizer gRPC service over an authorizer mode.
+import type { sendUnaryData, ServerUnaryCall } from '@grpc/grpc-js';
+import { newBadRequest, newServiceUnavailable, toGrpcError } from '@orch/apimachinery/errors';
+import type {
+  AuthorizeRequest__Output,
+  AuthorizeResponse,
+  AuthorizerHandlers,
+  RulesReviewRequest__Output,
+  RulesReviewResponse,
+} from '@orch/proto';
+import type { Counter, Histogram } from 'prom-client';
+import type { Attributes, Authorizer, PolicyRule, UserAttributes } from '../rbac/types.js';
+
+export interface AuthorizerServiceMetrics {
+  latency: Histogram<'rpc' | 'code'>;
+  decisions: Counter<'decision'>;
+}
+
+type Extra = { [k: string]: { values: string[] } };
+
+function userOf(r: { user: string; groups: string[]; uid: string; extra: Extra }): UserAttributes {
+  const extra: Record<string, string[]> = {};
+  for (const [k, v] of Object.entries(r.extra ?? {})) extra[k] = v.values;
+  return { name: r.user, groups: r.groups, uid: r.uid, extra };
+}
+
+/** Attributes of a request; a request that names nothing to decide on is a BadRequest. */
+export function attributesOf(r: AuthorizeRequest__Output): Attributes {
+  if (!r.verb) throw newBadRequest('verb is required');
+  if (r.is_resource_request && !r.resource) throw newBadRequest('resource is required for a resource request');
+  if (!r.is_resource_request && !r.path) throw newBadRequest('path is required for a non-resource request');
+  return {
+    user: userOf(r as unknown as { user: string; groups: string[]; uid: string; extra: Extra }),
+    verb: r.verb,
+    isResourceRequest: r.is_resource_request,
+    path: r.path,
+    apiGroup: r.api_group,
+    resource: r.resource,
+    subresource: r.subresource,
+    namespace: r.namespace,
+    name: r.name,
+  };
+}
+
+const decisionName = { allow: 'DECISION_ALLOW', deny: 'DECISION_DENY', 'no-opinion': 'DECISION_NO_OPINION' } as const;
+
+const resourceRule = (r: PolicyRule) => ({
+  verbs: r.verbs,
+  api_groups: r.apiGroups ?? [],
+  resources: r.resources ?? [],
+  resource_names: r.resourceNames ?? [],
+});
+
+/**
+ * The service; `ready` is false until the RBAC caches are synced and the bootstrap policy is in
+ * (a decision on a partial cache could deny wrongly), and calls then fail as unavailable.
+ */
+export function authorizerService(authorizer: Authorizer, metrics: AuthorizerServiceMetrics, ready: () => boolean = () => true): AuthorizerHandlers {
+  const unary =
+    <Req, Res>(rpc: string, fn: (req: Req) => Res) =>
+    (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>): void => {
+      const end = metrics.latency.startTimer({ rpc });
+      try {
+        if (!ready()) throw newServiceUnavailable('the authorizer is starting: its RBAC caches are not synced yet');
+        const res = fn(call.request);
+        end({ code: 'OK' });
+        callback(null, res);
+      } catch (err) {
+        const g = toGrpcError(err);
+        end({ code: String(g.code) });
+        callback(g);
+      }
+    };
+  return {
+    Authorize: unary<AuthorizeRequest__Output, AuthorizeResponse>('Authorize', (req) => {
+      const result = authorizer.authorize(attributesOf(req));
+      metrics.decisions.inc({ decision: result.decision });
+      return { decision: decisionName[result.decision], reason: result.reason, evaluation_error: result.evaluationError ?? '' };
+    }),
+    RulesReview: unary<RulesReviewRequest__Output, RulesReviewResponse>('RulesReview', (req) => {
+      const r = authorizer.rulesFor(userOf(req as unknown as { user: string; groups: string[]; uid: string; extra: Extra }), req.namespace);
+      return {
+        resource_rules: r.resourceRules.map(resourceRule),
+        non_resource_rules: r.nonResourceRules.map((n) => ({ verbs: n.verbs, non_resource_urls: n.nonResourceURLs ?? [] })),
+        incomplete: r.incomplete,
+        evaluation_error: r.evaluationError,
+      };
+    }),
+  };
+}

@@ -1,0 +1,14 @@
+// The AlwaysAllow and AlwaysDeny modes (k8s authorizerfactory).
+import type { Authorizer } from '../rbac/types.js';
+
+const everything = { verbs: ['*'], apiGroups: ['*'], resources: ['*'] };
+
+export const alwaysAllow: Authorizer = {
+  authorize: () => ({ decision: 'allow', reason: '' }),
+  rulesFor: () => ({ resourceRules: [everything], nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }], incomplete: false, evaluationError: '' }),
+};
+
+export const alwaysDeny: Authorizer = {
+  authorize: () => ({ decision: 'deny', reason: 'Everything is forbidden.' }),
+  rulesFor: () => ({ resourceRules: [], nonResourceRules: [], incomplete: false, evaluationError: '' }),
+};

@@ -1,0 +1,131 @@
+// The authorizer service over real gRPC (mutual TLS), in a real suite: RBAC objects written
+// through the gateway reach its informers, the bootstrap policy is in storage like any object,
+// aggregation follows new labelled roles.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { isNotFound, toStatusError } from '@orch/apimachinery/errors';
+import { AuthorizerClient, StorageClient } from '@orch/apimachinery/grpc';
+import type { AuthorizeAttributes } from '@orch/apimachinery/grpc';
+import { clientCredentials } from '@orch/component-base/grpc-server';
+import { createLogger } from '@orch/component-base/logs';
+import { startSuite, waitFor } from '@orch/testing';
+import type { Suite } from '@orch/testing';
+import { reconcilePolicy } from './bootstrap/reconcile-policy.js';
+
+let suite: Suite;
+let client: AuthorizerClient;
+let storage: StorageClient;
+
+const rbac = '/apis/rbac.authorization.orch.io/v1';
+const attrs = (user: string, groups: string[], a: Partial<AuthorizeAttributes>): AuthorizeAttributes => ({
+  user,
+  groups,
+  uid: '',
+  extra: {},
+  verb: 'get',
+  isResourceRequest: true,
+  path: '',
+  apiGroup: '',
+  apiVersion: 'v1',
+  resource: '',
+  subresource: '',
+  namespace: '',
+  name: '',
+  ...a,
+});
+
+before(async () => {
+  suite = await startSuite();
+  const g = suite.pki.file('gateway');
+  const creds = () => clientCredentials({ caFile: suite.pki.caFile, certFile: g.certFile, keyFile: g.keyFile });
+  client = new AuthorizerClient({ address: `127.0.0.1:${suite.authorizerPort}`, credentials: creds() });
+  storage = new StorageClient({ address: `127.0.0.1:${suite.storagePort}`, credentials: creds() });
+});
+
+after(async () => {
+  client.close();
+  storage.close();
+  await suite.stop();
+});
+
+describe('authorizer service', () => {
+  it('allows system:masters everything through the bootstrap cluster-admin binding', async () => {
+    const r = await client.authorize(attrs('orch-admin', ['system:masters'], { verb: 'delete', resource: 'nodes', name: 'n1' }));
+    assert.equal(r.decision, 'allow');
+    assert.match(r.reason, /ClusterRoleBinding "cluster-admin" of ClusterRole "cluster-admin" to Group "system:masters"/);
+  });
+
+  it('lets everyone read health and version, and nothing more to the anonymous user', async () => {
+    const anon = (path: string) => client.authorize(attrs('system:anonymous', ['system:unauthenticated'], { isResourceRequest: false, path }));
+    assert.equal((await anon('/healthz')).decision, 'allow');
+    assert.equal((await anon('/version')).decision, 'allow');
+    assert.equal((await anon('/api')).decision, 'no-opinion');
+    assert.equal((await client.authorize(attrs('bob', ['system:authenticated'], { isResourceRequest: false, path: '/apis/apps/v1' }))).decision, 'allow');
+  });
+
+  it('answers a request without a verb with BadRequest', async () => {
+    await assert.rejects(client.authorize(attrs('bob', [], { verb: '', resource: 'pods' })), (err: unknown) => toStatusError(err).code === 400);
+  });
+
+  it('stores the bootstrap policy as normal objects and reconciles removed rules back', async () => {
+    const res = await suite.request(0, 'GET', `${rbac}/clusterroles/system:basic-user`);
+    assert.equal(res.status, 200, res.text);
+    const role = res.body as { metadata: { uid: string; creationTimestamp: string; resourceVersion: string }; rules: unknown[] };
+    assert.ok(role.metadata.uid && role.metadata.creationTimestamp && role.metadata.resourceVersion);
+    const put = await suite.request(0, 'PUT', `${rbac}/clusterroles/system:basic-user`, { ...role, rules: [] });
+    assert.equal(put.status, 200, put.text);
+    await reconcilePolicy(storage, createLogger('test'));
+    const again = (await suite.request(0, 'GET', `${rbac}/clusterroles/system:basic-user`)).body as typeof role;
+    assert.equal(again.metadata.uid, role.metadata.uid);
+    assert.deepEqual(again.rules, role.rules);
+  });
+
+  it('follows roles and bindings written through the gateway, within a namespace only', async () => {
+    assert.equal((await suite.request(0, 'POST', '/api/v1/namespaces', { metadata: { name: 'authz-it' } })).status, 201);
+    const roleRes = await suite.request(0, 'POST', `${rbac}/namespaces/authz-it/roles`, {
+      metadata: { name: 'cm-reader' },
+      rules: [{ verbs: ['get', 'list'], apiGroups: [''], resources: ['configmaps'] }],
+    });
+    assert.equal(roleRes.status, 201, roleRes.text);
+    const b = await suite.request(0, 'POST', `${rbac}/namespaces/authz-it/rolebindings`, {
+      metadata: { name: 'carol-reads' },
+      roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'Role', name: 'cm-reader' },
+      subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.orch.io', name: 'carol' }],
+    });
+    assert.equal(b.status, 201, b.text);
+    const ask = (namespace: string, verb = 'list') => client.authorize(attrs('carol', ['system:authenticated'], { verb, resource: 'configmaps', namespace }));
+    await waitFor('the binding reaches the authorizer', async () => (await ask('authz-it')).decision === 'allow', { timeoutMs: 5000 });
+    assert.equal((await ask('default')).decision, 'no-opinion');
+    assert.equal((await ask('')).decision, 'no-opinion');
+    assert.equal((await ask('authz-it', 'delete')).decision, 'no-opinion');
+    const rules = await client.rulesReview({ user: 'carol', groups: ['system:authenticated'], uid: '', extra: {} }, 'authz-it');
+    assert.ok(rules.resourceRules.some((r) => r.resources.includes('configmaps') && r.verbs.includes('list')));
+    assert.ok(rules.resourceRules.some((r) => r.resources.includes('selfsubjectaccessreviews')));
+    assert.equal(rules.incomplete, false);
+
+    assert.equal((await suite.request(0, 'DELETE', `${rbac}/namespaces/authz-it/rolebindings/carol-reads`)).status, 200);
+    await waitFor('the deletion reaches the authorizer', async () => (await ask('authz-it')).decision === 'no-opinion', { timeoutMs: 5000 });
+  });
+
+  it('aggregates a newly labelled cluster role into view', async () => {
+    const created = await suite.request(0, 'POST', `${rbac}/clusterroles`, {
+      metadata: { name: 'widgets-view', labels: { 'rbac.authorization.orch.io/aggregate-to-view': 'true' } },
+      rules: [{ verbs: ['get'], apiGroups: ['widgets.example.com'], resources: ['widgets'] }],
+    });
+    assert.equal(created.status, 201, created.text);
+    const hasWidgets = async (name: string) => {
+      const r = (await suite.request(0, 'GET', `${rbac}/clusterroles/${name}`)).body as { rules?: { resources?: string[] }[] };
+      return (r.rules ?? []).some((x) => (x.resources ?? []).includes('widgets'));
+    };
+    await waitFor('view aggregates widgets', () => hasWidgets('view'), { timeoutMs: 5000 });
+    await waitFor('edit and admin follow through view', async () => (await hasWidgets('edit')) && (await hasWidgets('admin')), { timeoutMs: 5000 });
+    assert.equal((await suite.request(0, 'DELETE', `${rbac}/clusterroles/widgets-view`)).status, 200);
+    await waitFor('view drops widgets', async () => !(await hasWidgets('view')), { timeoutMs: 5000 });
+    try {
+      await storage.get('/registry/rbac.authorization.orch.io/clusterroles/widgets-view', 'MOST_RECENT');
+      assert.fail('still stored');
+    } catch (err) {
+      assert.ok(isNotFound(err));
+    }
+  });
+});

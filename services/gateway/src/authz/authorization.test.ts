@@ -1,0 +1,89 @@
+// The gateway's authorization modes against a real suite: an unreachable authorizer fails
+// closed (503), AlwaysDeny refuses, AlwaysAllow lets a user with no bindings through.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { after, before, describe, it } from 'node:test';
+import { createLogger } from '@orch/component-base/logs';
+import { freePort, startSuite, userKubeconfig } from '@orch/testing';
+import type { Suite } from '@orch/testing';
+import { gatewayConfig } from '../options.js';
+import { startGatewayServer } from '../server.js';
+import type { GatewayServer } from '../server.js';
+
+let suite: Suite;
+const servers: GatewayServer[] = [];
+
+before(async () => {
+  suite = await startSuite();
+});
+
+after(async () => {
+  for (const s of servers) await s.stop();
+  await suite.stop();
+});
+
+async function gateway(args: string[]): Promise<GatewayServer> {
+  const g = suite.pki.file('gateway');
+  const config = gatewayConfig([
+    '--secure-port=0',
+    `--tls-cert-file=${g.certFile}`,
+    `--tls-private-key-file=${g.keyFile}`,
+    `--client-ca-file=${suite.pki.caFile}`,
+    `--storage-servers=127.0.0.1:${suite.storagePort}`,
+    `--grpc-ca-file=${suite.pki.caFile}`,
+    `--grpc-cert-file=${g.certFile}`,
+    `--grpc-key-file=${g.keyFile}`,
+    `--nats-url=${suite.nats.url}`,
+    ...args,
+  ]);
+  const s = await startGatewayServer(config, createLogger('test-gateway'));
+  servers.push(s);
+  return s;
+}
+
+function get(port: number, path: string, cert?: { certFile: string; keyFile: string }): Promise<{ status: number; body: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const tls = cert ? { cert: readFileSync(cert.certFile), key: readFileSync(cert.keyFile) } : {};
+    const req = request({ host: '127.0.0.1', port, path, ca: readFileSync(suite.pki.caFile), ...tls, headers: { Accept: 'application/json' } }, (res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => (text += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text.startsWith('{') ? (JSON.parse(text) as Record<string, unknown>) : { text } }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('authorization modes', () => {
+  it('fails closed with 503 when the authorizer cannot be reached', async () => {
+    const g = await gateway(['--authorization-mode=RBAC', `--authorizer-servers=127.0.0.1:${await freePort()}`]);
+    const admin = suite.pki.file('admin');
+    const r = await get(g.port, '/api/v1/namespaces', admin);
+    assert.equal(r.status, 503);
+    assert.equal(r.body['reason'], 'ServiceUnavailable');
+    assert.match(String(r.body['message']), /authorization is unavailable/);
+    assert.equal((await get(g.port, '/healthz')).status, 503);
+  });
+
+  it('AlwaysDeny refuses even the admin, naming user, verb and resource', async () => {
+    const g = await gateway(['--authorization-mode=AlwaysDeny']);
+    const r = await get(g.port, '/api/v1/namespaces/default/configmaps', suite.pki.file('admin'));
+    assert.equal(r.status, 403);
+    assert.equal(r.body['reason'], 'Forbidden');
+    assert.equal(r.body['message'], 'configmaps is forbidden: User "orch-admin" cannot list resource "configmaps" in API group "" in the namespace "default": Everything is forbidden.');
+    const nonResource = await get(g.port, '/version', suite.pki.file('admin'));
+    assert.equal(nonResource.status, 403);
+    assert.equal(nonResource.body['message'], 'forbidden: User "orch-admin" cannot get path "/version": Everything is forbidden.');
+  });
+
+  it('AlwaysAllow lets a user without bindings list, where RBAC refuses', async () => {
+    const nobody = await userKubeconfig(suite.pki, suite.gateways[0]!, 'nobody');
+    const g = await gateway(['--authorization-mode=AlwaysAllow']);
+    assert.equal((await get(g.port, '/api/v1/namespaces', nobody)).status, 200);
+    const rbacPort = Number(new URL(suite.gateways[0]!).port);
+    const refused = await get(rbacPort, '/api/v1/namespaces', nobody);
+    assert.equal(refused.status, 403);
+    assert.equal(refused.body['message'], 'namespaces is forbidden: User "nobody" cannot list resource "namespaces" in API group "" at the cluster scope');
+  });
+});

@@ -1,0 +1,150 @@
+// RBAC escalation prevention (k8s pkg/registry/rbac/{role,clusterrole,rolebinding,
+// clusterrolebinding}/policybased and validation.ConfirmNoEscalation): a user may write a role
+// only with rules they already hold, or with the `escalate` verb on it; and a binding only to a
+// role whose rules they hold, or with the `bind` verb on it. Runs as a validate step of the
+// Store, so it sees the final object of a create, update, patch or apply.
+import type { IncomingMessage } from 'node:http';
+import { isNotFound, newForbidden } from '@orch/apimachinery/errors';
+import type { ResourceDefinition } from '@orch/apimachinery/registry';
+import type { ResourceRuleInfo, NonResourceRuleInfo } from '@orch/apimachinery/grpc';
+import { userFrom } from '../request/context.js';
+import type { UserInfo } from '../request/context.js';
+import type { Store, ValidateObjectFunc } from '../registry/store.js';
+import type { Obj } from '../registry/strategy.js';
+import type { Authorizer } from './authorizer.js';
+import type { RuleReviewer } from './grpc-authorizer.js';
+
+export const rbacGroup = 'rbac.authorization.orch.io';
+
+export interface PolicyRule {
+  verbs?: string[];
+  apiGroups?: string[];
+  resources?: string[];
+  resourceNames?: string[];
+  nonResourceURLs?: string[];
+}
+
+interface RoleRef {
+  apiGroup?: string;
+  kind?: string;
+  name?: string;
+}
+
+const has = (list: readonly string[] | undefined, v: string): boolean => (list ?? []).includes(v);
+
+/** Does one rule the user holds cover one atomic rule (k8s validation.ruleCovers)? */
+function covers(owner: ResourceRuleInfo, verb: string, group: string, resource: string, name: string | undefined): boolean {
+  if (!has(owner.verbs, '*') && !has(owner.verbs, verb)) return false;
+  if (!has(owner.apiGroups, '*') && !has(owner.apiGroups, group)) return false;
+  const slash = resource.indexOf('/');
+  const resourceOk =
+    has(owner.resources, '*') || has(owner.resources, resource) || (slash > 0 && has(owner.resources, `*/${resource.slice(slash + 1)}`));
+  if (!resourceOk) return false;
+  if (owner.resourceNames.length === 0) return true;
+  return name !== undefined && owner.resourceNames.includes(name);
+}
+
+function urlCovers(owner: NonResourceRuleInfo, verb: string, url: string): boolean {
+  if (!has(owner.verbs, '*') && !has(owner.verbs, verb)) return false;
+  return owner.nonResourceURLs.some((u) => u === '*' || u === url || (u.endsWith('*') && url.startsWith(u.slice(0, -1))));
+}
+
+/** The parts of `wanted` the user does not hold, one line per missing rule (k8s Covers + the uncovered list). */
+export function uncoveredRules(held: { resourceRules: ResourceRuleInfo[]; nonResourceRules: NonResourceRuleInfo[] }, wanted: PolicyRule[]): string[] {
+  const missing: string[] = [];
+  for (const r of wanted) {
+    const verbs = r.verbs ?? [];
+    for (const verb of verbs) {
+      for (const group of r.apiGroups ?? []) {
+        for (const resource of r.resources ?? []) {
+          const names = r.resourceNames && r.resourceNames.length > 0 ? r.resourceNames : [undefined];
+          for (const name of names) {
+            if (!held.resourceRules.some((o) => covers(o, verb, group, resource, name))) {
+              missing.push(`{APIGroups:[${JSON.stringify(group)}], Resources:[${JSON.stringify(resource)}]${name !== undefined ? `, ResourceNames:[${JSON.stringify(name)}]` : ''}, Verbs:[${JSON.stringify(verb)}]}`);
+            }
+          }
+        }
+      }
+      for (const url of r.nonResourceURLs ?? []) {
+        if (!held.nonResourceRules.some((o) => urlCovers(o, verb, url))) missing.push(`{NonResourceURLs:[${JSON.stringify(url)}], Verbs:[${JSON.stringify(verb)}]}`);
+      }
+    }
+  }
+  return missing;
+}
+
+export interface EscalationDeps {
+  authorizer: Authorizer;
+  reviewer: RuleReviewer;
+  /** The stores of roles and clusterroles, to read the rules a binding refers to. */
+  roles: Store | undefined;
+  clusterRoles: Store | undefined;
+}
+
+const isMaster = (u: UserInfo): boolean => u.groups.includes('system:masters');
+
+/** The escalation check for a def, or undefined when the def is not an RBAC kind. */
+export function escalationCheck(def: ResourceDefinition, req: IncomingMessage, deps: EscalationDeps): ValidateObjectFunc | undefined {
+  if (def.group !== rbacGroup) return undefined;
+  const gr = { group: def.group, resource: def.resource };
+  const allowedTo = async (user: UserInfo, verb: string, resource: string, namespace: string, name: string): Promise<boolean> =>
+    (await deps.authorizer.authorize({ user, verb, isResourceRequest: true, path: '', apiGroup: rbacGroup, apiVersion: 'v1', resource, subresource: '', namespace, name })).decision === 'allow';
+  const notHeld = async (user: UserInfo, namespace: string, rules: PolicyRule[]): Promise<string[]> => uncoveredRules(await deps.reviewer.rulesReview(user, namespace), rules);
+  const describe = (u: UserInfo): string => `user "${u.name}" (groups=${JSON.stringify(u.groups)})`;
+
+  if (def.resource === 'roles' || def.resource === 'clusterroles') {
+    return async (obj, old, operation) => {
+      if (operation === 'DELETE') return;
+      const user = userFrom(req);
+      if (!user || isMaster(user)) return;
+      const name = obj.metadata.name ?? '';
+      const namespace = def.namespaced ? (obj.metadata.namespace ?? '') : '';
+      const rules = (obj['rules'] as PolicyRule[] | null | undefined) ?? [];
+      if (old && JSON.stringify(old['rules'] ?? []) === JSON.stringify(rules) && JSON.stringify(old['aggregationRule'] ?? null) === JSON.stringify(obj['aggregationRule'] ?? null)) return;
+      if (await allowedTo(user, 'escalate', def.resource, namespace, name)) return;
+      if (obj['aggregationRule']) {
+        throw newForbidden(gr, name, 'must have cluster-admin privileges or the escalate verb to use the aggregationRule');
+      }
+      const missing = await notHeld(user, namespace, rules);
+      if (missing.length > 0) {
+        throw newForbidden(gr, name, `${describe(user)} is attempting to grant RBAC permissions not currently held:\n${missing.join('\n')}`);
+      }
+    };
+  }
+
+  if (def.resource === 'rolebindings' || def.resource === 'clusterrolebindings') {
+    return async (obj, old, operation) => {
+      if (operation === 'DELETE') return;
+      const name = obj.metadata.name ?? '';
+      const ref = (obj['roleRef'] ?? {}) as RoleRef;
+      if (old) return; // roleRef is immutable: what it grants was checked at create
+      const user = userFrom(req);
+      if (!user || isMaster(user)) return;
+      const namespace = def.namespaced ? (obj.metadata.namespace ?? '') : '';
+      const roleResource = ref.kind === 'Role' ? 'roles' : 'clusterroles';
+      if (await allowedTo(user, 'bind', roleResource, namespace, ref.name ?? '')) return;
+      let rules: PolicyRule[] = [];
+      const store = ref.kind === 'Role' ? deps.roles : deps.clusterRoles;
+      try {
+        const role = await store!.get(ref.kind === 'Role' ? namespace : undefined, ref.name ?? '', { consistency: 'MOST_RECENT' });
+        rules = (role['rules'] as PolicyRule[] | null | undefined) ?? [];
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+        throw newForbidden(gr, name, `${describe(user)} is attempting to grant RBAC permissions not currently held: ${ref.kind} "${ref.name ?? ''}" not found`);
+      }
+      const missing = await notHeld(user, namespace, rules);
+      if (missing.length > 0) {
+        throw newForbidden(gr, name, `${describe(user)} is attempting to grant RBAC permissions not currently held:\n${missing.join('\n')}`);
+      }
+    };
+  }
+  return undefined;
+}
+
+/** Runs validate steps in order. */
+export function allOf(...fns: (ValidateObjectFunc | undefined)[]): ValidateObjectFunc {
+  const steps = fns.filter((f): f is ValidateObjectFunc => f !== undefined);
+  return async (obj: Obj, old: Obj | undefined, op) => {
+    for (const f of steps) await f(obj, old, op);
+  };
+}

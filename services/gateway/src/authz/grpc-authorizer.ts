@@ -1,0 +1,52 @@
+// The Authorizer role answered by the authorizer service over gRPC (mutual TLS). Any failure to
+// get an answer is a 503 for the request: authorization fails closed, never open.
+import { newServiceUnavailable, toStatusError } from '@orch/apimachinery/errors';
+import type { AuthorizerClient, RulesReviewResult } from '@orch/apimachinery/grpc';
+import type { UserInfo } from '../request/context.js';
+import type { Attributes, AuthorizationResult, Authorizer } from './authorizer.js';
+
+/** The authorizer's view of a user's rules in a namespace (SelfSubjectRulesReview, escalation checks). */
+export interface RuleReviewer {
+  rulesReview(user: UserInfo, namespace: string): Promise<RulesReviewResult>;
+}
+
+export class GrpcAuthorizer implements Authorizer, RuleReviewer {
+  constructor(private readonly client: AuthorizerClient) {}
+
+  async authorize(a: Attributes): Promise<AuthorizationResult> {
+    try {
+      const r = await this.client.authorize({
+        user: a.user.name,
+        groups: a.user.groups,
+        uid: a.user.uid,
+        extra: a.user.extra,
+        verb: a.verb,
+        isResourceRequest: a.isResourceRequest,
+        path: a.path,
+        apiGroup: a.apiGroup,
+        apiVersion: a.apiVersion,
+        resource: a.resource,
+        subresource: a.subresource,
+        namespace: a.namespace,
+        name: a.name,
+      });
+      return { decision: r.decision, reason: r.reason };
+    } catch (err) {
+      throw failClosed(err);
+    }
+  }
+
+  async rulesReview(user: UserInfo, namespace: string): Promise<RulesReviewResult> {
+    try {
+      return await this.client.rulesReview({ user: user.name, groups: user.groups, uid: user.uid, extra: user.extra }, namespace);
+    } catch (err) {
+      throw failClosed(err);
+    }
+  }
+}
+
+function failClosed(err: unknown): Error {
+  const se = toStatusError(err);
+  if (se.code === 400) return se;
+  return newServiceUnavailable(`authorization is unavailable: ${se.message}`);
+}

@@ -1,0 +1,70 @@
+// Authorization (k8s WithAuthorization + GetAuthorizerAttributes): the request's attributes go to
+// the authorizer; only an explicit allow passes. A denial or no opinion is 403 with a Status
+// naming the user, the verb and the resource; an authorizer that cannot answer is 503.
+import type { IncomingMessage } from 'node:http';
+import type { RequestHandler } from 'express';
+import { StatusError, newForbidden } from '@orch/apimachinery/errors';
+import { writeErrorNegotiated } from '../negotiation/response-writers.js';
+import { requestInfoFrom, userFrom, withUser } from '../request/context.js';
+import type { UserInfo } from '../request/context.js';
+import { requestInfoOf, requestUrl } from '../request/request-info.js';
+import type { Attributes, Authorizer } from '../authz/authorizer.js';
+
+/** Who a request without credentials is (the anonymous user of the spec). */
+export const anonymousUser: UserInfo = { name: 'system:anonymous', uid: '', groups: ['system:unauthenticated'], extra: {} };
+
+/** The authorizer attributes of a request (k8s GetAuthorizerAttributes). */
+export function attributesFor(req: IncomingMessage, user: UserInfo): Attributes {
+  const info = requestInfoFrom(req) ?? requestInfoOf(req.method ?? 'GET', requestUrl(req));
+  return {
+    user,
+    verb: info.verb,
+    isResourceRequest: info.isResourceRequest,
+    path: info.path,
+    apiGroup: info.apiGroup,
+    apiVersion: info.apiVersion,
+    resource: info.resource,
+    subresource: info.subresource,
+    namespace: info.namespace,
+    name: info.name,
+  };
+}
+
+/** The k8s message: `User "u" cannot get resource "pods" in API group "" in the namespace "ns"`. */
+export function forbiddenMessage(a: Attributes, reason: string): string {
+  let msg: string;
+  if (!a.isResourceRequest) {
+    msg = `User "${a.user.name}" cannot ${a.verb} path "${a.path}"`;
+  } else {
+    const resource = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
+    msg = `User "${a.user.name}" cannot ${a.verb} resource "${resource}" in API group "${a.apiGroup}"`;
+    msg += a.namespace ? ` in the namespace "${a.namespace}"` : ' at the cluster scope';
+  }
+  return reason ? `${msg}: ${reason}` : msg;
+}
+
+export function forbidden(a: Attributes, reason: string): Error {
+  const why = forbiddenMessage(a, reason);
+  if (!a.isResourceRequest) {
+    return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `forbidden: ${why}`, reason: 'Forbidden', details: {}, code: 403 });
+  }
+  return newForbidden({ group: a.apiGroup, resource: a.resource }, a.name, why);
+}
+
+export const withAuthorization =
+  (authorizer: Authorizer): RequestHandler =>
+  async (req, res, next) => {
+    try {
+      let user = userFrom(req);
+      if (!user) {
+        user = anonymousUser;
+        withUser(req, user);
+      }
+      const a = attributesFor(req, user);
+      const { decision, reason } = await authorizer.authorize(a);
+      if (decision === 'allow') return next();
+      writeErrorNegotiated(req, res, forbidden(a, reason));
+    } catch (err) {
+      writeErrorNegotiated(req, res, err);
+    }
+  };
