@@ -4,16 +4,27 @@ import express from 'express';
 import type { Express, RequestHandler } from 'express';
 import type { Logger } from '@orch/component-base/logs';
 import { withAuditInit } from './filters/with-audit-init.js';
+import { withAudit } from './filters/with-audit.js';
+import type { AuditSink } from './filters/with-audit.js';
 import { withAuthentication } from './filters/with-authentication.js';
+import { mastersOnlyImpersonation, withImpersonation } from './filters/with-impersonation.js';
 import { withMaxInFlight } from './filters/with-max-in-flight.js';
 import { withPanicRecovery } from './filters/with-panic-recovery.js';
 import { withRequestInfoFilter } from './filters/with-request-info.js';
 import type { Authenticator } from './authn/authenticator.js';
+import type { Authorizer } from './authz/authorizer.js';
 
 export interface HandlerChainConfig {
   log: Logger;
   authenticators: Authenticator[];
+  /** --anonymous-auth. */
+  anonymousAuth: boolean;
+  /** Paths anonymous users reach while no authorizer decides for them (authorization mode AlwaysAllow). */
   publicPath: (path: string) => boolean;
+  /** Asked whether a caller may impersonate; default: members of system:masters only. */
+  authorizer?: Authorizer;
+  /** --audit-log-path. */
+  audit?: AuditSink;
   maxBodyBytes: number;
   maxReadOnlyInFlight: number;
   maxMutatingInFlight: number;
@@ -33,8 +44,9 @@ export function buildHandlerChain(c: HandlerChainConfig): Express {
   app.use(withAuditInit());
   app.use(c.metrics);
   app.use(withRequestInfoFilter());
-  app.use(withAuthentication(c.authenticators, c.publicPath));
-  // impersonation: the authentication issue
+  if (c.audit) app.use(withAudit(c.audit));
+  app.use(withAuthentication(c.authenticators, { anonymous: c.anonymousAuth, anonymousAllowed: c.publicPath }));
+  app.use(withImpersonation(c.authorizer ?? mastersOnlyImpersonation));
   app.use(withMaxInFlight(c.maxReadOnlyInFlight, c.maxMutatingInFlight));
   // authorization: the authorizer issue
   app.use(express.raw({ type: () => true, limit: c.maxBodyBytes }));

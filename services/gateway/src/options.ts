@@ -1,6 +1,8 @@
 // Flags of the gateway → a validated config (options → complete → validate → config).
 import { parseDuration, parseFlags } from '@orch/component-base/flags';
 import type { TlsFiles } from '@orch/component-base/grpc-server';
+import { authenticationConfig, authenticationFlags } from './authn/authentication-options.js';
+import type { AuthenticationConfig } from './authn/authentication-options.js';
 
 export const gatewayFlags = {
   'bind-address': { type: 'string', default: '127.0.0.1', description: 'Address the HTTPS server listens on.' },
@@ -20,6 +22,8 @@ export const gatewayFlags = {
   'max-mutating-requests-inflight': { type: 'string', default: '200', description: 'Concurrent mutating requests (0: unlimited).' },
   'min-request-timeout': { type: 'string', default: '1800', description: 'Longest a watch runs without timeoutSeconds, in seconds.' },
   'storage-request-timeout': { type: 'string', default: '10s', description: 'Deadline of each call to the storage service.' },
+  // authentication: authn/authentication-options.ts
+  ...authenticationFlags,
 } as const;
 
 export interface GatewayConfig {
@@ -36,6 +40,7 @@ export interface GatewayConfig {
   maxMutatingInFlight: number;
   maxWatchSeconds: number;
   storageTimeoutMs: number;
+  authn: AuthenticationConfig;
 }
 
 export function gatewayConfig(argv?: string[]): GatewayConfig {
@@ -57,5 +62,6 @@ export function gatewayConfig(argv?: string[]): GatewayConfig {
     maxMutatingInFlight: Number(f['max-mutating-requests-inflight']),
     maxWatchSeconds: Number(f['min-request-timeout']),
     storageTimeoutMs: parseDuration(f['storage-request-timeout'] ?? '10s'),
+    authn: authenticationConfig(f),
   };
 }

@@ -10,10 +10,11 @@ import { StorageClient } from '@orch/apimachinery/grpc';
 import { ResourceRegistry, builtinResources } from '@orch/apimachinery/registry';
 import { clientCredentials } from '@orch/component-base/grpc-server';
 import type { Logger } from '@orch/component-base/logs';
-import { x509Authenticator } from './authn/x509.js';
+import { buildAuthentication } from './authn/build-authentication.js';
 import { installDiscovery, defaultVersionInfo } from './endpoints/discovery.js';
 import { resourceHandler } from './endpoints/installer.js';
 import { installOpenApi } from './endpoints/openapi.js';
+import { fileAuditSink } from './filters/with-audit.js';
 import { buildHandlerChain } from './handler-chain.js';
 import { healthCheckerFunc, installHealthChecks } from './health/healthz.js';
 import { ShutdownState } from './health/shutdown-state.js';
@@ -58,10 +59,12 @@ export async function startGatewayServer(config: GatewayConfig, log: Logger, hoo
     },
   });
   const stores = new Map<string, Store>();
-  for (const def of registry.all()) stores.set(`${def.group}/${def.version}/${def.resource}`, new Store(def, strategyFor(def), storage));
+  for (const def of registry.all()) if (!def.virtual) stores.set(`${def.group}/${def.version}/${def.resource}`, new Store(def, strategyFor(def), storage));
   const namespaces = stores.get('/v1/namespaces');
   if (!namespaces) throw new Error('namespaces are not registered');
   const informer = new NamespaceInformer(namespaces, fanout, log);
+  const authn = buildAuthentication(config.authn, stores, fanout, log);
+  const audit = config.authn.auditLogPath ? fileAuditSink(config.authn.auditLogPath) : undefined;
   const shutdown = new ShutdownState();
 
   const checks = {
@@ -78,7 +81,9 @@ export async function startGatewayServer(config: GatewayConfig, log: Logger, hoo
 
   const app = buildHandlerChain({
     log,
-    authenticators: [x509Authenticator],
+    authenticators: authn.authenticators,
+    anonymousAuth: config.authn.anonymous,
+    ...(audit ? { audit } : {}),
     publicPath: (p) => publicPaths.test(p),
     maxBodyBytes: config.maxBodyBytes,
     maxReadOnlyInFlight: config.maxReadOnlyInFlight,
@@ -103,6 +108,7 @@ export async function startGatewayServer(config: GatewayConfig, log: Logger, hoo
       fanout,
       validateFor: (store) => namespaceLifecycle(store.def, namespaces, informer),
       maxWatchSeconds: config.maxWatchSeconds,
+      virtual: authn.virtual,
     }),
   });
 
@@ -111,7 +117,7 @@ export async function startGatewayServer(config: GatewayConfig, log: Logger, hoo
     {
       cert: readFileSync(tls.certFile),
       key: readFileSync(tls.keyFile),
-      ca: readFileSync(tls.caFile),
+      ca: [readFileSync(tls.caFile, 'utf8'), ...authn.extraClientCas],
       requestCert: true,
       rejectUnauthorized: false, // an unverified client is anonymous, answered 401 by authentication
     },
@@ -126,6 +132,7 @@ export async function startGatewayServer(config: GatewayConfig, log: Logger, hoo
   const port = typeof address === 'object' && address ? address.port : config.port;
 
   void informer.start();
+  authn.start();
   void ensureSystemNamespaces(namespaces, log);
   log.info('gateway serving', { address: `https://${config.address}:${port}` });
 
@@ -142,6 +149,8 @@ export async function startGatewayServer(config: GatewayConfig, log: Logger, hoo
         setTimeout(() => server.closeAllConnections(), 5000).unref();
       });
       informer.stop();
+      authn.stop();
+      await audit?.close();
       fanout?.stop();
       await nats.drain().catch(() => undefined);
       rawStorage.close();

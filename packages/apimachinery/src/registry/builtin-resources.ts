@@ -35,6 +35,7 @@ export const builtinResources: readonly ResourceDefinition[] = [
     singular: 'serviceaccount',
     namespaced: true,
     shortNames: ['sa'],
+    subresources: ['token'],
   }),
   core({
     resource: 'pods',
@@ -99,4 +100,10 @@ export const builtinResources: readonly ResourceDefinition[] = [
     shortNames: ['ev'],
     selectableFields: ['regarding.kind', 'regarding.namespace', 'regarding.name', 'regarding.uid', 'reason', 'reportingController', 'type'],
   }),
+  // authentication: operations, not stored kinds
+  ...['v1', 'v1beta1'].map((v) => ({
+    ...named('authentication.orch.io', v, { resource: 'tokenreviews', kind: 'TokenReview', singular: 'tokenreview', namespaced: false }),
+    verbs: ['create'] as const,
+    virtual: true,
+  })),
 ];

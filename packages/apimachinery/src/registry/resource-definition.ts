@@ -38,6 +38,8 @@ export interface ResourceDefinition extends GroupVersionResource {
   storageGroup?: string;
   /** The resource name in storage keys (defaults to `resource`); kinds served in two groups share it. */
   storageResource?: string;
+  /** An operation, not a stored kind (reviews): no Store; answered by a virtual handler. */
+  virtual?: boolean;
 }
 
 export function gvkOf(def: ResourceDefinition): GroupVersionKind {

@@ -180,6 +180,8 @@ describe('openapi', () => {
       'apis/apps/v1',
       'apis/coordination.orch.io/v1',
       'apis/events.orch.io/v1',
+      'apis/authentication.orch.io/v1',
+      'apis/authentication.orch.io/v1beta1',
     ]);
     const url: string = root['paths']['apis/apps/v1'].serverRelativeURL;
     assert.match(url, /^\/openapi\/v3\/apis\/apps\/v1\?hash=[0-9A-F]{128}$/);
