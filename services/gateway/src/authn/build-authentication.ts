@@ -10,11 +10,14 @@ import type { Authenticator, TokenAuthenticator } from './authenticator.js';
 import { bearerTokenAuthenticator } from './bearer-token.js';
 import { BootstrapTokenCache, bootstrapTokenAuthenticator } from './bootstrap-token.js';
 import { readCertBundle } from './cert-chain.js';
+import { OidcAuthenticator } from './oidc.js';
+import { requestHeaderAuthenticator } from './request-header.js';
 import { ServiceAccountTokenAuthenticator, ServiceAccountTokenIssuer } from './service-account.js';
 import { readSigningKey, readVerifyKeys } from './service-account-keys.js';
 import { tokenFileAuthenticator } from './token-file.js';
 import { tokenRequestHandler } from './token-request.js';
 import { tokenReviewGroup, tokenReviewHandler, tokenReviewVersions } from './token-review.js';
+import { TokenWebhookAuthenticator } from './token-webhook.js';
 import { unionTokenAuthenticator } from './union.js';
 import { x509Authenticator } from './x509.js';
 
@@ -56,11 +59,23 @@ export function buildAuthentication(c: AuthenticationConfig, stores: Map<string,
     const issuer = new ServiceAccountTokenIssuer(readSigningKey(c.serviceAccounts.signingKeyFile), c.serviceAccounts.issuer);
     virtual.set('/v1/serviceaccounts/token', tokenRequestHandler({ issuer, apiAudiences, maxExpirationSeconds: c.serviceAccounts.maxExpirationSeconds, serviceAccounts, pods, secrets }));
   }
+  if (c.oidc) {
+    const oidc = new OidcAuthenticator(c.oidc, log);
+    starters.push(() => void oidc.start());
+    stoppers.push(() => oidc.stop());
+    tokenAuthenticators.push(oidc);
+  }
+  if (c.webhook) tokenAuthenticators.push(new TokenWebhookAuthenticator(c.webhook.configFile, c.webhook.version, c.webhook.cacheTtlMs, apiAudiences));
   const tokens = unionTokenAuthenticator(tokenAuthenticators);
   for (const v of tokenReviewVersions) virtual.set(`${tokenReviewGroup}/${v}/tokenreviews`, tokenReviewHandler(tokens, apiAudiences));
 
   const authenticators: Authenticator[] = [];
   const extraClientCas: string[] = [];
+  if (c.requestHeader) {
+    const roots = readCertBundle(c.requestHeader.clientCaFile);
+    authenticators.push(requestHeaderAuthenticator(c.requestHeader, roots));
+    extraClientCas.push(...roots.map((r) => r.toString()));
+  }
   if (c.clientCaFile) authenticators.push(x509Authenticator(readCertBundle(c.clientCaFile)));
   if (tokenAuthenticators.length > 0) authenticators.push(bearerTokenAuthenticator(tokens, apiAudiences));
   return {
