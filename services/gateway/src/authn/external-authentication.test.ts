@@ -17,6 +17,8 @@ import type { Suite } from '@orch/testing';
 
 let suite: Suite;
 let provider: Server;
+let providerPort = 0;
+let servingTls: { cert: string; key: string };
 let webhook: Server;
 const dir = mkdtempSync(join(tmpdir(), 'orch-authn-ext-'));
 const auditLog = join(dir, 'audit.log');
@@ -74,13 +76,13 @@ function auditOf(id: string | string[] | undefined): { user: { username: string;
   return lines.map((l) => JSON.parse(l) as { auditID: string; user: never }).find((e) => e.auditID === id);
 }
 
-async function startProvider(port: number, tls: { cert: string; key: string }): Promise<Server> {
+async function startProvider(port: number, tls: { cert: string; key: string }, keys: JWK[] = [rsaJwk, ecJwk]): Promise<Server> {
   // oidc-provider ships no type declarations; it is loaded by name at run time
   const mod = (await import('oidc-provider' as string)) as { default: new (issuer: string, config: Record<string, unknown>) => { callback(): (req: unknown, res: unknown) => void } };
   const Provider = mod.default;
   const oidc = new Provider(issuer, {
     clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: [redirectUri], grant_types: ['authorization_code'], response_types: ['code'] }],
-    jwks: { keys: [rsaJwk, ecJwk] },
+    jwks: { keys },
     claims: { openid: ['sub', 'tenant'], email: ['email', 'email_verified'], groups: ['groups'] },
     conformIdTokenClaims: false,
     cookies: { keys: ['cookie-signing-key-for-the-test'] },
@@ -149,9 +151,10 @@ before(async () => {
   rsaJwk = { ...(await exportJWK(rsa.privateKey)), kid: 'rsa-1', alg: 'RS256', use: 'sig' };
   const ec = await generateKeyPair('ES256', { extractable: true });
   ecJwk = { ...(await exportJWK(ec.privateKey)), kid: 'ec-1', alg: 'ES256', use: 'sig' };
-  const providerPort = await freePort();
+  providerPort = await freePort();
   issuer = `https://127.0.0.1:${providerPort}`;
-  provider = await startProvider(providerPort, { cert: serving.certPem, key: serving.keyPem });
+  servingTls = { cert: serving.certPem, key: serving.keyPem };
+  provider = await startProvider(providerPort, servingTls);
 
   // the token webhook: checks the gateway's credential, answers by token
   webhook = createServer({ cert: serving.certPem, key: serving.keyPem }, (req, res) => {
@@ -284,4 +287,23 @@ test('authenticating proxy: headers count only with the proxy certificate and an
   await waitFor(() => auditOf(asAdmin.headers['audit-id']) !== undefined, 5000);
   assert.equal(auditOf(asAdmin.headers['audit-id'])?.user.username, 'orch-admin', 'a client certificate of the client CA is not the proxy');
   assert.equal((await gw('/api/v1/namespaces/default', {}, certs['front-proxy'])).status, 401, 'the proxy without a user header is no user');
+});
+
+test('OpenID Connect: a provider that rotates to a new signing key is followed (its keys are fetched again for an unknown kid)', async () => {
+  const oldToken = await loginAs('frank');
+  assert.equal((await gw('/api/v1/namespaces/default', { Authorization: `Bearer ${oldToken}` })).status, 200);
+  // the provider restarts signing with a new RSA key, still publishing the old one
+  await new Promise<void>((r) => {
+    provider.close(() => r());
+    provider.closeAllConnections();
+  });
+  const old = rsaJwk;
+  const next = await generateKeyPair('RS256', { extractable: true });
+  rsaJwk = { ...(await exportJWK(next.privateKey)), kid: 'rsa-2', alg: 'RS256', use: 'sig' };
+  const keys = [rsaJwk, old];
+  provider = await startProvider(providerPort, servingTls, keys);
+  const newToken = await loginAs('frank');
+  assert.equal((JSON.parse(Buffer.from(newToken.split('.')[0] ?? '', 'base64url').toString()) as { kid: string }).kid, 'rsa-2');
+  await waitFor(async () => (await gw('/api/v1/namespaces/default', { Authorization: `Bearer ${newToken}` })).status === 200, 15_000);
+  assert.equal((await gw('/api/v1/namespaces/default', { Authorization: `Bearer ${oldToken}` })).status, 200, 'tokens of the old key stay valid while it is published');
 });
