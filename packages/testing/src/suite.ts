@@ -42,6 +42,8 @@ export interface SuiteOptions {
   /** The gateways' --authorization-mode (default RBAC, answered by the authorizer service). */
   authorizationMode?: 'RBAC' | 'AlwaysAllow' | 'AlwaysDeny';
   authorizerArgs?: string[];
+  /** Extra flags for every gateway (a function gets the suite's PKI, e.g. to name its files). */
+  gatewayArgs?: string[] | ((pki: ThrowawayPki) => string[]);
 }
 
 export async function startSuite(opts: SuiteOptions = {}): Promise<Suite> {
@@ -112,7 +114,7 @@ export async function startSuite(opts: SuiteOptions = {}): Promise<Suite> {
       await spawnBackend({
         name: `gateway-${i}`,
         command: process.execPath,
-        args: [join(repoRoot, 'services/gateway/dist/main.js'), `--secure-port=${port}`, ...tls('gateway'), `--storage-servers=127.0.0.1:${storagePort}`, `--grpc-ca-file=${ca}`, `--grpc-cert-file=${g.certFile}`, `--grpc-key-file=${g.keyFile}`, `--nats-url=${nats.url}`, `--authorization-mode=${opts.authorizationMode ?? 'RBAC'}`, `--authorizer-servers=127.0.0.1:${authorizerPort}`],
+        args: [join(repoRoot, 'services/gateway/dist/main.js'), `--secure-port=${port}`, ...tls('gateway'), `--storage-servers=127.0.0.1:${storagePort}`, `--grpc-ca-file=${ca}`, `--grpc-cert-file=${g.certFile}`, `--grpc-key-file=${g.keyFile}`, `--nats-url=${nats.url}`, `--authorization-mode=${opts.authorizationMode ?? 'RBAC'}`, `--authorizer-servers=127.0.0.1:${authorizerPort}`, ...(typeof opts.gatewayArgs === 'function' ? opts.gatewayArgs(pki) : (opts.gatewayArgs ?? []))],
         ready: async () => (await call(i, 'GET', '/readyz')).status === 200,
         timeoutMs: 30_000,
       })

@@ -1,6 +1,8 @@
 // Flags of the gateway → a validated config (options → complete → validate → config).
 import { parseDuration, parseFlags } from '@orch/component-base/flags';
 import type { TlsFiles } from '@orch/component-base/grpc-server';
+import { authenticationConfig, authenticationFlags } from './authn/authentication-options.js';
+import type { AuthenticationConfig } from './authn/authentication-options.js';
 
 export const gatewayFlags = {
   'bind-address': { type: 'string', default: '127.0.0.1', description: 'Address the HTTPS server listens on.' },
@@ -22,6 +24,8 @@ export const gatewayFlags = {
   'authorization-mode': { type: 'string', default: 'RBAC', description: 'RBAC (asks the authorizer service), AlwaysAllow or AlwaysDeny.' },
   'authorizer-servers': { type: 'string', default: '127.0.0.1:6502', description: 'Address of the authorizer service (gRPC), for --authorization-mode=RBAC.' },
   'storage-request-timeout': { type: 'string', default: '10s', description: 'Deadline of each call to the storage service.' },
+  // authentication: authn/authentication-options.ts
+  ...authenticationFlags,
 } as const;
 
 export interface GatewayConfig {
@@ -40,6 +44,7 @@ export interface GatewayConfig {
   storageTimeoutMs: number;
   authorizationMode: 'RBAC' | 'AlwaysAllow' | 'AlwaysDeny';
   authorizerAddress: string;
+  authn: AuthenticationConfig;
 }
 
 export function gatewayConfig(argv?: string[]): GatewayConfig {
@@ -68,5 +73,6 @@ export function gatewayConfig(argv?: string[]): GatewayConfig {
     storageTimeoutMs: parseDuration(f['storage-request-timeout'] ?? '10s'),
     authorizationMode,
     authorizerAddress: f['authorizer-servers'] ?? '',
+    authn: authenticationConfig(f),
   };
 }

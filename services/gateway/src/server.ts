@@ -10,16 +10,17 @@ import { AuthorizerClient, StorageClient } from '@orch/apimachinery/grpc';
 import { ResourceRegistry, builtinResources } from '@orch/apimachinery/registry';
 import { clientCredentials } from '@orch/component-base/grpc-server';
 import type { Logger } from '@orch/component-base/logs';
-import { x509Authenticator } from './authn/x509.js';
 import { accessReviewHandlers } from './authz/access-reviews.js';
 import { alwaysAllow, alwaysDeny } from './authz/authorizer.js';
 import type { Authorizer } from './authz/authorizer.js';
 import { allOf, escalationCheck } from './authz/escalation.js';
 import { GrpcAuthorizer } from './authz/grpc-authorizer.js';
 import type { RuleReviewer } from './authz/grpc-authorizer.js';
+import { buildAuthentication } from './authn/build-authentication.js';
 import { installDiscovery, defaultVersionInfo } from './endpoints/discovery.js';
 import { resourceHandler } from './endpoints/installer.js';
 import { installOpenApi } from './endpoints/openapi.js';
+import { fileAuditSink } from './filters/with-audit.js';
 import { buildHandlerChain } from './handler-chain.js';
 import { healthCheckerFunc, installHealthChecks } from './health/healthz.js';
 import { ShutdownState } from './health/shutdown-state.js';
@@ -72,6 +73,8 @@ export async function startGatewayServer(config: GatewayConfig, log: Logger, hoo
   if (!namespaces) throw new Error('namespaces are not registered');
   const informer = new NamespaceInformer(namespaces, fanout, log);
   const authz = authorizationFor(config);
+  const authn = buildAuthentication(config.authn, stores, fanout, log);
+  const audit = config.authn.auditLogPath ? fileAuditSink(config.authn.auditLogPath) : undefined;
   const shutdown = new ShutdownState();
 
   const checks = {
@@ -88,9 +91,13 @@ export async function startGatewayServer(config: GatewayConfig, log: Logger, hoo
 
   const app = buildHandlerChain({
     log,
-    authenticators: [x509Authenticator],
+    authenticators: authn.authenticators,
     authorizer: authz.authorizer,
-    publicPath: (p) => publicPaths.test(p),
+    anonymousAuth: config.authn.anonymous,
+    ...(audit ? { audit } : {}),
+    // Under RBAC (or AlwaysDeny) the authorizer decides for anonymous users too (the bootstrap
+    // system:public-info-viewer role opens health and version); AlwaysAllow would open everything.
+    publicPath: config.authorizationMode === 'AlwaysAllow' ? (p) => publicPaths.test(p) : () => true,
     maxBodyBytes: config.maxBodyBytes,
     maxReadOnlyInFlight: config.maxReadOnlyInFlight,
     maxMutatingInFlight: config.maxMutatingInFlight,
@@ -121,7 +128,7 @@ export async function startGatewayServer(config: GatewayConfig, log: Logger, hoo
             clusterRoles: stores.get('rbac.authorization.orch.io/v1/clusterroles'),
           })
         ),
-      virtual: accessReviewHandlers(authz.authorizer, authz.reviewer),
+      virtual: new Map([...accessReviewHandlers(authz.authorizer, authz.reviewer), ...authn.virtual]),
       maxWatchSeconds: config.maxWatchSeconds,
     }),
   });
@@ -131,7 +138,7 @@ export async function startGatewayServer(config: GatewayConfig, log: Logger, hoo
     {
       cert: readFileSync(tls.certFile),
       key: readFileSync(tls.keyFile),
-      ca: readFileSync(tls.caFile),
+      ca: [readFileSync(tls.caFile, 'utf8'), ...authn.extraClientCas],
       requestCert: true,
       rejectUnauthorized: false, // an unverified client is anonymous, answered 401 by authentication
     },
@@ -146,6 +153,7 @@ export async function startGatewayServer(config: GatewayConfig, log: Logger, hoo
   const port = typeof address === 'object' && address ? address.port : config.port;
 
   void informer.start();
+  authn.start();
   void ensureSystemNamespaces(namespaces, log);
   log.info('gateway serving', { address: `https://${config.address}:${port}` });
 
@@ -162,6 +170,8 @@ export async function startGatewayServer(config: GatewayConfig, log: Logger, hoo
         setTimeout(() => server.closeAllConnections(), 5000).unref();
       });
       informer.stop();
+      authn.stop();
+      await audit?.close();
       fanout?.stop();
       await nats.drain().catch(() => undefined);
       rawStorage.close();

@@ -44,6 +44,7 @@ export const builtinResources: readonly ResourceDefinition[] = [
     singular: 'serviceaccount',
     namespaced: true,
     shortNames: ['sa'],
+    subresources: ['token'],
   }),
   core({
     resource: 'pods',
@@ -123,4 +124,10 @@ export const builtinResources: readonly ResourceDefinition[] = [
   review({ resource: 'selfsubjectaccessreviews', kind: 'SelfSubjectAccessReview', singular: 'selfsubjectaccessreview', namespaced: false }),
   review({ resource: 'localsubjectaccessreviews', kind: 'LocalSubjectAccessReview', singular: 'localsubjectaccessreview', namespaced: true }),
   review({ resource: 'selfsubjectrulesreviews', kind: 'SelfSubjectRulesReview', singular: 'selfsubjectrulesreview', namespaced: false }),
+  // authentication: operations, not stored kinds
+  ...['v1', 'v1beta1'].map((v) => ({
+    ...named('authentication.orch.io', v, { resource: 'tokenreviews', kind: 'TokenReview', singular: 'tokenreview', namespaced: false }),
+    verbs: ['create'] as const,
+    virtual: true,
+  })),
 ];

@@ -84,6 +84,7 @@ const verbsBySubresource: Partial<Record<string, readonly Verb[]>> = {
   finalize: ['update'],
   eviction: ['create'],
   binding: ['create'],
+  token: ['create'],
 };
 
 /** Verbs of a subresource by name; anything not listed behaves like `status`. */

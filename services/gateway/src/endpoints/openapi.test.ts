@@ -182,6 +182,8 @@ describe('openapi', () => {
       'apis/events.orch.io/v1',
       'apis/rbac.authorization.orch.io/v1',
       'apis/authorization.orch.io/v1',
+      'apis/authentication.orch.io/v1',
+      'apis/authentication.orch.io/v1beta1',
     ]);
     const url: string = root['paths']['apis/apps/v1'].serverRelativeURL;
     assert.match(url, /^\/openapi\/v3\/apis\/apps\/v1\?hash=[0-9A-F]{128}$/);

@@ -3,25 +3,42 @@ import { newUnauthorized } from '@orch/apimachinery/errors';
 import { writeErrorNegotiated } from '../negotiation/response-writers.js';
 import { withUser } from '../request/context.js';
 import type { Authenticator } from '../authn/authenticator.js';
+import { anonymousUserInfo } from '../authn/anonymous.js';
+import { unionAuthenticator } from '../authn/union.js';
+
+export interface AuthenticationOptions {
+  /** --anonymous-auth: a request without credentials is `system:anonymous`; off, it is 401. */
+  anonymous: boolean;
+  /**
+   * Paths an anonymous user may reach. While the authorization mode is AlwaysAllow nothing else
+   * stops an anonymous user, so only health and version paths are let through; an authorizer
+   * that decides for `system:anonymous` makes this `() => true`.
+   */
+  anonymousAllowed: (path: string) => boolean;
+}
 
 /**
- * The first authenticator that knows the request decides; none is 401. Health, version and
- * discovery stay reachable without credentials, as load balancers and probes need them.
+ * The authenticators in order, the first that succeeds deciding (every user also gets
+ * `system:authenticated`). A presented but invalid credential (a bearer token nobody accepts) is
+ * 401; no credentials is anonymous when enabled.
  */
 export const withAuthentication =
-  (authenticators: Authenticator[], publicPaths: (path: string) => boolean): RequestHandler =>
-  async (req, res, next) => {
-    try {
-      for (const a of authenticators) {
-        const user = await a.authenticate(req);
+  (authenticators: Authenticator[], opts: AuthenticationOptions): RequestHandler => {
+    const union = unionAuthenticator(authenticators);
+    return async (req, res, next) => {
+      try {
+        const user = await union.authenticate(req);
         if (user) {
           withUser(req, user);
           return next();
         }
+        if (opts.anonymous) {
+          withUser(req, anonymousUserInfo());
+          if (opts.anonymousAllowed(req.path)) return next();
+        }
+        writeErrorNegotiated(req, res, newUnauthorized('Unauthorized'));
+      } catch (err) {
+        writeErrorNegotiated(req, res, err);
       }
-      if (publicPaths(req.path)) return next();
-      writeErrorNegotiated(req, res, newUnauthorized('Unauthorized'));
-    } catch (err) {
-      writeErrorNegotiated(req, res, err);
-    }
+    };
   };

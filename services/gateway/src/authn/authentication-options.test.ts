@@ -1,0 +1,55 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { gatewayConfig } from '../options.js';
+
+const required = ['--tls-cert-file=c', '--tls-private-key-file=k', '--client-ca-file=ca'];
+
+test('authentication flags: defaults', () => {
+  const c = gatewayConfig(required).authn;
+  assert.equal(c.anonymous, true);
+  assert.equal(c.bootstrapTokens, false);
+  assert.deepEqual(c.serviceAccounts.keyFiles, ['k'], 'falls back to --tls-private-key-file');
+  assert.equal(c.serviceAccounts.signingKeyFile, 'k');
+  assert.equal(c.serviceAccounts.lookup, true);
+  assert.equal(c.oidc, undefined);
+  assert.equal(c.webhook, undefined);
+  assert.equal(c.requestHeader, undefined);
+});
+
+test('authentication flags: repeatable keys and claims, lists, booleans as --flag=false, spec defaults', () => {
+  const c = gatewayConfig([
+    ...required,
+    '--anonymous-auth=false',
+    '--service-account-key-file=a.pem',
+    '--service-account-key-file=b.pem',
+    '--service-account-lookup=false',
+    '--enable-bootstrap-token-auth',
+    '--oidc-issuer-url=https://idp',
+    '--oidc-client-id=orch',
+    '--oidc-required-claim=hd=example.com',
+    '--oidc-required-claim=tier=gold',
+    '--authentication-token-webhook-config-file=w.kubeconfig',
+    '--requestheader-client-ca-file=p.crt',
+    '--requestheader-username-headers=X-Remote-User,X-User',
+    '--requestheader-allowed-names=front-proxy',
+  ]).authn;
+  assert.equal(c.anonymous, false);
+  assert.deepEqual(c.serviceAccounts.keyFiles, ['a.pem', 'b.pem']);
+  assert.equal(c.serviceAccounts.lookup, false);
+  assert.equal(c.bootstrapTokens, true);
+  assert.deepEqual(c.oidc?.requiredClaims, { hd: 'example.com', tier: 'gold' });
+  assert.equal(c.oidc?.usernameClaim, 'sub');
+  assert.deepEqual(c.oidc?.signingAlgs, ['RS256']);
+  assert.deepEqual(c.webhook, { configFile: 'w.kubeconfig', cacheTtlMs: 120_000, version: 'v1beta1' });
+  assert.deepEqual(c.requestHeader?.usernameHeaders, ['X-Remote-User', 'X-User']);
+  assert.deepEqual(c.requestHeader?.allowedNames, ['front-proxy']);
+});
+
+test('authentication flags: inconsistent values are refused', () => {
+  assert.throws(() => gatewayConfig([...required, '--anonymous-auth=maybe']), /anonymous-auth/);
+  assert.throws(() => gatewayConfig([...required, '--oidc-issuer-url=https://idp']), /go together/);
+  assert.throws(() => gatewayConfig([...required, '--oidc-issuer-url=http://idp', '--oidc-client-id=x']), /https/);
+  assert.throws(() => gatewayConfig([...required, '--oidc-issuer-url=https://idp', '--oidc-client-id=x', '--oidc-required-claim=novalue']), /key=value/);
+  assert.throws(() => gatewayConfig([...required, '--authentication-token-webhook-version=v2']), /v1 or v1beta1/);
+  assert.throws(() => gatewayConfig([...required, '--requestheader-client-ca-file=p.crt']), /username-headers is required/);
+});

@@ -1,0 +1,90 @@
+// Builds the gateway's authenticators from its flags (k8s BuiltInAuthenticationOptions.ToAuthenticationConfig):
+// request-level ones in order (authenticating proxy, client certificates, bearer tokens), the token
+// union behind the bearer header and TokenReview, and the virtual handlers authentication serves.
+import type { Logger } from '@orch/component-base/logs';
+import type { VirtualHandler } from '../endpoints/installer.js';
+import type { Store } from '../registry/store.js';
+import type { Fanout } from '../watch/fanout.js';
+import type { AuthenticationConfig } from './authentication-options.js';
+import type { Authenticator, TokenAuthenticator } from './authenticator.js';
+import { bearerTokenAuthenticator } from './bearer-token.js';
+import { BootstrapTokenCache, bootstrapTokenAuthenticator } from './bootstrap-token.js';
+import { readCertBundle } from './cert-chain.js';
+import { OidcAuthenticator } from './oidc.js';
+import { requestHeaderAuthenticator } from './request-header.js';
+import { ServiceAccountTokenAuthenticator, ServiceAccountTokenIssuer } from './service-account.js';
+import { readSigningKey, readVerifyKeys } from './service-account-keys.js';
+import { tokenFileAuthenticator } from './token-file.js';
+import { tokenRequestHandler } from './token-request.js';
+import { tokenReviewGroup, tokenReviewHandler, tokenReviewVersions } from './token-review.js';
+import { TokenWebhookAuthenticator } from './token-webhook.js';
+import { unionTokenAuthenticator } from './union.js';
+import { x509Authenticator } from './x509.js';
+
+export interface Authentication {
+  authenticators: Authenticator[];
+  tokens: TokenAuthenticator;
+  apiAudiences: string[];
+  virtual: Map<string, VirtualHandler>;
+  /** Extra CA certificates (PEM) the listener must ask clients for (the request-header CA). */
+  extraClientCas: string[];
+  start(): void;
+  stop(): void;
+}
+
+export function buildAuthentication(c: AuthenticationConfig, stores: Map<string, Store>, fanout: Fanout, log: Logger): Authentication {
+  const serviceAccounts = stores.get('/v1/serviceaccounts');
+  const secrets = stores.get('/v1/secrets');
+  const pods = stores.get('/v1/pods');
+  const apiAudiences = [c.serviceAccounts.issuer];
+  const tokenAuthenticators: TokenAuthenticator[] = [];
+  const starters: (() => void)[] = [];
+  const stoppers: (() => void)[] = [];
+  const virtual = new Map<string, VirtualHandler>();
+
+  if (c.tokenAuthFile) tokenAuthenticators.push(tokenFileAuthenticator(c.tokenAuthFile));
+  if (c.bootstrapTokens) {
+    if (!secrets) throw new Error('secrets are not registered');
+    const cache = new BootstrapTokenCache(secrets, fanout, log);
+    starters.push(() => void cache.start());
+    stoppers.push(() => cache.stop());
+    tokenAuthenticators.push(bootstrapTokenAuthenticator(cache));
+  }
+  if (c.serviceAccounts.keyFiles.length > 0) {
+    if (!serviceAccounts) throw new Error('serviceaccounts are not registered');
+    const lookup = c.serviceAccounts.lookup ? { serviceAccounts, pods, secrets } : undefined;
+    tokenAuthenticators.push(new ServiceAccountTokenAuthenticator(readVerifyKeys(c.serviceAccounts.keyFiles), c.serviceAccounts.issuer, apiAudiences, lookup));
+  }
+  if (c.serviceAccounts.signingKeyFile && serviceAccounts) {
+    const issuer = new ServiceAccountTokenIssuer(readSigningKey(c.serviceAccounts.signingKeyFile), c.serviceAccounts.issuer);
+    virtual.set('/v1/serviceaccounts/token', tokenRequestHandler({ issuer, apiAudiences, maxExpirationSeconds: c.serviceAccounts.maxExpirationSeconds, serviceAccounts, pods, secrets }));
+  }
+  if (c.oidc) {
+    const oidc = new OidcAuthenticator(c.oidc, log);
+    starters.push(() => void oidc.start());
+    stoppers.push(() => oidc.stop());
+    tokenAuthenticators.push(oidc);
+  }
+  if (c.webhook) tokenAuthenticators.push(new TokenWebhookAuthenticator(c.webhook.configFile, c.webhook.version, c.webhook.cacheTtlMs, apiAudiences));
+  const tokens = unionTokenAuthenticator(tokenAuthenticators);
+  for (const v of tokenReviewVersions) virtual.set(`${tokenReviewGroup}/${v}/tokenreviews`, tokenReviewHandler(tokens, apiAudiences));
+
+  const authenticators: Authenticator[] = [];
+  const extraClientCas: string[] = [];
+  if (c.requestHeader) {
+    const roots = readCertBundle(c.requestHeader.clientCaFile);
+    authenticators.push(requestHeaderAuthenticator(c.requestHeader, roots));
+    extraClientCas.push(...roots.map((r) => r.toString()));
+  }
+  if (c.clientCaFile) authenticators.push(x509Authenticator(readCertBundle(c.clientCaFile)));
+  if (tokenAuthenticators.length > 0) authenticators.push(bearerTokenAuthenticator(tokens, apiAudiences));
+  return {
+    authenticators,
+    tokens,
+    apiAudiences,
+    virtual,
+    extraClientCas,
+    start: () => starters.forEach((s) => s()),
+    stop: () => stoppers.forEach((s) => s()),
+  };
+}

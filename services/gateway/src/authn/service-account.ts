@@ -1,0 +1,142 @@
+// Service-account tokens (k8s serviceaccount JWTs): minted by the TokenRequest subresource,
+// verified against --service-account-key-file keys; with --service-account-lookup the account (and
+// the object the token is bound to) must still exist with the same uid.
+import { randomUUID } from 'node:crypto';
+import { SignJWT, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
+import { isNotFound, newUnauthorized } from '@orch/apimachinery/errors';
+import type { UserInfo } from '../request/context.js';
+import type { Store } from '../registry/store.js';
+import type { TokenAuthenticator, TokenResponse } from './authenticator.js';
+import type { SigningKey, VerifyKey } from './service-account-keys.js';
+
+export const serviceAccountPrefix = 'system:serviceaccount:';
+export const allServiceAccountsGroup = 'system:serviceaccounts';
+/** The private claim holding namespace, account and bound object (k8s `kubernetes.io`). */
+export const privateClaim = 'orch.io';
+
+export interface BoundObject {
+  kind: 'Pod' | 'Secret';
+  name: string;
+  uid: string;
+}
+
+export interface PrivateClaims {
+  namespace: string;
+  serviceaccount: { name: string; uid: string };
+  pod?: { name: string; uid: string };
+  secret?: { name: string; uid: string };
+}
+
+export function serviceAccountUser(namespace: string, name: string, uid: string, bound?: BoundObject): UserInfo {
+  const extra: Record<string, string[]> = {};
+  if (bound?.kind === 'Pod') {
+    extra['authentication.orch.io/pod-name'] = [bound.name];
+    extra['authentication.orch.io/pod-uid'] = [bound.uid];
+  }
+  return {
+    name: `${serviceAccountPrefix}${namespace}:${name}`,
+    uid,
+    groups: [allServiceAccountsGroup, `${allServiceAccountsGroup}:${namespace}`],
+    extra,
+  };
+}
+
+/** Parses `system:serviceaccount:<ns>:<name>`. */
+export function splitServiceAccountName(user: string): { namespace: string; name: string } | undefined {
+  if (!user.startsWith(serviceAccountPrefix)) return undefined;
+  const parts = user.slice(serviceAccountPrefix.length).split(':');
+  if (parts.length !== 2 || !parts[0] || !parts[1]) return undefined;
+  return { namespace: parts[0], name: parts[1] };
+}
+
+export class ServiceAccountTokenIssuer {
+  constructor(
+    private readonly key: SigningKey,
+    readonly issuer: string
+  ) {}
+
+  async mint(p: { namespace: string; name: string; uid: string; audiences: string[]; expirationSeconds: number; bound?: BoundObject }): Promise<{ token: string; expiresAt: Date }> {
+    const now = Math.floor(Date.now() / 1000);
+    const exp = now + p.expirationSeconds;
+    const claims: PrivateClaims = { namespace: p.namespace, serviceaccount: { name: p.name, uid: p.uid } };
+    if (p.bound?.kind === 'Pod') claims.pod = { name: p.bound.name, uid: p.bound.uid };
+    if (p.bound?.kind === 'Secret') claims.secret = { name: p.bound.name, uid: p.bound.uid };
+    const token = await new SignJWT({ [privateClaim]: claims })
+      .setProtectedHeader({ alg: this.key.alg, kid: this.key.kid })
+      .setIssuer(this.issuer)
+      .setSubject(`${serviceAccountPrefix}${p.namespace}:${p.name}`)
+      .setAudience(p.audiences)
+      .setIssuedAt(now)
+      .setNotBefore(now)
+      .setExpirationTime(exp)
+      .setJti(randomUUID())
+      .sign(this.key.privateKey);
+    return { token, expiresAt: new Date(exp * 1000) };
+  }
+}
+
+export interface ServiceAccountLookup {
+  serviceAccounts: Store;
+  pods: Store | undefined;
+  secrets: Store | undefined;
+}
+
+export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
+  constructor(
+    private readonly keys: VerifyKey[],
+    private readonly issuer: string,
+    private readonly apiAudiences: string[],
+    private readonly lookup: ServiceAccountLookup | undefined
+  ) {}
+
+  async authenticateToken(token: string, audiences: string[]): Promise<TokenResponse | undefined> {
+    let iss: string | undefined;
+    let kid: string | undefined;
+    try {
+      iss = decodeJwt(token).iss;
+      kid = decodeProtectedHeader(token).kid;
+    } catch {
+      return undefined; // not a JWT
+    }
+    if (iss !== this.issuer) return undefined; // another issuer's token (OIDC, ...)
+    const wanted = audiences.length > 0 ? audiences : this.apiAudiences;
+    const candidates = this.keys.filter((k) => !kid || k.kid === kid);
+    let payload: Record<string, unknown> | undefined;
+    let lastErr: unknown;
+    for (const k of candidates.length > 0 ? candidates : this.keys) {
+      try {
+        payload = (await jwtVerify(token, k.key, { issuer: this.issuer, algorithms: [k.alg], audience: wanted, requiredClaims: ['exp', 'sub'] })).payload;
+        break;
+      } catch (err) {
+        lastErr = err;
+      }
+    }
+    if (!payload) throw newUnauthorized(`invalid service-account token: ${(lastErr as Error | undefined)?.message ?? 'no key'}`);
+    const sub = splitServiceAccountName(String(payload['sub'] ?? ''));
+    const pc = payload[privateClaim] as PrivateClaims | undefined;
+    if (!sub || !pc || pc.namespace !== sub.namespace || pc.serviceaccount?.name !== sub.name) {
+      throw newUnauthorized('invalid service-account token: subject and private claims disagree');
+    }
+    const bound: BoundObject | undefined = pc.pod ? { kind: 'Pod', ...pc.pod } : pc.secret ? { kind: 'Secret', ...pc.secret } : undefined;
+    if (this.lookup) await this.#lookup(sub.namespace, pc, bound);
+    const aud = payload['aud'];
+    const tokenAud = Array.isArray(aud) ? aud.map(String) : [String(aud)];
+    return { user: serviceAccountUser(sub.namespace, sub.name, pc.serviceaccount.uid, bound), audiences: wanted.filter((a) => tokenAud.includes(a)) };
+  }
+
+  async #lookup(namespace: string, pc: PrivateClaims, bound: BoundObject | undefined): Promise<void> {
+    const check = async (store: Store | undefined, what: string, name: string, uid: string): Promise<void> => {
+      if (!store) throw newUnauthorized(`${what} ${namespace}/${name} cannot be looked up`);
+      try {
+        const obj = await store.get(namespace, name, { consistency: 'MOST_RECENT' });
+        if (obj.metadata.uid !== uid) throw newUnauthorized(`${what} ${namespace}/${name} has been deleted (uid mismatch)`);
+        if (obj.metadata.deletionTimestamp) throw newUnauthorized(`${what} ${namespace}/${name} is being deleted`);
+      } catch (err) {
+        if (isNotFound(err)) throw newUnauthorized(`${what} ${namespace}/${name} has been deleted`);
+        throw err;
+      }
+    };
+    await check(this.lookup?.serviceAccounts, 'service account', pc.serviceaccount.name, pc.serviceaccount.uid);
+    if (bound) await check(bound.kind === 'Pod' ? this.lookup?.pods : this.lookup?.secrets, bound.kind.toLowerCase(), bound.name, bound.uid);
+  }
+}

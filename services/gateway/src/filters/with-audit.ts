@@ -1,0 +1,61 @@
+// The audit log (--audit-log-path): one JSON line per request at ResponseComplete, with the
+// authenticated identity, the impersonated one, verb, URI, object and response code.
+import { createWriteStream } from 'node:fs';
+import type { Writable } from 'node:stream';
+import type { RequestHandler } from 'express';
+import { auditIdFrom, requestInfoFrom, userFrom } from '../request/context.js';
+import type { UserInfo } from '../request/context.js';
+import { impersonatorFrom } from './with-impersonation.js';
+
+export interface AuditSink {
+  write(event: Record<string, unknown>): void;
+  close(): Promise<void>;
+}
+
+/** JSON lines appended to a file, or standard output for `-`. */
+export function fileAuditSink(path: string): AuditSink {
+  const out: Writable = path === '-' ? process.stdout : createWriteStream(path, { flags: 'a', mode: 0o600 });
+  return {
+    write: (e) => void out.write(`${JSON.stringify(e)}\n`),
+    close: () => (path === '-' ? Promise.resolve() : new Promise<void>((resolve) => out.end(() => resolve()))),
+  };
+}
+
+const userJson = (u: UserInfo | undefined): Record<string, unknown> | undefined =>
+  u && { username: u.name, ...(u.uid ? { uid: u.uid } : {}), groups: u.groups, ...(Object.keys(u.extra).length > 0 ? { extra: u.extra } : {}) };
+
+export const withAudit =
+  (sink: AuditSink): RequestHandler =>
+  (req, res, next) => {
+    const received = new Date().toISOString();
+    let done = false;
+    const emit = (): void => {
+      if (done) return;
+      done = true;
+      const info = requestInfoFrom(req);
+      const impersonator = impersonatorFrom(req);
+      const user = userFrom(req);
+      sink.write({
+        kind: 'Event',
+        apiVersion: 'audit.orch.io/v1',
+        level: 'Metadata',
+        auditID: auditIdFrom(req),
+        stage: 'ResponseComplete',
+        requestURI: req.originalUrl,
+        verb: info?.verb ?? req.method.toLowerCase(),
+        user: userJson(impersonator ?? user) ?? {},
+        ...(impersonator ? { impersonatedUser: userJson(user) } : {}),
+        sourceIPs: [req.socket.remoteAddress ?? ''],
+        userAgent: req.headers['user-agent'] ?? '',
+        ...(info?.isResourceRequest
+          ? { objectRef: { resource: info.resource, ...(info.namespace ? { namespace: info.namespace } : {}), ...(info.name ? { name: info.name } : {}), apiGroup: info.apiGroup, apiVersion: info.apiVersion, ...(info.subresource ? { subresource: info.subresource } : {}) } }
+          : {}),
+        responseStatus: { code: res.statusCode },
+        requestReceivedTimestamp: received,
+        stageTimestamp: new Date().toISOString(),
+      });
+    };
+    res.on('finish', emit);
+    res.on('close', emit);
+    next();
+  };
