@@ -9,7 +9,6 @@ import { writeErrorNegotiated } from '../negotiation/response-writers.js';
 import { userFrom, withUser } from '../request/context.js';
 import type { UserInfo } from '../request/context.js';
 import type { Attributes, Authorizer } from '../authz/authorizer.js';
-import { AuthorizerFunc } from '../authz/authorizer.js';
 import { allAuthenticated, allUnauthenticated, anonymousUser } from '../authn/authenticator.js';
 import { allServiceAccountsGroup, splitServiceAccountName } from '../authn/service-account.js';
 
@@ -18,11 +17,6 @@ const impersonators = new WeakMap<IncomingMessage, UserInfo>();
 
 /** The authenticated caller of an impersonated request (undefined when nobody was impersonated). */
 export const impersonatorFrom = (req: IncomingMessage): UserInfo | undefined => impersonators.get(req);
-
-/** Until an authorizer is wired: only members of system:masters may impersonate. */
-export const mastersOnlyImpersonation: Authorizer = new AuthorizerFunc((a) =>
-  a.user.groups.includes('system:masters') ? { decision: 'allow', reason: 'system:masters' } : { decision: 'no-opinion', reason: '' }
-);
 
 interface Requested {
   user?: string;
