@@ -13,11 +13,13 @@ import { newRegistry, serveMetrics } from '@orch/component-base/metrics';
 import { reconcilePolicy } from './bootstrap/reconcile-policy.js';
 import { authorizerService } from './grpc/authorizer-service.js';
 import { alwaysAllow, alwaysDeny } from './modes/always.js';
+import { mastersGroup, privilegedGroups } from './modes/privileged-groups.js';
 import type { AuthorizerConfig } from './options.js';
 import { ClusterRoleAggregator } from './rbac/aggregation.js';
 import { RbacAuthorizer } from './rbac/authorizer.js';
 import { InformerSource } from './rbac/informer-source.js';
 import type { Authorizer, Role } from './rbac/types.js';
+import { union } from './union.js';
 
 export interface AuthorizerServer {
   port: number;
@@ -54,7 +56,7 @@ export async function startAuthorizerServer(config: AuthorizerConfig, log: Logge
     aggregator = new ClusterRoleAggregator(() => src.clusterRoles.list() as unknown as Role[], storage, log);
     const agg = aggregator;
     src.clusterRoles.addEventHandler({ onAdd: () => agg.schedule(), onUpdate: () => agg.schedule(), onDelete: () => agg.schedule() });
-    authorizer = new RbacAuthorizer(src);
+    authorizer = union(privilegedGroups([mastersGroup]), new RbacAuthorizer(src));
   } else {
     authorizer = config.mode === 'AlwaysAllow' ? alwaysAllow : alwaysDeny;
   }

@@ -140,7 +140,7 @@ test('watch: a gateway losing NATS messages still gives every watcher every even
   const g = suite.pki.file('gateway');
   const port = await freePort();
   const gw: GatewayServer = await startGatewayServer(
-    gatewayConfig([`--secure-port=${port}`, `--tls-cert-file=${g.certFile}`, `--tls-private-key-file=${g.keyFile}`, `--client-ca-file=${suite.pki.caFile}`, `--storage-servers=127.0.0.1:${suite.storagePort}`, `--grpc-ca-file=${suite.pki.caFile}`, `--grpc-cert-file=${g.certFile}`, `--grpc-key-file=${g.keyFile}`, `--nats-url=${suite.nats.url}`]),
+    gatewayConfig([`--secure-port=${port}`, `--tls-cert-file=${g.certFile}`, `--tls-private-key-file=${g.keyFile}`, `--client-ca-file=${suite.pki.caFile}`, `--storage-servers=127.0.0.1:${suite.storagePort}`, `--grpc-ca-file=${suite.pki.caFile}`, `--grpc-cert-file=${g.certFile}`, `--grpc-key-file=${g.keyFile}`, `--nats-url=${suite.nats.url}`, `--authorizer-servers=127.0.0.1:${suite.authorizerPort}`]),
     createLogger('gateway-test', 'error'),
     {
       // Lose every third change message, and a whole run of four.

@@ -1,0 +1,30 @@
+// Several authorizers in order (k8s pkg/authorization/union): the first that allows or denies
+// decides; no opinion passes to the next. Rules reviews concatenate.
+import type { AuthorizationResult, Authorizer } from './rbac/types.js';
+
+export function union(...authorizers: Authorizer[]): Authorizer {
+  return {
+    authorize(a) {
+      const errors: string[] = [];
+      const reasons: string[] = [];
+      for (const z of authorizers) {
+        const r = z.authorize(a);
+        if (r.decision !== 'no-opinion') return r;
+        if (r.reason) reasons.push(r.reason);
+        if (r.evaluationError) errors.push(r.evaluationError);
+      }
+      const out: AuthorizationResult = { decision: 'no-opinion', reason: reasons.join('; ') };
+      if (errors.length) out.evaluationError = errors.join('; ');
+      return out;
+    },
+    rulesFor(user, namespace) {
+      const parts = authorizers.map((z) => z.rulesFor(user, namespace));
+      return {
+        resourceRules: parts.flatMap((p) => p.resourceRules),
+        nonResourceRules: parts.flatMap((p) => p.nonResourceRules),
+        incomplete: parts.some((p) => p.incomplete),
+        evaluationError: parts.map((p) => p.evaluationError).filter(Boolean).join('; '),
+      };
+    },
+  };
+}
