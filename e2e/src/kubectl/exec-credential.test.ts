@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSuite } from '@orch/testing';
+import { grantClusterRole, startSuite } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 
 let suite: Suite;
@@ -74,6 +74,7 @@ printf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential",
   );
   chmodSync(plugin, 0o755);
   suite = await startSuite({ gatewayArgs: [`--token-auth-file=${tokens}`, `--audit-log-path=${auditLog}`] });
+  await grantClusterRole(suite, 'view', 'system:authenticated'); // these tests are about who, not what
 });
 
 after(async () => {

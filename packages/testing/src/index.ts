@@ -14,3 +14,4 @@ export type { Suite, SuiteOptions } from './suite.js';
 export { startSuite } from './suite.js';
 export type { UserCredentials } from './user-kubeconfig.js';
 export { userKubeconfig } from './user-kubeconfig.js';
+export { grantClusterRole } from './grant.js';

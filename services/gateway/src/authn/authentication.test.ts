@@ -9,7 +9,7 @@ import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignJWT, UnsecuredJWT, decodeJwt } from 'jose';
-import { startSuite, waitFor as waitForTesting } from '@orch/testing';
+import { grantClusterRole, startSuite, waitFor as waitForTesting } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 
 let suite: Suite;
@@ -74,18 +74,23 @@ before(async () => {
   writeFileSync(tokenFile, 'tok-alice,alice,uid-1,"dev,ops"\ntok-carol,carol,uid-3\n');
   suite = await startSuite({ gatewayArgs: [`--token-auth-file=${tokenFile}`, '--enable-bootstrap-token-auth', `--audit-log-path=${auditLog}`] });
   assert.equal((await suite.request(0, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'sa' } })).status, 201);
+  // These tests are about who a caller is: every authenticated user may read (RBAC decides
+  // what they may do; impersonation stays refused to non-masters).
+  await grantClusterRole(suite, 'view', 'system:authenticated');
+  await waitFor(async () => (await call('GET', '/api/v1/namespaces/default', { headers: bearer('tok-alice') })).status === 200, 10_000);
 });
 
 after(async () => {
   await suite?.stop();
 });
 
-test('anonymous: no credentials reach health and version, and are 401 on resources while no authorizer decides', async () => {
+test('anonymous: no credentials reach health and version; on resources RBAC forbids system:anonymous', async () => {
   assert.equal((await call('GET', '/healthz')).status, 200);
   assert.equal((await call('GET', '/version')).status, 200);
   const r = await call('GET', '/api/v1/namespaces');
-  assert.equal(r.status, 401);
-  assert.equal(r.body['reason'], 'Unauthorized');
+  assert.equal(r.status, 403);
+  assert.equal(r.body['reason'], 'Forbidden');
+  assert.match(String(r.body['message']), /User "system:anonymous" cannot list resource "namespaces"/);
 });
 
 test('client certificate: CN is the user, each O a group, plus system:authenticated (audit log)', async () => {

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { SignJWT, decodeJwt, exportJWK, generateKeyPair, importJWK } from 'jose';
 import type { JWK } from 'jose';
 import { createCertificateAuthority, issueCertificate } from '@orch/component-base/pki';
-import { freePort, startSuite, waitFor as waitForTesting } from '@orch/testing';
+import { freePort, grantClusterRole, startSuite, waitFor as waitForTesting } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 
 let suite: Suite;
@@ -209,6 +209,7 @@ before(async () => {
   });
   const admin = suite.pki.file('admin');
   certs['admin'] = { cert: readFileSync(admin.certFile), key: readFileSync(admin.keyFile) };
+  await grantClusterRole(suite, 'view', 'system:authenticated'); // these tests are about who, not what
 });
 
 after(async () => {
@@ -273,6 +274,12 @@ test('token webhook: a TokenReview (v1beta1 by default) with the configured cred
   assert.equal((await gw('/api/v1/namespaces/default', { Authorization: 'Bearer wh-good-aud' })).status, 401);
 });
 
+async function assertAnonymous(r: { status: number; headers: Record<string, string | string[] | undefined> }, why: string): Promise<void> {
+  assert.equal(r.status, 403, why);
+  await waitFor(() => auditOf(r.headers['audit-id']) !== undefined, 5000);
+  assert.equal(auditOf(r.headers['audit-id'])?.user.username, 'system:anonymous', why);
+}
+
 test('authenticating proxy: headers count only with the proxy certificate and an allowed name', async () => {
   const headers = { 'X-Remote-User': 'carol', 'X-Remote-Uid': 'c-7', 'X-Remote-Group': ['team-a', 'team-b'], 'X-Remote-Extra-Acme.com%2Fproject': 'Blue' };
   const ok = await gw('/api/v1/namespaces/default', headers, certs['front-proxy']);
@@ -280,13 +287,16 @@ test('authenticating proxy: headers count only with the proxy certificate and an
   await waitFor(() => auditOf(ok.headers['audit-id']) !== undefined, 5000);
   assert.deepEqual(auditOf(ok.headers['audit-id'])?.user, { username: 'carol', uid: 'c-7', groups: ['team-a', 'team-b', 'system:authenticated'], extra: { 'acme.com/project': ['Blue'] } });
 
-  assert.equal((await gw('/api/v1/namespaces/default', headers)).status, 401, 'no client certificate');
-  assert.equal((await gw('/api/v1/namespaces/default', headers, certs['intruder'])).status, 401, 'a certificate of the proxy CA with a name not allowed');
+  // Without the proxy's certificate and an allowed name the headers give no identity: the caller
+  // is anonymous, which RBAC forbids here.
+  await assertAnonymous(await gw('/api/v1/namespaces/default', headers), 'no client certificate');
+  await assertAnonymous(await gw('/api/v1/namespaces/default', headers, certs['intruder']), 'a certificate of the proxy CA with a name not allowed');
+
   const asAdmin = await gw('/api/v1/namespaces/default', headers, certs['admin']);
   assert.equal(asAdmin.status, 200);
   await waitFor(() => auditOf(asAdmin.headers['audit-id']) !== undefined, 5000);
   assert.equal(auditOf(asAdmin.headers['audit-id'])?.user.username, 'orch-admin', 'a client certificate of the client CA is not the proxy');
-  assert.equal((await gw('/api/v1/namespaces/default', {}, certs['front-proxy'])).status, 401, 'the proxy without a user header is no user');
+  await assertAnonymous(await gw('/api/v1/namespaces/default', {}, certs['front-proxy']), 'the proxy without a user header is no user');
 });
 
 test('OpenID Connect: a provider that rotates to a new signing key is followed (its keys are fetched again for an unknown kid)', async () => {
