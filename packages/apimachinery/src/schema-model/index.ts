@@ -6,3 +6,5 @@ export { validateObject } from './validate-fields.js';
 export type { StrictJson } from './parse-json-strict.js';
 export { parseJsonStrict } from './parse-json-strict.js';
 export { formatTime, isQuantity, parseTime } from './special-types.js';
+export type { IncludeObject, Table, TableColumnDefinition, TableOptions, TableRow } from './table-convertor.js';
+export { humanDuration, tableColumnDefinitions, tablePrinterNames, toTable } from './table-convertor.js';

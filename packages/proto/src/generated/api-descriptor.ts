@@ -13,7 +13,7 @@ export const apiDescriptor: Record<string, unknown> = {
           "Deployment": {
            "edition": "proto2",
            "options": {
-            "(orch.api.table_columns)": "Ready|string||0|@deploymentReady|Number of the pod with ready state.;Up-to-date|string||0|@deploymentUpdated|Total number of non-terminated pods targeted by this deployment that have the desired template spec.;Available|string||0|@deploymentAvailable|Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.;Age|string||0|@age|CreationTimestamp is a timestamp representing the server time when this object was created.;Containers|string||1|@templateContainers|Names of each container in the template.;Images|string||1|@templateImages|Images referenced by each container in the template.;Selector|string||1|@labelSelector|Label selector for pods."
+            "(orch.api.table_columns)": "Ready|string||0|@deploymentReady|Number of the pod with ready state.;Up-to-date|integer||0|@deploymentUpdated|Total number of non-terminated pods targeted by this deployment that have the desired template spec.;Available|integer||0|@deploymentAvailable|Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.;Age|string||0|@age|CreationTimestamp is a timestamp representing the server time when this object was created.;Containers|string||1|@templateContainers|Names of each container in the template.;Images|string||1|@templateImages|Images referenced by each container in the template.;Selector|string||1|@labelSelector|Label selector for pods."
            },
            "fields": {
             "metadata": {
@@ -1254,7 +1254,7 @@ export const apiDescriptor: Record<string, unknown> = {
           "ConfigMap": {
            "edition": "proto2",
            "options": {
-            "(orch.api.table_columns)": "Data|string||0|@dataCount|Data contains the configuration data.;Age|string||0|@age|CreationTimestamp is a timestamp representing the server time when this object was created."
+            "(orch.api.table_columns)": "Data|integer||0|@dataCount|Data contains the configuration data.;Age|string||0|@age|CreationTimestamp is a timestamp representing the server time when this object was created."
            },
            "fields": {
             "metadata": {
@@ -1305,7 +1305,7 @@ export const apiDescriptor: Record<string, unknown> = {
           "Secret": {
            "edition": "proto2",
            "options": {
-            "(orch.api.table_columns)": "Type|string||0|.type|The type of the secret.;Data|string||0|@dataCount|The number of data items.;Age|string||0|@age|CreationTimestamp is a timestamp representing the server time when this object was created."
+            "(orch.api.table_columns)": "Type|string||0|.type|The type of the secret.;Data|integer||0|@dataCount|The number of data items.;Age|string||0|@age|CreationTimestamp is a timestamp representing the server time when this object was created."
            },
            "fields": {
             "metadata": {
@@ -1361,7 +1361,7 @@ export const apiDescriptor: Record<string, unknown> = {
           "ServiceAccount": {
            "edition": "proto2",
            "options": {
-            "(orch.api.table_columns)": "Secrets|string||0|@secretCount|The number of secrets.;Age|string||0|@age|CreationTimestamp is a timestamp representing the server time when this object was created."
+            "(orch.api.table_columns)": "Secrets|integer||0|@secretCount|The number of secrets.;Age|string||0|@age|CreationTimestamp is a timestamp representing the server time when this object was created."
            },
            "fields": {
             "metadata": {
@@ -4752,7 +4752,7 @@ export const apiDescriptor: Record<string, unknown> = {
           "Event": {
            "edition": "proto2",
            "options": {
-            "(orch.api.table_columns)": "Last Seen|string||0|@eventLastSeen|The time the event was last observed.;Type|string||0|.type|Type of this event (Normal, Warning).;Reason|string||0|.reason|Short, machine understandable string that gives the reason for the transition into the object's current status.;Object|string||0|@eventObject|The object that this event is about.;Message|string||0|.message|A human-readable description of the status of this operation.;Source|string||1|@eventSource|The component reporting this event.;First Seen|string||1|@eventFirstSeen|The time at which the event was first recorded.;Count|string||1|.count|The number of times this event has occurred.;Name|string||1|.metadata.name|Name of the event."
+            "(orch.api.table_columns)": "Last Seen|string||0|@eventLastSeen|The time the event was last observed.;Type|string||0|.type|Type of this event (Normal, Warning).;Reason|string||0|.reason|Short, machine understandable string that gives the reason for the transition into the object's current status.;Object|string||0|@eventObject|The object that this event is about.;Message|string||0|.message|A human-readable description of the status of this operation.;Source|string||1|@eventSource|The component reporting this event.;First Seen|string||1|@eventFirstSeen|The time at which the event was first recorded.;Count|integer||1|.count|The number of times this event has occurred.;Name|string||1|.metadata.name|Name of the event."
            },
            "fields": {
             "metadata": {

@@ -4,12 +4,12 @@ import type { ServerResponse } from 'node:http';
 import { newBadRequest, newNotFound, newUnsupportedMediaType, newInvalid } from '@orch/apimachinery/errors';
 import { PatchError, applyJsonPatch, applyMergePatch } from '@orch/apimachinery/patch';
 import { writeObjectNegotiated } from '../negotiation/response-writers.js';
-import { decodeObject, parseBody, readBody } from './decode.js';
+import { checkFields, decodeObject, parseBodyStrict, parseFieldValidation, readBody } from './decode.js';
 import { parseDryRun } from './list-options.js';
 import { checkSubresource } from './update.js';
 import { namespaceOf } from './scope.js';
 import type { RequestScope } from './scope.js';
-import type { Obj } from '../registry/strategy.js';
+import { addWarning } from '../request/context.js';
 
 const patchTypes = ['application/merge-patch+json', 'application/json-patch+json'];
 
@@ -21,7 +21,10 @@ export async function patchResource(scope: RequestScope, res: ServerResponse): P
     throw newUnsupportedMediaType(contentType, patchTypes);
   }
   const dryRun = parseDryRun(scope.query);
-  const patch = parseBody(readBody(scope.req), 'application/json');
+  const mode = parseFieldValidation(scope.query);
+  const { value: patch, duplicates } = parseBodyStrict(readBody(scope.req), 'application/json');
+  // The patched object is field-checked on every try of the update loop; warnings are sent once.
+  const warnings = new Set<string>();
   if (contentType === 'application/merge-patch+json' && (typeof patch !== 'object' || patch === null || Array.isArray(patch))) {
     throw newBadRequest('a merge patch must be a JSON object');
   }
@@ -41,9 +44,12 @@ export async function patchResource(scope: RequestScope, res: ServerResponse): P
         }
         throw err;
       }
-      return decodeObject(patched, scope.def, { namespace: ns, name }) as Obj;
+      const obj = decodeObject(patched, scope.def, { namespace: ns, name });
+      checkFields(scope.req, scope.def, obj, duplicates, mode, (w) => warnings.add(w));
+      return obj;
     },
     { dryRun, validate: scope.validate, forceAllowCreate: false, ...(subresource ? { subresource } : {}) }
   );
+  for (const w of warnings) addWarning(scope.req, w);
   writeObjectNegotiated(scope.req, res, 200, result.object);
 }

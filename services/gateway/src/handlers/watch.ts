@@ -2,6 +2,7 @@
 // events from a list; any other value resumes exactly after it.
 import type { ServerResponse } from 'node:http';
 import { StatusError, toStatusError } from '@orch/apimachinery/errors';
+import { canEncode, encodeWatchFrame } from '@orch/apimachinery/protobuf';
 import { formatApiVersion } from '@orch/apimachinery/schema';
 import { negotiateOutput } from '../negotiation/negotiate.js';
 import { Watcher } from '../watch/watcher.js';
@@ -11,7 +12,9 @@ import { namespaceOf } from './scope.js';
 import type { RequestScope } from './scope.js';
 
 export async function watchResource(scope: RequestScope, res: ServerResponse): Promise<void> {
-  negotiateOutput(scope.req); // 406 before the stream starts
+  const apiVersion = formatApiVersion(scope.def);
+  // 406 before the stream starts; the binary envelope for kinds with a schema.
+  const out = negotiateOutput(scope.req, { protobuf: canEncode({ apiVersion, kind: scope.def.kind }) });
   const opts = parseListOptions(scope.query, scope.def);
   const ns = namespaceOf(scope);
   const filter: WatchFilter = {};
@@ -37,12 +40,15 @@ export async function watchResource(scope: RequestScope, res: ServerResponse): P
     from = parseRevision(rv);
   }
 
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+  const binary = out.media === 'protobuf';
+  const contentType = binary ? `${out.contentType};stream=watch` : 'application/json';
+  res.writeHead(200, { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
   res.flushHeaders();
   const watcher = new Watcher(res, filter, {
     bookmarks: opts.allowWatchBookmarks,
-    apiVersion: formatApiVersion(scope.def),
+    apiVersion,
     kind: scope.def.kind,
+    ...(binary ? { encode: (e) => encodeWatchFrame(e.type, e.object as Record<string, unknown>) } : {}),
     ...(scope.onWatchEvent ? { onEvent: scope.onWatchEvent } : {}),
   });
   for (const obj of initial) watcher.send({ type: 'ADDED', object: obj });

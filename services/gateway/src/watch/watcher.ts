@@ -49,15 +49,21 @@ export class Watcher implements FeedListener {
   readonly #bookmarks: boolean;
   readonly #typeMeta: { apiVersion: string; kind: string };
   readonly #onEvent: (() => void) | undefined;
+  readonly #encode: (e: WatchEvent) => string | Buffer;
   #closed = false;
   #onClose: (() => void)[] = [];
 
-  constructor(res: ServerResponse, filter: WatchFilter, opts: { bookmarks: boolean; apiVersion: string; kind: string; onEvent?: () => void }) {
+  constructor(
+    res: ServerResponse,
+    filter: WatchFilter,
+    opts: { bookmarks: boolean; apiVersion: string; kind: string; onEvent?: () => void; encode?: (e: WatchEvent) => string | Buffer }
+  ) {
     this.#res = res;
     this.#filter = filter;
     this.#bookmarks = opts.bookmarks;
     this.#typeMeta = { apiVersion: opts.apiVersion, kind: opts.kind };
     this.#onEvent = opts.onEvent;
+    this.#encode = opts.encode ?? ((e) => `${JSON.stringify(e)}\n`);
     res.on('close', () => this.close());
   }
 
@@ -72,7 +78,7 @@ export class Watcher implements FeedListener {
 
   send(e: WatchEvent): void {
     if (this.#closed) return;
-    this.#res.write(`${JSON.stringify(e)}\n`);
+    this.#res.write(this.#encode(e));
     this.#onEvent?.();
   }
 
