@@ -8,3 +8,4 @@ export { parseJsonStrict } from './parse-json-strict.js';
 export { formatTime, isQuantity, parseTime } from './special-types.js';
 export type { IncludeObject, Table, TableColumnDefinition, TableOptions, TableRow } from './table-convertor.js';
 export { humanDuration, tableColumnDefinitions, tablePrinterNames, toTable } from './table-convertor.js';
+export { openApiDefinitionName, openApiDefinitions } from './openapi-definitions.js';
