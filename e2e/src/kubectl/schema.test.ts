@@ -88,3 +88,25 @@ test('kubectl get pods -o wide prints the pod columns of the server Table', asyn
   assert.match(nss.stdout, /^NAME\s+STATUS\s+AGE\n/);
   assert.match(nss.stdout, /\nkschema\s+Active\s+/);
 });
+
+test('a second kubectl apply sends a strategic merge patch that merges lists by their keys', async () => {
+  const file = join(dir, 'deploy.yaml');
+  const deploy = (image: string, env: string) =>
+    `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: kschema\nspec:\n  replicas: 2\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n    spec:\n      containers:\n      - name: web\n        image: ${image}\n        env:\n${env}      - name: sidecar\n        image: busybox\n`;
+  writeFileSync(file, deploy('nginx:1.26', '        - name: A\n          value: "1"\n        - name: B\n          value: "2"\n'));
+  const first = await kubectl(['apply', '-f', file]);
+  assert.equal(first.code, 0, first.stderr);
+  // Another writer adds an env var the manifest does not own: the strategic merge keeps it.
+  const cur = (await suite.request(0, 'GET', '/apis/apps/v1/namespaces/kschema/deployments/web')).body as any;
+  cur.spec.template.spec.containers[0].env.push({ name: 'EXTRA', value: 'x' });
+  assert.equal((await suite.request(0, 'PUT', '/apis/apps/v1/namespaces/kschema/deployments/web', cur)).status, 200);
+  writeFileSync(file, deploy('nginx:1.27', '        - name: A\n          value: "10"\n'));
+  const second = await kubectl(['apply', '-f', file, '-v=6']);
+  assert.equal(second.code, 0, second.stderr);
+  assert.match(second.stderr, /PATCH https:\S+deployments\/web\?fieldManager=kubectl-client-side-apply&fieldValidation=Strict 200/);
+  const after = (await suite.request(0, 'GET', '/apis/apps/v1/namespaces/kschema/deployments/web')).body as any;
+  const [web, sidecar] = after.spec.template.spec.containers;
+  assert.equal(web.image, 'nginx:1.27');
+  assert.deepEqual(web.env, [{ name: 'A', value: '10' }, { name: 'EXTRA', value: 'x' }]);
+  assert.equal(sidecar.name, 'sidecar');
+});

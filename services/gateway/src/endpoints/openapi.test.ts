@@ -216,6 +216,7 @@ describe('openapi', () => {
     assert.deepEqual(Object.keys(patch.requestBody.content), [
       'application/json-patch+json',
       'application/merge-patch+json',
+      'application/strategic-merge-patch+json',
     ]);
     assert.equal(
       patch.responses['200'].content['application/json'].schema.$ref,

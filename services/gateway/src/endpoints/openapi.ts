@@ -31,7 +31,7 @@ const deleteOptionsDef = `${metaPrefix}.DeleteOptions`;
 const protobufV2Deprecated = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
 const protobufV2 = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
 const produces = ['application/json', 'application/yaml'];
-const patchTypes = ['application/json-patch+json', 'application/merge-patch+json'];
+const patchTypes = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json'];
 
 /** `io.orch.api.<group>.<version>.<Kind>`: core for '', `.orch.io` dropped, foreign domains reversed. */
 export function definitionName(gvk: GroupVersionKind): string {
