@@ -9,3 +9,4 @@ export { formatTime, isQuantity, parseTime } from './special-types.js';
 export type { IncludeObject, Table, TableColumnDefinition, TableOptions, TableRow } from './table-convertor.js';
 export { humanDuration, tableColumnDefinitions, tablePrinterNames, toTable } from './table-convertor.js';
 export { openApiDefinitionName, openApiDefinitions } from './openapi-definitions.js';
+export { realisticObjects, realisticPod } from './realistic-objects.js';

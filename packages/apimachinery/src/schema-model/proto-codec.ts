@@ -13,7 +13,8 @@ const isPlainObject = (v: unknown): v is Json => typeof v === 'object' && v !== 
 /** Encodes a JSON object (already validated against the message) as protobuf bytes. */
 export function encodeMessage(m: MessageSchema, obj: unknown): Uint8Array {
   const plain = toProtoMessage(m, obj);
-  return m.type.encode(m.type.fromObject(plain as Json)).finish();
+  // The plain object already has protobufjs' runtime types (Buffers, numbers, nested objects).
+  return m.type.encode(plain as Json).finish();
 }
 
 /** Decodes protobuf bytes of a message into its JSON form. */
