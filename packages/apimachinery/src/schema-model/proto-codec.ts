@@ -1,10 +1,11 @@
-// JSON objects ↔ protobuf bytes, driven by the schema model: field numbers from proto/, the
+// JSON objects ↔ protobuf bytes, driven by the schema model (encoding: proto-encoder.ts): field numbers from proto/, the
 // special JSON forms (Quantity, IntOrString, Time, MicroTime, RawExtension, FieldsV1), maps,
 // int64, and inline (embedded) messages. Decoding applies omitempty: a scalar holding its zero
 // value is left out of the JSON unless the field is a pointer field upstream.
 import type protobuf from 'protobufjs';
 import type { FieldSchema, MessageSchema, ValueType } from './schema-model.js';
-import { formatDuration, formatTime, parseDuration, parseTime } from './special-types.js';
+import { formatDuration, formatTime } from './special-types.js';
+import { encodeJson } from './proto-encoder.js';
 
 type Json = Record<string, unknown>;
 
@@ -12,71 +13,12 @@ const isPlainObject = (v: unknown): v is Json => typeof v === 'object' && v !== 
 
 /** Encodes a JSON object (already validated against the message) as protobuf bytes. */
 export function encodeMessage(m: MessageSchema, obj: unknown): Uint8Array {
-  const plain = toProtoMessage(m, obj);
-  // The plain object already has protobufjs' runtime types (Buffers, numbers, nested objects).
-  return m.type.encode(plain as Json).finish();
+  return encodeJson(m, obj);
 }
 
 /** Decodes protobuf bytes of a message into its JSON form. */
 export function decodeMessage(m: MessageSchema, bytes: Uint8Array): unknown {
   return fromProtoMessage(m, m.type.decode(bytes));
-}
-
-// ---- JSON → protobufjs plain object ----
-
-function toProtoMessage(m: MessageSchema, v: unknown): unknown {
-  if (m.jsonType) return specialToProto(m, v);
-  if (!isPlainObject(v)) return {};
-  const out: Json = {};
-  for (const [key, val] of Object.entries(v)) {
-    if (val === null || val === undefined) continue;
-    const jf = m.jsonFields.get(key);
-    if (!jf) continue;
-    let target = out;
-    for (const via of jf.via) target = (target[via.name] ??= {}) as Json;
-    target[jf.field.name] = fieldToProto(jf.field, val);
-  }
-  return out;
-}
-
-function fieldToProto(f: FieldSchema, val: unknown): unknown {
-  if (f.map) {
-    const out: Json = {};
-    for (const [k, x] of Object.entries(isPlainObject(val) ? val : {})) if (x !== null) out[k] = valueToProto(f.value, x);
-    return out;
-  }
-  if (f.repeated) return (Array.isArray(val) ? val : []).map((x) => valueToProto(f.value, x));
-  return valueToProto(f.value, val);
-}
-
-function valueToProto(t: ValueType, val: unknown): unknown {
-  if ('scalar' in t) {
-    if (t.scalar === 'bytes') return typeof val === 'string' ? Buffer.from(val, 'base64') : Buffer.alloc(0);
-    return val;
-  }
-  return toProtoMessage(t.message, val);
-}
-
-function specialToProto(m: MessageSchema, v: unknown): unknown {
-  switch (m.jsonType) {
-    case 'quantity':
-      return { string: String(v) };
-    case 'int-or-string':
-      return typeof v === 'number' ? { type: 0, intVal: v } : { type: 1, strVal: String(v) };
-    case 'time':
-    case 'micro-time': {
-      const t = typeof v === 'string' ? parseTime(v) : undefined;
-      return t ?? {};
-    }
-    case 'duration':
-      return { duration: typeof v === 'string' ? (parseDuration(v) ?? 0) : 0 };
-    case 'fields-v1':
-      return { Raw: Buffer.from(JSON.stringify(v)) };
-    case 'raw':
-      return { raw: Buffer.from(JSON.stringify(v)) };
-    default:
-      return {};
-  }
 }
 
 // ---- protobufjs message → JSON ----

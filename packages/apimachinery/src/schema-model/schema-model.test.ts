@@ -122,6 +122,16 @@ test('decoding applies omitempty, keeping zero values of keep_zero fields', () =
   assert.deepEqual(decodeMessage(dep.message, bytes), { metadata: { name: 'x' }, spec: { replicas: 0 } });
 });
 
+test('negative and large integers, and unicode strings, survive the round trip', () => {
+  const pod = model.kind({ group: '', version: 'v1', kind: 'Pod' })!.message;
+  const obj = {
+    metadata: { name: 'p', annotations: { note: 'grüße, 日本, 🚀' }, generation: 2 ** 40 + 3 },
+    spec: { containers: [{ name: 'c', image: 'i' }], priority: -2147483648, securityContext: { runAsUser: -5, fsGroup: 9007199254740991 } },
+    status: { containerStatuses: [{ name: 'c', ready: false, restartCount: 0, image: 'i', imageID: '', state: { terminated: { exitCode: -1, signal: 15 } } }] },
+  };
+  assert.deepEqual(decodeMessage(pod, encodeMessage(pod, obj)), obj);
+});
+
 function gvkOf(key: string): { group: string; version: string; kind: string } {
   const parts = key.split('/');
   return parts.length === 2 ? { group: '', version: parts[0]!, kind: parts[1]! } : { group: parts[0]!, version: parts[1]!, kind: parts[2]! };
