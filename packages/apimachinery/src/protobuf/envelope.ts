@@ -38,10 +38,24 @@ function unknownType(model: SchemaModel): MessageSchema {
   return m;
 }
 
-function wrap(model: SchemaModel, apiVersion: string, kind: string, raw: Uint8Array): Buffer {
-  const u = unknownType(model).type;
-  const body = u.encode(u.fromObject({ typeMeta: { apiVersion, kind }, raw })).finish();
-  return Buffer.concat([protobufMagic, body]);
+function varint(n: number): Buffer {
+  const bytes: number[] = [];
+  while (n >= 0x80) {
+    bytes.push((n % 0x80) | 0x80);
+    n = Math.floor(n / 0x80);
+  }
+  bytes.push(n);
+  return Buffer.from(bytes);
+}
+
+function lengthDelimited(field: number, value: Uint8Array): Buffer[] {
+  return [varint(field * 8 + 2), varint(value.length), Buffer.from(value.buffer, value.byteOffset, value.byteLength)];
+}
+
+/** The magic, then Unknown {typeMeta: {apiVersion, kind}, raw}, written directly (raw is not copied twice). */
+function wrap(apiVersion: string, kind: string, raw: Uint8Array): Buffer {
+  const typeMeta = Buffer.concat([...lengthDelimited(1, Buffer.from(apiVersion)), ...lengthDelimited(2, Buffer.from(kind))]);
+  return Buffer.concat([protobufMagic, ...lengthDelimited(1, typeMeta), ...lengthDelimited(2, raw)]);
 }
 
 /** True when the object's kind has a schema, so it can be written in the envelope. */
@@ -57,8 +71,8 @@ export function encodeEnvelope(obj: unknown, model: SchemaModel = builtinSchemaM
   const kind = String(o['kind'] ?? '');
   const m = messageFor(model, apiVersion, kind);
   if (!m) throw new EnvelopeError(`no protobuf schema for ${kind} in ${apiVersion || 'no version'}`);
-  if (kind === 'WatchEvent') return wrap(model, apiVersion, kind, encodeWatchEventRaw(model, o));
-  return wrap(model, apiVersion, kind, encodeMessage(m, o));
+  if (kind === 'WatchEvent') return wrap(apiVersion, kind, encodeWatchEventRaw(model, o));
+  return wrap(apiVersion, kind, encodeMessage(m, o));
 }
 
 function encodeWatchEventRaw(model: SchemaModel, ev: Json): Uint8Array {
