@@ -127,6 +127,12 @@ test('binary envelope: get, list and create answers decode to the JSON answers',
   const obj = decodeEnvelope(created.raw);
   assert.deepEqual(obj['data'], { a: '1' });
   assert.deepEqual(obj, (await suite.request(0, 'GET', `${base}/configmaps/bin`)).body);
+  // PUT takes an envelope body too.
+  const replaced = await suite.request(0, 'PUT', `${base}/configmaps/bin`, encodeEnvelope({ ...obj, data: { a: '2' } }), {
+    'Content-Type': 'application/vnd.kubernetes.protobuf',
+  });
+  assert.equal(replaced.status, 200, replaced.text);
+  assert.deepEqual((replaced.body as Json)['data'], { a: '2' });
   // Errors come back in the envelope too.
   const missing = await suite.request(0, 'GET', `${base}/pods/nope`, undefined, pb);
   assert.equal(missing.status, 404);
