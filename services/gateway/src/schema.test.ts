@@ -227,9 +227,19 @@ test('content negotiation: Accept lists in order with fallbacks, nothing accepta
   assert.equal((r2.body as Json)['kind'], 'PodList');
   const r3 = await suite.request(0, 'GET', `${base}/pods`, undefined, { Accept: 'text/html, application/json;as=Table;g=example.com;v=v1' });
   assert.equal(r3.status, 406);
-  // A watch answers no Table: the client's fallback applies.
+  // A watch answers Tables of one row, the column definitions in the first event only.
   const r4 = await suite.request(0, 'GET', `${base}/pods?watch=1&timeoutSeconds=1`, undefined, { Accept: 'application/json;as=Table;g=meta.orch.io;v=v1' });
-  assert.equal(r4.status, 406);
+  assert.equal(r4.status, 200);
+  const events = r4.text.trim().split('\n').map((l) => JSON.parse(l) as Json);
+  assert.ok(events.length >= 2);
+  assert.ok(events.every((e) => e['type'] === 'ADDED' && e['object']['kind'] === 'Table' && e['object']['rows'].length === 1));
+  assert.equal(events[0]!['object']['columnDefinitions'][1]['name'], 'Ready');
+  assert.deepEqual(events[1]!['object']['columnDefinitions'], []);
+  const r5 = await suite.request(0, 'GET', `${base}/pods?watch=1&timeoutSeconds=1`, undefined, { Accept: 'application/vnd.orch.protobuf;as=Table;g=meta.orch.io;v=v1' });
+  assert.equal(r5.headers['content-type'], 'application/vnd.orch.protobuf;stream=watch');
+  const frames = new FrameReader().push(r5.raw).map((f) => decodeWatchFrame(f) as { type: string; object: Json });
+  assert.deepEqual(frames.map((e) => e.object['rows'][0]['cells'][0]), events.map((e) => e['object']['rows'][0]['cells'][0]));
+  assert.equal(frames[0]!.object['columnDefinitions'][1]['name'], 'Ready');
 });
 
 test('YAML request bodies and responses, pretty JSON', async () => {
