@@ -5,7 +5,8 @@
 import { parseApiVersion } from '../schema/index.js';
 import type { MessageSchema, SchemaModel } from '../schema-model/schema-model.js';
 import { builtinSchemaModel } from '../schema-model/schema-model.js';
-import { decodeMessage, encodeMessage } from '../schema-model/proto-codec.js';
+import { decodeMessage } from '../schema-model/decode-message.js';
+import { encodeMessage } from '../schema-model/encode-message.js';
 
 export const protobufMagic = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
 

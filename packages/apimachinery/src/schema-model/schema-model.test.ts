@@ -2,8 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { builtinResources } from '../registry/index.js';
 import { builtinSchemaModel } from './schema-model.js';
-import { decodeMessage, encodeMessage } from './proto-codec.js';
-import { validateObject } from './validate-fields.js';
+import { decodeMessage } from './decode-message.js';
+import { encodeMessage } from './encode-message.js';
+import { validateObject } from './validate-object.js';
 import { realisticObjects, realisticPod } from './realistic-objects.js';
 
 const model = builtinSchemaModel();

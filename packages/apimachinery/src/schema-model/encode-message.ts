@@ -333,7 +333,7 @@ function writeBody(out: Out, m: MessageSchema, obj: Json): void {
 }
 
 /** Encodes a JSON object (validated against the message) as the message's protobuf bytes. */
-export function encodeJson(m: MessageSchema, obj: unknown): Buffer {
+export function encodeMessage(m: MessageSchema, obj: unknown): Buffer {
   const plan: Plan = { sizes: [], blobs: [] };
   const root = isPlainObject(obj) ? obj : {};
   const total = m.jsonType ? sizeSpecial(m, obj, plan) : sizeBody(m, root, plan);

@@ -79,7 +79,7 @@ function expectWire(f: FieldSchema, got: number, want: number): void {
 }
 
 /** Decodes the protobuf bytes of a message into its JSON form. */
-export function decodeJson(m: MessageSchema, bytes: Uint8Array): unknown {
+export function decodeMessage(m: MessageSchema, bytes: Uint8Array): unknown {
   const r = protobuf.Reader.create(bytes);
   return readMessage(m, r, bytes.length);
 }

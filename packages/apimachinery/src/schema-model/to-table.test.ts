@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { builtinSchemaModel } from './schema-model.js';
-import { humanDuration, tablePrinterNames, toTable } from './table-convertor.js';
+import { humanDuration, tablePrinterNames, toTable } from './to-table.js';
 import { realisticObjects, realisticPod } from './realistic-objects.js';
 
 const model = builtinSchemaModel();
