@@ -3,6 +3,7 @@
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { storageDescriptor } from './generated/storage-descriptor.js';
+export { apiDescriptor } from './generated/api-descriptor.js';
 import type { ProtoGrpcType as StorageProtoGrpcType } from './generated/types/storage.js';
 import { authorizerDescriptor } from './generated/authorizer-descriptor.js';
 import type { ProtoGrpcType as AuthorizerProtoGrpcType } from './generated/types/authorizer.js';

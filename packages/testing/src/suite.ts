@@ -30,8 +30,8 @@ export interface Suite {
   storagePort: number;
   /** Port of the authorizer service (gRPC, mutual TLS). */
   authorizerPort: number;
-  /** GET/POST/... as the admin, JSON in and out. */
-  request(gateway: number, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: unknown; headers: Record<string, string | string[] | undefined>; text: string }>;
+  /** GET/POST/... as the admin, JSON in and out (`raw`: the response bytes, for binary answers). */
+  request(gateway: number, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: unknown; headers: Record<string, string | string[] | undefined>; text: string; raw: Buffer }>;
   stop(): Promise<void>;
 }
 
@@ -68,14 +68,15 @@ export async function startSuite(opts: SuiteOptions = {}): Promise<Suite> {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
+            const raw = Buffer.concat(chunks);
+            const text = raw.toString('utf8');
             let parsed: unknown = text;
             try {
               parsed = JSON.parse(text);
             } catch {
               // not JSON
             }
-            resolve({ status: res.statusCode ?? 0, body: parsed, headers: res.headers, text });
+            resolve({ status: res.statusCode ?? 0, body: parsed, headers: res.headers, text, raw });
           });
         }
       );

@@ -8,6 +8,7 @@ import type { NatsConnection } from 'nats';
 import { isAlreadyExists } from '@orch/apimachinery/errors';
 import { AuthorizerClient, StorageClient } from '@orch/apimachinery/grpc';
 import { ResourceRegistry, builtinResources } from '@orch/apimachinery/registry';
+import { builtinSchemaModel } from '@orch/apimachinery/schema-model';
 import { clientCredentials } from '@orch/component-base/grpc-server';
 import type { Logger } from '@orch/component-base/logs';
 import { accessReviewHandlers } from './authz/access-reviews.js';
@@ -44,6 +45,9 @@ const publicPaths = /^\/(healthz|livez|readyz|version)(\/|$)/;
 
 export async function startGatewayServer(config: GatewayConfig, log: Logger, hooks: FeedHooks = {}): Promise<GatewayServer> {
   const registry = new ResourceRegistry(builtinResources);
+  // One schema source: the kinds of proto/orch/api compiled once, at start (field validation,
+  // the binary envelope, tables, strategic merge patch and OpenAPI read it).
+  builtinSchemaModel();
   const rawStorage = new StorageClient({
     address: config.storageAddress,
     credentials: clientCredentials(config.grpcTls),

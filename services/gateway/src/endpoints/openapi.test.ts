@@ -75,7 +75,7 @@ describe('openapi', () => {
     );
   });
 
-  it('generates paths, operations and open kind schemas', () => {
+  it('generates paths, operations and kind schemas from the schema model', () => {
     const { v2 } = openApiDocuments(registry) as { v2: Doc };
     const ns = v2['paths']['/api/v1/namespaces/{namespace}/configmaps'];
     assert.equal(ns.get.operationId, 'listCoreV1NamespacedConfigMap');
@@ -127,14 +127,38 @@ describe('openapi', () => {
       for (const op of Object.values(item))
         for (const p of Array.isArray(op) ? op : (op.parameters ?? [])) names.add(p.name);
     }
-    assert.ok(!names.has('fieldValidation') && !names.has('fieldManager'), [...names].join());
+    assert.ok(names.has('fieldValidation') && names.has('fieldManager'), [...names].join());
+    assert.deepEqual(
+      pod.patch.parameters.map((p: Doc) => p['name']),
+      ['body', 'dryRun', 'fieldManager', 'fieldValidation']
+    );
 
     const cm = v2['definitions']['io.orch.api.core.v1.ConfigMap'];
     assert.deepEqual(Object.keys(cm).sort(), [
       'description',
+      'properties',
       'type',
       'x-kubernetes-group-version-kind',
     ]);
+    assert.deepEqual(Object.keys(cm.properties), ['apiVersion', 'binaryData', 'data', 'immutable', 'kind', 'metadata']);
+    assert.deepEqual(cm.properties.data, {
+      description: "Data contains the configuration data. Each key must consist of alphanumeric characters, '-', '_' or '.'.",
+      type: 'object',
+      additionalProperties: { type: 'string' },
+    });
+    const spec = v2['definitions']['io.orch.api.core.v1.PodSpec'];
+    assert.deepEqual(spec.required, ['containers']);
+    assert.equal(spec.properties.containers.items.$ref, '#/definitions/io.orch.api.core.v1.Container');
+    assert.equal(spec.properties.containers['x-kubernetes-patch-merge-key'], 'name');
+    assert.equal(spec.properties.containers['x-kubernetes-patch-strategy'], 'merge');
+    assert.equal(spec.properties.containers['x-kubernetes-list-type'], 'map');
+    assert.deepEqual(spec.properties.containers['x-kubernetes-list-map-keys'], ['name']);
+    assert.equal(spec.properties.nodeSelector['x-kubernetes-map-type'], 'atomic');
+    const port = v2['definitions']['io.orch.api.core.v1.HTTPGetAction'].properties.port;
+    assert.equal(port.$ref, '#/definitions/io.orch.apimachinery.pkg.util.intstr.IntOrString');
+    assert.deepEqual(v2['definitions']['io.orch.apimachinery.pkg.util.intstr.IntOrString'].format, 'int-or-string');
+    assert.equal(v2['definitions']['io.orch.apimachinery.pkg.apis.meta.v1.Time'].format, 'date-time');
+    assert.ok(v2['definitions']['io.orch.apimachinery.pkg.apis.meta.v1.ObjectMeta'].properties.labels);
     assert.deepEqual(cm['x-kubernetes-group-version-kind'], [
       { group: '', kind: 'ConfigMap', version: 'v1' },
     ]);
@@ -196,6 +220,7 @@ describe('openapi', () => {
     assert.deepEqual(Object.keys(patch.requestBody.content), [
       'application/json-patch+json',
       'application/merge-patch+json',
+      'application/strategic-merge-patch+json',
     ]);
     assert.equal(
       patch.responses['200'].content['application/json'].schema.$ref,
@@ -203,6 +228,11 @@ describe('openapi', () => {
     );
     assert.ok(doc['components']['schemas']['io.orch.api.apps.v1.Deployment']);
     assert.equal(doc['components']['schemas']['io.orch.api.core.v1.Pod'], undefined);
+    // References with a description become allOf; what a kind reaches in other groups is included.
+    const template = doc['components']['schemas']['io.orch.api.apps.v1.DeploymentSpec'].properties.template;
+    assert.deepEqual(template.allOf, [{ $ref: '#/components/schemas/io.orch.api.core.v1.PodTemplateSpec' }]);
+    assert.match(template.description, /Template describes the pods/);
+    assert.ok(doc['components']['schemas']['io.orch.api.core.v1.Container'].properties.image);
 
     const stale = await fetch(`${base}/openapi/v3/apis/apps/v1?hash=0`, { redirect: 'manual' });
     assert.equal(stale.status, 301);

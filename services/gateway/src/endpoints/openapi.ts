@@ -1,20 +1,20 @@
-// OpenAPI documents generated from the resource registry (k8s kube-openapi builder, routes
-// /openapi/v2 and /openapi/v3). Computed once per registry and served with an ETag.
+// OpenAPI documents generated from the resource registry and the schema model (k8s kube-openapi
+// builder, routes /openapi/v2 and /openapi/v3). Computed once per registry and served with an ETag.
 //
-// The kind schemas are deliberately open: `type: object` with no `properties` and no
-// `additionalProperties`. kubectl validates `create -f`/`apply -f` manifests client-side against
-// these schemas (we do not advertise `fieldValidation`, so kubectl cannot delegate to the server);
-// an open schema accepts any fields. Real schemas, generated from proto/, replace them later.
+// Kind schemas come from the schema model compiled from proto/orch/api: properties with
+// descriptions (what `kubectl explain` prints), types, required fields, the merge markers and
+// x-kubernetes-group-version-kind. A kind without a proto schema keeps an open `type: object`.
 //
-// Only the query parameters the gateway really implements are listed. `fieldValidation` and
-// `fieldManager` are absent on purpose: kubectl reads the PATCH operation's parameters to decide
-// whether the server validates fields, and must keep validating on its own until it does.
+// Write operations list `fieldValidation` and `fieldManager`: kubectl reads the PATCH
+// operation's parameters to decide that the server validates fields, and then delegates
+// `--validate=strict|warn` to it instead of validating client-side.
 import { createHash } from 'node:crypto';
 import type { Request, Response, Router } from 'express';
 import { newNotAcceptable, newPathNotFound } from '@orch/apimachinery/errors';
 import type { StatusError } from '@orch/apimachinery/errors';
 import type { ResourceDefinition, ResourceRegistry, Verb } from '@orch/apimachinery/registry';
 import type { GroupVersion, GroupVersionKind } from '@orch/apimachinery/schema';
+import { builtinSchemaModel, openApiDefinitions } from '@orch/apimachinery/schema-model';
 import { subresourceVerbs } from './discovery.js';
 import { encodeOpenApiV2Protobuf } from './openapi-v2-protobuf.js';
 
@@ -32,7 +32,7 @@ const deleteOptionsDef = `${metaPrefix}.DeleteOptions`;
 const protobufV2Deprecated = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
 const protobufV2 = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
 const produces = ['application/json', 'application/yaml'];
-const patchTypes = ['application/json-patch+json', 'application/merge-patch+json'];
+const patchTypes = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json'];
 
 /** `io.orch.api.<group>.<version>.<Kind>`: core for '', `.orch.io` dropped, foreign domains reversed. */
 export function definitionName(gvk: GroupVersionKind): string {
@@ -109,7 +109,19 @@ const q = {
   ),
   timeoutSeconds: query('timeoutSeconds', 'integer', 'Timeout for the list/watch call.'),
   dryRun: query('dryRun', 'string', 'When present (All), modifications are not persisted.'),
+  fieldManager: query(
+    'fieldManager',
+    'string',
+    'fieldManager is a name associated with the actor or entity that is making these changes.'
+  ),
+  fieldValidation: query(
+    'fieldValidation',
+    'string',
+    'fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn (the default) or Strict.'
+  ),
 };
+
+const writeParams = [q.dryRun, q.fieldManager, q.fieldValidation];
 
 const listParams = [
   q.allowWatchBookmarks,
@@ -171,7 +183,7 @@ function objectOperation(verb: Verb, kindDef: string, what: string): OperationSp
         action: 'put',
         idVerb: 'replace',
         description: `replace the specified ${what}`,
-        parameters: [body(kindDef), q.dryRun],
+        parameters: [body(kindDef), ...writeParams],
         responses: { '200': kindDef, '201': kindDef },
         consumes: ['*/*'],
       };
@@ -181,7 +193,7 @@ function objectOperation(verb: Verb, kindDef: string, what: string): OperationSp
         action: 'patch',
         idVerb: 'patch',
         description: `partially update the specified ${what}`,
-        parameters: [body(patchDef), q.dryRun],
+        parameters: [body(patchDef), ...writeParams],
         responses: { '200': kindDef, '201': kindDef },
         consumes: patchTypes,
       };
@@ -201,7 +213,7 @@ function objectOperation(verb: Verb, kindDef: string, what: string): OperationSp
         action: 'post',
         idVerb: 'create',
         description: `create ${what}`,
-        parameters: [body(kindDef), q.dryRun],
+        parameters: [body(kindDef), ...writeParams],
         responses: { '200': kindDef, '201': kindDef, '202': kindDef },
         consumes: ['*/*'],
       };
@@ -332,13 +344,19 @@ function gvkExtension(gvk: GroupVersionKind): JsonObject {
   };
 }
 
-/** Definitions of one resource: its kind (open, see the file comment) and its list kind. */
+/**
+ * Definitions of one resource: its kind and every definition it reaches, from the schema model
+ * (an open schema for a kind without one), and its list kind.
+ */
 function resourceDefinitions(def: ResourceDefinition): Record<string, JsonObject> {
   const gv = { group: def.group, version: def.version };
   const apiVersion = def.group === '' ? def.version : `${def.group}/${def.version}`;
   const kindName = definitionName({ ...gv, kind: def.kind });
+  const schema = builtinSchemaModel().kind({ ...gv, kind: def.kind });
+  const fromModel = schema ? openApiDefinitions(builtinSchemaModel(), new Map([[schema.message.fullName, { ...gv, kind: def.kind }]])) : {};
   return {
-    [kindName]: {
+    ...fromModel,
+    [kindName]: fromModel[kindName] ?? {
       description: `${def.kind} (${apiVersion}). The schema is open until the API kinds are generated from proto/: any fields are accepted here and validated by the server.`,
       type: 'object',
       ...gvkExtension({ ...gv, kind: def.kind }),
@@ -458,6 +476,11 @@ function isObject(v: Json | undefined): v is JsonObject {
 function v3Refs(value: Json): Json {
   if (Array.isArray(value)) return value.map(v3Refs);
   if (!isObject(value)) return value;
+  // A reference with siblings (a description) becomes allOf, as kube-openapi writes v3.
+  if (typeof value['$ref'] === 'string' && Object.keys(value).length > 1) {
+    const { $ref, ...rest } = value;
+    return { ...(v3Refs(rest) as JsonObject), allOf: [{ $ref: $ref.replace('#/definitions/', '#/components/schemas/') }] };
+  }
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(value)) {
     out[k] =

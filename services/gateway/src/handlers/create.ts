@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { newMethodNotSupported } from '@orch/apimachinery/errors';
-import { negotiateInput } from '../negotiation/negotiate.js';
+import { negotiateInput, writableMediaTypes } from '../negotiation/negotiate.js';
 import { writeObjectNegotiated } from '../negotiation/response-writers.js';
-import { decodeObject, parseBody, readBody } from './decode.js';
+import { decodeRequestObject } from './decode.js';
 import { parseDryRun } from './list-options.js';
 import { namespaceOf } from './scope.js';
 import type { RequestScope } from './scope.js';
@@ -10,8 +10,7 @@ import type { RequestScope } from './scope.js';
 export async function createResource(scope: RequestScope, res: ServerResponse): Promise<void> {
   if (scope.info.subresource || scope.info.name) throw newMethodNotSupported(scope.store.groupResource, 'create');
   const dryRun = parseDryRun(scope.query);
-  const body = parseBody(readBody(scope.req), negotiateInput(scope.req));
-  const obj = decodeObject(body, scope.def, { namespace: namespaceOf(scope) });
+  const obj = decodeRequestObject(scope.req, scope.query, scope.def, negotiateInput(scope.req, writableMediaTypes), { namespace: namespaceOf(scope) });
   const created = await scope.store.create(obj, { dryRun, validate: scope.validate });
   writeObjectNegotiated(scope.req, res, 201, created);
 }

@@ -1,21 +1,105 @@
-// Reading a request body into an object of the kind the path names: JSON or YAML, a JSON
-// object, with apiVersion, kind, name and namespace agreeing with the request.
+// Reading a request body into an object of the kind the path names: JSON, YAML or the binary
+// envelope, a JSON object, with apiVersion, kind, name and namespace agreeing with the request,
+// and its fields checked against the schema model (fieldValidation Ignore, Warn, Strict).
 import type { IncomingMessage } from 'node:http';
-import { parse as parseYaml } from 'yaml';
+import { parseDocument } from 'yaml';
 import { newBadRequest } from '@orch/apimachinery/errors';
+import type { StatusCause } from '@orch/apimachinery/errors';
+import { EnvelopeError, decodeEnvelope, protobufMediaTypes } from '@orch/apimachinery/protobuf';
+import { builtinSchemaModel, parseJsonStrict, validateObject } from '@orch/apimachinery/schema-model';
 import { formatApiVersion } from '@orch/apimachinery/schema';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
+import { addWarning } from '../request/context.js';
 import type { Obj } from '../registry/strategy.js';
 
-export function parseBody(body: Buffer, contentType: string): unknown {
+export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
+
+/** The fieldValidation query parameter: Warn when unset; anything else than the three is 400. */
+export function parseFieldValidation(query: URLSearchParams): FieldValidation {
+  const v = query.get('fieldValidation');
+  if (v === null || v === '') return 'Warn';
+  if (v === 'Ignore' || v === 'Warn' || v === 'Strict') return v;
+  throw newBadRequest(`fieldValidation parameter unsupported: ${v}; must be one of Ignore, Warn, Strict`);
+}
+
+export interface ParsedBody {
+  value: unknown;
+  /** Paths of keys met twice in one object (JSON) or the duplicate keys (YAML). */
+  duplicates: string[];
+}
+
+/** The body's value, seeing duplicate keys. */
+export function parseBodyStrict(body: Buffer, contentType: string): ParsedBody {
+  if (protobufMediaTypes.includes(contentType)) {
+    try {
+      return { value: decodeEnvelope(body, builtinSchemaModel()), duplicates: [] };
+    } catch (err) {
+      if (err instanceof EnvelopeError) throw newBadRequest(`the request body is not a valid protobuf envelope: ${err.message}`);
+      throw err;
+    }
+  }
   const text = body.toString('utf8');
   if (text.trim() === '') throw newBadRequest('the request body is empty');
-  try {
-    if (contentType === 'application/yaml') return parseYaml(text, { schema: 'core' }) as unknown;
-    return JSON.parse(text) as unknown;
-  } catch (err) {
-    throw newBadRequest(`the request body is not valid ${contentType === 'application/yaml' ? 'YAML' : 'JSON'}: ${(err as Error).message}`);
+  if (contentType === 'application/yaml') {
+    const doc = parseDocument(text, { schema: 'core', uniqueKeys: true });
+    const duplicates = doc.errors.filter((e) => e.code === 'DUPLICATE_KEY').map((e) => text.slice(e.pos[0], e.pos[1]).split(':')[0]?.trim() ?? '');
+    const other = doc.errors.filter((e) => e.code !== 'DUPLICATE_KEY');
+    if (other.length > 0) throw newBadRequest(`the request body is not valid YAML: ${other[0]?.message ?? ''}`);
+    try {
+      const value = duplicates.length > 0 ? parseDocument(text, { schema: 'core', uniqueKeys: false }).toJS() : doc.toJS();
+      return { value: value as unknown, duplicates };
+    } catch (err) {
+      throw newBadRequest(`the request body is not valid YAML: ${(err as Error).message}`);
+    }
   }
+  try {
+    return parseJsonStrict(text);
+  } catch (err) {
+    throw newBadRequest(`the request body is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+export function parseBody(body: Buffer, contentType: string): unknown {
+  return parseBodyStrict(body, contentType).value;
+}
+
+/**
+ * Checks an object's fields against its kind's schema, pruning unknown fields: wrong types and
+ * missing required fields are 400 whatever the level (listing unknown and duplicate fields too);
+ * unknown and duplicate fields are 400 at Strict, one warning each at Warn, silent at Ignore.
+ * Kinds without a schema are left as they are.
+ */
+export function checkFields(
+  req: IncomingMessage,
+  def: ResourceDefinition,
+  obj: unknown,
+  duplicates: string[],
+  mode: FieldValidation,
+  warn: (text: string) => void = (text) => addWarning(req, text)
+): void {
+  const kind = builtinSchemaModel().kind({ group: def.group, version: def.version, kind: def.kind });
+  const unknown: string[] = [];
+  if (kind) {
+    const r = validateObject(kind.message, obj);
+    unknown.push(...r.unknown);
+    if (r.problems.length > 0) {
+      const strictCauses = [...unknown.map((f) => `unknown field "${f}"`), ...duplicates.map((f) => `duplicate field "${f}"`)];
+      const causes: StatusCause[] = [
+        ...r.problems.map((p) => ({ reason: p.reason, message: p.message, field: p.field })),
+        ...unknown.map((f) => ({ reason: 'FieldValueInvalid', message: 'unknown field', field: f })),
+        ...duplicates.map((f) => ({ reason: 'FieldValueDuplicate', message: 'duplicate field', field: f })),
+      ];
+      const what = r.problems.map((p) => (p.reason === 'FieldValueRequired' ? `${p.field}: Required value` : `${p.field}: ${p.message}`));
+      throw newBadRequest(
+        `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${[...what, ...strictCauses].join(', ')}`,
+        causes
+      );
+    }
+  }
+  const messages = [...unknown.map((f) => `unknown field "${f}"`), ...duplicates.map((f) => `duplicate field "${f}"`)];
+  if (messages.length === 0 || mode === 'Ignore') return;
+  if (mode === 'Strict') throw newBadRequest(`strict decoding error: ${messages.join(', ')}`);
+  for (const m of messages) warn(m);
 }
 
 export function decodeObject(
@@ -51,6 +135,21 @@ export function decodeObject(
     if (target.namespace) m.namespace = target.namespace;
   }
   return obj as Obj;
+}
+
+/** Reads, parses, field-checks and decodes the body of a create or update. */
+export function decodeRequestObject(
+  req: IncomingMessage,
+  query: URLSearchParams,
+  def: ResourceDefinition,
+  contentType: string,
+  target: { namespace?: string; name?: string }
+): Obj {
+  const mode = parseFieldValidation(query);
+  const parsed = parseBodyStrict(readBody(req), contentType);
+  const obj = decodeObject(parsed.value, def, target);
+  checkFields(req, def, obj, parsed.duplicates, mode);
+  return obj;
 }
 
 export function readBody(req: IncomingMessage): Buffer {

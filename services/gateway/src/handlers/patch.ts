@@ -2,27 +2,32 @@
 // inside the update loop, so a lost race re-applies the patch to the newer object.
 import type { ServerResponse } from 'node:http';
 import { newBadRequest, newNotFound, newUnsupportedMediaType, newInvalid } from '@orch/apimachinery/errors';
-import { PatchError, applyJsonPatch, applyMergePatch } from '@orch/apimachinery/patch';
+import { PatchError, applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '@orch/apimachinery/patch';
+import { builtinSchemaModel } from '@orch/apimachinery/schema-model';
 import { writeObjectNegotiated } from '../negotiation/response-writers.js';
-import { decodeObject, parseBody, readBody } from './decode.js';
+import { checkFields, decodeObject, parseBodyStrict, parseFieldValidation, readBody } from './decode.js';
 import { parseDryRun } from './list-options.js';
 import { checkSubresource } from './update.js';
 import { namespaceOf } from './scope.js';
 import type { RequestScope } from './scope.js';
-import type { Obj } from '../registry/strategy.js';
+import { addWarning } from '../request/context.js';
 
-const patchTypes = ['application/merge-patch+json', 'application/json-patch+json'];
+const patchTypes = ['application/merge-patch+json', 'application/json-patch+json', 'application/strategic-merge-patch+json'];
 
 export async function patchResource(scope: RequestScope, res: ServerResponse): Promise<void> {
   const subresource = checkSubresource(scope, 'patch');
   const contentType = (scope.req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-  if (!patchTypes.includes(contentType)) {
-    // Strategic merge patch and server-side apply need the schema's merge markers: not served yet.
-    throw newUnsupportedMediaType(contentType, patchTypes);
-  }
+  // Strategic merge patch needs the kind's merge markers (a kind without schema answers 415);
+  // server-side apply is not served yet.
+  const schema = builtinSchemaModel().kind({ group: scope.def.group, version: scope.def.version, kind: scope.def.kind })?.message;
+  const accepted = schema ? patchTypes : patchTypes.slice(0, 2);
+  if (!accepted.includes(contentType)) throw newUnsupportedMediaType(contentType, accepted);
   const dryRun = parseDryRun(scope.query);
-  const patch = parseBody(readBody(scope.req), 'application/json');
-  if (contentType === 'application/merge-patch+json' && (typeof patch !== 'object' || patch === null || Array.isArray(patch))) {
+  const mode = parseFieldValidation(scope.query);
+  const { value: patch, duplicates } = parseBodyStrict(readBody(scope.req), 'application/json');
+  // The patched object is field-checked on every try of the update loop; warnings are sent once.
+  const warnings = new Set<string>();
+  if (contentType !== 'application/json-patch+json' && (typeof patch !== 'object' || patch === null || Array.isArray(patch))) {
     throw newBadRequest('a merge patch must be a JSON object');
   }
   const ns = namespaceOf(scope);
@@ -34,16 +39,24 @@ export async function patchResource(scope: RequestScope, res: ServerResponse): P
       if (!current) throw newNotFound(scope.store.groupResource, name);
       let patched: unknown;
       try {
-        patched = contentType === 'application/json-patch+json' ? applyJsonPatch(current, patch) : applyMergePatch(current, patch);
+        patched =
+          contentType === 'application/json-patch+json'
+            ? applyJsonPatch(current, patch)
+            : contentType === 'application/strategic-merge-patch+json' && schema
+              ? applyStrategicMergePatch(current, patch, schema)
+              : applyMergePatch(current, patch);
       } catch (err) {
         if (err instanceof PatchError) {
           throw newInvalid({ group: scope.def.group, kind: scope.def.kind }, name, [{ type: 'FieldValueInvalid', field: '', message: err.message }]);
         }
         throw err;
       }
-      return decodeObject(patched, scope.def, { namespace: ns, name }) as Obj;
+      const obj = decodeObject(patched, scope.def, { namespace: ns, name });
+      checkFields(scope.req, scope.def, obj, duplicates, mode, (w) => warnings.add(w));
+      return obj;
     },
     { dryRun, validate: scope.validate, forceAllowCreate: false, ...(subresource ? { subresource } : {}) }
   );
+  for (const w of warnings) addWarning(scope.req, w);
   writeObjectNegotiated(scope.req, res, 200, result.object);
 }

@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { newMethodNotSupported } from '@orch/apimachinery/errors';
-import { negotiateInput } from '../negotiation/negotiate.js';
+import { negotiateInput, writableMediaTypes } from '../negotiation/negotiate.js';
 import { writeObjectNegotiated } from '../negotiation/response-writers.js';
-import { decodeObject, parseBody, readBody } from './decode.js';
+import { decodeRequestObject } from './decode.js';
 import { parseDryRun } from './list-options.js';
 import { namespaceOf } from './scope.js';
 import type { RequestScope } from './scope.js';
@@ -16,8 +16,7 @@ export function checkSubresource(scope: RequestScope, verb: string): string | un
 export async function updateResource(scope: RequestScope, res: ServerResponse): Promise<void> {
   const subresource = checkSubresource(scope, 'update');
   const dryRun = parseDryRun(scope.query);
-  const body = parseBody(readBody(scope.req), negotiateInput(scope.req));
-  const desired = decodeObject(body, scope.def, { namespace: namespaceOf(scope), name: scope.info.name });
+  const desired = decodeRequestObject(scope.req, scope.query, scope.def, negotiateInput(scope.req, writableMediaTypes), { namespace: namespaceOf(scope), name: scope.info.name });
   const result = await scope.store.update(namespaceOf(scope), scope.info.name, () => desired, {
     dryRun,
     validate: scope.validate,

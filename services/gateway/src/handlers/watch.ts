@@ -1,9 +1,13 @@
-// Watch: a JSON stream of events. Unset or "0" resourceVersion starts with synthetic ADDED
-// events from a list; any other value resumes exactly after it.
+// Watch: a JSON stream of events (or length-prefixed binary frames, or events holding one-row
+// Tables). Unset or "0" resourceVersion starts with synthetic ADDED events from a list; any
+// other value resumes exactly after it.
 import type { ServerResponse } from 'node:http';
 import { StatusError, toStatusError } from '@orch/apimachinery/errors';
+import { canEncode, encodeWatchFrame } from '@orch/apimachinery/protobuf';
 import { formatApiVersion } from '@orch/apimachinery/schema';
+import type { WatchEvent } from '@orch/apimachinery/watch';
 import { negotiateOutput } from '../negotiation/negotiate.js';
+import { tableOf } from '../negotiation/table.js';
 import { Watcher } from '../watch/watcher.js';
 import type { WatchFilter } from '../watch/watcher.js';
 import { parseListOptions, parseRevision } from './list-options.js';
@@ -11,7 +15,11 @@ import { namespaceOf } from './scope.js';
 import type { RequestScope } from './scope.js';
 
 export async function watchResource(scope: RequestScope, res: ServerResponse): Promise<void> {
-  negotiateOutput(scope.req); // 406 before the stream starts
+  const apiVersion = formatApiVersion(scope.def);
+  // 406 before the stream starts; the binary envelope for kinds with a schema.
+  const out = negotiateOutput(scope.req, { protobuf: canEncode({ apiVersion, kind: scope.def.kind }), table: true });
+  const tableGroup = out.table?.group;
+  if (tableGroup) tableOf(scope.req, scope.def, {}, tableGroup); // 400 for a bad includeObject, before the stream
   const opts = parseListOptions(scope.query, scope.def);
   const ns = namespaceOf(scope);
   const filter: WatchFilter = {};
@@ -37,12 +45,28 @@ export async function watchResource(scope: RequestScope, res: ServerResponse): P
     from = parseRevision(rv);
   }
 
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+  const binary = out.media === 'protobuf';
+  const contentType = binary ? `${out.contentType};stream=watch` : 'application/json';
+  // Table events: each object a Table of one row; the column definitions in the first only.
+  let headers = true;
+  const asTable = (e: WatchEvent): WatchEvent => {
+    if (!tableGroup || e.type === 'BOOKMARK' || e.type === 'ERROR') return e;
+    const table = tableOf(scope.req, scope.def, e.object, tableGroup);
+    if (!headers) table.columnDefinitions = [];
+    headers = false;
+    return { type: e.type, object: table as unknown as Record<string, unknown> };
+  };
+  const encode = (e: WatchEvent): string | Buffer => {
+    const ev = asTable(e);
+    return binary ? encodeWatchFrame(ev.type, ev.object as Record<string, unknown>) : `${JSON.stringify(ev)}\n`;
+  };
+  res.writeHead(200, { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
   res.flushHeaders();
   const watcher = new Watcher(res, filter, {
     bookmarks: opts.allowWatchBookmarks,
-    apiVersion: formatApiVersion(scope.def),
+    apiVersion,
     kind: scope.def.kind,
+    ...(binary || tableGroup ? { encode } : {}),
     ...(scope.onWatchEvent ? { onEvent: scope.onWatchEvent } : {}),
   });
   for (const obj of initial) watcher.send({ type: 'ADDED', object: obj });

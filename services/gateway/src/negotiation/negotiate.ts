@@ -1,10 +1,33 @@
-// Content negotiation: the Accept list, in the client's order, against what this server writes.
+// Content negotiation: the Accept list, in the client's order, against what this server writes
+// for the request: JSON and YAML always, the binary envelope for kinds with a proto schema, and
+// Tables (`as=Table;g=meta.orch.io;v=v1`) for get and list.
 import type { IncomingMessage } from 'node:http';
 import { newNotAcceptable, newUnsupportedMediaType } from '@orch/apimachinery/errors';
+import { protobufMediaTypes } from '@orch/apimachinery/protobuf';
 
-export type MediaType = 'json' | 'yaml';
+export type MediaType = 'json' | 'yaml' | 'protobuf';
 
 export const supportedMediaTypes = ['application/json', 'application/yaml'];
+
+/** What a create or update body may be. */
+export const writableMediaTypes = ['application/json', 'application/yaml', ...protobufMediaTypes];
+
+/** The table groups answered: orch's own, and the Kubernetes one that kubectl asks for first. */
+export const tableGroups = ['meta.orch.io', 'meta.k8s.io'];
+
+export interface Output {
+  media: MediaType;
+  /** The Content-Type to answer with. */
+  contentType: string;
+  /** Set when a Table is asked for and allowed: the group the client named. */
+  table?: { group: string; version: 'v1' };
+}
+
+/** What the answer may be beyond JSON and YAML. */
+export interface OutputAllowed {
+  protobuf?: boolean;
+  table?: boolean;
+}
 
 interface AcceptEntry {
   type: string;
@@ -29,22 +52,38 @@ function parseAccept(header: string): AcceptEntry[] {
     .sort((a, b) => b.q - a.q || a.i - b.i);
 }
 
-/**
- * The media type to answer in. Entries asking for another representation (`as=Table`, a
- * protobuf) are skipped: this server does not write them yet, so the client's fallback decides.
- */
-export function negotiateOutput(req: IncomingMessage): MediaType {
-  const header = req.headers.accept;
-  if (!header) return 'json';
-  for (const e of parseAccept(header)) {
-    if (e.params['as'] !== undefined) continue;
-    if (e.type === 'application/json' || e.type === 'application/*' || e.type === '*/*') return 'json';
-    if (e.type === 'application/yaml') return 'yaml';
-  }
-  throw newNotAcceptable(supportedMediaTypes);
+function plain(type: string, allowed: OutputAllowed): Output | undefined {
+  if (type === 'application/json' || type === 'application/*' || type === '*/*') return { media: 'json', contentType: 'application/json' };
+  if (type === 'application/yaml') return { media: 'yaml', contentType: 'application/yaml' };
+  if (allowed.protobuf && protobufMediaTypes.includes(type)) return { media: 'protobuf', contentType: type };
+  return undefined;
 }
 
-/** The media type of a request body; 415 for anything but JSON and YAML. */
+/**
+ * The representation to answer in: the first Accept entry this server can write for the
+ * request, skipping the others (a Table where none is served, the binary envelope for a kind
+ * without schema, PartialObjectMetadata); 406 when none is left.
+ */
+export function negotiateOutput(req: IncomingMessage, allowed: OutputAllowed = {}): Output {
+  const header = req.headers.accept;
+  if (!header) return { media: 'json', contentType: 'application/json' };
+  for (const e of parseAccept(header)) {
+    const as = e.params['as'];
+    if (as !== undefined) {
+      if (as !== 'Table' || !allowed.table || e.params['v'] !== 'v1' || !tableGroups.includes(e.params['g'] ?? '')) continue;
+      const out = plain(e.type, allowed);
+      if (out && e.type !== '*/*' && e.type !== 'application/*') return { ...out, table: { group: e.params['g'] ?? '', version: 'v1' } };
+      continue;
+    }
+    const out = plain(e.type, allowed);
+    if (out) return out;
+  }
+  const types = [...supportedMediaTypes, ...(allowed.protobuf ? protobufMediaTypes : [])];
+  if (allowed.table) types.push('application/json;as=Table;g=meta.orch.io;v=v1');
+  throw newNotAcceptable(types);
+}
+
+/** The media type of a request body; 415 for anything not allowed (JSON and YAML by default). */
 export function negotiateInput(req: IncomingMessage, allowed: string[] = ['application/json', 'application/yaml']): string {
   const raw = (req.headers['content-type'] ?? 'application/json').split(';')[0]?.trim().toLowerCase() ?? '';
   const type = raw === '' ? 'application/json' : raw;

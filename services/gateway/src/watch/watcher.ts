@@ -63,15 +63,21 @@ export class Watcher implements FeedListener {
   readonly #bookmarks: boolean;
   readonly #typeMeta: { apiVersion: string; kind: string };
   readonly #onEvent: (() => void) | undefined;
+  readonly #encode: (e: WatchEvent) => string | Buffer;
   #closed = false;
   #onClose: (() => void)[] = [];
 
-  constructor(res: ServerResponse, filter: WatchFilter, opts: { bookmarks: boolean; apiVersion: string; kind: string; onEvent?: () => void }) {
+  constructor(
+    res: ServerResponse,
+    filter: WatchFilter,
+    opts: { bookmarks: boolean; apiVersion: string; kind: string; onEvent?: () => void; encode?: (e: WatchEvent) => string | Buffer }
+  ) {
     this.#res = res;
     this.#filter = filter;
     this.#bookmarks = opts.bookmarks;
     this.#typeMeta = { apiVersion: opts.apiVersion, kind: opts.kind };
     this.#onEvent = opts.onEvent;
+    this.#encode = opts.encode ?? ((e) => `{"type":${JSON.stringify(e.type)},"object":${encodedObject(e.object)}}\n`);
     res.on('close', () => this.close());
   }
 
@@ -86,7 +92,7 @@ export class Watcher implements FeedListener {
 
   send(e: WatchEvent): void {
     if (this.#closed) return;
-    this.#res.write(`{"type":${JSON.stringify(e.type)},"object":${encodedObject(e.object)}}\n`);
+    this.#res.write(this.#encode(e));
     this.#onEvent?.();
   }
 

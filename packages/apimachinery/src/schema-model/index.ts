@@ -1,0 +1,13 @@
+export type { FieldSchema, JsonType, KindSchema, MessageSchema, ScalarType, TableColumnSpec, ValueType } from './schema-model.js';
+export { SchemaModel, builtinSchemaModel, protoPackageOf } from './schema-model.js';
+export { decodeMessage } from './decode-message.js';
+export { encodeMessage } from './encode-message.js';
+export type { FieldProblem, FieldValidationResult } from './validate-object.js';
+export { validateObject } from './validate-object.js';
+export type { StrictJson } from './parse-json-strict.js';
+export { parseJsonStrict } from './parse-json-strict.js';
+export { formatTime, isQuantity, parseTime } from './special-types.js';
+export type { IncludeObject, Table, TableColumnDefinition, TableOptions, TableRow } from './to-table.js';
+export { humanDuration, tableColumnDefinitions, tablePrinterNames, toTable } from './to-table.js';
+export { openApiDefinitionName, openApiDefinitions } from './openapi-definitions.js';
+export { realisticObjects, realisticPod } from './realistic-objects.js';

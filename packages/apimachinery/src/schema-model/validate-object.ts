@@ -1,0 +1,148 @@
+// Field validation against the schema model: unknown fields (pruned from the object, so they
+// never reach storage), wrongly typed values and missing required fields, each with its path
+// as clients print it (`spec.containers[0].image`).
+import type { FieldSchema, MessageSchema, ValueType } from './schema-model.js';
+import { isQuantity, parseDuration, parseTime } from './special-types.js';
+
+export interface FieldProblem {
+  /** Path of the field, e.g. spec.containers[0].ports[0].containerPort. */
+  field: string;
+  reason: 'FieldValueRequired' | 'FieldValueInvalid';
+  message: string;
+}
+
+export interface FieldValidationResult {
+  /** Paths of fields the schema does not know; removed from the object. */
+  unknown: string[];
+  /** Wrong types and missing required fields. */
+  problems: FieldProblem[];
+}
+
+type Json = Record<string, unknown>;
+const isPlainObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const join = (path: string, key: string): string => (path === '' ? key : `${path}.${key}`);
+const typeName = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+
+/**
+ * Validates a top-level object (which may also carry apiVersion and kind) against its message,
+ * pruning unknown fields and null values in place.
+ */
+export function validateObject(m: MessageSchema, obj: unknown): FieldValidationResult {
+  const result: FieldValidationResult = { unknown: [], problems: [] };
+  if (!isPlainObject(obj)) {
+    result.problems.push({ field: '', reason: 'FieldValueInvalid', message: `expected object, got ${typeName(obj)}` });
+    return result;
+  }
+  for (const key of ['apiVersion', 'kind']) {
+    const v = obj[key];
+    if (v !== undefined && v !== null && typeof v !== 'string') {
+      result.problems.push({ field: key, reason: 'FieldValueInvalid', message: `expected string, got ${typeName(v)}` });
+    }
+  }
+  walkMessage(m, obj, '', result, new Set(['apiVersion', 'kind']));
+  return result;
+}
+
+function walkMessage(m: MessageSchema, obj: Json, path: string, r: FieldValidationResult, extra?: Set<string>): void {
+  for (const key of Object.keys(obj)) {
+    if (extra?.has(key)) continue;
+    const jf = m.jsonFields.get(key);
+    if (!jf) {
+      r.unknown.push(join(path, key));
+      delete obj[key];
+      continue;
+    }
+    const v = obj[key];
+    if (v === null) {
+      delete obj[key];
+      continue;
+    }
+    walkField(jf.field, v, join(path, key), r);
+  }
+  for (const [key, jf] of m.jsonFields) {
+    if (jf.field.required && obj[key] === undefined) {
+      r.problems.push({ field: join(path, key), reason: 'FieldValueRequired', message: 'Required value' });
+    }
+  }
+}
+
+function walkField(f: FieldSchema, v: unknown, path: string, r: FieldValidationResult): void {
+  if (f.map) {
+    if (!isPlainObject(v)) {
+      r.problems.push({ field: path, reason: 'FieldValueInvalid', message: `expected object, got ${typeName(v)}` });
+      return;
+    }
+    for (const [k, x] of Object.entries(v)) walkValue(f.value, x, `${path}[${k}]`, r);
+    return;
+  }
+  if (f.repeated) {
+    if (!Array.isArray(v)) {
+      r.problems.push({ field: path, reason: 'FieldValueInvalid', message: `expected array, got ${typeName(v)}` });
+      return;
+    }
+    v.forEach((x, i) => walkValue(f.value, x, `${path}[${i}]`, r));
+    return;
+  }
+  walkValue(f.value, v, path, r);
+}
+
+function walkValue(t: ValueType, v: unknown, path: string, r: FieldValidationResult): void {
+  const bad = (expected: string): void =>
+    void r.problems.push({ field: path, reason: 'FieldValueInvalid', message: `expected ${expected}, got ${typeName(v)}` });
+  if ('scalar' in t) {
+    switch (t.scalar) {
+      case 'string':
+        if (typeof v !== 'string') bad('string');
+        return;
+      case 'bool':
+        if (typeof v !== 'boolean') bad('boolean');
+        return;
+      case 'int32':
+        if (!Number.isInteger(v) || (v as number) < -2147483648 || (v as number) > 2147483647) bad('int32');
+        return;
+      case 'uint32':
+        if (!Number.isInteger(v) || (v as number) < 0 || (v as number) > 4294967295) bad('uint32');
+        return;
+      case 'int64':
+      case 'uint64':
+        if (!Number.isSafeInteger(v)) bad(t.scalar);
+        return;
+      case 'double':
+      case 'float':
+        if (typeof v !== 'number' || !Number.isFinite(v)) bad('number');
+        return;
+      case 'bytes':
+        if (typeof v !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(v)) bad('base64 string');
+        return;
+    }
+  }
+  const m = t.message;
+  switch (m.jsonType) {
+    case 'quantity':
+      if (!((typeof v === 'string' && isQuantity(v)) || (typeof v === 'number' && Number.isFinite(v)))) {
+        r.problems.push({ field: path, reason: 'FieldValueInvalid', message: `quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'` });
+      }
+      return;
+    case 'int-or-string':
+      if (!(typeof v === 'string' || Number.isInteger(v))) bad('integer or string');
+      return;
+    case 'time':
+    case 'micro-time':
+      if (typeof v !== 'string' || !parseTime(v)) bad('RFC 3339 timestamp');
+      return;
+    case 'duration':
+      if (typeof v !== 'string' || parseDuration(v) === undefined) bad('duration');
+      return;
+    case 'fields-v1':
+      if (!isPlainObject(v)) bad('object');
+      return;
+    case 'raw':
+      return;
+    default:
+      if (!isPlainObject(v)) {
+        bad('object');
+        return;
+      }
+      walkMessage(m, v, path, r);
+  }
+}

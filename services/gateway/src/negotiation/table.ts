@@ -1,0 +1,30 @@
+// The Table representation of a get or list answer: the kind's columns from the schema model,
+// includeObject=None|Metadata|Object (default Metadata), in the table group the client named.
+import type { IncomingMessage } from 'node:http';
+import { newBadRequest } from '@orch/apimachinery/errors';
+import type { ResourceDefinition } from '@orch/apimachinery/registry';
+import { builtinSchemaModel, toTable } from '@orch/apimachinery/schema-model';
+import type { IncludeObject, Table } from '@orch/apimachinery/schema-model';
+
+type Json = Record<string, unknown>;
+
+export function parseIncludeObject(req: IncomingMessage): IncludeObject {
+  const v = new URL(req.url ?? '/', 'https://x').searchParams.get('includeObject');
+  if (v === null || v === '') return 'Metadata';
+  if (v === 'None' || v === 'Metadata' || v === 'Object') return v;
+  throw newBadRequest(`includeObject parameter unsupported: ${v}; must be one of None, Metadata, Object`);
+}
+
+/** A Table of an object, or of a list's items with the list's metadata. */
+export function tableOf(req: IncomingMessage, def: ResourceDefinition, obj: unknown, group: string): Table {
+  const includeObject = parseIncludeObject(req);
+  const message = builtinSchemaModel().kind({ group: def.group, version: def.version, kind: def.kind })?.message;
+  const o = obj as Json;
+  const apiVersion = `${group}/v1`;
+  if (o['kind'] === def.listKind && Array.isArray(o['items'])) {
+    const meta = (o['metadata'] ?? {}) as Table['metadata'];
+    return toTable(message, o['items'] as Json[], { apiVersion, includeObject, listMeta: meta });
+  }
+  const rv = ((o['metadata'] ?? {}) as Json)['resourceVersion'];
+  return toTable(message, [o], { apiVersion, includeObject, listMeta: typeof rv === 'string' ? { resourceVersion: rv } : {} });
+}

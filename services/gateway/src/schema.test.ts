@@ -1,0 +1,256 @@
+// One schema source, against a real suite: field validation levels, the binary envelope
+// (decoded with the @orch/apimachinery/protobuf client and compared with the JSON answers),
+// Tables and content negotiation, YAML bodies and pretty output.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { FrameReader, decodeEnvelope, decodeWatchFrame, encodeEnvelope, protobufMagic } from '@orch/apimachinery/protobuf';
+import { startSuite } from '@orch/testing';
+import type { Suite } from '@orch/testing';
+
+let suite: Suite;
+const ns = 'schema';
+const base = `/api/v1/namespaces/${ns}`;
+type Json = Record<string, any>;
+
+const pod = (name: string, extra: Json = {}): Json => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, labels: { app: 'web' } },
+  spec: {
+    containers: [{ name: 'web', image: 'nginx:1.27', ports: [{ containerPort: 80, protocol: 'TCP' }], resources: { limits: { cpu: '100m', memory: '64Mi' } } }],
+    ...extra,
+  },
+});
+
+const warningsOf = (h: Record<string, string | string[] | undefined>): string[] => {
+  // Node's client joins repeated Warning headers with ", ".
+  const w = h['warning'];
+  const all = w === undefined ? [] : Array.isArray(w) ? w : [w];
+  return all.flatMap((v) => v.split(/, (?=299 - )/));
+};
+
+before(async () => {
+  suite = await startSuite();
+  assert.equal((await suite.request(0, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } })).status, 201);
+});
+
+after(async () => {
+  await suite.stop();
+});
+
+test('fieldValidation Warn (default): one Warning header per unknown or duplicate field; unknown fields are not stored', async () => {
+  const body = JSON.stringify(pod('warned', { foo: 1 })).replace('"image":"nginx:1.27"', '"image":"nginx:1.27","imagee":"x","name":"web"');
+  const r = await suite.request(0, 'POST', `${base}/pods`, body);
+  assert.equal(r.status, 201, r.text);
+  assert.deepEqual(warningsOf(r.headers).sort(), [
+    '299 - "duplicate field \\"spec.containers[0].name\\""',
+    '299 - "unknown field \\"spec.containers[0].imagee\\""',
+    '299 - "unknown field \\"spec.foo\\""',
+  ]);
+  const got = (await suite.request(0, 'GET', `${base}/pods/warned`)).body as Json;
+  assert.equal('foo' in got['spec'], false);
+  assert.equal('imagee' in got['spec']['containers'][0], false);
+});
+
+test('fieldValidation Strict: 400 listing every unknown and duplicate field, nothing stored', async () => {
+  const body = JSON.stringify(pod('strict', { foo: 1, bar: { x: 1 } })).replace('"name":"strict"', '"name":"strict","name":"strict"');
+  const r = await suite.request(0, 'POST', `${base}/pods?fieldValidation=Strict`, body);
+  assert.equal(r.status, 400);
+  assert.equal((r.body as Json)['reason'], 'BadRequest');
+  assert.equal((r.body as Json)['message'], 'strict decoding error: unknown field "spec.foo", unknown field "spec.bar", duplicate field "metadata.name"');
+  assert.equal((await suite.request(0, 'GET', `${base}/pods/strict`)).status, 404);
+  assert.equal((await suite.request(0, 'POST', `${base}/pods?fieldValidation=Bogus`, pod('bogus'))).status, 400);
+});
+
+test('fieldValidation Ignore: silently dropped', async () => {
+  const r = await suite.request(0, 'POST', `${base}/pods?fieldValidation=Ignore`, pod('ignored', { foo: 1 }));
+  assert.equal(r.status, 201);
+  assert.deepEqual(warningsOf(r.headers), []);
+  assert.equal('foo' in (r.body as Json)['spec'], false);
+});
+
+test('wrong types and missing required fields are 400 at every level, with an unknown field listed too', async () => {
+  for (const level of ['Ignore', 'Warn', 'Strict']) {
+    const bad = pod(`typed-${level.toLowerCase()}`, { foo: 1 });
+    bad['spec']['containers'][0]['ports'][0]['containerPort'] = '80';
+    delete bad['spec']['containers'][0]['name'];
+    const r = await suite.request(0, 'POST', `${base}/pods?fieldValidation=${level}`, bad);
+    assert.equal(r.status, 400, level);
+    const msg = String((r.body as Json)['message']);
+    assert.match(msg, /^Pod in version "v1" cannot be handled as a Pod: /);
+    assert.match(msg, /spec\.containers\[0\]\.ports\[0\]\.containerPort: expected int32, got string/);
+    assert.match(msg, /spec\.containers\[0\]\.name: Required value/);
+    assert.match(msg, /unknown field "spec\.foo"/);
+    assert.ok(((r.body as Json)['details']['causes'] as Json[]).some((c) => c['field'] === 'spec.containers[0].name' && c['reason'] === 'FieldValueRequired'));
+  }
+  const noContainers = pod('nocontainers');
+  delete noContainers['spec']['containers'];
+  assert.equal((await suite.request(0, 'POST', `${base}/pods`, noContainers)).status, 400);
+});
+
+test('update and patch are field-checked too', async () => {
+  const cur = (await suite.request(0, 'GET', `${base}/pods/warned`)).body as Json;
+  cur['spec']['extra'] = true;
+  const put = await suite.request(0, 'PUT', `${base}/pods/warned?fieldValidation=Strict`, cur);
+  assert.equal(put.status, 400);
+  assert.equal((put.body as Json)['message'], 'strict decoding error: unknown field "spec.extra"');
+  const patch = await suite.request(0, 'PATCH', `${base}/pods/warned`, { metadata: { labels: { b: '2' } }, spec: { nope: 1 } }, { 'Content-Type': 'application/merge-patch+json' });
+  assert.equal(patch.status, 200);
+  assert.deepEqual(warningsOf(patch.headers), ['299 - "unknown field \\"spec.nope\\""']);
+  assert.equal('nope' in (patch.body as Json)['spec'], false);
+  const badPatch = await suite.request(0, 'PATCH', `${base}/pods/warned`, { spec: { nodeName: 7 } }, { 'Content-Type': 'application/merge-patch+json' });
+  assert.equal(badPatch.status, 400);
+});
+
+test('binary envelope: get, list and create answers decode to the JSON answers', async () => {
+  const pb = { Accept: 'application/vnd.orch.protobuf' };
+  const json = (await suite.request(0, 'GET', `${base}/pods/warned`)).body;
+  const bin = await suite.request(0, 'GET', `${base}/pods/warned`, undefined, pb);
+  assert.equal(bin.status, 200);
+  assert.equal(bin.headers['content-type'], 'application/vnd.orch.protobuf');
+  assert.deepEqual([...bin.raw.subarray(0, 4)], [0x6b, 0x38, 0x73, 0x00]);
+  assert.deepEqual(decodeEnvelope(bin.raw), json);
+
+  const jsonList = (await suite.request(0, 'GET', `${base}/pods`)).body;
+  const binList = await suite.request(0, 'GET', `${base}/pods`, undefined, { Accept: 'application/vnd.kubernetes.protobuf' });
+  assert.equal(binList.headers['content-type'], 'application/vnd.kubernetes.protobuf');
+  assert.deepEqual(decodeEnvelope(binList.raw), jsonList);
+
+  // A binary request body, answered in binary.
+  const created = await suite.request(0, 'POST', `${base}/configmaps`, encodeEnvelope({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bin' }, data: { a: '1' } }), {
+    'Content-Type': 'application/vnd.orch.protobuf',
+    ...pb,
+  });
+  assert.equal(created.status, 201, created.text);
+  const obj = decodeEnvelope(created.raw);
+  assert.deepEqual(obj['data'], { a: '1' });
+  assert.deepEqual(obj, (await suite.request(0, 'GET', `${base}/configmaps/bin`)).body);
+  // PUT takes an envelope body too.
+  const replaced = await suite.request(0, 'PUT', `${base}/configmaps/bin`, encodeEnvelope({ ...obj, data: { a: '2' } }), {
+    'Content-Type': 'application/vnd.kubernetes.protobuf',
+  });
+  assert.equal(replaced.status, 200, replaced.text);
+  assert.deepEqual((replaced.body as Json)['data'], { a: '2' });
+  // Errors come back in the envelope too.
+  const missing = await suite.request(0, 'GET', `${base}/pods/nope`, undefined, pb);
+  assert.equal(missing.status, 404);
+  assert.equal(decodeEnvelope(missing.raw)['reason'], 'NotFound');
+});
+
+test('binary bodies: a wrong magic, a truncated body or an undecodable raw is 400 and nothing is stored', async () => {
+  const good = encodeEnvelope({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'badbin' }, data: { a: '1' } });
+  const wrongMagic = Buffer.from(good);
+  wrongMagic[0] = 0x6c;
+  const garbage = Buffer.concat([protobufMagic, Buffer.from([0x0a, 0x0f, 0x0a, 0x02, 0x76, 0x31, 0x12, 0x09, ...Buffer.from('ConfigMap'), 0x12, 0x03, 0x0a, 0xff, 0xff])]);
+  for (const body of [wrongMagic, good.subarray(0, good.length - 3), garbage]) {
+    const r = await suite.request(0, 'POST', `${base}/configmaps`, body, { 'Content-Type': 'application/vnd.kubernetes.protobuf' });
+    assert.equal(r.status, 400, r.text);
+  }
+  assert.equal((await suite.request(0, 'GET', `${base}/configmaps/badbin`)).status, 404);
+});
+
+test('binary watch: length-prefixed frames decode to the JSON watch events', async () => {
+  const admin = suite.pki.file('admin');
+  const tls = { ca: readFileSync(suite.pki.caFile), cert: readFileSync(admin.certFile), key: readFileSync(admin.keyFile) };
+  // Both watches start from the same consistent list, so they must see the same events.
+  const rv = ((await suite.request(0, 'GET', `${base}/configmaps`)).body as Json)['metadata']['resourceVersion'] as string;
+  const open = (accept: string): Promise<{ events: () => Json[]; close: () => void; contentType: string }> =>
+    new Promise((resolve, reject) => {
+      const req = request(new URL(`${base}/configmaps?watch=1&resourceVersion=${rv}`, suite.gateways[0]), { headers: { Accept: accept }, ...tls }, (res) => {
+        const events: Json[] = [];
+        const reader = new FrameReader();
+        let text = '';
+        res.on('data', (c: Buffer) => {
+          if (accept === 'application/json') {
+            text += c.toString();
+            const lines = text.split('\n');
+            text = lines.pop() ?? '';
+            for (const l of lines) if (l) events.push(JSON.parse(l) as Json);
+          } else {
+            for (const f of reader.push(c)) events.push(decodeWatchFrame(f));
+          }
+        });
+        resolve({ events: () => events, close: () => req.destroy(), contentType: String(res.headers['content-type']) });
+      });
+      req.on('error', (e) => (String(e).includes('socket hang up') ? undefined : reject(e)));
+      req.end();
+    });
+  const bin = await open('application/vnd.orch.protobuf');
+  const json = await open('application/json');
+  assert.equal(bin.contentType, 'application/vnd.orch.protobuf;stream=watch');
+  await suite.request(0, 'POST', `${base}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'watched' }, data: { k: 'v' } });
+  await suite.request(0, 'DELETE', `${base}/configmaps/watched`);
+  for (let i = 0; i < 100 && (bin.events().length < 2 || json.events().length < 2); i++) await new Promise((r) => setTimeout(r, 50));
+  bin.close();
+  json.close();
+  assert.deepEqual(bin.events().map((e) => e['type']), ['ADDED', 'DELETED']);
+  assert.deepEqual(bin.events(), json.events());
+  assert.equal(bin.events()[0]?.['object']['data']['k'], 'v');
+});
+
+test('tables: get and list with the kind columns, includeObject, and the meta.k8s.io form kubectl asks for', async () => {
+  const table = 'application/json;as=Table;g=meta.orch.io;v=v1';
+  const list = await suite.request(0, 'GET', `${base}/pods`, undefined, { Accept: `${table}, application/json` });
+  assert.equal(list.status, 200);
+  const t = list.body as Json;
+  assert.equal(t['kind'], 'Table');
+  assert.equal(t['apiVersion'], 'meta.orch.io/v1');
+  assert.deepEqual((t['columnDefinitions'] as Json[]).slice(0, 5).map((c) => c['name']), ['Name', 'Ready', 'Status', 'Restarts', 'Age']);
+  assert.ok((t['columnDefinitions'] as Json[]).every((c) => 'type' in c && 'format' in c && 'description' in c && 'priority' in c));
+  const row = (t['rows'] as Json[]).find((r) => r['cells'][0] === 'warned');
+  assert.ok(row);
+  assert.deepEqual(row['cells'].slice(1, 4), ['0/1', 'Pending', '0']);
+  assert.equal(row['object']['kind'], 'PartialObjectMetadata');
+  assert.equal(row['object']['metadata']['name'], 'warned');
+  assert.ok(t['metadata']['resourceVersion']);
+
+  const none = (await suite.request(0, 'GET', `${base}/pods/warned?includeObject=None`, undefined, { Accept: table })).body as Json;
+  assert.equal(none['rows'].length, 1);
+  assert.equal('object' in none['rows'][0], false);
+  const full = (await suite.request(0, 'GET', `${base}/pods/warned?includeObject=Object`, undefined, { Accept: table })).body as Json;
+  assert.equal(full['rows'][0]['object']['kind'], 'Pod');
+  assert.equal((await suite.request(0, 'GET', `${base}/pods/warned?includeObject=All`, undefined, { Accept: table })).status, 400);
+
+  const cms = (await suite.request(0, 'GET', `${base}/configmaps`, undefined, { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' })).body as Json;
+  assert.equal(cms['apiVersion'], 'meta.k8s.io/v1');
+  assert.deepEqual((cms['columnDefinitions'] as Json[]).map((c) => c['name']), ['Name', 'Data', 'Age']);
+  const nsTable = (await suite.request(0, 'GET', '/api/v1/namespaces', undefined, { Accept: table })).body as Json;
+  assert.deepEqual((nsTable['columnDefinitions'] as Json[]).map((c) => c['name']), ['Name', 'Status', 'Age']);
+});
+
+test('content negotiation: Accept lists in order with fallbacks, nothing acceptable is 406', async () => {
+  const r1 = await suite.request(0, 'GET', `${base}/pods`, undefined, { Accept: 'application/json;as=PartialObjectMetadataList;g=meta.orch.io;v=v1, application/yaml' });
+  assert.equal(r1.headers['content-type'], 'application/yaml');
+  const r2 = await suite.request(0, 'GET', `${base}/pods`, undefined, { Accept: 'application/json;as=Table;g=meta.orch.io;v=v2, application/json' });
+  assert.equal((r2.body as Json)['kind'], 'PodList');
+  const r3 = await suite.request(0, 'GET', `${base}/pods`, undefined, { Accept: 'text/html, application/json;as=Table;g=example.com;v=v1' });
+  assert.equal(r3.status, 406);
+  // A watch answers Tables of one row, the column definitions in the first event only.
+  const r4 = await suite.request(0, 'GET', `${base}/pods?watch=1&timeoutSeconds=1`, undefined, { Accept: 'application/json;as=Table;g=meta.orch.io;v=v1' });
+  assert.equal(r4.status, 200);
+  const events = r4.text.trim().split('\n').map((l) => JSON.parse(l) as Json);
+  assert.ok(events.length >= 2);
+  assert.ok(events.every((e) => e['type'] === 'ADDED' && e['object']['kind'] === 'Table' && e['object']['rows'].length === 1));
+  assert.equal(events[0]!['object']['columnDefinitions'][1]['name'], 'Ready');
+  assert.deepEqual(events[1]!['object']['columnDefinitions'], []);
+  const r5 = await suite.request(0, 'GET', `${base}/pods?watch=1&timeoutSeconds=1`, undefined, { Accept: 'application/vnd.orch.protobuf;as=Table;g=meta.orch.io;v=v1' });
+  assert.equal(r5.headers['content-type'], 'application/vnd.orch.protobuf;stream=watch');
+  const frames = new FrameReader().push(r5.raw).map((f) => decodeWatchFrame(f) as { type: string; object: Json });
+  assert.deepEqual(frames.map((e) => e.object['rows'][0]['cells'][0]), events.map((e) => e['object']['rows'][0]['cells'][0]));
+  assert.equal(frames[0]!.object['columnDefinitions'][1]['name'], 'Ready');
+});
+
+test('YAML request bodies and responses, pretty JSON', async () => {
+  const yaml = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-yaml\ndata:\n  a: "1"\n  b: two\n';
+  const r = await suite.request(0, 'POST', `${base}/configmaps`, yaml, { 'Content-Type': 'application/yaml', Accept: 'application/yaml' });
+  assert.equal(r.status, 201, r.text);
+  assert.equal(r.headers['content-type'], 'application/yaml');
+  assert.match(r.text, /^apiVersion: v1\nkind: ConfigMap\n/);
+  const dup = await suite.request(0, 'POST', `${base}/configmaps?fieldValidation=Strict`, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dup-yaml\ndata:\n  a: "1"\n  a: "2"\n', { 'Content-Type': 'application/yaml' });
+  assert.equal(dup.status, 400);
+  assert.match(String((dup.body as Json)['message']), /duplicate field "a"/);
+  const pretty = await suite.request(0, 'GET', `${base}/configmaps/from-yaml?pretty=true`);
+  assert.match(pretty.text, /^\{\n  "kind": "ConfigMap",|^\{\n  "apiVersion"/);
+});
