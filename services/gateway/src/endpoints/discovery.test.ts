@@ -1,20 +1,11 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import express from 'express';
+import { startDiscoveryServer } from './discovery-server.js';
 import { builtinResources, ResourceRegistry } from '@orch/apimachinery/registry';
-import {
-  apiGroups,
-  compareKubeVersions,
-  defaultVersionInfo,
-  installDiscovery,
-} from './discovery.js';
-import { installOpenApi } from './openapi.js';
+import { apiGroups, compareKubeVersions, defaultVersionInfo } from './discovery.js';
 
 const run = promisify(execFile);
 const accept =
@@ -27,30 +18,9 @@ describe('discovery', () => {
   let close: () => Promise<void> = async () => undefined;
 
   before(async () => {
-    const app = express();
-    installDiscovery(app, registry, defaultVersionInfo({ gitCommit: 'abc123' }));
-    installOpenApi(app, registry);
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    close = () => new Promise<void>((resolve) => server.close(() => resolve()));
-    dir = await mkdtemp(join(tmpdir(), 'orch-discovery-'));
-    await writeFile(
-      join(dir, 'kubeconfig'),
-      JSON.stringify({
-        apiVersion: 'v1',
-        kind: 'Config',
-        clusters: [{ name: 'orch', cluster: { server: base } }],
-        users: [{ name: 'anonymous', user: {} }],
-        contexts: [{ name: 'orch', context: { cluster: 'orch', user: 'anonymous' } }],
-        'current-context': 'orch',
-      })
-    );
+    ({ base, dir, close } = await startDiscoveryServer(registry, defaultVersionInfo({ gitCommit: 'abc123' })));
   });
-  after(async () => {
-    await close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  after(() => close());
 
   const getJson = async (
     path: string

@@ -1,15 +1,13 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import express from 'express';
+import { startDiscoveryServer } from './discovery-server.js';
 import { builtinResources, ResourceRegistry } from '@orch/apimachinery/registry';
-import { defaultVersionInfo, installDiscovery } from './discovery.js';
-import { definitionName, installOpenApi, openApiDocuments } from './openapi.js';
+import { defaultVersionInfo } from './discovery.js';
+import { definitionName, openApiDocuments } from './openapi.js';
 
 const run = promisify(execFile);
 const protobufAccept = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
@@ -23,30 +21,9 @@ describe('openapi', () => {
   let close: () => Promise<void> = async () => undefined;
 
   before(async () => {
-    const app = express();
-    installDiscovery(app, registry, defaultVersionInfo());
-    installOpenApi(app, registry);
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    close = () => new Promise<void>((resolve) => server.close(() => resolve()));
-    dir = await mkdtemp(join(tmpdir(), 'orch-openapi-'));
-    await writeFile(
-      join(dir, 'kubeconfig'),
-      JSON.stringify({
-        apiVersion: 'v1',
-        kind: 'Config',
-        clusters: [{ name: 'orch', cluster: { server: base } }],
-        users: [{ name: 'anonymous', user: {} }],
-        contexts: [{ name: 'orch', context: { cluster: 'orch', user: 'anonymous' } }],
-        'current-context': 'orch',
-      })
-    );
+    ({ base, dir, close } = await startDiscoveryServer(registry, defaultVersionInfo()));
   });
-  after(async () => {
-    await close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  after(() => close());
 
   const kubectl = async (...args: string[]): Promise<string> => {
     const { stdout } = await run('kubectl', [...args, '--cache-dir', join(dir, 'cache')], {
