@@ -69,7 +69,7 @@ export async function startAuthorizerServer(config: AuthorizerConfig, log: Logge
       {
         name: 'orch.authz.v1.Authorizer',
         definition: authorizerProto.orch.authz.v1.Authorizer.service,
-        implementation: authorizerService(authorizer, { latency, decisions }, () => ready) as never,
+        implementation: authorizerService(authorizer, { latency, decisions }, () => ready, () => source?.revisions() ?? {}) as never,
       },
     ],
   });

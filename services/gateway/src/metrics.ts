@@ -35,6 +35,12 @@ export class GatewayMetrics {
     help: 'Gaps in the NATS change stream repaired from storage history.',
     registers: [this.registry],
   });
+  readonly authorizationCache = new Counter({
+    name: 'orch_gateway_authorization_cache_total',
+    help: 'Authorization decisions answered from the gateway cache (hit) or by the authorizer service (miss).',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
   readonly openWatches: Gauge;
 
   constructor(openWatches: () => number) {

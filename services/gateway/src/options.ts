@@ -23,6 +23,16 @@ export const gatewayFlags = {
   'min-request-timeout': { type: 'string', default: '1800', description: 'Longest a watch runs without timeoutSeconds, in seconds.' },
   'authorization-mode': { type: 'string', default: 'RBAC', description: 'RBAC (asks the authorizer service), AlwaysAllow or AlwaysDeny.' },
   'authorizer-servers': { type: 'string', default: '127.0.0.1:6502', description: 'Address of the authorizer service (gRPC), for --authorization-mode=RBAC.' },
+  'authorization-cache-authorized-ttl': {
+    type: 'string',
+    default: '5m',
+    description: 'How long an allow from the authorizer service is reused (0s: never). A change of the RBAC objects it stood on ends it sooner.',
+  },
+  'authorization-cache-unauthorized-ttl': {
+    type: 'string',
+    default: '30s',
+    description: 'How long a denial from the authorizer service is reused (0s: never). A change of the RBAC objects it stood on ends it sooner.',
+  },
   'storage-request-timeout': { type: 'string', default: '10s', description: 'Deadline of each call to the storage service.' },
   // authentication: authn/authentication-options.ts
   ...authenticationFlags,
@@ -44,6 +54,7 @@ export interface GatewayConfig {
   storageTimeoutMs: number;
   authorizationMode: 'RBAC' | 'AlwaysAllow' | 'AlwaysDeny';
   authorizerAddress: string;
+  authorizationCache: { authorizedTtlMs: number; unauthorizedTtlMs: number };
   authn: AuthenticationConfig;
 }
 
@@ -73,6 +84,10 @@ export function gatewayConfig(argv?: string[]): GatewayConfig {
     storageTimeoutMs: parseDuration(f['storage-request-timeout'] ?? '10s'),
     authorizationMode,
     authorizerAddress: f['authorizer-servers'] ?? '',
+    authorizationCache: {
+      authorizedTtlMs: parseDuration(f['authorization-cache-authorized-ttl'] ?? '5m'),
+      unauthorizedTtlMs: parseDuration(f['authorization-cache-unauthorized-ttl'] ?? '30s'),
+    },
     authn: authenticationConfig(f),
   };
 }

@@ -8,12 +8,14 @@ import type { NatsConnection } from 'nats';
 import { isAlreadyExists } from '@orch/apimachinery/errors';
 import { AuthorizerClient, StorageClient } from '@orch/apimachinery/grpc';
 import { ResourceRegistry, builtinResources } from '@orch/apimachinery/registry';
+import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { builtinSchemaModel } from '@orch/apimachinery/schema-model';
 import { clientCredentials } from '@orch/component-base/grpc-server';
 import type { Logger } from '@orch/component-base/logs';
 import { accessReviewHandlers } from './authz/access-reviews.js';
 import { alwaysAllow, alwaysDeny } from './authz/authorizer.js';
 import type { Authorizer } from './authz/authorizer.js';
+import { CachingAuthorizer, PolicyWatch } from './authz/caching-authorizer.js';
 import { allOf, escalationCheck } from './authz/escalation.js';
 import { GrpcAuthorizer } from './authz/grpc-authorizer.js';
 import type { RuleReviewer } from './authz/grpc-authorizer.js';
@@ -76,7 +78,10 @@ export async function startGatewayServer(config: GatewayConfig, log: Logger, hoo
   const namespaces = stores.get('/v1/namespaces');
   if (!namespaces) throw new Error('namespaces are not registered');
   const informer = new NamespaceInformer(namespaces, fanout, log);
-  const authz = authorizationFor(config);
+  const authz = authorizationFor(config, metrics);
+  const policyWatch = authz.cache
+    ? new PolicyWatch(authz.cache, policyKinds(registry), fanout, () => rawStorage.currentRevision(), log.child({ component: 'authorization-cache' }))
+    : undefined;
   const authn = buildAuthentication(config.authn, stores, fanout, log);
   const audit = config.authn.auditLogPath ? fileAuditSink(config.authn.auditLogPath) : undefined;
   const shutdown = new ShutdownState();
@@ -157,6 +162,7 @@ export async function startGatewayServer(config: GatewayConfig, log: Logger, hoo
   const port = typeof address === 'object' && address ? address.port : config.port;
 
   void informer.start();
+  void policyWatch?.start();
   authn.start();
   void ensureSystemNamespaces(namespaces, log);
   log.info('gateway serving', { address: `https://${config.address}:${port}` });
@@ -174,6 +180,7 @@ export async function startGatewayServer(config: GatewayConfig, log: Logger, hoo
         setTimeout(() => server.closeAllConnections(), 5000).unref();
       });
       informer.stop();
+      policyWatch?.stop();
       authn.stop();
       await audit?.close();
       fanout?.stop();
@@ -184,12 +191,24 @@ export async function startGatewayServer(config: GatewayConfig, log: Logger, hoo
   };
 }
 
-/** The authorizer of --authorization-mode: the authorizer service over gRPC, or a fixed answer. */
-function authorizationFor(config: GatewayConfig): { authorizer: Authorizer; reviewer: RuleReviewer; close(): void } {
+/**
+ * The authorizer of --authorization-mode: the authorizer service over gRPC, its decisions cached
+ * (every decision of the gateway, reviews included, goes through the cache, as k8s's webhook
+ * authorizer does), or a fixed answer.
+ */
+function authorizationFor(
+  config: GatewayConfig,
+  metrics: GatewayMetrics
+): { authorizer: Authorizer; reviewer: RuleReviewer; cache?: CachingAuthorizer; close(): void } {
   if (config.authorizationMode === 'RBAC') {
     const client = new AuthorizerClient({ address: config.authorizerAddress, credentials: clientCredentials(config.grpcTls) });
     const grpc = new GrpcAuthorizer(client);
-    return { authorizer: grpc, reviewer: grpc, close: () => client.close() };
+    const cache = new CachingAuthorizer(grpc, {
+      ...config.authorizationCache,
+      onHit: () => metrics.authorizationCache.inc({ result: 'hit' }),
+      onMiss: () => metrics.authorizationCache.inc({ result: 'miss' }),
+    });
+    return { authorizer: cache, reviewer: grpc, cache, close: () => client.close() };
   }
   const allow = config.authorizationMode === 'AlwaysAllow';
   const everything = { resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], resourceNames: [] }], nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }], incomplete: false, evaluationError: '' };
@@ -199,6 +218,11 @@ function authorizationFor(config: GatewayConfig): { authorizer: Authorizer; revi
     reviewer: { rulesReview: async () => (allow ? everything : nothing) },
     close: () => undefined,
   };
+}
+
+/** The kinds the RBAC decisions stand on. */
+function policyKinds(registry: ResourceRegistry): ResourceDefinition[] {
+  return registry.all().filter((d) => d.group === 'rbac.authorization.orch.io' && d.version === 'v1');
 }
 
 /** default, orch-system and orch-public exist from the start (k8s system namespaces controller). */

@@ -28,6 +28,8 @@ export interface AuthorizeResult {
   decision: 'allow' | 'deny' | 'no-opinion';
   reason: string;
   evaluationError: string;
+  /** Revision through which each kind of policy object was applied when deciding. */
+  policyRevisions: Record<string, number>;
 }
 
 export interface ResourceRuleInfo {
@@ -97,7 +99,12 @@ export class AuthorizerClient {
         { deadline: Date.now() + this.#timeoutMs },
         (err, res) => {
           if (err || !res) return reject(fromGrpcError(err, 'authorizer Authorize'));
-          resolve({ decision: decisions[res.decision] ?? 'no-opinion', reason: res.reason, evaluationError: res.evaluation_error });
+          resolve({
+            decision: decisions[res.decision] ?? 'no-opinion',
+            reason: res.reason,
+            evaluationError: res.evaluation_error,
+            policyRevisions: res.policy_revisions ?? {},
+          });
         }
       );
     });

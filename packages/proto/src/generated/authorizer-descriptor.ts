@@ -106,6 +106,11 @@ export const authorizerDescriptor = {
                     "evaluation_error": {
                       "type": "string",
                       "id": 3
+                    },
+                    "policy_revisions": {
+                      "keyType": "string",
+                      "type": "int64",
+                      "id": 4
                     }
                   }
                 },

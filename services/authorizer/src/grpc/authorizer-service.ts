@@ -52,10 +52,16 @@ const resourceRule = (r: PolicyRule) => ({
 });
 
 /**
- * The service; `ready` is false until the RBAC caches are synced and the bootstrap policy is in
+ * The service; `policyRevisions` says which policy the decisions stand on (callers cache by it);
+ * `ready` is false until the RBAC caches are synced and the bootstrap policy is in
  * (a decision on a partial cache could deny wrongly), and calls then fail as unavailable.
  */
-export function authorizerService(authorizer: Authorizer, metrics: AuthorizerServiceMetrics, ready: () => boolean = () => true): AuthorizerHandlers {
+export function authorizerService(
+  authorizer: Authorizer,
+  metrics: AuthorizerServiceMetrics,
+  ready: () => boolean = () => true,
+  policyRevisions: () => Record<string, number> = () => ({})
+): AuthorizerHandlers {
   const unary =
     <Req, Res>(rpc: string, fn: (req: Req) => Res) =>
     (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>): void => {
@@ -75,7 +81,12 @@ export function authorizerService(authorizer: Authorizer, metrics: AuthorizerSer
     Authorize: unary<AuthorizeRequest__Output, AuthorizeResponse>('Authorize', (req) => {
       const result = authorizer.authorize(attributesOf(req));
       metrics.decisions.inc({ decision: result.decision });
-      return { decision: decisionName[result.decision], reason: result.reason, evaluation_error: result.evaluationError ?? '' };
+      return {
+        decision: decisionName[result.decision],
+        reason: result.reason,
+        evaluation_error: result.evaluationError ?? '',
+        policy_revisions: policyRevisions(),
+      };
     }),
     RulesReview: unary<RulesReviewRequest__Output, RulesReviewResponse>('RulesReview', (req) => {
       const r = authorizer.rulesFor(userOf(req as unknown as { user: string; groups: string[]; uid: string; extra: Extra }), req.namespace);

@@ -44,6 +44,16 @@ export class InformerSource implements RbacSource {
     return this.all.every((i) => i.synced);
   }
 
+  /** How far each kind of RBAC object is applied: the revision each informer is complete up to. */
+  revisions(): Record<string, number> {
+    return {
+      roles: this.roles.lastRevision,
+      rolebindings: this.roleBindings.lastRevision,
+      clusterroles: this.clusterRoles.lastRevision,
+      clusterrolebindings: this.clusterRoleBindings.lastRevision,
+    };
+  }
+
   async start(): Promise<void> {
     await Promise.all(this.all.map((i) => i.start()));
   }

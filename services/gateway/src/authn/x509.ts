@@ -9,16 +9,20 @@ function asList(v: string | string[] | undefined): string[] {
   return Array.isArray(v) ? v : [v];
 }
 
+/** The subject of a connection's certificate, read once per connection. */
+const subjects = new WeakMap<TLSSocket, Partial<Record<string, string | string[]>>>();
+
 /** Accepts client certificates whose chain (verified by TLS) ends at one of `roots`. */
 export function x509Authenticator(roots: X509Certificate[]): Authenticator {
   return {
     authenticate(req) {
       const socket = req.socket as TLSSocket;
       if (!verifiedPeerChain(socket, roots)) return undefined;
-      const cert = socket.getPeerCertificate();
-      const cn = asList(cert.subject?.CN)[0];
+      let subject = subjects.get(socket);
+      if (!subject) subjects.set(socket, (subject = socket.getPeerCertificate().subject ?? {}));
+      const cn = asList(subject.CN)[0];
       if (!cn) return undefined;
-      return { name: cn, uid: '', groups: asList(cert.subject?.O), extra: {} };
+      return { name: cn, uid: '', groups: asList(subject.O), extra: {} };
     },
   };
 }

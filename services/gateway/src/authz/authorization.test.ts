@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { after, before, describe, it } from 'node:test';
 import { createLogger } from '@orch/component-base/logs';
-import { freePort, startSuite, userKubeconfig } from '@orch/testing';
+import { freePort, startSuite, userKubeconfig, waitFor } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 import { gatewayConfig } from '../options.js';
 import { startGatewayServer } from '../server.js';
@@ -85,5 +85,41 @@ describe('authorization modes', () => {
     const refused = await get(rbacPort, '/api/v1/namespaces', nobody);
     assert.equal(refused.status, 403);
     assert.equal(refused.body['message'], 'namespaces is forbidden: User "nobody" cannot list resource "namespaces" in API group "" at the cluster scope');
+  });
+});
+
+describe('the decision cache under RBAC', () => {
+  it('answers repeated requests without the authorizer, and a deleted binding ends an allow at once, not after the TTL', async () => {
+    const port = Number(new URL(suite.gateways[0]!).port);
+    const reader = await userKubeconfig(suite.pki, suite.gateways[0]!, 'cached-reader');
+    const binding = '/apis/rbac.authorization.orch.io/v1/clusterrolebindings/cached-reader-view';
+    const created = await suite.request(0, 'POST', '/apis/rbac.authorization.orch.io/v1/clusterrolebindings', {
+      apiVersion: 'rbac.authorization.orch.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: 'cached-reader-view' },
+      roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'ClusterRole', name: 'view' },
+      subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.orch.io', name: 'cached-reader' }],
+    });
+    assert.equal(created.status, 201, created.text);
+    await waitFor('the binding to take effect', async () => (await get(port, '/api/v1/namespaces/default/configmaps', reader)).status === 200, { timeoutMs: 10_000 });
+    const hits = async (): Promise<number> => {
+      const text = (await suite.request(0, 'GET', '/metrics')).text;
+      return Number(/orch_gateway_authorization_cache_total\{result="hit"\} (\d+)/.exec(text)?.[1] ?? 0);
+    };
+    // Decisions are kept once the authorizer has applied the policy the gateway watches from
+    // (its informers' next progress message, within a second of the gateway's start).
+    await waitFor('a decision answered from the cache', async () => {
+      const before = await hits();
+      await get(port, '/api/v1/namespaces/default/configmaps', reader);
+      return (await hits()) > before;
+    }, { timeoutMs: 10_000 });
+    const before = await hits();
+    for (let i = 0; i < 5; i++) assert.equal((await get(port, '/api/v1/namespaces/default/configmaps', reader)).status, 200);
+    assert.ok((await hits()) - before >= 5, 'five repeated reads were answered from the cache');
+    // The allow is cached for 5 minutes (the default); deleting the binding must end it now.
+    assert.equal((await suite.request(0, 'DELETE', binding)).status, 200);
+    await waitFor('the revoked binding to end the cached allow', async () => (await get(port, '/api/v1/namespaces/default/configmaps', reader)).status === 403, {
+      timeoutMs: 5_000,
+    });
   });
 });

@@ -24,6 +24,8 @@ export type Decision = 'allow' | 'deny' | 'no-opinion';
 export interface AuthorizationResult {
   decision: Decision;
   reason: string;
+  /** Through which revision of each kind of policy object the decision was made (see CachingAuthorizer). */
+  policyRevisions?: Record<string, number>;
 }
 
 export interface Authorizer {
