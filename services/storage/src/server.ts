@@ -4,7 +4,7 @@ import { connect } from 'nats';
 import type { NatsConnection } from 'nats';
 import { Counter, Histogram } from 'prom-client';
 import type { Registry } from 'prom-client';
-import { storageProto } from '@orch/proto';
+import { channelOptions, storageProto } from '@orch/proto';
 import { builtinResources, storagePrefix } from '@orch/apimachinery/registry';
 import { subjectForKey } from '@orch/apimachinery/watch';
 import { startGrpcServer } from '@orch/component-base/grpc-server';
@@ -27,7 +27,7 @@ export interface StorageServer {
 
 export async function startStorageServer(config: StorageConfig, log: Logger): Promise<StorageServer> {
   const registry = newRegistry('storage');
-  const etcd = new Etcd3({ hosts: config.etcdServers, grpcOptions: { 'grpc.max_receive_message_length': 64 * 1024 * 1024 } });
+  const etcd = new Etcd3({ hosts: config.etcdServers, grpcOptions: { ...channelOptions, 'grpc.max_receive_message_length': 64 * 1024 * 1024 } });
   const nats: NatsConnection = await connect({ servers: config.natsUrls, maxReconnectAttempts: -1, name: `orch-storage ${config.identity}` });
   const store = new EtcdStore(etcd, { maxObjectBytes: config.maxObjectBytes });
   const latency = new Histogram({

@@ -1,7 +1,7 @@
 // A promise-based client of orch.authz.v1.Authorizer with a deadline on every call and errors
 // rebuilt as StatusError.
 import type { ChannelCredentials } from '@grpc/grpc-js';
-import { authorizerProto } from '@orch/proto';
+import { channelOptions, authorizerProto } from '@orch/proto';
 import type { AuthorizerClient as GrpcAuthorizerClient } from '@orch/proto';
 import { fromGrpcError } from '../errors/index.js';
 
@@ -72,6 +72,7 @@ export class AuthorizerClient {
 
   constructor(opts: AuthorizerClientOptions) {
     this.#client = new authorizerProto.orch.authz.v1.Authorizer(opts.address, opts.credentials, {
+      ...channelOptions,
       'grpc.keepalive_time_ms': 30_000,
       'grpc.ssl_target_name_override': 'authorizer',
     });

@@ -1,7 +1,7 @@
 // A promise-based client of orch.storage.v1.Storage with a deadline on every call and errors
 // rebuilt as StatusError.
 import type { ChannelCredentials } from '@grpc/grpc-js';
-import { storageProto } from '@orch/proto';
+import { channelOptions, storageProto } from '@orch/proto';
 import type { StorageClient as GrpcStorageClient } from '@orch/proto';
 import { fromGrpcError } from '../errors/index.js';
 
@@ -64,6 +64,7 @@ export class StorageClient {
   constructor(opts: StorageClientOptions) {
     this.#client = new storageProto.orch.storage.v1.Storage(opts.address, opts.credentials, {
       'grpc.max_receive_message_length': 256 * 1024 * 1024,
+      ...channelOptions,
       'grpc.keepalive_time_ms': 30_000,
       'grpc.ssl_target_name_override': 'storage',
     });

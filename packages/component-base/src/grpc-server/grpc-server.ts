@@ -18,7 +18,8 @@ export async function startGrpcServer(opts: {
   tls?: TlsFiles;
   services: { definition: ServiceDefinition; implementation: UntypedServiceImplementation; name: string }[];
 }): Promise<GrpcServer> {
-  const server = new Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024 });
+  // channelz off: its per-call bookkeeping serves an introspection service the suite does not run.
+  const server = new Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024, 'grpc.enable_channelz': 0 });
   const health = new HealthImplementation({ '': 'NOT_SERVING' });
   health.addToServer(server);
   for (const s of opts.services) {
