@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -20,6 +20,7 @@ import { connect as natsConnect } from 'nats';
 import { Agent, request } from 'undici';
 import { decodeEnvelope } from '@orch/apimachinery/protobuf';
 import { realisticPod } from '@orch/apimachinery/schema-model';
+import { summarizeProfiles } from './profile-summary.js';
 import { sentStampRe, wallClock } from './watch-clients.js';
 import type { WatchClientsInput, WatchClientsMessage, WatchClientsResult } from './watch-clients.js';
 
@@ -34,7 +35,7 @@ interface Proc {
 
 const procs: Proc[] = [];
 let etcdPid = -1;
-/** BENCH_CPU_PROF=<dir>: gateways run with --cpu-prof and are stopped with SIGTERM so the profile is written. */
+/** BENCH_CPU_PROF=<dir>: storage and the RBAC gateways run with --cpu-prof, are stopped with SIGTERM so the profiles are written, and each profile is summarised (busy time by layer, heaviest functions) in the notes. */
 const cpuProfDir = process.env['BENCH_CPU_PROF'];
 /** Comma-separated step names to run (creates+gets, list, watch, idle watch memory); all when unset. */
 const onlySteps = process.env['BENCH_ONLY']?.split(',').map((s) => s.trim()).filter(Boolean);
@@ -198,8 +199,12 @@ async function cpuPerOp<T extends { ok: number }>(fn: () => Promise<T>): Promise
   const who: [string, number][] = [['bench', process.pid], ['etcd', etcdPid], ...procs.map((p): [string, number] => [p.name, p.child.pid ?? -1])];
   const before = who.map(([, pid]) => cpuSeconds(pid));
   const result = await fn();
-  const per = who.map(([name, pid], k) => `${name} ${f(((cpuSeconds(pid) - before[k]!) * 1e6) / Math.max(1, result.ok), 0)}`);
-  return { result, perOp: per.join(', ') };
+  const us = who.map(([, pid], k) => ((cpuSeconds(pid) - before[k]!) * 1e6) / Math.max(1, result.ok));
+  const total = us.reduce((a, b) => a + b, 0);
+  const per = who.map(([name], k) => `${name} ${f(us[k]!, 0)}`);
+  // Every process shares the machine's cores: this many operations per second is the most the
+  // CPU allows at this cost, whatever the concurrency.
+  return { result, perOp: `${per.join(', ')}; all processes ${f(total, 0)} µs, a ceiling of ${f((availableParallelism() * 1e6) / total, 0)}/s on ${availableParallelism()} cores` };
 }
 
 async function benchCreates(gws: Gateway[], etcd: Etcd3): Promise<string[]> {
@@ -779,7 +784,10 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    if (cpuProfDir) await stopGracefully().catch(() => undefined);
+    if (cpuProfDir) {
+      await stopGracefully().catch(() => undefined);
+      notes.push(...summarizeProfiles(cpuProfDir, new Map(procs.map((p) => [p.child.pid ?? -1, p.name]))));
+    }
     killAll();
     etcd?.close();
     await agent?.close().catch(() => undefined);
