@@ -75,6 +75,8 @@ function specialSchema(m: MessageSchema): JsonObject {
       return { ...s, type: 'string' };
     case 'int-or-string':
       return { ...s, type: 'string', format: 'int-or-string' };
+    case 'string-list':
+      return { ...s, type: 'array', items: { type: 'string' } };
     default:
       return { ...s, type: 'object' };
   }

@@ -7,7 +7,7 @@ import { apiDescriptor } from '@orch/proto';
 import type { GroupVersionKind } from '../schema/index.js';
 
 /** How a message appears in JSON when it is not a plain object. */
-export type JsonType = 'quantity' | 'int-or-string' | 'time' | 'micro-time' | 'duration' | 'raw' | 'fields-v1';
+export type JsonType = 'quantity' | 'int-or-string' | 'time' | 'micro-time' | 'duration' | 'raw' | 'fields-v1' | 'string-list';
 
 export type ScalarType = 'string' | 'bool' | 'int32' | 'int64' | 'uint32' | 'uint64' | 'double' | 'float' | 'bytes';
 
