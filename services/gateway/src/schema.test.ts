@@ -242,6 +242,59 @@ test('content negotiation: Accept lists in order with fallbacks, nothing accepta
   assert.equal(frames[0]!.object['columnDefinitions'][1]['name'], 'Ready');
 });
 
+test('virtual kinds decode like stored ones: TokenReview and SubjectAccessReview in the binary envelope, unknown fields under Strict', async () => {
+  const pb = { 'Content-Type': 'application/vnd.orch.protobuf', Accept: 'application/vnd.orch.protobuf' };
+  assert.equal((await suite.request(0, 'POST', `${base}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'reviewed' } })).status, 201);
+  const minted = await suite.request(0, 'POST', `${base}/serviceaccounts/reviewed/token`, { apiVersion: 'authentication.orch.io/v1', kind: 'TokenRequest', spec: {} });
+  assert.equal(minted.status, 201, minted.text);
+  const token = String((minted.body as Json)['status']['token']);
+
+  for (const v of ['v1', 'v1beta1']) {
+    const tr = { apiVersion: `authentication.orch.io/${v}`, kind: 'TokenReview', spec: { token } };
+    const r = await suite.request(0, 'POST', `/apis/authentication.orch.io/${v}/tokenreviews`, encodeEnvelope(tr), pb);
+    assert.equal(r.status, 201, r.text);
+    assert.equal(r.headers['content-type'], 'application/vnd.orch.protobuf');
+    const answer = decodeEnvelope(r.raw) as Json;
+    assert.equal(answer['apiVersion'], `authentication.orch.io/${v}`);
+    assert.equal(answer['status']['authenticated'], true);
+    assert.equal(answer['status']['user']['username'], `system:serviceaccount:${ns}:reviewed`);
+    assert.ok((answer['status']['user']['groups'] as string[]).includes('system:serviceaccounts'));
+  }
+
+  const sar = {
+    apiVersion: 'authorization.orch.io/v1',
+    kind: 'SubjectAccessReview',
+    spec: { resourceAttributes: { namespace: ns, verb: 'get', resource: 'pods' }, user: 'nobody', groups: ['system:masters'], extra: { scopes: ['a', 'b'] } },
+  };
+  const r = await suite.request(0, 'POST', '/apis/authorization.orch.io/v1/subjectaccessreviews', encodeEnvelope(sar), pb);
+  assert.equal(r.status, 201, r.text);
+  const answer = decodeEnvelope(r.raw) as Json;
+  assert.equal(answer['kind'], 'SubjectAccessReview');
+  assert.deepEqual(answer['spec'], sar.spec);
+  assert.equal(answer['status']['allowed'], true);
+  // The same review in JSON answers the same.
+  const json = await suite.request(0, 'POST', '/apis/authorization.orch.io/v1/subjectaccessreviews', sar);
+  assert.deepEqual(json.body, answer);
+
+  // Field validation: Strict names the unknown field; Warn answers with a warning; wrong types are 400 at every level.
+  const strict = await suite.request(0, 'POST', '/apis/authentication.orch.io/v1/tokenreviews?fieldValidation=Strict', { apiVersion: 'authentication.orch.io/v1', kind: 'TokenReview', spec: { token, tokn: 'x' } });
+  assert.equal(strict.status, 400);
+  assert.equal((strict.body as Json)['message'], 'strict decoding error: unknown field "spec.tokn"');
+  const strictSar = await suite.request(0, 'POST', '/apis/authorization.orch.io/v1/subjectaccessreviews?fieldValidation=Strict', { ...sar, spec: { ...sar.spec, resourceAttributes: { verb: 'get', resource: 'pods', namepsace: ns } } });
+  assert.equal(strictSar.status, 400);
+  assert.equal((strictSar.body as Json)['message'], 'strict decoding error: unknown field "spec.resourceAttributes.namepsace"');
+  const yamlStrict = await suite.request(0, 'POST', '/apis/authorization.orch.io/v1/selfsubjectaccessreviews?fieldValidation=Strict', 'apiVersion: authorization.orch.io/v1\nkind: SelfSubjectAccessReview\nspec:\n  nonResourceAttributes: {path: /healthz, verb: get}\n  user: me\n', { 'Content-Type': 'application/yaml' });
+  assert.equal(yamlStrict.status, 400);
+  assert.equal((yamlStrict.body as Json)['message'], 'strict decoding error: unknown field "spec.user"');
+  const warned = await suite.request(0, 'POST', '/apis/authorization.orch.io/v1/selfsubjectrulesreviews', { apiVersion: 'authorization.orch.io/v1', kind: 'SelfSubjectRulesReview', spec: { namespace: ns, verbose: true } });
+  assert.equal(warned.status, 201, warned.text);
+  assert.deepEqual(warningsOf(warned.headers), ['299 - "unknown field \\"spec.verbose\\""']);
+  assert.equal((warned.body as Json)['status']['incomplete'], false);
+  const typed = await suite.request(0, 'POST', '/apis/authorization.orch.io/v1/subjectaccessreviews?fieldValidation=Ignore', { ...sar, spec: { ...sar.spec, groups: 'system:masters' } });
+  assert.equal(typed.status, 400);
+  assert.match(String((typed.body as Json)['message']), /spec\.groups: expected array, got string/);
+});
+
 test('YAML request bodies and responses, pretty JSON', async () => {
   const yaml = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-yaml\ndata:\n  a: "1"\n  b: two\n';
   const r = await suite.request(0, 'POST', `${base}/configmaps`, yaml, { 'Content-Type': 'application/yaml', Accept: 'application/yaml' });

@@ -146,6 +146,31 @@ describe('openapi', () => {
     assert.ok(v2['definitions']['io.orch.apimachinery.pkg.apis.meta.v1.Status']);
   });
 
+  it('lists the schemas of the virtual kinds (reviews), with no list kinds for them', () => {
+    const { v2 } = openApiDocuments(registry) as { v2: Doc };
+    const defs = v2['definitions'] as Doc;
+    for (const [group, version, kind] of [
+      ['authentication', 'v1', 'TokenReview'],
+      ['authentication', 'v1beta1', 'TokenReview'],
+      ['authorization', 'v1', 'SubjectAccessReview'],
+      ['authorization', 'v1', 'SelfSubjectAccessReview'],
+      ['authorization', 'v1', 'LocalSubjectAccessReview'],
+      ['authorization', 'v1', 'SelfSubjectRulesReview'],
+    ]) {
+      const d = defs[`io.orch.api.${group}.${version}.${kind}`];
+      assert.ok(d?.properties?.spec?.$ref, `${group}/${version} ${kind}`);
+      assert.deepEqual(d['x-kubernetes-group-version-kind'], [{ group: `${group}.orch.io`, kind, version }]);
+      assert.equal(defs[`io.orch.api.${group}.${version}.${kind}List`], undefined);
+    }
+    const attrs = defs['io.orch.api.authorization.v1.ResourceAttributes'].properties;
+    assert.deepEqual(Object.keys(attrs), ['group', 'name', 'namespace', 'resource', 'subresource', 'verb', 'version']);
+    assert.deepEqual(defs['io.orch.api.authentication.v1.ExtraValue'].items, { type: 'string' });
+    assert.equal(
+      v2['paths']['/apis/authorization.orch.io/v1/subjectaccessreviews'].post.operationId,
+      'createAuthorizationV1SubjectAccessReview'
+    );
+  });
+
   it('serves v2 as JSON or protobuf, with an ETag', async () => {
     const json = await fetch(`${base}/openapi/v2`, { headers: { accept: 'application/json' } });
     assert.equal(json.headers.get('content-type'), 'application/json');
