@@ -295,6 +295,79 @@ test('virtual kinds decode like stored ones: TokenReview and SubjectAccessReview
   assert.match(String((typed.body as Json)['message']), /spec\.groups: expected array, got string/);
 });
 
+test('defaults from the schema: a port without protocol reads back TCP, the spec and container defaults are set, client values win', async () => {
+  const bare = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'defaulted' }, spec: { containers: [{ name: 'web', image: 'nginx', ports: [{ containerPort: 80 }] }] } };
+  const created = await suite.request(0, 'POST', `${base}/pods`, bare);
+  assert.equal(created.status, 201, created.text);
+  const got = (await suite.request(0, 'GET', `${base}/pods/defaulted`)).body as Json;
+  assert.deepEqual(got['spec'], (created.body as Json)['spec']);
+  const spec = got['spec'];
+  assert.deepEqual(spec['containers'][0]['ports'], [{ containerPort: 80, protocol: 'TCP' }]);
+  assert.deepEqual(
+    [spec['restartPolicy'], spec['dnsPolicy'], spec['terminationGracePeriodSeconds'], spec['schedulerName'], spec['enableServiceLinks']],
+    ['Always', 'ClusterFirst', 30, 'default-scheduler', true]
+  );
+  assert.equal('securityContext' in spec, false);
+  const c = spec['containers'][0];
+  assert.deepEqual([c['terminationMessagePath'], c['terminationMessagePolicy'], c['imagePullPolicy']], ['/dev/termination-log', 'File', 'Always']);
+
+  // Dry run answers the defaulted object and stores nothing.
+  const dry = await suite.request(0, 'POST', `${base}/pods?dryRun=All`, { ...bare, metadata: { name: 'dry-defaulted' } });
+  assert.equal(dry.status, 201, dry.text);
+  assert.equal((dry.body as Json)['spec']['containers'][0]['ports'][0]['protocol'], 'TCP');
+  assert.equal((await suite.request(0, 'GET', `${base}/pods/dry-defaulted`)).status, 404);
+
+  // What the client sets stays, zeros of pointer fields included.
+  const own = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'own-values' }, spec: { restartPolicy: 'Never', terminationGracePeriodSeconds: 0, containers: [{ name: 'web', image: 'nginx:1.27', imagePullPolicy: 'Never', ports: [{ containerPort: 53, protocol: 'UDP' }] }] } };
+  const kept = (await suite.request(0, 'POST', `${base}/pods`, own)).body as Json;
+  assert.deepEqual([kept['spec']['restartPolicy'], kept['spec']['terminationGracePeriodSeconds']], ['Never', 0]);
+  assert.deepEqual([kept['spec']['containers'][0]['imagePullPolicy'], kept['spec']['containers'][0]['ports'][0]['protocol']], ['Never', 'UDP']);
+});
+
+test('defaults are idempotent: an unchanged PUT, the original manifest again, a patch keep generation and the defaults', async () => {
+  const manifest = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'defaulted' }, spec: { selector: { matchLabels: { app: 'd' } }, template: { metadata: { labels: { app: 'd' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27', ports: [{ containerPort: 80 }] }] } } } };
+  const path = `/apis/apps/v1/namespaces/${ns}/deployments`;
+  const created = (await suite.request(0, 'POST', path, manifest)).body as Json;
+  const spec = created['spec'];
+  assert.deepEqual([spec['replicas'], spec['revisionHistoryLimit'], spec['progressDeadlineSeconds']], [1, 10, 600]);
+  assert.deepEqual(spec['strategy'], { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' } });
+  assert.equal(spec['template']['spec']['restartPolicy'], 'Always');
+  assert.equal(spec['template']['spec']['containers'][0]['ports'][0]['protocol'], 'TCP');
+
+  const unchanged = await suite.request(0, 'PUT', `${path}/defaulted`, created);
+  assert.equal(unchanged.status, 200, unchanged.text);
+  assert.equal((unchanged.body as Json)['metadata']['resourceVersion'], created['metadata']['resourceVersion']);
+  const again = await suite.request(0, 'PUT', `${path}/defaulted`, manifest);
+  assert.equal(again.status, 200, again.text);
+  assert.equal((again.body as Json)['metadata']['generation'], 1);
+  assert.deepEqual((again.body as Json)['spec'], spec);
+  const patched = await suite.request(0, 'PATCH', `${path}/defaulted`, { metadata: { labels: { patched: 'yes' } } }, { 'Content-Type': 'application/merge-patch+json' });
+  assert.equal(patched.status, 200, patched.text);
+  assert.equal((patched.body as Json)['metadata']['generation'], 1);
+  assert.deepEqual((patched.body as Json)['spec'], spec);
+
+  // A port added by a strategic merge patch gets its protocol; a scale to zero stays zero.
+  const added = await suite.request(0, 'PATCH', `${path}/defaulted`, { spec: { replicas: 0, template: { spec: { containers: [{ name: 'web', ports: [{ containerPort: 8080 }] }] } } } }, { 'Content-Type': 'application/strategic-merge-patch+json' });
+  assert.equal(added.status, 200, added.text);
+  assert.equal((added.body as Json)['spec']['replicas'], 0);
+  assert.deepEqual((added.body as Json)['spec']['template']['spec']['containers'][0]['ports'], [{ containerPort: 80, protocol: 'TCP' }, { containerPort: 8080, protocol: 'TCP' }]);
+  assert.equal((added.body as Json)['metadata']['generation'], 2);
+});
+
+test('tables show the defaulted protocol: a service port without one is 80/TCP, and its target port and type are set', async () => {
+  const svc = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'defaulted' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }, { port: 53, protocol: 'UDP', targetPort: 'dns' }] } };
+  const created = await suite.request(0, 'POST', `${base}/services`, svc);
+  assert.equal(created.status, 201, created.text);
+  const spec = (created.body as Json)['spec'];
+  assert.deepEqual(spec['ports'], [{ port: 80, protocol: 'TCP', targetPort: 80 }, { port: 53, protocol: 'UDP', targetPort: 'dns' }]);
+  assert.deepEqual([spec['type'], spec['sessionAffinity'], spec['internalTrafficPolicy']], ['ClusterIP', 'None', 'Cluster']);
+  const table = (await suite.request(0, 'GET', `${base}/services/defaulted`, undefined, { Accept: 'application/json;as=Table;g=meta.orch.io;v=v1' })).body as Json;
+  const columns = (table['columnDefinitions'] as Json[]).map((c) => c['name']);
+  const row = table['rows'][0]['cells'] as unknown[];
+  assert.equal(row[columns.indexOf('Type')], 'ClusterIP');
+  assert.equal(row[columns.indexOf('Port(s)')], '80/TCP,53/UDP');
+});
+
 test('YAML request bodies and responses, pretty JSON', async () => {
   const yaml = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-yaml\ndata:\n  a: "1"\n  b: two\n';
   const r = await suite.request(0, 'POST', `${base}/configmaps`, yaml, { 'Content-Type': 'application/yaml', Accept: 'application/yaml' });

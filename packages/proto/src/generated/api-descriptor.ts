@@ -58,7 +58,8 @@ export const apiDescriptor: Record<string, unknown> = {
              "type": "int32",
              "id": 1,
              "options": {
-              "(orch.api.keep_zero)": true
+              "(orch.api.keep_zero)": true,
+              "(orch.api.default_value)": "1"
              },
              "comment": "Number of desired pods. Defaults to 1."
             },
@@ -82,7 +83,8 @@ export const apiDescriptor: Record<string, unknown> = {
              "type": "DeploymentStrategy",
              "id": 4,
              "options": {
-              "(orch.api.patch_strategy)": "retainKeys"
+              "(orch.api.patch_strategy)": "retainKeys",
+              "(orch.api.default_value)": "{}"
              },
              "comment": "The deployment strategy to use to replace existing pods with new ones."
             },
@@ -95,7 +97,8 @@ export const apiDescriptor: Record<string, unknown> = {
              "type": "int32",
              "id": 6,
              "options": {
-              "(orch.api.keep_zero)": true
+              "(orch.api.keep_zero)": true,
+              "(orch.api.default_value)": "10"
              },
              "comment": "The number of old ReplicaSets to retain to allow rollback. Defaults to 10."
             },
@@ -108,7 +111,8 @@ export const apiDescriptor: Record<string, unknown> = {
              "type": "int32",
              "id": 9,
              "options": {
-              "(orch.api.keep_zero)": true
+              "(orch.api.keep_zero)": true,
+              "(orch.api.default_value)": "600"
              },
              "comment": "The maximum time in seconds for a deployment to make progress before it is considered to be failed. Defaults to 600s."
             }
@@ -121,6 +125,9 @@ export const apiDescriptor: Record<string, unknown> = {
             "type": {
              "type": "string",
              "id": 1,
+             "options": {
+              "(orch.api.default_value)": "RollingUpdate"
+             },
              "comment": "Type of deployment: Recreate or RollingUpdate. Default is RollingUpdate."
             },
             "rollingUpdate": {
@@ -301,7 +308,8 @@ export const apiDescriptor: Record<string, unknown> = {
              "type": "int32",
              "id": 1,
              "options": {
-              "(orch.api.keep_zero)": true
+              "(orch.api.keep_zero)": true,
+              "(orch.api.default_value)": "1"
              },
              "comment": "Replicas is the number of desired pods. Defaults to 1."
             },
@@ -1336,6 +1344,9 @@ export const apiDescriptor: Record<string, unknown> = {
             "type": {
              "type": "string",
              "id": 3,
+             "options": {
+              "(orch.api.default_value)": "Opaque"
+             },
              "comment": "Used to facilitate programmatic handling of secret data."
             }
            },
@@ -1565,13 +1576,17 @@ export const apiDescriptor: Record<string, unknown> = {
             "restartPolicy": {
              "type": "string",
              "id": 3,
+             "options": {
+              "(orch.api.default_value)": "Always"
+             },
              "comment": "Restart policy for all containers within the pod: Always, OnFailure or Never. Default Always."
             },
             "terminationGracePeriodSeconds": {
              "type": "int64",
              "id": 4,
              "options": {
-              "(orch.api.keep_zero)": true
+              "(orch.api.keep_zero)": true,
+              "(orch.api.default_value)": "30"
              },
              "comment": "Optional duration in seconds the pod needs to terminate gracefully. Default 30 seconds."
             },
@@ -1586,6 +1601,9 @@ export const apiDescriptor: Record<string, unknown> = {
             "dnsPolicy": {
              "type": "string",
              "id": 6,
+             "options": {
+              "(orch.api.default_value)": "ClusterFirst"
+             },
              "comment": "Set DNS policy for the pod: ClusterFirstWithHostNet, ClusterFirst, Default or None."
             },
             "nodeSelector": {
@@ -1678,6 +1696,9 @@ export const apiDescriptor: Record<string, unknown> = {
             "schedulerName": {
              "type": "string",
              "id": 19,
+             "options": {
+              "(orch.api.default_value)": "default-scheduler"
+             },
              "comment": "If specified, the pod will be dispatched by specified scheduler."
             },
             "tolerations": {
@@ -1769,6 +1790,18 @@ export const apiDescriptor: Record<string, unknown> = {
               "(orch.api.list_map_keys)": "topologyKey,whenUnsatisfiable"
              },
              "comment": "TopologySpreadConstraints describes how a group of pods ought to spread across topology domains."
+            },
+            "ephemeralContainers": {
+             "rule": "repeated",
+             "type": "EphemeralContainer",
+             "id": 34,
+             "options": {
+              "(orch.api.patch_strategy)": "merge",
+              "(orch.api.patch_merge_key)": "name",
+              "(orch.api.list_type)": "map",
+              "(orch.api.list_map_keys)": "name"
+             },
+             "comment": "List of ephemeral containers run in this pod (debugging); added through the ephemeralcontainers subresource upstream."
             },
             "setHostnameAsFQDN": {
              "type": "bool",
@@ -2035,11 +2068,17 @@ export const apiDescriptor: Record<string, unknown> = {
             "terminationMessagePath": {
              "type": "string",
              "id": 13,
+             "options": {
+              "(orch.api.default_value)": "/dev/termination-log"
+             },
              "comment": "Path at which the file to which the container's termination message will be written is mounted."
             },
             "terminationMessagePolicy": {
              "type": "string",
              "id": 20,
+             "options": {
+              "(orch.api.default_value)": "File"
+             },
              "comment": "Indicate how the termination message should be populated: File or FallbackToLogsOnError."
             },
             "imagePullPolicy": {
@@ -2078,6 +2117,25 @@ export const apiDescriptor: Record<string, unknown> = {
            },
            "comment": "A single application container that you want to run within a pod."
           },
+          "EphemeralContainer": {
+           "edition": "proto2",
+           "fields": {
+            "ephemeralContainerCommon": {
+             "type": "Container",
+             "id": 1,
+             "options": {
+              "(orch.api.inline)": true
+             },
+             "comment": "The fields of a Container, inline (upstream EphemeralContainerCommon is a copy of Container with the same field numbers)."
+            },
+            "targetContainerName": {
+             "type": "string",
+             "id": 2,
+             "comment": "If set, the name of the container from PodSpec that this ephemeral container targets."
+            }
+           },
+           "comment": "An EphemeralContainer is a temporary container added to an existing Pod for user-initiated activities such as debugging."
+          },
           "ContainerPort": {
            "edition": "proto2",
            "fields": {
@@ -2102,6 +2160,9 @@ export const apiDescriptor: Record<string, unknown> = {
             "protocol": {
              "type": "string",
              "id": 4,
+             "options": {
+              "(orch.api.default_value)": "TCP"
+             },
              "comment": "Protocol for port: UDP, TCP, or SCTP. Defaults to TCP."
             },
             "hostIP": {
@@ -2168,6 +2229,9 @@ export const apiDescriptor: Record<string, unknown> = {
             "apiVersion": {
              "type": "string",
              "id": 1,
+             "options": {
+              "(orch.api.default_value)": "v1"
+             },
              "comment": null
             },
             "fieldPath": {
@@ -2441,21 +2505,33 @@ export const apiDescriptor: Record<string, unknown> = {
             "timeoutSeconds": {
              "type": "int32",
              "id": 3,
+             "options": {
+              "(orch.api.default_value)": "1"
+             },
              "comment": "Number of seconds after which the probe times out. Defaults to 1 second."
             },
             "periodSeconds": {
              "type": "int32",
              "id": 4,
+             "options": {
+              "(orch.api.default_value)": "10"
+             },
              "comment": "How often (in seconds) to perform the probe. Default to 10 seconds."
             },
             "successThreshold": {
              "type": "int32",
              "id": 5,
+             "options": {
+              "(orch.api.default_value)": "1"
+             },
              "comment": "Minimum consecutive successes for the probe to be considered successful after having failed."
             },
             "failureThreshold": {
              "type": "int32",
              "id": 6,
+             "options": {
+              "(orch.api.default_value)": "3"
+             },
              "comment": "Minimum consecutive failures for the probe to be considered failed after having succeeded."
             },
             "terminationGracePeriodSeconds": {
@@ -2572,6 +2648,9 @@ export const apiDescriptor: Record<string, unknown> = {
             "path": {
              "type": "string",
              "id": 1,
+             "options": {
+              "(orch.api.default_value)": "/"
+             },
              "comment": "Path to access on the HTTP server."
             },
             "port": {
@@ -2590,6 +2669,9 @@ export const apiDescriptor: Record<string, unknown> = {
             "scheme": {
              "type": "string",
              "id": 4,
+             "options": {
+              "(orch.api.default_value)": "HTTP"
+             },
              "comment": "Scheme to use for connecting to the host. Defaults to HTTP."
             },
             "httpHeaders": {
@@ -3431,7 +3513,8 @@ export const apiDescriptor: Record<string, unknown> = {
              "type": "int32",
              "id": 3,
              "options": {
-              "(orch.api.keep_zero)": true
+              "(orch.api.keep_zero)": true,
+              "(orch.api.default_value)": "420"
              },
              "comment": null
             },
@@ -3470,7 +3553,8 @@ export const apiDescriptor: Record<string, unknown> = {
              "type": "int32",
              "id": 3,
              "options": {
-              "(orch.api.keep_zero)": true
+              "(orch.api.keep_zero)": true,
+              "(orch.api.default_value)": "420"
              },
              "comment": null
             },
@@ -3547,7 +3631,8 @@ export const apiDescriptor: Record<string, unknown> = {
              "type": "int32",
              "id": 2,
              "options": {
-              "(orch.api.keep_zero)": true
+              "(orch.api.keep_zero)": true,
+              "(orch.api.default_value)": "420"
              },
              "comment": null
             }
@@ -3602,7 +3687,8 @@ export const apiDescriptor: Record<string, unknown> = {
              "type": "int32",
              "id": 2,
              "options": {
-              "(orch.api.keep_zero)": true
+              "(orch.api.keep_zero)": true,
+              "(orch.api.default_value)": "420"
              },
              "comment": null
             }
@@ -4202,6 +4288,9 @@ export const apiDescriptor: Record<string, unknown> = {
             "type": {
              "type": "string",
              "id": 4,
+             "options": {
+              "(orch.api.default_value)": "ClusterIP"
+             },
              "comment": "type determines how the Service is exposed: ClusterIP, NodePort, LoadBalancer, ExternalName."
             },
             "externalIPs": {
@@ -4216,6 +4305,9 @@ export const apiDescriptor: Record<string, unknown> = {
             "sessionAffinity": {
              "type": "string",
              "id": 7,
+             "options": {
+              "(orch.api.default_value)": "None"
+             },
              "comment": "Supports \"ClientIP\" and \"None\". Used to maintain session affinity."
             },
             "loadBalancerIP": {
@@ -4307,6 +4399,9 @@ export const apiDescriptor: Record<string, unknown> = {
             "protocol": {
              "type": "string",
              "id": 2,
+             "options": {
+              "(orch.api.default_value)": "TCP"
+             },
              "comment": "The IP protocol for this port: TCP, UDP, and SCTP. Default is TCP."
             },
             "appProtocol": {
