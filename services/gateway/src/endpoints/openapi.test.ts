@@ -131,6 +131,9 @@ describe('openapi', () => {
     assert.equal(spec.properties.containers['x-kubernetes-list-type'], 'map');
     assert.deepEqual(spec.properties.containers['x-kubernetes-list-map-keys'], ['name']);
     assert.equal(spec.properties.nodeSelector['x-kubernetes-map-type'], 'atomic');
+    assert.equal(spec.properties.restartPolicy.default, 'Always');
+    assert.equal(spec.properties.terminationGracePeriodSeconds.default, 30);
+    assert.equal(v2['definitions']['io.orch.api.core.v1.ContainerPort'].properties.protocol.default, 'TCP');
     const port = v2['definitions']['io.orch.api.core.v1.HTTPGetAction'].properties.port;
     assert.equal(port.$ref, '#/definitions/io.orch.apimachinery.pkg.util.intstr.IntOrString');
     assert.deepEqual(v2['definitions']['io.orch.apimachinery.pkg.util.intstr.IntOrString'].format, 'int-or-string');
