@@ -221,7 +221,8 @@ test('tables: get and list with the kind columns, includeObject, and the meta.k8
 });
 
 test('content negotiation: Accept lists in order with fallbacks, nothing acceptable is 406', async () => {
-  const r1 = await suite.request(0, 'GET', `${base}/pods`, undefined, { Accept: 'application/json;as=PartialObjectMetadataList;g=meta.orch.io;v=v1, application/yaml' });
+  // A list is not answered as one PartialObjectMetadata (that is for get and watch).
+  const r1 = await suite.request(0, 'GET', `${base}/pods`, undefined, { Accept: 'application/json;as=PartialObjectMetadata;g=meta.orch.io;v=v1, application/yaml' });
   assert.equal(r1.headers['content-type'], 'application/yaml');
   const r2 = await suite.request(0, 'GET', `${base}/pods`, undefined, { Accept: 'application/json;as=Table;g=meta.orch.io;v=v2, application/json' });
   assert.equal((r2.body as Json)['kind'], 'PodList');
@@ -366,6 +367,47 @@ test('tables show the defaulted protocol: a service port without one is 80/TCP, 
   const row = table['rows'][0]['cells'] as unknown[];
   assert.equal(row[columns.indexOf('Type')], 'ClusterIP');
   assert.equal(row[columns.indexOf('Port(s)')], '80/TCP,53/UDP');
+});
+
+test('metadata only: PartialObjectMetadata for get and watch, PartialObjectMetadataList for list, in meta.orch.io or meta.k8s.io, JSON or binary', async () => {
+  const as = (kind: string, group = 'meta.orch.io', media = 'application/json'): string => `${media};as=${kind};g=${group};v=v1`;
+  const pod = (await suite.request(0, 'GET', `${base}/pods/warned`)).body as Json;
+  const one = await suite.request(0, 'GET', `${base}/pods/warned`, undefined, { Accept: `${as('PartialObjectMetadata')}, application/json` });
+  assert.equal(one.status, 200);
+  assert.deepEqual(one.body, { kind: 'PartialObjectMetadata', apiVersion: 'meta.orch.io/v1', metadata: pod['metadata'] });
+  const k8s = (await suite.request(0, 'GET', `${base}/pods/warned`, undefined, { Accept: as('PartialObjectMetadata', 'meta.k8s.io') })).body as Json;
+  assert.equal(k8s['apiVersion'], 'meta.k8s.io/v1');
+
+  const list = (await suite.request(0, 'GET', `${base}/pods`)).body as Json;
+  const partial = (await suite.request(0, 'GET', `${base}/pods`, undefined, { Accept: as('PartialObjectMetadataList', 'meta.k8s.io') })).body as Json;
+  assert.equal(partial['kind'], 'PartialObjectMetadataList');
+  assert.equal(partial['apiVersion'], 'meta.k8s.io/v1');
+  assert.deepEqual(partial['items'], (list['items'] as Json[]).map((p) => ({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: p['metadata'] })));
+  const page = (await suite.request(0, 'GET', `${base}/pods?limit=1`, undefined, { Accept: as('PartialObjectMetadataList') })).body as Json;
+  assert.equal(page['items'].length, 1);
+  assert.ok(page['metadata']['continue'] && page['metadata']['resourceVersion']);
+
+  // The binary envelope (client-go's metadata client asks for it first), for a kind with or without a schema of its own.
+  const bin = await suite.request(0, 'GET', `${base}/pods`, undefined, { Accept: `${as('PartialObjectMetadataList', 'meta.k8s.io', 'application/vnd.kubernetes.protobuf')}, application/json` });
+  assert.equal(bin.headers['content-type'], 'application/vnd.kubernetes.protobuf');
+  assert.deepEqual(decodeEnvelope(bin.raw), partial);
+  const binOne = await suite.request(0, 'GET', `${base}/pods/warned`, undefined, { Accept: as('PartialObjectMetadata', 'meta.orch.io', 'application/vnd.orch.protobuf') });
+  assert.deepEqual(decodeEnvelope(binOne.raw), one.body);
+
+  // The wrong form for the verb is skipped for the next entry, or 406 when none is left.
+  assert.equal((await suite.request(0, 'GET', `${base}/pods/warned`, undefined, { Accept: as('PartialObjectMetadataList') })).status, 406);
+  assert.equal(((await suite.request(0, 'GET', `${base}/pods/warned`, undefined, { Accept: `${as('PartialObjectMetadataList')}, application/json` })).body as Json)['kind'], 'Pod');
+  assert.equal((await suite.request(0, 'GET', `${base}/pods/warned`, undefined, { Accept: as('PartialObjectMetadata', 'meta.orch.io').replace('v=v1', 'v=v2') })).status, 406);
+
+  // Watch: every event's object is the metadata, in JSON or in binary frames.
+  const w = await suite.request(0, 'GET', `${base}/pods?watch=1&timeoutSeconds=1`, undefined, { Accept: as('PartialObjectMetadata', 'meta.k8s.io') });
+  assert.equal(w.status, 200);
+  const events = w.text.trim().split('\n').map((l) => JSON.parse(l) as Json);
+  assert.equal(events.length, (list['items'] as Json[]).length);
+  assert.deepEqual(events.map((e) => e['object']), partial['items']);
+  const wb = await suite.request(0, 'GET', `${base}/pods?watch=1&timeoutSeconds=1`, undefined, { Accept: as('PartialObjectMetadata', 'meta.k8s.io', 'application/vnd.kubernetes.protobuf') });
+  assert.equal(wb.headers['content-type'], 'application/vnd.kubernetes.protobuf;stream=watch');
+  assert.deepEqual(new FrameReader().push(wb.raw).map((f) => decodeWatchFrame(f)), events);
 });
 
 test('YAML request bodies and responses, pretty JSON', async () => {

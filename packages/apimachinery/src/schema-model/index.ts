@@ -12,5 +12,7 @@ export { parseJsonStrict } from './parse-json-strict.js';
 export { formatTime, isQuantity, parseTime } from './special-types.js';
 export type { IncludeObject, Table, TableColumnDefinition, TableOptions, TableRow } from './to-table.js';
 export { humanDuration, tableColumnDefinitions, tablePrinterNames, toTable } from './to-table.js';
+export type { PartialObjectMetadata, PartialObjectMetadataList } from './partial-object-metadata.js';
+export { asPartialObjectMetadata, asPartialObjectMetadataList } from './partial-object-metadata.js';
 export { openApiDefinitionName, openApiDefinitions } from './openapi-definitions.js';
 export { realisticObjects, realisticPod } from './realistic-objects.js';

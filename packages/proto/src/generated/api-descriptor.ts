@@ -1073,7 +1073,24 @@ export const apiDescriptor: Record<string, unknown> = {
              "comment": null
             }
            },
-           "comment": "PartialObjectMetadata is the metadata of an object, as a Table row holds it."
+           "comment": "PartialObjectMetadata is the metadata of an object, as a Table row holds it, or as a get or\nwatch answers when asked for it (Accept ...;as=PartialObjectMetadata;g=meta.orch.io;v=v1)."
+          },
+          "PartialObjectMetadataList": {
+           "edition": "proto2",
+           "fields": {
+            "metadata": {
+             "type": "ListMeta",
+             "id": 1,
+             "comment": "Standard list metadata."
+            },
+            "items": {
+             "rule": "repeated",
+             "type": "PartialObjectMetadata",
+             "id": 2,
+             "comment": "Items contains each of the included items."
+            }
+           },
+           "comment": "PartialObjectMetadataList is a list of the metadata of objects, as a list answers when asked\nfor it (Accept ...;as=PartialObjectMetadataList;g=meta.orch.io;v=v1)."
           }
          }
         }
