@@ -221,7 +221,8 @@ test('tables: get and list with the kind columns, includeObject, and the meta.k8
 });
 
 test('content negotiation: Accept lists in order with fallbacks, nothing acceptable is 406', async () => {
-  const r1 = await suite.request(0, 'GET', `${base}/pods`, undefined, { Accept: 'application/json;as=PartialObjectMetadataList;g=meta.orch.io;v=v1, application/yaml' });
+  // A list is not answered as one PartialObjectMetadata (that is for get and watch).
+  const r1 = await suite.request(0, 'GET', `${base}/pods`, undefined, { Accept: 'application/json;as=PartialObjectMetadata;g=meta.orch.io;v=v1, application/yaml' });
   assert.equal(r1.headers['content-type'], 'application/yaml');
   const r2 = await suite.request(0, 'GET', `${base}/pods`, undefined, { Accept: 'application/json;as=Table;g=meta.orch.io;v=v2, application/json' });
   assert.equal((r2.body as Json)['kind'], 'PodList');
@@ -240,6 +241,173 @@ test('content negotiation: Accept lists in order with fallbacks, nothing accepta
   const frames = new FrameReader().push(r5.raw).map((f) => decodeWatchFrame(f) as { type: string; object: Json });
   assert.deepEqual(frames.map((e) => e.object['rows'][0]['cells'][0]), events.map((e) => e['object']['rows'][0]['cells'][0]));
   assert.equal(frames[0]!.object['columnDefinitions'][1]['name'], 'Ready');
+});
+
+test('virtual kinds decode like stored ones: TokenReview and SubjectAccessReview in the binary envelope, unknown fields under Strict', async () => {
+  const pb = { 'Content-Type': 'application/vnd.orch.protobuf', Accept: 'application/vnd.orch.protobuf' };
+  assert.equal((await suite.request(0, 'POST', `${base}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'reviewed' } })).status, 201);
+  const minted = await suite.request(0, 'POST', `${base}/serviceaccounts/reviewed/token`, { apiVersion: 'authentication.orch.io/v1', kind: 'TokenRequest', spec: {} });
+  assert.equal(minted.status, 201, minted.text);
+  const token = String((minted.body as Json)['status']['token']);
+
+  for (const v of ['v1', 'v1beta1']) {
+    const tr = { apiVersion: `authentication.orch.io/${v}`, kind: 'TokenReview', spec: { token } };
+    const r = await suite.request(0, 'POST', `/apis/authentication.orch.io/${v}/tokenreviews`, encodeEnvelope(tr), pb);
+    assert.equal(r.status, 201, r.text);
+    assert.equal(r.headers['content-type'], 'application/vnd.orch.protobuf');
+    const answer = decodeEnvelope(r.raw) as Json;
+    assert.equal(answer['apiVersion'], `authentication.orch.io/${v}`);
+    assert.equal(answer['status']['authenticated'], true);
+    assert.equal(answer['status']['user']['username'], `system:serviceaccount:${ns}:reviewed`);
+    assert.ok((answer['status']['user']['groups'] as string[]).includes('system:serviceaccounts'));
+  }
+
+  const sar = {
+    apiVersion: 'authorization.orch.io/v1',
+    kind: 'SubjectAccessReview',
+    spec: { resourceAttributes: { namespace: ns, verb: 'get', resource: 'pods' }, user: 'nobody', groups: ['system:masters'], extra: { scopes: ['a', 'b'] } },
+  };
+  const r = await suite.request(0, 'POST', '/apis/authorization.orch.io/v1/subjectaccessreviews', encodeEnvelope(sar), pb);
+  assert.equal(r.status, 201, r.text);
+  const answer = decodeEnvelope(r.raw) as Json;
+  assert.equal(answer['kind'], 'SubjectAccessReview');
+  assert.deepEqual(answer['spec'], sar.spec);
+  assert.equal(answer['status']['allowed'], true);
+  // The same review in JSON answers the same.
+  const json = await suite.request(0, 'POST', '/apis/authorization.orch.io/v1/subjectaccessreviews', sar);
+  assert.deepEqual(json.body, answer);
+
+  // Field validation: Strict names the unknown field; Warn answers with a warning; wrong types are 400 at every level.
+  const strict = await suite.request(0, 'POST', '/apis/authentication.orch.io/v1/tokenreviews?fieldValidation=Strict', { apiVersion: 'authentication.orch.io/v1', kind: 'TokenReview', spec: { token, tokn: 'x' } });
+  assert.equal(strict.status, 400);
+  assert.equal((strict.body as Json)['message'], 'strict decoding error: unknown field "spec.tokn"');
+  const strictSar = await suite.request(0, 'POST', '/apis/authorization.orch.io/v1/subjectaccessreviews?fieldValidation=Strict', { ...sar, spec: { ...sar.spec, resourceAttributes: { verb: 'get', resource: 'pods', namepsace: ns } } });
+  assert.equal(strictSar.status, 400);
+  assert.equal((strictSar.body as Json)['message'], 'strict decoding error: unknown field "spec.resourceAttributes.namepsace"');
+  const yamlStrict = await suite.request(0, 'POST', '/apis/authorization.orch.io/v1/selfsubjectaccessreviews?fieldValidation=Strict', 'apiVersion: authorization.orch.io/v1\nkind: SelfSubjectAccessReview\nspec:\n  nonResourceAttributes: {path: /healthz, verb: get}\n  user: me\n', { 'Content-Type': 'application/yaml' });
+  assert.equal(yamlStrict.status, 400);
+  assert.equal((yamlStrict.body as Json)['message'], 'strict decoding error: unknown field "spec.user"');
+  const warned = await suite.request(0, 'POST', '/apis/authorization.orch.io/v1/selfsubjectrulesreviews', { apiVersion: 'authorization.orch.io/v1', kind: 'SelfSubjectRulesReview', spec: { namespace: ns, verbose: true } });
+  assert.equal(warned.status, 201, warned.text);
+  assert.deepEqual(warningsOf(warned.headers), ['299 - "unknown field \\"spec.verbose\\""']);
+  assert.equal((warned.body as Json)['status']['incomplete'], false);
+  const typed = await suite.request(0, 'POST', '/apis/authorization.orch.io/v1/subjectaccessreviews?fieldValidation=Ignore', { ...sar, spec: { ...sar.spec, groups: 'system:masters' } });
+  assert.equal(typed.status, 400);
+  assert.match(String((typed.body as Json)['message']), /spec\.groups: expected array, got string/);
+});
+
+test('defaults from the schema: a port without protocol reads back TCP, the spec and container defaults are set, client values win', async () => {
+  const bare = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'defaulted' }, spec: { containers: [{ name: 'web', image: 'nginx', ports: [{ containerPort: 80 }] }] } };
+  const created = await suite.request(0, 'POST', `${base}/pods`, bare);
+  assert.equal(created.status, 201, created.text);
+  const got = (await suite.request(0, 'GET', `${base}/pods/defaulted`)).body as Json;
+  assert.deepEqual(got['spec'], (created.body as Json)['spec']);
+  const spec = got['spec'];
+  assert.deepEqual(spec['containers'][0]['ports'], [{ containerPort: 80, protocol: 'TCP' }]);
+  assert.deepEqual(
+    [spec['restartPolicy'], spec['dnsPolicy'], spec['terminationGracePeriodSeconds'], spec['schedulerName'], spec['enableServiceLinks']],
+    ['Always', 'ClusterFirst', 30, 'default-scheduler', true]
+  );
+  assert.equal('securityContext' in spec, false);
+  const c = spec['containers'][0];
+  assert.deepEqual([c['terminationMessagePath'], c['terminationMessagePolicy'], c['imagePullPolicy']], ['/dev/termination-log', 'File', 'Always']);
+
+  // Dry run answers the defaulted object and stores nothing.
+  const dry = await suite.request(0, 'POST', `${base}/pods?dryRun=All`, { ...bare, metadata: { name: 'dry-defaulted' } });
+  assert.equal(dry.status, 201, dry.text);
+  assert.equal((dry.body as Json)['spec']['containers'][0]['ports'][0]['protocol'], 'TCP');
+  assert.equal((await suite.request(0, 'GET', `${base}/pods/dry-defaulted`)).status, 404);
+
+  // What the client sets stays, zeros of pointer fields included.
+  const own = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'own-values' }, spec: { restartPolicy: 'Never', terminationGracePeriodSeconds: 0, containers: [{ name: 'web', image: 'nginx:1.27', imagePullPolicy: 'Never', ports: [{ containerPort: 53, protocol: 'UDP' }] }] } };
+  const kept = (await suite.request(0, 'POST', `${base}/pods`, own)).body as Json;
+  assert.deepEqual([kept['spec']['restartPolicy'], kept['spec']['terminationGracePeriodSeconds']], ['Never', 0]);
+  assert.deepEqual([kept['spec']['containers'][0]['imagePullPolicy'], kept['spec']['containers'][0]['ports'][0]['protocol']], ['Never', 'UDP']);
+});
+
+test('defaults are idempotent: an unchanged PUT, the original manifest again, a patch keep generation and the defaults', async () => {
+  const manifest = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'defaulted' }, spec: { selector: { matchLabels: { app: 'd' } }, template: { metadata: { labels: { app: 'd' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27', ports: [{ containerPort: 80 }] }] } } } };
+  const path = `/apis/apps/v1/namespaces/${ns}/deployments`;
+  const created = (await suite.request(0, 'POST', path, manifest)).body as Json;
+  const spec = created['spec'];
+  assert.deepEqual([spec['replicas'], spec['revisionHistoryLimit'], spec['progressDeadlineSeconds']], [1, 10, 600]);
+  assert.deepEqual(spec['strategy'], { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' } });
+  assert.equal(spec['template']['spec']['restartPolicy'], 'Always');
+  assert.equal(spec['template']['spec']['containers'][0]['ports'][0]['protocol'], 'TCP');
+
+  const unchanged = await suite.request(0, 'PUT', `${path}/defaulted`, created);
+  assert.equal(unchanged.status, 200, unchanged.text);
+  assert.equal((unchanged.body as Json)['metadata']['resourceVersion'], created['metadata']['resourceVersion']);
+  const again = await suite.request(0, 'PUT', `${path}/defaulted`, manifest);
+  assert.equal(again.status, 200, again.text);
+  assert.equal((again.body as Json)['metadata']['generation'], 1);
+  assert.deepEqual((again.body as Json)['spec'], spec);
+  const patched = await suite.request(0, 'PATCH', `${path}/defaulted`, { metadata: { labels: { patched: 'yes' } } }, { 'Content-Type': 'application/merge-patch+json' });
+  assert.equal(patched.status, 200, patched.text);
+  assert.equal((patched.body as Json)['metadata']['generation'], 1);
+  assert.deepEqual((patched.body as Json)['spec'], spec);
+
+  // A port added by a strategic merge patch gets its protocol; a scale to zero stays zero.
+  const added = await suite.request(0, 'PATCH', `${path}/defaulted`, { spec: { replicas: 0, template: { spec: { containers: [{ name: 'web', ports: [{ containerPort: 8080 }] }] } } } }, { 'Content-Type': 'application/strategic-merge-patch+json' });
+  assert.equal(added.status, 200, added.text);
+  assert.equal((added.body as Json)['spec']['replicas'], 0);
+  assert.deepEqual((added.body as Json)['spec']['template']['spec']['containers'][0]['ports'], [{ containerPort: 80, protocol: 'TCP' }, { containerPort: 8080, protocol: 'TCP' }]);
+  assert.equal((added.body as Json)['metadata']['generation'], 2);
+});
+
+test('tables show the defaulted protocol: a service port without one is 80/TCP, and its target port and type are set', async () => {
+  const svc = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'defaulted' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }, { port: 53, protocol: 'UDP', targetPort: 'dns' }] } };
+  const created = await suite.request(0, 'POST', `${base}/services`, svc);
+  assert.equal(created.status, 201, created.text);
+  const spec = (created.body as Json)['spec'];
+  assert.deepEqual(spec['ports'], [{ port: 80, protocol: 'TCP', targetPort: 80 }, { port: 53, protocol: 'UDP', targetPort: 'dns' }]);
+  assert.deepEqual([spec['type'], spec['sessionAffinity'], spec['internalTrafficPolicy']], ['ClusterIP', 'None', 'Cluster']);
+  const table = (await suite.request(0, 'GET', `${base}/services/defaulted`, undefined, { Accept: 'application/json;as=Table;g=meta.orch.io;v=v1' })).body as Json;
+  const columns = (table['columnDefinitions'] as Json[]).map((c) => c['name']);
+  const row = table['rows'][0]['cells'] as unknown[];
+  assert.equal(row[columns.indexOf('Type')], 'ClusterIP');
+  assert.equal(row[columns.indexOf('Port(s)')], '80/TCP,53/UDP');
+});
+
+test('metadata only: PartialObjectMetadata for get and watch, PartialObjectMetadataList for list, in meta.orch.io or meta.k8s.io, JSON or binary', async () => {
+  const as = (kind: string, group = 'meta.orch.io', media = 'application/json'): string => `${media};as=${kind};g=${group};v=v1`;
+  const pod = (await suite.request(0, 'GET', `${base}/pods/warned`)).body as Json;
+  const one = await suite.request(0, 'GET', `${base}/pods/warned`, undefined, { Accept: `${as('PartialObjectMetadata')}, application/json` });
+  assert.equal(one.status, 200);
+  assert.deepEqual(one.body, { kind: 'PartialObjectMetadata', apiVersion: 'meta.orch.io/v1', metadata: pod['metadata'] });
+  const k8s = (await suite.request(0, 'GET', `${base}/pods/warned`, undefined, { Accept: as('PartialObjectMetadata', 'meta.k8s.io') })).body as Json;
+  assert.equal(k8s['apiVersion'], 'meta.k8s.io/v1');
+
+  const list = (await suite.request(0, 'GET', `${base}/pods`)).body as Json;
+  const partial = (await suite.request(0, 'GET', `${base}/pods`, undefined, { Accept: as('PartialObjectMetadataList', 'meta.k8s.io') })).body as Json;
+  assert.equal(partial['kind'], 'PartialObjectMetadataList');
+  assert.equal(partial['apiVersion'], 'meta.k8s.io/v1');
+  assert.deepEqual(partial['items'], (list['items'] as Json[]).map((p) => ({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: p['metadata'] })));
+  const page = (await suite.request(0, 'GET', `${base}/pods?limit=1`, undefined, { Accept: as('PartialObjectMetadataList') })).body as Json;
+  assert.equal(page['items'].length, 1);
+  assert.ok(page['metadata']['continue'] && page['metadata']['resourceVersion']);
+
+  // The binary envelope (client-go's metadata client asks for it first), for a kind with or without a schema of its own.
+  const bin = await suite.request(0, 'GET', `${base}/pods`, undefined, { Accept: `${as('PartialObjectMetadataList', 'meta.k8s.io', 'application/vnd.kubernetes.protobuf')}, application/json` });
+  assert.equal(bin.headers['content-type'], 'application/vnd.kubernetes.protobuf');
+  assert.deepEqual(decodeEnvelope(bin.raw), partial);
+  const binOne = await suite.request(0, 'GET', `${base}/pods/warned`, undefined, { Accept: as('PartialObjectMetadata', 'meta.orch.io', 'application/vnd.orch.protobuf') });
+  assert.deepEqual(decodeEnvelope(binOne.raw), one.body);
+
+  // The wrong form for the verb is skipped for the next entry, or 406 when none is left.
+  assert.equal((await suite.request(0, 'GET', `${base}/pods/warned`, undefined, { Accept: as('PartialObjectMetadataList') })).status, 406);
+  assert.equal(((await suite.request(0, 'GET', `${base}/pods/warned`, undefined, { Accept: `${as('PartialObjectMetadataList')}, application/json` })).body as Json)['kind'], 'Pod');
+  assert.equal((await suite.request(0, 'GET', `${base}/pods/warned`, undefined, { Accept: as('PartialObjectMetadata', 'meta.orch.io').replace('v=v1', 'v=v2') })).status, 406);
+
+  // Watch: every event's object is the metadata, in JSON or in binary frames.
+  const w = await suite.request(0, 'GET', `${base}/pods?watch=1&timeoutSeconds=1`, undefined, { Accept: as('PartialObjectMetadata', 'meta.k8s.io') });
+  assert.equal(w.status, 200);
+  const events = w.text.trim().split('\n').map((l) => JSON.parse(l) as Json);
+  assert.equal(events.length, (list['items'] as Json[]).length);
+  assert.deepEqual(events.map((e) => e['object']), partial['items']);
+  const wb = await suite.request(0, 'GET', `${base}/pods?watch=1&timeoutSeconds=1`, undefined, { Accept: as('PartialObjectMetadata', 'meta.k8s.io', 'application/vnd.kubernetes.protobuf') });
+  assert.equal(wb.headers['content-type'], 'application/vnd.kubernetes.protobuf;stream=watch');
+  assert.deepEqual(new FrameReader().push(wb.raw).map((f) => decodeWatchFrame(f)), events);
 });
 
 test('YAML request bodies and responses, pretty JSON', async () => {

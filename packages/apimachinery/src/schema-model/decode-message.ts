@@ -153,6 +153,7 @@ function readInto(m: MessageSchema, r: Reader, end: number, out: Json): void {
 }
 
 function readSpecial(m: MessageSchema, r: Reader, end: number): unknown {
+  if (m.jsonType === 'string-list') return readStringList(m, r, end);
   const fields = new Map<number, unknown>();
   while (r.pos < end) {
     const tag = r.uint32();
@@ -195,4 +196,16 @@ function readSpecial(m: MessageSchema, r: Reader, end: number): unknown {
       }
     }
   }
+}
+
+/** A string-list message (ExtraValue): its repeated field 1, the list itself in JSON. */
+function readStringList(m: MessageSchema, r: Reader, end: number): string[] {
+  const items: string[] = [];
+  while (r.pos < end) {
+    const tag = r.uint32();
+    if (tag === ((1 << 3) | WIRE_LEN)) items.push(r.string());
+    else r.skipType(tag & 7);
+  }
+  if (r.pos !== end) throw new Error(`message ${m.name} overruns its length`);
+  return items;
 }

@@ -96,6 +96,8 @@ function sizeSpecial(m: MessageSchema, v: unknown, plan: Plan): number {
     }
     case 'duration':
       return 1 + varintSize(typeof v === 'string' ? (parseDuration(v) ?? 0) : 0);
+    case 'string-list':
+      return (Array.isArray(v) ? v : []).reduce((size: number, x) => size + 1 + sizeScalar('string', x, plan), 0);
     default: {
       const buf = Buffer.from(JSON.stringify(v));
       plan.blobs.push(buf);
@@ -273,6 +275,12 @@ function writeSpecial(out: Out, m: MessageSchema, v: unknown): void {
     case 'duration':
       out.tag(1, WIRE_VARINT);
       return out.varint(typeof v === 'string' ? (parseDuration(v) ?? 0) : 0);
+    case 'string-list':
+      for (const x of Array.isArray(v) ? v : []) {
+        out.tag(1, WIRE_LEN);
+        out.string(String(x));
+      }
+      return;
     default:
       out.tag(1, WIRE_LEN);
       return out.blob();

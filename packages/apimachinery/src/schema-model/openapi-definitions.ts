@@ -1,5 +1,5 @@
 // OpenAPI (Swagger 2.0 style) definitions derived from the schema model: properties with the
-// JSON names and descriptions of proto/, types and formats, required fields, and the merge
+// JSON names and descriptions of proto/, types and formats, defaults, required fields, and the merge
 // markers (x-kubernetes-list-type, -list-map-keys, -map-type, -patch-strategy, -patch-merge-key).
 // The OpenAPI v3 document converts them (references under #/components/schemas/).
 import type { FieldSchema, MessageSchema, SchemaModel, ValueType } from './schema-model.js';
@@ -56,6 +56,7 @@ function fieldSchema(f: FieldSchema): JsonObject {
     Object.assign(s, value);
   }
   if (f.format && !('$ref' in s)) s['format'] = f.format;
+  if (f.default !== undefined) s['default'] = f.default as Json;
   if (f.listType) s['x-kubernetes-list-type'] = f.listType;
   if (f.listMapKeys) s['x-kubernetes-list-map-keys'] = f.listMapKeys;
   if (f.mapType) s['x-kubernetes-map-type'] = f.mapType;
@@ -75,6 +76,8 @@ function specialSchema(m: MessageSchema): JsonObject {
       return { ...s, type: 'string' };
     case 'int-or-string':
       return { ...s, type: 'string', format: 'int-or-string' };
+    case 'string-list':
+      return { ...s, type: 'array', items: { type: 'string' } };
     default:
       return { ...s, type: 'object' };
   }

@@ -212,4 +212,77 @@ export const realisticObjects: Record<string, Record<string, unknown>> = {
     note: 'Scaled up replica set web-7d9f8b6c5d to 3', type: 'Normal',
     deprecatedSource: { component: 'deployment-controller' }, deprecatedCount: 4,
   },
+  'rbac.authorization.orch.io/v1/Role': {
+    apiVersion: 'rbac.authorization.orch.io/v1', kind: 'Role',
+    metadata: { name: 'pod-reader', namespace: 'default' },
+    rules: [{ verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['pods', 'pods/log'], resourceNames: ['web'] }],
+  },
+  'rbac.authorization.orch.io/v1/RoleBinding': {
+    apiVersion: 'rbac.authorization.orch.io/v1', kind: 'RoleBinding',
+    metadata: { name: 'read-pods', namespace: 'default' },
+    subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.orch.io', name: 'jane' }, { kind: 'ServiceAccount', name: 'web', namespace: 'default' }],
+    roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'Role', name: 'pod-reader' },
+  },
+  'rbac.authorization.orch.io/v1/ClusterRole': {
+    apiVersion: 'rbac.authorization.orch.io/v1', kind: 'ClusterRole',
+    metadata: { name: 'monitoring', labels: { 'rbac.example.com/aggregate-to-monitoring': 'true' } },
+    rules: [{ verbs: ['get'], nonResourceURLs: ['/metrics', '/healthz/*'] }],
+    aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'rbac.example.com/aggregate-to-monitoring': 'true' } }] },
+  },
+  'rbac.authorization.orch.io/v1/ClusterRoleBinding': {
+    apiVersion: 'rbac.authorization.orch.io/v1', kind: 'ClusterRoleBinding',
+    metadata: { name: 'monitoring' },
+    subjects: [{ kind: 'Group', apiGroup: 'rbac.authorization.orch.io', name: 'system:monitoring' }],
+    roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'ClusterRole', name: 'monitoring' },
+  },
+  // Virtual kinds: a request as a client sends it, with the status the server answers.
+  'authentication.orch.io/v1/TokenReview': realisticTokenReview('v1'),
+  'authentication.orch.io/v1beta1/TokenReview': realisticTokenReview('v1beta1'),
+  'authorization.orch.io/v1/SubjectAccessReview': {
+    apiVersion: 'authorization.orch.io/v1', kind: 'SubjectAccessReview',
+    metadata: {},
+    spec: {
+      resourceAttributes: { namespace: 'default', verb: 'get', group: 'apps', version: 'v1', resource: 'deployments', subresource: 'scale', name: 'web' },
+      user: 'jane', groups: ['dev', 'system:authenticated'], extra: { 'scopes.example.com': ['read', 'write'] }, uid: '42',
+    },
+    status: { allowed: false, denied: true, reason: 'no RBAC policy matched', evaluationError: 'clusterrole "gone" not found' },
+  },
+  'authorization.orch.io/v1/SelfSubjectAccessReview': {
+    apiVersion: 'authorization.orch.io/v1', kind: 'SelfSubjectAccessReview',
+    metadata: {},
+    spec: { nonResourceAttributes: { path: '/healthz', verb: 'get' } },
+    status: { allowed: true, reason: 'RBAC: allowed by ClusterRoleBinding "system:public-info-viewer"' },
+  },
+  'authorization.orch.io/v1/LocalSubjectAccessReview': {
+    apiVersion: 'authorization.orch.io/v1', kind: 'LocalSubjectAccessReview',
+    metadata: { namespace: 'team-a' },
+    spec: { resourceAttributes: { namespace: 'team-a', verb: 'create', resource: 'pods' }, user: 'system:serviceaccount:team-a:builder' },
+    status: { allowed: true },
+  },
+  'authorization.orch.io/v1/SelfSubjectRulesReview': {
+    apiVersion: 'authorization.orch.io/v1', kind: 'SelfSubjectRulesReview',
+    metadata: {},
+    spec: { namespace: 'default' },
+    status: {
+      resourceRules: [
+        { verbs: ['create'], apiGroups: ['authorization.orch.io'], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'] },
+        { verbs: ['get', 'update'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['settings'] },
+      ],
+      nonResourceRules: [{ verbs: ['get'], nonResourceURLs: ['/api', '/api/*', '/version'] }],
+      incomplete: false,
+    },
+  },
 };
+
+function realisticTokenReview(version: string): Record<string, unknown> {
+  return {
+    apiVersion: `authentication.orch.io/${version}`, kind: 'TokenReview',
+    metadata: {},
+    spec: { token: 'eyJhbGciOiJSUzI1NiJ9.e30.c2ln', audiences: ['https://orch.default.svc', 'vault'] },
+    status: {
+      authenticated: true,
+      user: { username: 'system:serviceaccount:default:web', uid: '6f1c2d3e-0000-4abc-9def-123456789abc', groups: ['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated'], extra: { 'authentication.orch.io/pod-name': ['web-7d9f8b6c5d-x2x4z'], 'authentication.orch.io/credential-id': ['JTI=1'] } },
+      audiences: ['vault'],
+    },
+  };
+}

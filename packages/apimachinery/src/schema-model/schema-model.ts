@@ -7,7 +7,7 @@ import { apiDescriptor } from '@orch/proto';
 import type { GroupVersionKind } from '../schema/index.js';
 
 /** How a message appears in JSON when it is not a plain object. */
-export type JsonType = 'quantity' | 'int-or-string' | 'time' | 'micro-time' | 'duration' | 'raw' | 'fields-v1';
+export type JsonType = 'quantity' | 'int-or-string' | 'time' | 'micro-time' | 'duration' | 'raw' | 'fields-v1' | 'string-list';
 
 export type ScalarType = 'string' | 'bool' | 'int32' | 'int64' | 'uint32' | 'uint64' | 'double' | 'float' | 'bytes';
 
@@ -39,6 +39,8 @@ export interface FieldSchema {
   patchStrategy?: string;
   patchMergeKey?: string;
   format?: string;
+  /** The value the field takes when a request leaves it out (the default_value option, parsed for the field's type). */
+  default?: unknown;
 }
 
 export interface TableColumnSpec {
@@ -167,6 +169,8 @@ export class SchemaModel {
     const patchStrategy = str('patch_strategy');
     const patchMergeKey = str('patch_merge_key');
     const format = str('format');
+    const defaultText = str('default_value');
+    const defaultValue = defaultText === undefined ? undefined : parseDefault(f.fullName, defaultText, isMap || f.repeated ? undefined : value);
     return {
       name: f.name,
       number: f.id,
@@ -183,6 +187,7 @@ export class SchemaModel {
       ...(patchStrategy ? { patchStrategy } : {}),
       ...(patchMergeKey ? { patchMergeKey } : {}),
       ...(format ? { format } : {}),
+      ...(defaultValue !== undefined ? { default: defaultValue } : {}),
     };
   }
 
@@ -201,6 +206,40 @@ export class SchemaModel {
       }
     };
     for (const m of this.messages.values()) expand(m);
+  }
+}
+
+/**
+ * A default_value option as the JSON value it stands for: a string field's text as it is, a
+ * number or boolean parsed, an int-or-string or quantity by its form, anything else (a message,
+ * list or map: `value` undefined for the last two) as JSON. A value that does not parse is an
+ * error in proto/, reported when the model is compiled.
+ */
+function parseDefault(field: string, text: string, value: ValueType | undefined): unknown {
+  const fail = (why: string): never => {
+    throw new Error(`schema model: field ${field} has default_value ${JSON.stringify(text)}: ${why}`);
+  };
+  if (value && 'scalar' in value) {
+    switch (value.scalar) {
+      case 'string':
+        return text;
+      case 'bool':
+        return text === 'true' ? true : text === 'false' ? false : fail('expected true or false');
+      case 'bytes':
+        return fail('bytes fields take no default');
+      default: {
+        const n = Number(text);
+        return text.trim() !== '' && Number.isFinite(n) ? n : fail('expected a number');
+      }
+    }
+  }
+  const jsonType = value?.message.jsonType;
+  if (jsonType === 'int-or-string') return /^-?\d+$/.test(text) ? Number(text) : text;
+  if (jsonType === 'quantity' || jsonType === 'duration' || jsonType === 'time' || jsonType === 'micro-time') return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    return fail((err as Error).message);
   }
 }
 

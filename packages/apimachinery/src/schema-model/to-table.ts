@@ -2,6 +2,7 @@
 // JSON path or a named printer, after the Name column; kinds without columns get Name and
 // Created At. Cells follow kubectl's printers (k8s pkg/printers/internalversion).
 import type { MessageSchema, TableColumnSpec } from './schema-model.js';
+import { asPartialObjectMetadata } from './partial-object-metadata.js';
 
 type Json = Record<string, unknown>;
 
@@ -72,7 +73,7 @@ export function toTable(message: MessageSchema | undefined, objects: Json[], opt
     const row: TableRow = { cells };
     if (opts.includeObject === 'Object') row.object = obj;
     if (opts.includeObject === 'Metadata') {
-      row.object = { kind: 'PartialObjectMetadata', apiVersion: opts.apiVersion, metadata: meta };
+      row.object = asPartialObjectMetadata(obj, opts.apiVersion);
     }
     return row;
   });

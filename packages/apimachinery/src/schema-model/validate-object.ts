@@ -136,6 +136,10 @@ function walkValue(t: ValueType, v: unknown, path: string, r: FieldValidationRes
     case 'fields-v1':
       if (!isPlainObject(v)) bad('object');
       return;
+    case 'string-list':
+      if (!Array.isArray(v)) bad('array');
+      else v.forEach((x, i) => walkValue({ scalar: 'string' }, x, `${path}[${i}]`, r));
+      return;
     case 'raw':
       return;
     default:

@@ -7,11 +7,13 @@ import { newBadRequest, newInvalid } from '@orch/apimachinery/errors';
 import { builtinResources } from '@orch/apimachinery/registry';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import type { VirtualHandler } from '../endpoints/installer.js';
-import { decodeObject, parseBody } from '../handlers/decode.js';
+import { decodeRequestObject } from '../handlers/decode.js';
+import { negotiateInput, writableMediaTypes } from '../negotiation/negotiate.js';
 import { writeObjectNegotiated } from '../negotiation/response-writers.js';
 import { userFrom } from '../request/context.js';
 import type { UserInfo } from '../request/context.js';
 import type { RequestInfo } from '../request/request-info.js';
+import { requestUrl } from '../request/request-info.js';
 import type { Attributes, Authorizer } from './authorizer.js';
 import type { RuleReviewer } from './grpc-authorizer.js';
 
@@ -50,12 +52,11 @@ const def = (resource: string): ResourceDefinition => {
   return d;
 };
 
-function decode(req: IncomingMessage, body: Buffer, d: ResourceDefinition, info: RequestInfo): Json {
-  const ct = String(req.headers['content-type'] ?? '').includes('yaml') ? 'application/yaml' : 'application/json';
-  const obj = decodeObject(parseBody(body, ct), d, d.namespaced ? { namespace: info.namespace } : {}) as unknown as Json;
-  const spec = obj['spec'];
-  if (spec !== undefined && (typeof spec !== 'object' || spec === null || Array.isArray(spec))) throw newBadRequest('spec must be an object');
-  obj['spec'] = spec ?? {};
+/** The review in the body, decoded like any create (JSON, YAML or the binary envelope; fieldValidation against the schema). */
+function decode(req: IncomingMessage, d: ResourceDefinition, info: RequestInfo): Json {
+  const target = d.namespaced ? { namespace: info.namespace } : {};
+  const obj = decodeRequestObject(req, requestUrl(req).searchParams, d, negotiateInput(req, writableMediaTypes), target) as unknown as Json;
+  obj['spec'] ??= {};
   return obj;
 }
 
@@ -120,10 +121,10 @@ export function accessReviewHandlers(authorizer: Authorizer, reviewer: RuleRevie
     if (info.verb !== 'create' || info.name) throw newBadRequest(`only create (POST to the collection) is supported on ${info.resource}.${authorizationGroup}`);
   };
 
-  handlers.set(key('subjectaccessreviews'), async (req, res, info, body) => {
+  handlers.set(key('subjectaccessreviews'), async (req, res, info) => {
     only(info);
     const d = def('subjectaccessreviews');
-    const obj = decode(req, body, d, info);
+    const obj = decode(req, d, info);
     const spec = obj['spec'] as ReviewSpec;
     const errs: FieldError[] = [];
     validateAttributes(spec, errs);
@@ -135,11 +136,11 @@ export function accessReviewHandlers(authorizer: Authorizer, reviewer: RuleRevie
     await answer(req, res, authorizer, obj, spec, user);
   });
 
-  handlers.set(key('localsubjectaccessreviews'), async (req, res, info, body) => {
+  handlers.set(key('localsubjectaccessreviews'), async (req, res, info) => {
     only(info);
     const d = def('localsubjectaccessreviews');
     if (!info.namespace) throw newBadRequest('namespace is required on this type');
-    const obj = decode(req, body, d, info);
+    const obj = decode(req, d, info);
     const spec = obj['spec'] as ReviewSpec;
     const errs: FieldError[] = [];
     validateAttributes(spec, errs);
@@ -157,10 +158,10 @@ export function accessReviewHandlers(authorizer: Authorizer, reviewer: RuleRevie
     await answer(req, res, authorizer, obj, spec, user);
   });
 
-  handlers.set(key('selfsubjectaccessreviews'), async (req, res, info, body) => {
+  handlers.set(key('selfsubjectaccessreviews'), async (req, res, info) => {
     only(info);
     const d = def('selfsubjectaccessreviews');
-    const obj = decode(req, body, d, info);
+    const obj = decode(req, d, info);
     const spec = obj['spec'] as ReviewSpec;
     const errs: FieldError[] = [];
     validateAttributes(spec, errs);
@@ -168,12 +169,11 @@ export function accessReviewHandlers(authorizer: Authorizer, reviewer: RuleRevie
     await answer(req, res, authorizer, obj, spec, requester(req));
   });
 
-  handlers.set(key('selfsubjectrulesreviews'), async (req, res, info, body) => {
+  handlers.set(key('selfsubjectrulesreviews'), async (req, res, info) => {
     only(info);
     const d = def('selfsubjectrulesreviews');
-    const obj = decode(req, body, d, info);
+    const obj = decode(req, d, info);
     const spec = obj['spec'] as ReviewSpec;
-    if (spec.namespace !== undefined && typeof spec.namespace !== 'string') throw newBadRequest('spec.namespace must be a string');
     const r = await reviewer.rulesReview(requester(req), spec.namespace ?? '');
     const status: Json = {
       resourceRules: r.resourceRules.map((x) => ({ verbs: x.verbs, apiGroups: x.apiGroups, resources: x.resources, ...(x.resourceNames.length ? { resourceNames: x.resourceNames } : {}) })),

@@ -111,6 +111,7 @@ function schema(value: Json | undefined, where: string): Message {
       '$ref',
       'format',
       'description',
+      'default',
       'required',
       'type',
       'items',
@@ -122,8 +123,9 @@ function schema(value: Json | undefined, where: string): Message {
   const m = new Message()
     .string(1, str(s['$ref']))
     .string(2, str(s['format']))
-    .string(4, str(s['description']))
-    .strings(19, strs(s['required']));
+    .string(4, str(s['description']));
+  if (s['default'] !== undefined) m.message(5, new Message().string(2, toYaml(s['default'])));
+  m.strings(19, strs(s['required']));
   const additional = s['additionalProperties'];
   if (typeof additional === 'boolean') m.message(21, new Message().bool(2, additional));
   else if (additional !== undefined)

@@ -131,6 +131,9 @@ describe('openapi', () => {
     assert.equal(spec.properties.containers['x-kubernetes-list-type'], 'map');
     assert.deepEqual(spec.properties.containers['x-kubernetes-list-map-keys'], ['name']);
     assert.equal(spec.properties.nodeSelector['x-kubernetes-map-type'], 'atomic');
+    assert.equal(spec.properties.restartPolicy.default, 'Always');
+    assert.equal(spec.properties.terminationGracePeriodSeconds.default, 30);
+    assert.equal(v2['definitions']['io.orch.api.core.v1.ContainerPort'].properties.protocol.default, 'TCP');
     const port = v2['definitions']['io.orch.api.core.v1.HTTPGetAction'].properties.port;
     assert.equal(port.$ref, '#/definitions/io.orch.apimachinery.pkg.util.intstr.IntOrString');
     assert.deepEqual(v2['definitions']['io.orch.apimachinery.pkg.util.intstr.IntOrString'].format, 'int-or-string');
@@ -144,6 +147,31 @@ describe('openapi', () => {
       '#/definitions/io.orch.api.apps.v1.Deployment'
     );
     assert.ok(v2['definitions']['io.orch.apimachinery.pkg.apis.meta.v1.Status']);
+  });
+
+  it('lists the schemas of the virtual kinds (reviews), with no list kinds for them', () => {
+    const { v2 } = openApiDocuments(registry) as { v2: Doc };
+    const defs = v2['definitions'] as Doc;
+    for (const [group, version, kind] of [
+      ['authentication', 'v1', 'TokenReview'],
+      ['authentication', 'v1beta1', 'TokenReview'],
+      ['authorization', 'v1', 'SubjectAccessReview'],
+      ['authorization', 'v1', 'SelfSubjectAccessReview'],
+      ['authorization', 'v1', 'LocalSubjectAccessReview'],
+      ['authorization', 'v1', 'SelfSubjectRulesReview'],
+    ]) {
+      const d = defs[`io.orch.api.${group}.${version}.${kind}`];
+      assert.ok(d?.properties?.spec?.$ref, `${group}/${version} ${kind}`);
+      assert.deepEqual(d['x-kubernetes-group-version-kind'], [{ group: `${group}.orch.io`, kind, version }]);
+      assert.equal(defs[`io.orch.api.${group}.${version}.${kind}List`], undefined);
+    }
+    const attrs = defs['io.orch.api.authorization.v1.ResourceAttributes'].properties;
+    assert.deepEqual(Object.keys(attrs), ['group', 'name', 'namespace', 'resource', 'subresource', 'verb', 'version']);
+    assert.deepEqual(defs['io.orch.api.authentication.v1.ExtraValue'].items, { type: 'string' });
+    assert.equal(
+      v2['paths']['/apis/authorization.orch.io/v1/subjectaccessreviews'].post.operationId,
+      'createAuthorizationV1SubjectAccessReview'
+    );
   });
 
   it('serves v2 as JSON or protobuf, with an ETag', async () => {

@@ -346,7 +346,8 @@ function gvkExtension(gvk: GroupVersionKind): JsonObject {
 
 /**
  * Definitions of one resource: its kind and every definition it reaches, from the schema model
- * (an open schema for a kind without one), and its list kind.
+ * (an open schema for a kind without one), and its list kind (none for a virtual kind, which is
+ * never listed).
  */
 function resourceDefinitions(def: ResourceDefinition): Record<string, JsonObject> {
   const gv = { group: def.group, version: def.version };
@@ -354,13 +355,17 @@ function resourceDefinitions(def: ResourceDefinition): Record<string, JsonObject
   const kindName = definitionName({ ...gv, kind: def.kind });
   const schema = builtinSchemaModel().kind({ ...gv, kind: def.kind });
   const fromModel = schema ? openApiDefinitions(builtinSchemaModel(), new Map([[schema.message.fullName, { ...gv, kind: def.kind }]])) : {};
-  return {
+  const kind = {
     ...fromModel,
     [kindName]: fromModel[kindName] ?? {
       description: `${def.kind} (${apiVersion}). The schema is open until the API kinds are generated from proto/: any fields are accepted here and validated by the server.`,
       type: 'object',
       ...gvkExtension({ ...gv, kind: def.kind }),
     },
+  };
+  if (def.virtual) return kind;
+  return {
+    ...kind,
     [definitionName({ ...gv, kind: def.listKind })]: {
       description: `${def.listKind} is a list of ${def.kind}.`,
       type: 'object',

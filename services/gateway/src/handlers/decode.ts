@@ -1,12 +1,13 @@
 // Reading a request body into an object of the kind the path names: JSON, YAML or the binary
 // envelope, a JSON object, with apiVersion, kind, name and namespace agreeing with the request,
-// and its fields checked against the schema model (fieldValidation Ignore, Warn, Strict).
+// its fields checked against the schema model (fieldValidation Ignore, Warn, Strict), then its
+// defaults set from the schema model (before admission and the strategy's validation).
 import type { IncomingMessage } from 'node:http';
 import { parseDocument } from 'yaml';
 import { newBadRequest } from '@orch/apimachinery/errors';
 import type { StatusCause } from '@orch/apimachinery/errors';
 import { EnvelopeError, decodeEnvelope, protobufMediaTypes } from '@orch/apimachinery/protobuf';
-import { builtinSchemaModel, parseJsonStrict, validateObject } from '@orch/apimachinery/schema-model';
+import { applyDefaults, builtinSchemaModel, parseJsonStrict, validateObject } from '@orch/apimachinery/schema-model';
 import { formatApiVersion } from '@orch/apimachinery/schema';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { addWarning } from '../request/context.js';
@@ -102,6 +103,12 @@ export function checkFields(
   for (const m of messages) warn(m);
 }
 
+/** Sets the kind's defaults (k8s: the defaulting that decoding does); kinds without a schema have none. */
+export function defaultObject(def: ResourceDefinition, obj: Obj): void {
+  const kind = builtinSchemaModel().kind({ group: def.group, version: def.version, kind: def.kind });
+  if (kind) applyDefaults(kind.message, obj);
+}
+
 export function decodeObject(
   body: unknown,
   def: ResourceDefinition,
@@ -137,7 +144,7 @@ export function decodeObject(
   return obj as Obj;
 }
 
-/** Reads, parses, field-checks and decodes the body of a create or update. */
+/** Reads, parses, field-checks, decodes and defaults the body of a create or update. */
 export function decodeRequestObject(
   req: IncomingMessage,
   query: URLSearchParams,
@@ -149,6 +156,7 @@ export function decodeRequestObject(
   const parsed = parseBodyStrict(readBody(req), contentType);
   const obj = decodeObject(parsed.value, def, target);
   checkFields(req, def, obj, parsed.duplicates, mode);
+  defaultObject(def, obj);
   return obj;
 }
 

@@ -7,5 +7,5 @@ import type { RequestScope } from './scope.js';
 export async function getResource(scope: RequestScope, res: ServerResponse): Promise<void> {
   const rv = getConsistency(scope.query.get('resourceVersion') ?? undefined);
   const obj = await scope.store.get(namespaceOf(scope), scope.info.name, rv);
-  writeObjectNegotiated(scope.req, res, 200, obj, { def: scope.def, table: true });
+  writeObjectNegotiated(scope.req, res, 200, obj, { def: scope.def, transform: true });
 }

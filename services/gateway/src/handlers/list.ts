@@ -22,5 +22,5 @@ export async function listResource(scope: RequestScope, res: ServerResponse): Pr
     apiVersion: formatApiVersion(scope.def),
     metadata,
     items: list.items,
-  }, { def: scope.def, table: true });
+  }, { def: scope.def, transform: true });
 }

@@ -1,11 +1,12 @@
 // PATCH: JSON merge patch (RFC 7386) and JSON patch (RFC 6902) applied to the current object
-// inside the update loop, so a lost race re-applies the patch to the newer object.
+// inside the update loop, so a lost race re-applies the patch to the newer object; the result is
+// field-checked and defaulted like a PUT body.
 import type { ServerResponse } from 'node:http';
 import { newBadRequest, newNotFound, newUnsupportedMediaType, newInvalid } from '@orch/apimachinery/errors';
 import { PatchError, applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '@orch/apimachinery/patch';
 import { builtinSchemaModel } from '@orch/apimachinery/schema-model';
 import { writeObjectNegotiated } from '../negotiation/response-writers.js';
-import { checkFields, decodeObject, parseBodyStrict, parseFieldValidation, readBody } from './decode.js';
+import { checkFields, decodeObject, defaultObject, parseBodyStrict, parseFieldValidation, readBody } from './decode.js';
 import { parseDryRun } from './list-options.js';
 import { checkSubresource } from './update.js';
 import { namespaceOf } from './scope.js';
@@ -53,6 +54,7 @@ export async function patchResource(scope: RequestScope, res: ServerResponse): P
       }
       const obj = decodeObject(patched, scope.def, { namespace: ns, name });
       checkFields(scope.req, scope.def, obj, duplicates, mode, (w) => warnings.add(w));
+      defaultObject(scope.def, obj);
       return obj;
     },
     { dryRun, validate: scope.validate, forceAllowCreate: false, ...(subresource ? { subresource } : {}) }

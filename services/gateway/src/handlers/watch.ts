@@ -1,10 +1,11 @@
 // Watch: a JSON stream of events (or length-prefixed binary frames, or events holding one-row
-// Tables). Unset or "0" resourceVersion starts with synthetic ADDED events from a list; any
-// other value resumes exactly after it.
+// Tables or PartialObjectMetadata). Unset or "0" resourceVersion starts with synthetic ADDED
+// events from a list; any other value resumes exactly after it.
 import type { ServerResponse } from 'node:http';
 import { StatusError, toStatusError } from '@orch/apimachinery/errors';
 import { canEncode, encodeWatchFrame } from '@orch/apimachinery/protobuf';
 import { formatApiVersion } from '@orch/apimachinery/schema';
+import { asPartialObjectMetadata } from '@orch/apimachinery/schema-model';
 import type { WatchEvent } from '@orch/apimachinery/watch';
 import { negotiateOutput } from '../negotiation/negotiate.js';
 import { tableOf } from '../negotiation/table.js';
@@ -17,8 +18,9 @@ import type { RequestScope } from './scope.js';
 export async function watchResource(scope: RequestScope, res: ServerResponse): Promise<void> {
   const apiVersion = formatApiVersion(scope.def);
   // 406 before the stream starts; the binary envelope for kinds with a schema.
-  const out = negotiateOutput(scope.req, { protobuf: canEncode({ apiVersion, kind: scope.def.kind }), table: true });
+  const out = negotiateOutput(scope.req, { protobuf: canEncode({ apiVersion, kind: scope.def.kind }), table: true, partial: 'PartialObjectMetadata' });
   const tableGroup = out.table?.group;
+  const partialVersion = out.partial && `${out.partial.group}/${out.partial.version}`;
   if (tableGroup) tableOf(scope.req, scope.def, {}, tableGroup); // 400 for a bad includeObject, before the stream
   const opts = parseListOptions(scope.query, scope.def);
   const ns = namespaceOf(scope);
@@ -50,6 +52,10 @@ export async function watchResource(scope: RequestScope, res: ServerResponse): P
   // Table events: each object a Table of one row; the column definitions in the first only.
   let headers = true;
   const asTable = (e: WatchEvent): WatchEvent => {
+    // Metadata only: every object but an error's Status, bookmarks included (k8s WatchServer.Fixup).
+    if (partialVersion && e.type !== 'ERROR') {
+      return { type: e.type, object: asPartialObjectMetadata(e.object as Record<string, unknown>, partialVersion) as unknown as Record<string, unknown> };
+    }
     if (!tableGroup || e.type === 'BOOKMARK' || e.type === 'ERROR') return e;
     const table = tableOf(scope.req, scope.def, e.object, tableGroup);
     if (!headers) table.columnDefinitions = [];
@@ -66,7 +72,7 @@ export async function watchResource(scope: RequestScope, res: ServerResponse): P
     bookmarks: opts.allowWatchBookmarks,
     apiVersion,
     kind: scope.def.kind,
-    ...(binary || tableGroup ? { encode } : {}),
+    ...(binary || tableGroup || partialVersion ? { encode } : {}),
     ...(scope.onWatchEvent ? { onEvent: scope.onWatchEvent } : {}),
   });
   for (const obj of initial) watcher.send({ type: 'ADDED', object: obj });

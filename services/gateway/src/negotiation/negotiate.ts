@@ -1,6 +1,7 @@
 // Content negotiation: the Accept list, in the client's order, against what this server writes
 // for the request: JSON and YAML always, the binary envelope for kinds with a proto schema, and
-// Tables (`as=Table;g=meta.orch.io;v=v1`) for get and list.
+// for get, list and watch Tables (`as=Table;g=meta.orch.io;v=v1`) and metadata only
+// (`as=PartialObjectMetadata` for get and watch, `as=PartialObjectMetadataList` for list).
 import type { IncomingMessage } from 'node:http';
 import { newNotAcceptable, newUnsupportedMediaType } from '@orch/apimachinery/errors';
 import { protobufMediaTypes } from '@orch/apimachinery/protobuf';
@@ -12,8 +13,10 @@ export const supportedMediaTypes = ['application/json', 'application/yaml'];
 /** What a create or update body may be. */
 export const writableMediaTypes = ['application/json', 'application/yaml', ...protobufMediaTypes];
 
-/** The table groups answered: orch's own, and the Kubernetes one that kubectl asks for first. */
-export const tableGroups = ['meta.orch.io', 'meta.k8s.io'];
+/** The groups of Table and PartialObjectMetadata answered: orch's own, and the Kubernetes one that clients ask for first. */
+export const metaGroups = ['meta.orch.io', 'meta.k8s.io'];
+
+export type PartialKind = 'PartialObjectMetadata' | 'PartialObjectMetadataList';
 
 export interface Output {
   media: MediaType;
@@ -21,12 +24,16 @@ export interface Output {
   contentType: string;
   /** Set when a Table is asked for and allowed: the group the client named. */
   table?: { group: string; version: 'v1' };
+  /** Set when metadata only is asked for and allowed: the kind and the group the client named. */
+  partial?: { kind: PartialKind; group: string; version: 'v1' };
 }
 
 /** What the answer may be beyond JSON and YAML. */
 export interface OutputAllowed {
   protobuf?: boolean;
   table?: boolean;
+  /** The metadata-only kind this request may answer: PartialObjectMetadata (get, watch) or PartialObjectMetadataList (list). */
+  partial?: PartialKind;
 }
 
 interface AcceptEntry {
@@ -59,27 +66,38 @@ function plain(type: string, allowed: OutputAllowed): Output | undefined {
   return undefined;
 }
 
+/** An `as=` entry (Table, PartialObjectMetadata...) this request allows, in an explicit media type. */
+function transformed(e: AcceptEntry, allowed: OutputAllowed): Output | undefined {
+  const as = e.params['as'];
+  const group = e.params['g'] ?? '';
+  if (e.params['v'] !== 'v1' || !metaGroups.includes(group) || e.type === '*/*' || e.type === 'application/*') return undefined;
+  if (as === 'Table' && allowed.table) {
+    const out = plain(e.type, allowed);
+    return out && { ...out, table: { group, version: 'v1' } };
+  }
+  if (as !== undefined && as === allowed.partial) {
+    // Metadata has a schema whatever the kind, so it may always be binary.
+    const out = plain(e.type, { ...allowed, protobuf: true });
+    return out && { ...out, partial: { kind: allowed.partial, group, version: 'v1' } };
+  }
+  return undefined;
+}
+
 /**
  * The representation to answer in: the first Accept entry this server can write for the
- * request, skipping the others (a Table where none is served, the binary envelope for a kind
- * without schema, PartialObjectMetadata); 406 when none is left.
+ * request, skipping the others (a Table or PartialObjectMetadata where none is served, the
+ * binary envelope for a kind without schema); 406 when none is left.
  */
 export function negotiateOutput(req: IncomingMessage, allowed: OutputAllowed = {}): Output {
   const header = req.headers.accept;
   if (!header) return { media: 'json', contentType: 'application/json' };
   for (const e of parseAccept(header)) {
-    const as = e.params['as'];
-    if (as !== undefined) {
-      if (as !== 'Table' || !allowed.table || e.params['v'] !== 'v1' || !tableGroups.includes(e.params['g'] ?? '')) continue;
-      const out = plain(e.type, allowed);
-      if (out && e.type !== '*/*' && e.type !== 'application/*') return { ...out, table: { group: e.params['g'] ?? '', version: 'v1' } };
-      continue;
-    }
-    const out = plain(e.type, allowed);
+    const out = e.params['as'] === undefined ? plain(e.type, allowed) : transformed(e, allowed);
     if (out) return out;
   }
   const types = [...supportedMediaTypes, ...(allowed.protobuf ? protobufMediaTypes : [])];
   if (allowed.table) types.push('application/json;as=Table;g=meta.orch.io;v=v1');
+  if (allowed.partial) types.push(`application/json;as=${allowed.partial};g=meta.orch.io;v=v1`);
   throw newNotAcceptable(types);
 }
 

@@ -1,10 +1,11 @@
 // Writing objects and errors in the negotiated representation (k8s responsewriters): JSON
-// (indented with pretty=true), YAML, the binary envelope, or a Table.
+// (indented with pretty=true), YAML, the binary envelope, a Table or PartialObjectMetadata(List).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { stringify as toYaml } from 'yaml';
 import { toStatusError } from '@orch/apimachinery/errors';
 import { canEncode, encodeEnvelope } from '@orch/apimachinery/protobuf';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
+import { asPartialObjectMetadata, asPartialObjectMetadataList } from '@orch/apimachinery/schema-model';
 import { warningsFrom } from '../request/context.js';
 import { negotiateOutput } from './negotiate.js';
 import type { MediaType, Output } from './negotiate.js';
@@ -25,18 +26,34 @@ export function isPretty(req: IncomingMessage): boolean {
   return v === 'true' || v === '1';
 }
 
-/** How an object may be answered: tables for the get and list of a served kind. */
+/** How an object may be answered. */
 export interface WriteOptions {
   def?: ResourceDefinition;
-  table?: boolean;
+  /**
+   * The answer of a get or list of a served kind: it may be transformed as the Accept list asks,
+   * into a Table or the metadata only (k8s transformResponseObject).
+   */
+  transform?: boolean;
 }
+
+type Json = Record<string, unknown>;
 
 export function writeObjectNegotiated(req: IncomingMessage, res: ServerResponse, code: number, obj: unknown, opts: WriteOptions = {}): void {
   let out: Output;
   let payload = obj;
   try {
-    out = negotiateOutput(req, { protobuf: canEncode(obj), table: opts.table === true && opts.def !== undefined });
-    if (out.table && opts.def) payload = tableOf(req, opts.def, obj, out.table.group);
+    const def = opts.transform === true ? opts.def : undefined;
+    const isList = def !== undefined && (obj as Json)['kind'] === def.listKind;
+    out = negotiateOutput(req, {
+      protobuf: canEncode(obj),
+      table: def !== undefined,
+      ...(def ? { partial: isList ? 'PartialObjectMetadataList' : 'PartialObjectMetadata' } : {}),
+    });
+    if (out.table && def) payload = tableOf(req, def, obj, out.table.group);
+    if (out.partial) {
+      const apiVersion = `${out.partial.group}/${out.partial.version}`;
+      payload = isList ? asPartialObjectMetadataList(obj as Json, apiVersion) : asPartialObjectMetadata(obj as Json, apiVersion);
+    }
   } catch (err) {
     writeErrorNegotiated(req, res, err);
     return;

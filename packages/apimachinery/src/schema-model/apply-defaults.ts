@@ -1,0 +1,49 @@
+// Defaulting from the schema model, as decoding a request does upstream (the defaulter-gen
+// SetObjectDefaults_* functions): at every nesting level, inside list items and map values,
+// each object first takes the default_value of its fields that are unset, then the code
+// defaulter registered for its message, then its children are visited. A field counts as unset
+// when absent, or (without keep_zero: a non-pointer field upstream) when it holds its zero value.
+// Applying defaults twice changes nothing, and a value the client set is never replaced.
+import type { FieldSchema, MessageSchema } from './schema-model.js';
+import { builtinDefaulters } from './builtin-defaulters.js';
+import type { Defaulters } from './builtin-defaulters.js';
+
+type Json = Record<string, unknown>;
+const isPlainObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function isUnset(f: FieldSchema, v: unknown): boolean {
+  if (v === undefined || v === null) return true;
+  if (f.keepZero || f.repeated || f.map) return false;
+  return v === '' || v === 0 || v === false;
+}
+
+/** Sets the defaults of an object of message `m` (a top-level object may carry apiVersion and kind), in place. */
+export function applyDefaults(m: MessageSchema, obj: unknown, defaulters: Defaulters = builtinDefaulters): void {
+  if (isPlainObject(obj)) defaultObject(m, obj, defaulters);
+}
+
+function defaultObject(m: MessageSchema, obj: Json, defaulters: Defaulters): void {
+  if (m.jsonType) return;
+  for (const [key, { field }] of m.jsonFields) {
+    if (field.default !== undefined && isUnset(field, obj[key])) obj[key] = structuredClone(field.default);
+  }
+  runDefaulters(m, obj, defaulters);
+  for (const [key, { field }] of m.jsonFields) {
+    const v = obj[key];
+    if (v === undefined || v === null || !('message' in field.value) || field.value.message.jsonType) continue;
+    const inner = field.value.message;
+    if (field.map) {
+      if (isPlainObject(v)) for (const x of Object.values(v)) if (isPlainObject(x)) defaultObject(inner, x, defaulters);
+    } else if (field.repeated) {
+      if (Array.isArray(v)) for (const x of v) if (isPlainObject(x)) defaultObject(inner, x, defaulters);
+    } else if (isPlainObject(v)) {
+      defaultObject(inner, v, defaulters);
+    }
+  }
+}
+
+/** The defaulter of the message, and of the messages inlined into it (their fields are the object's own). */
+function runDefaulters(m: MessageSchema, obj: Json, defaulters: Defaulters): void {
+  defaulters.get(m.fullName)?.(obj);
+  for (const f of m.fields) if (f.inline && 'message' in f.value) runDefaulters(f.value.message, obj, defaulters);
+}
