@@ -308,7 +308,7 @@ test('defaults from the schema: a port without protocol reads back TCP, the spec
     [spec['restartPolicy'], spec['dnsPolicy'], spec['terminationGracePeriodSeconds'], spec['schedulerName'], spec['enableServiceLinks']],
     ['Always', 'ClusterFirst', 30, 'default-scheduler', true]
   );
-  assert.equal('securityContext' in spec, false);
+  assert.deepEqual(spec['securityContext'], {});
   const c = spec['containers'][0];
   assert.deepEqual([c['terminationMessagePath'], c['terminationMessagePolicy'], c['imagePullPolicy']], ['/dev/termination-log', 'File', 'Always']);
 

@@ -24,8 +24,8 @@ test('default_value options compile to values of the field type', () => {
   assert.equal(field('orch.api.core.v1.PodSpec', 'terminationGracePeriodSeconds'), 30);
   assert.equal(field('orch.api.core.v1.SecretVolumeSource', 'defaultMode'), 420);
   assert.deepEqual(field('orch.api.apps.v1.DeploymentSpec', 'strategy'), {});
-  // securityContext: {} is left to the client (the brief for this work excludes it).
-  assert.equal(field('orch.api.core.v1.PodSpec', 'securityContext'), undefined);
+  // SetDefaults_PodSpec: an unset pod securityContext becomes {}.
+  assert.deepEqual(field('orch.api.core.v1.PodSpec', 'securityContext'), {});
 });
 
 test('a pod: spec, every container kind, ports inside list items, probes inside inline handlers', () => {
@@ -54,7 +54,7 @@ test('a pod: spec, every container kind, ports inside list items, probes inside 
     [spec.restartPolicy, spec.dnsPolicy, spec.terminationGracePeriodSeconds, spec.schedulerName, spec.enableServiceLinks],
     ['Always', 'ClusterFirst', 30, 'default-scheduler', true]
   );
-  assert.equal('securityContext' in spec, false);
+  assert.deepEqual(spec.securityContext, {});
   const web = spec.containers[0];
   assert.deepEqual(web.ports, [{ containerPort: 80, protocol: 'TCP' }, { containerPort: 443, protocol: 'TCP' }]);
   assert.deepEqual([web.terminationMessagePath, web.terminationMessagePolicy, web.imagePullPolicy], ['/dev/termination-log', 'File', 'IfNotPresent']);

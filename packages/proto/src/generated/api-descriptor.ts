@@ -1681,6 +1681,9 @@ export const apiDescriptor: Record<string, unknown> = {
             "securityContext": {
              "type": "PodSecurityContext",
              "id": 14,
+             "options": {
+              "(orch.api.default_value)": "{}"
+             },
              "comment": "SecurityContext holds pod-level security attributes and common container settings."
             },
             "imagePullSecrets": {
