@@ -422,3 +422,24 @@ test('YAML request bodies and responses, pretty JSON', async () => {
   const pretty = await suite.request(0, 'GET', `${base}/configmaps/from-yaml?pretty=true`);
   assert.match(pretty.text, /^\{\n  "kind": "ConfigMap",|^\{\n  "apiVersion"/);
 });
+
+test('a plain JSON list (written from the stored bytes) equals the encoded one (pretty, YAML)', async () => {
+  for (const name of ['raw-a', 'raw-b', 'raw-c']) {
+    const r = await suite.request(0, 'POST', `${base}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { raw: 'list' } }, data: { k: `ü "${name}"` } });
+    assert.equal(r.status, 201, r.text);
+  }
+  const query = 'labelSelector=raw%3Dlist&limit=2';
+  const plain = await suite.request(0, 'GET', `${base}/configmaps?${query}`);
+  assert.equal(plain.status, 200);
+  assert.equal(plain.headers['content-type'], 'application/json');
+  const list = plain.body as Json;
+  const pretty = JSON.parse((await suite.request(0, 'GET', `${base}/configmaps?${query}&pretty=true`)).text) as Json;
+  // Only the items: the list's resourceVersion moves on between the two reads.
+  assert.deepEqual([list['kind'], list['apiVersion'], list['items']], [pretty['kind'], pretty['apiVersion'], pretty['items']]);
+  assert.equal((list['metadata'] as Json)['remainingItemCount'], undefined, 'omitted with a selector');
+  const items = (plain.body as Json)['items'] as Json[];
+  assert.deepEqual(items.map((i) => [i['apiVersion'], i['kind'], (i['metadata'] as Json)['name']]), [['v1', 'ConfigMap', 'raw-a'], ['v1', 'ConfigMap', 'raw-b']]);
+  assert.match(String((items[0]!['metadata'] as Json)['resourceVersion']), /^\d+$/);
+  const empty = await suite.request(0, 'GET', `${base}/configmaps?labelSelector=raw%3Dnone`);
+  assert.deepEqual((empty.body as Json)['items'], []);
+});

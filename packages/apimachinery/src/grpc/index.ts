@@ -3,6 +3,7 @@ export type {
   HistoryEvent,
   ListRequest,
   ListResponse,
+  RawListResponse,
   Preconditions,
   StorageClientOptions,
 } from './storage-client.js';

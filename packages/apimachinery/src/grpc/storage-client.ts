@@ -29,6 +29,15 @@ export interface ListResponse {
   remainingItemCount: number;
 }
 
+export interface RawListResponse {
+  /** Each object's JSON, resourceVersion included. */
+  items: Buffer[];
+  revision: number;
+  continueToken: string;
+  /** -1 when not known (complete, or filtered by a selector). */
+  remainingItemCount: number;
+}
+
 export interface HistoryEvent {
   type: 'ADDED' | 'MODIFIED' | 'DELETED';
   key: string;
@@ -88,6 +97,12 @@ export class StorageClient {
   }
 
   async list(req: ListRequest): Promise<ListResponse> {
+    const res = await this.listRaw(req);
+    return { ...res, items: res.items.map(parse) };
+  }
+
+  /** A list with each item as the JSON bytes storage answered (for answers that pass them on). */
+  async listRaw(req: ListRequest): Promise<RawListResponse> {
     const res = await this.#unary<object, { items: Buffer[]; revision: number; continue: string; remaining_item_count: number }>(
       'GetList',
       {
@@ -102,12 +117,13 @@ export class StorageClient {
       this.#timeoutMs * 3
     );
     return {
-      items: res.items.map(parse),
+      items: res.items,
       revision: res.revision,
       continueToken: res.continue,
       remainingItemCount: res.remaining_item_count,
     };
   }
+
 
   async create(key: string, object: Json): Promise<Json> {
     return parse((await this.#unary<object, { object: Buffer }>('Create', { key, object: bytes(object) })).object);

@@ -65,6 +65,34 @@ export function writeObjectNegotiated(req: IncomingMessage, res: ServerResponse,
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
+/**
+ * True when a list is answered in plain JSON: no Table or metadata-only transformation, not
+ * binary, not indented. Such a list is written from its items' bytes (writeJsonList).
+ */
+export function answersPlainJson(req: IncomingMessage): boolean {
+  if (isPretty(req)) return false;
+  try {
+    const out = negotiateOutput(req, { protobuf: true, table: true, partial: 'PartialObjectMetadataList' });
+    return out.media === 'json' && !out.table && !out.partial;
+  } catch {
+    return false; // the negotiated writer answers 406
+  }
+}
+
+const comma = Buffer.from(',');
+
+/** A list in JSON from its head (kind, apiVersion, metadata) and each item's JSON bytes, without parsing them. */
+export function writeJsonList(req: IncomingMessage, res: ServerResponse, head: Json, items: Buffer[]): void {
+  const open = JSON.stringify({ ...head, items: [] }).slice(0, -2); // ends in ..."items":[
+  const parts: Buffer[] = [Buffer.from(open)];
+  items.forEach((item, i) => parts.push(...(i === 0 ? [item] : [comma, item])));
+  parts.push(Buffer.from(']}'));
+  const warnings = warningsFrom(req);
+  if (warnings.length > 0) res.setHeader('Warning', warnings.map(warningHeader));
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });
+  res.end(req.method === 'HEAD' ? undefined : Buffer.concat(parts));
+}
+
 /** Writes any error as a Status, in JSON when the Accept list cannot be honoured. */
 export function writeErrorNegotiated(req: IncomingMessage, res: ServerResponse, err: unknown): void {
   const se = toStatusError(err);
