@@ -653,7 +653,7 @@ async function idleWatchCost(pid: number, n: number, url: string): Promise<{ per
 }
 
 async function benchIdleWatchMemory(gw: Gateway, files: { certFile: string; keyFile: string; caFile: string }): Promise<void> {
-  const n = Number(process.env['BENCH_IDLE_WATCHES'] ?? 2000);
+  const n = Number(process.env['BENCH_IDLE_WATCHES'] ?? 10_000);
   const ns = 'bench-idle';
   await createNamespace(gw, ns);
   const list = JSON.parse(await mustCall(`${gw.url}/api/v1/namespaces/${ns}/configmaps`, 'GET')) as { metadata: { resourceVersion: string } };

@@ -2,6 +2,7 @@
 // streams would otherwise share one event loop with the writer and the commit tap, and delay
 // both the writes and every timestamp. Times are wall-clock milliseconds
 // (performance.timeOrigin + performance.now()), comparable across threads.
+import { setMaxListeners } from 'node:events';
 import { parentPort, workerData } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
   const input = workerData as WatchClientsInput;
   const agent = new Agent({ connect: input.tls, keepAliveTimeout: 60_000, headersTimeout: 30_000, bodyTimeout: 0 });
   const abort = new AbortController();
+  setMaxListeners(input.urls.length + 10, abort.signal); // one signal ends every watch
   const result: WatchClientsResult = { received: input.urls.map(() => 0), events: input.urls.map(() => []), errors: [] };
   const done: Promise<void>[] = [];
   try {
