@@ -37,7 +37,8 @@ export class Publisher {
   #lastPublished = 0;
   #stopped = false;
   #watchClose: (() => void) | undefined;
-  readonly epoch = randomUUID();
+  /** Names one unbroken run of publishing: subscribers treat a new epoch as a gap to repair. */
+  epoch = randomUUID();
 
   constructor(etcd: Etcd3, nats: NatsConnection, log: Logger, opts: PublisherOptions) {
     this.#etcd = etcd;
@@ -65,10 +66,14 @@ export class Publisher {
         } catch (err) {
           if (this.#stopped) return;
           if (err instanceof WatchCompactedError) {
-            // History we had not published is gone: start again at the present. Subscribers
-            // repairing their gap from storage will get 410 and relist, as clients do.
-            this.#log.error('publisher fell behind compaction; restarting at the current revision', { err });
-            start = Number((await this.#etcd.kv.range({ key: Buffer.from(checkpointKey) })).header.revision) + 1;
+            // History we had not published is gone: go on from the oldest revision etcd still
+            // has, under a new epoch, so that every subscriber sees the break (the chain alone
+            // would hide it), repairs from storage, gets 410 where history is gone, and relists.
+            this.#log.error('publisher fell behind compaction; going on from the compacted revision under a new epoch', { err });
+            start = err.compactRevision;
+            this.epoch = randomUUID();
+            for (const s of this.#lastBySubject.keys()) this.#lastBySubject.set(s, 0);
+            this.#lastPublished = start - 1;
             watch = await openRawWatch(this.#etcd, { ...watchedRange, startRevision: start });
             this.#watchClose = () => watch.close();
             continue;
