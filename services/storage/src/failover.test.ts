@@ -5,20 +5,19 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { connect } from 'nats';
-import type { NatsConnection } from 'nats';
 import { StorageClient } from '@orch/apimachinery/grpc';
-import { decodeWatchMessage } from '@orch/apimachinery/watch';
 import type { WatchMessage } from '@orch/apimachinery/watch';
 import { clientCredentials } from '@orch/component-base/grpc-server';
 import { freePort, spawnBackend, startEtcd, startNats, throwawayPki, waitFor } from '@orch/testing';
 import type { EtcdServer, NatsServer, SpawnedBackend, ThrowawayPki } from '@orch/testing';
+import { collectPublished } from './collect-published.js';
 
 let etcd: EtcdServer;
 let nats: NatsServer;
 let pki: ThrowawayPki;
 const procs: SpawnedBackend[] = [];
 const clients: StorageClient[] = [];
+
 const main = join(import.meta.dirname, 'main.js');
 
 before(async () => {
@@ -66,13 +65,8 @@ async function replica(identity: string): Promise<{ proc: SpawnedBackend; client
 const elected = (p: SpawnedBackend): boolean => p.output.toString().includes('"elected publisher"');
 
 test('SIGKILL of the publishing replica: the other takes over after the lease and no change is lost', async () => {
-  const nc: NatsConnection = await connect({ servers: nats.url });
-  const seen: WatchMessage[] = [];
-  const sub = nc.subscribe('orch.watch.core.configmaps');
-  void (async () => {
-    for await (const m of sub) seen.push(decodeWatchMessage(m.data));
-  })();
-  await nc.flush();
+  const published = await collectPublished(nats.url);
+  const seen = published.seen;
 
   const a = await replica('a');
   await waitFor('a publishes', async () => elected(a.proc), { timeoutMs: 10_000 });
@@ -104,5 +98,5 @@ test('SIGKILL of the publishing replica: the other takes over after the lease an
     names,
     'every change, once, in the order it was written'
   );
-  await nc.close();
+  await published.close();
 });

@@ -2,17 +2,15 @@
 // compaction, and publishing by exactly one of two replicas across a leader failure.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { connect } from 'nats';
-import type { NatsConnection } from 'nats';
 import { StorageClient } from '@orch/apimachinery/grpc';
 import { StatusError } from '@orch/apimachinery/errors';
-import { decodeWatchMessage } from '@orch/apimachinery/watch';
 import type { WatchMessage } from '@orch/apimachinery/watch';
 import { clientCredentials } from '@orch/component-base/grpc-server';
 import { createLogger } from '@orch/component-base/logs';
 import { startEtcd, startNats, throwawayPki, waitFor } from '@orch/testing';
 import type { EtcdServer, NatsServer, ThrowawayPki } from '@orch/testing';
 import { storageConfig } from './options.js';
+import { collectPublished } from './collect-published.js';
 import { startStorageServer } from './server.js';
 import type { StorageServer } from './server.js';
 
@@ -151,14 +149,9 @@ async function etcdCompact(revision: number): Promise<void> {
 }
 
 test('exactly one of two replicas publishes; after the leader dies the other publishes every change', async () => {
-  const nc: NatsConnection = await connect({ servers: nats.url });
-  const seen: WatchMessage[] = [];
-  const sub = nc.subscribe('orch.watch.core.configmaps');
-  void (async () => {
-    for await (const m of sub) seen.push(decodeWatchMessage(m.data));
-  })();
+  const published = await collectPublished(nats.url);
+  const seen = published.seen;
   const second = await replica('b');
-  await nc.flush();
   const before = await client.currentRevision();
   for (let i = 0; i < 5; i++) await client.create(`${prefix}fo/x${i}`, cm(`x${i}`));
   await waitFor('5 changes published', async () => changes(seen, before).length === 5, { timeoutMs: 10_000 });
@@ -172,7 +165,7 @@ test('exactly one of two replicas publishes; after the leader dies the other pub
   const names = [...new Set(changes(seen, before).map((m) => (m.type === 'PROGRESS' ? '' : (m.object['metadata'] as { name: string }).name)))];
   assert.deepEqual(names, Array.from({ length: 10 }, (_, i) => `x${i}`), 'no change lost, in order');
   second.client.close();
-  await nc.close();
+  await published.close();
 });
 
 function changes(seen: WatchMessage[], after: number): WatchMessage[] {
@@ -190,18 +183,13 @@ test('a leader that starts behind a compaction publishes from the compacted revi
   await put('y1');
   await put('y2');
   e.close();
-  const nc: NatsConnection = await connect({ servers: nats.url });
-  const seen: WatchMessage[] = [];
-  const sub = nc.subscribe('orch.watch.core.configmaps');
-  void (async () => {
-    for await (const m of sub) seen.push(decodeWatchMessage(m.data));
-  })();
-  await nc.flush();
+  const published = await collectPublished(nats.url);
+  const seen = published.seen;
   const late = await replica('d');
-  const published = (): string[] => changes(seen, compactAt - 1).map((m) => (m.type === 'PROGRESS' ? '' : (m.object['metadata'] as { name: string }).name));
-  await waitFor('the changes after the compaction published', async () => published().includes('y2'), { timeoutMs: 15_000 });
+  const names = (): string[] => changes(seen, compactAt - 1).map((m) => (m.type === 'PROGRESS' ? '' : (m.object['metadata'] as { name: string }).name));
+  await waitFor('the changes after the compaction published', async () => names().includes('y2'), { timeoutMs: 15_000 });
   // y0 is at the compacted revision itself (still in history); nothing after it is skipped.
-  assert.deepEqual(published(), ['y0', 'y1', 'y2']);
+  assert.deepEqual(names(), ['y0', 'y1', 'y2']);
   late.client.close();
-  await nc.close();
+  await published.close();
 });
