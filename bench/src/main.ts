@@ -50,7 +50,7 @@ async function stopGracefully(): Promise<void> {
 
 async function startProc(name: string, script: string, args: string[], logDir: string): Promise<Proc> {
   const log = createWriteStream(join(logDir, `${name}.log`));
-  const nodeFlags = args.filter((a) => a.startsWith('--cpu-prof'));
+  const nodeFlags = [...args.filter((a) => a.startsWith('--cpu-prof')), ...(process.env['BENCH_NODE_FLAGS']?.split(' ').filter(Boolean) ?? [])];
   const child = spawn(process.execPath, [...nodeFlags, join(repoRoot, script), ...args.filter((a) => !a.startsWith('--cpu-prof'))], { stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
