@@ -7,13 +7,15 @@ export function union(...authorizers: Authorizer[]): Authorizer {
     authorize(a) {
       const errors: string[] = [];
       const reasons: string[] = [];
+      let nameIndependent = true;
       for (const z of authorizers) {
         const r = z.authorize(a);
-        if (r.decision !== 'no-opinion') return r;
+        if (r.decision !== 'no-opinion') return nameIndependent ? r : { ...r, nameIndependent: false };
         if (r.reason) reasons.push(r.reason);
         if (r.evaluationError) errors.push(r.evaluationError);
+        nameIndependent &&= r.nameIndependent === true;
       }
-      const out: AuthorizationResult = { decision: 'no-opinion', reason: reasons.join('; ') };
+      const out: AuthorizationResult = { decision: 'no-opinion', reason: reasons.join('; '), nameIndependent };
       if (errors.length) out.evaluationError = errors.join('; ');
       return out;
     },

@@ -30,6 +30,8 @@ export interface AuthorizeResult {
   evaluationError: string;
   /** Revision through which each kind of policy object was applied when deciding. */
   policyRevisions: Record<string, number>;
+  /** The decision holds for any resource name. */
+  nameIndependent: boolean;
 }
 
 export interface ResourceRuleInfo {
@@ -105,6 +107,7 @@ export class AuthorizerClient {
             reason: res.reason,
             evaluationError: res.evaluation_error,
             policyRevisions: res.policy_revisions ?? {},
+            nameIndependent: res.name_independent === true,
           });
         }
       );

@@ -111,6 +111,10 @@ export const authorizerDescriptor = {
                       "keyType": "string",
                       "type": "int64",
                       "id": 4
+                    },
+                    "name_independent": {
+                      "type": "bool",
+                      "id": 5
                     }
                   }
                 },

@@ -86,6 +86,7 @@ export function authorizerService(
         reason: result.reason,
         evaluation_error: result.evaluationError ?? '',
         policy_revisions: policyRevisions(),
+        name_independent: result.nameIndependent === true,
       };
     }),
     RulesReview: unary<RulesReviewRequest__Output, RulesReviewResponse>('RulesReview', (req) => {

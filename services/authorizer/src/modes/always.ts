@@ -4,11 +4,11 @@ import type { Authorizer } from '../rbac/types.js';
 const everything = { verbs: ['*'], apiGroups: ['*'], resources: ['*'] };
 
 export const alwaysAllow: Authorizer = {
-  authorize: () => ({ decision: 'allow', reason: '' }),
+  authorize: () => ({ decision: 'allow', reason: '', nameIndependent: true }),
   rulesFor: () => ({ resourceRules: [everything], nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }], incomplete: false, evaluationError: '' }),
 };
 
 export const alwaysDeny: Authorizer = {
-  authorize: () => ({ decision: 'deny', reason: 'Everything is forbidden.' }),
+  authorize: () => ({ decision: 'deny', reason: 'Everything is forbidden.', nameIndependent: true }),
   rulesFor: () => ({ resourceRules: [], nonResourceRules: [], incomplete: false, evaluationError: '' }),
 };

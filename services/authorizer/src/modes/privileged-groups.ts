@@ -6,6 +6,9 @@ import type { Authorizer } from '../rbac/types.js';
 export const mastersGroup = 'system:masters';
 
 export const privilegedGroups = (groups: string[]): Authorizer => ({
-  authorize: (a) => (a.user.groups.some((g) => groups.includes(g)) ? { decision: 'allow', reason: '' } : { decision: 'no-opinion', reason: '' }),
+  authorize: (a) =>
+    a.user.groups.some((g) => groups.includes(g))
+      ? { decision: 'allow', reason: '', nameIndependent: true }
+      : { decision: 'no-opinion', reason: '', nameIndependent: true },
   rulesFor: () => ({ resourceRules: [], nonResourceRules: [], incomplete: false, evaluationError: '' }),
 });

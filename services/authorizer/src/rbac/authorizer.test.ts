@@ -204,3 +204,32 @@ describe('aggregation', () => {
     assert.deepEqual(aggregatedRules(none, roles), []);
   });
 });
+
+describe('decisions that hold for any name (callers cache them once per resource)', () => {
+  const named = role('one-configmap', [{ verbs: ['get'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['allowed'] }], 'ns1');
+  const pods = role('pods', [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }], 'ns1');
+  const src = new StaticSource(
+    [named, pods],
+    [],
+    [
+      binding('b1', { apiGroup: 'rbac.authorization.orch.io', kind: 'Role', name: 'one-configmap' }, [{ kind: 'User', name: 'alice' }], 'ns1'),
+      binding('b2', { apiGroup: 'rbac.authorization.orch.io', kind: 'Role', name: 'pods' }, [{ kind: 'User', name: 'alice' }], 'ns1'),
+    ],
+    []
+  );
+  const z = new RbacAuthorizer(src);
+  const get = (resource: string, name: string) => z.authorize(res(alice, 'get', resource, { namespace: 'ns1', name }));
+
+  it('an allow by a rule without resourceNames holds for any name', () => {
+    assert.deepEqual([get('pods', 'p1').decision, get('pods', 'p1').nameIndependent], ['allow', true]);
+  });
+
+  it('an allow by a rule naming the object, and a refusal where such a rule applies, depend on the name', () => {
+    assert.deepEqual([get('configmaps', 'allowed').decision, get('configmaps', 'allowed').nameIndependent], ['allow', false]);
+    assert.deepEqual([get('configmaps', 'other').decision, get('configmaps', 'other').nameIndependent], ['no-opinion', false]);
+  });
+
+  it('a refusal where no rule names objects holds for any name', () => {
+    assert.deepEqual([get('secrets', 's').decision, get('secrets', 's').nameIndependent], ['no-opinion', true]);
+  });
+});

@@ -21,17 +21,24 @@ export class RbacAuthorizer implements Authorizer {
 
   authorize(a: Attributes): AuthorizationResult {
     let allowedBy: RuleSource | undefined;
+    let allowedByName = false;
+    let namedRuleApplies = false; // a rule with resourceNames covers everything but the name
     const errors: string[] = [];
     this.resolver.visitRulesFor(a.user, a.isResourceRequest ? a.namespace : '', (src, rule, err) => {
       if (err) errors.push(err);
-      if (src && rule && ruleAllows(a, rule)) {
+      if (!src || !rule) return true;
+      const named = (rule.resourceNames ?? []).length > 0;
+      if (a.isResourceRequest && named && ruleAllows({ ...a, name: '' }, { ...rule, resourceNames: [] })) namedRuleApplies = true;
+      if (ruleAllows(a, rule)) {
         allowedBy = src;
+        allowedByName = named;
         return false;
       }
       return true;
     });
-    if (allowedBy) return { decision: 'allow', reason: describe(allowedBy) };
-    const result: AuthorizationResult = { decision: 'no-opinion', reason: '' };
+    if (allowedBy) return { decision: 'allow', reason: describe(allowedBy), nameIndependent: !allowedByName };
+    // Rules the resolver could not read might have named this object: then the name matters.
+    const result: AuthorizationResult = { decision: 'no-opinion', reason: '', nameIndependent: !namedRuleApplies && errors.length === 0 };
     if (errors.length > 0) result.evaluationError = errors.join('; ');
     return result;
   }

@@ -74,6 +74,12 @@ export interface AuthorizationResult {
   decision: Decision;
   reason: string;
   evaluationError?: string;
+  /**
+   * True when the request's resource name played no part: the decision is the same for any name
+   * (allowed by a rule without resourceNames, or no rule with resourceNames applies). Unset means
+   * it may depend on the name.
+   */
+  nameIndependent?: boolean;
 }
 
 export interface RulesReviewResult {

@@ -122,4 +122,29 @@ describe('the decision cache under RBAC', () => {
       timeoutMs: 5_000,
     });
   });
+
+  it('a Role naming one object allows that object only, however often each is asked for', async () => {
+    const port = Number(new URL(suite.gateways[0]!).port);
+    const user = await userKubeconfig(suite.pki, suite.gateways[0]!, 'one-object-reader');
+    const rbac = '/apis/rbac.authorization.orch.io/v1/namespaces/default';
+    for (const [path, body] of [
+      ['/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'allowed' } }],
+      ['/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'other' } }],
+      [`${rbac}/roles`, { apiVersion: 'rbac.authorization.orch.io/v1', kind: 'Role', metadata: { name: 'one-object' }, rules: [{ verbs: ['get'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['allowed'] }] }],
+      [`${rbac}/rolebindings`, {
+        apiVersion: 'rbac.authorization.orch.io/v1',
+        kind: 'RoleBinding',
+        metadata: { name: 'one-object' },
+        roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'Role', name: 'one-object' },
+        subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.orch.io', name: 'one-object-reader' }],
+      }],
+    ] as const) {
+      const r = await suite.request(0, 'POST', path, body);
+      assert.equal(r.status, 201, r.text);
+    }
+    const status = async (name: string): Promise<number> => (await get(port, `/api/v1/namespaces/default/configmaps/${name}`, user)).status;
+    await waitFor('the role to take effect', async () => (await status('allowed')) === 200, { timeoutMs: 10_000 });
+    await new Promise((r) => setTimeout(r, 1500)); // past the cache's warm-up, so the answers below come from it too
+    for (let i = 0; i < 3; i++) assert.deepEqual([await status('allowed'), await status('other'), await status('allowed')], [200, 403, 200]);
+  });
 });

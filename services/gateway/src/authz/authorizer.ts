@@ -26,6 +26,8 @@ export interface AuthorizationResult {
   reason: string;
   /** Through which revision of each kind of policy object the decision was made (see CachingAuthorizer). */
   policyRevisions?: Record<string, number>;
+  /** The decision holds for any resource name (see CachingAuthorizer). */
+  nameIndependent?: boolean;
 }
 
 export interface Authorizer {

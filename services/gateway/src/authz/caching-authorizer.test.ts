@@ -107,3 +107,23 @@ describe('CachingAuthorizer', () => {
     assert.equal(calls(), 5);
   });
 });
+
+describe('CachingAuthorizer and resource names', () => {
+  it('keeps a decision that holds for any name once for every name, and a name-bound one per name', async () => {
+    let calls = 0;
+    const inner = new AuthorizerFunc((a): AuthorizationResult => {
+      calls++;
+      const bound = a.resource === 'configmaps';
+      return { decision: bound && a.name !== 'allowed' ? 'no-opinion' : 'allow', reason: '', policyRevisions: { roles: 1 }, nameIndependent: !bound };
+    });
+    const c = new CachingAuthorizer(inner, { authorizedTtlMs: 60_000, unauthorizedTtlMs: 60_000 });
+    c.watching(kinds, 1);
+    for (const name of ['p1', 'p2', 'p3']) assert.equal((await c.authorize(attrs({ resource: 'pods', name }))).decision, 'allow');
+    assert.equal(calls, 1, 'one decision for every pod name');
+    assert.equal((await c.authorize(attrs({ name: 'allowed' }))).decision, 'allow');
+    assert.equal((await c.authorize(attrs({ name: 'other' }))).decision, 'no-opinion', 'a name-bound allow is not reused for another name');
+    assert.equal((await c.authorize(attrs({ name: 'allowed' }))).decision, 'allow');
+    assert.equal((await c.authorize(attrs({ name: 'other' }))).decision, 'no-opinion');
+    assert.equal(calls, 3);
+  });
+});

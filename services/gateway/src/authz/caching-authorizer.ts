@@ -68,14 +68,19 @@ export class CachingAuthorizer implements Authorizer {
   }
 
   async authorize(a: Attributes): Promise<AuthorizationResult> {
-    const key = cacheKey(a);
     const now = Date.now();
-    const hit = this.#entries.get(key);
-    if (hit && hit.expires > now && this.#current(hit.policy)) {
-      this.#opts.onHit?.();
-      return hit.result;
+    // A decision that holds for any name is kept once for all names of the resource.
+    const anyName = a.isResourceRequest && a.name !== '' ? cacheKey(a, true) : undefined;
+    const key = cacheKey(a, false);
+    for (const k of anyName ? [anyName, key] : [key]) {
+      const hit = this.#entries.get(k);
+      if (!hit) continue;
+      if (hit.expires > now && this.#current(hit.policy)) {
+        this.#opts.onHit?.();
+        return hit.result;
+      }
+      this.#entries.delete(k);
     }
-    if (hit) this.#entries.delete(key);
     this.#opts.onMiss?.();
     const seenBefore = this.#seen;
     const result = await this.#inner.authorize(a);
@@ -84,7 +89,7 @@ export class CachingAuthorizer implements Authorizer {
     // change the gateway never saw.
     if (ttl > 0 && seenBefore && seenBefore === this.#seen) {
       if (this.#entries.size >= this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value as string);
-      this.#entries.set(key, { result, expires: now + ttl, policy: result.policyRevisions ?? {} });
+      this.#entries.set(result.nameIndependent && anyName ? anyName : key, { result, expires: now + ttl, policy: result.policyRevisions ?? {} });
     }
     return result;
   }
@@ -97,8 +102,11 @@ export class CachingAuthorizer implements Authorizer {
   }
 }
 
-/** Every attribute the decision depends on (the path only where it is what is authorized). */
-function cacheKey(a: Attributes): string {
+/**
+ * Every attribute the decision depends on (the path only where it is what is authorized); with
+ * `anyName`, all but the resource name.
+ */
+function cacheKey(a: Attributes, anyName: boolean): string {
   const u = a.user;
   const extra = Object.keys(u.extra).sort().map((k) => [k, u.extra[k]]);
   return JSON.stringify([
@@ -114,7 +122,7 @@ function cacheKey(a: Attributes): string {
     a.resource,
     a.subresource,
     a.namespace,
-    a.name,
+    anyName ? null : a.name,
   ]);
 }
 

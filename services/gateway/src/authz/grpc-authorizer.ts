@@ -30,7 +30,7 @@ export class GrpcAuthorizer implements Authorizer, RuleReviewer {
         namespace: a.namespace,
         name: a.name,
       });
-      return { decision: r.decision, reason: r.reason, policyRevisions: r.policyRevisions };
+      return { decision: r.decision, reason: r.reason, policyRevisions: r.policyRevisions, nameIndependent: r.nameIndependent };
     } catch (err) {
       throw failClosed(err);
     }

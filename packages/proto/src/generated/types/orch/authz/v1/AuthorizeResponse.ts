@@ -8,6 +8,7 @@ export interface AuthorizeResponse {
   'reason'?: (string);
   'evaluation_error'?: (string);
   'policy_revisions'?: ({[key: string]: number | string | Long});
+  'name_independent'?: (boolean);
 }
 
 export interface AuthorizeResponse__Output {
@@ -15,4 +16,5 @@ export interface AuthorizeResponse__Output {
   'reason': (string);
   'evaluation_error': (string);
   'policy_revisions': ({[key: string]: number});
+  'name_independent': (boolean);
 }
