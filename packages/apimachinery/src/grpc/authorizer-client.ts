@@ -24,8 +24,11 @@ export interface AuthorizeAttributes extends AuthorizeUser {
   name: string;
 }
 
+/** An authorizer's answer (k8s authorizer.Decision); the gateway refuses all but allow. */
+export type Decision = 'allow' | 'deny' | 'no-opinion';
+
 export interface AuthorizeResult {
-  decision: 'allow' | 'deny' | 'no-opinion';
+  decision: Decision;
   reason: string;
   evaluationError: string;
   /** Revision through which each kind of policy object was applied when deciding. */

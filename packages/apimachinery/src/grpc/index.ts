@@ -11,6 +11,7 @@ export { StorageClient } from './storage-client.js';
 export type {
   AuthorizeAttributes,
   AuthorizeResult,
+  Decision,
   AuthorizeUser,
   AuthorizerClientOptions,
   NonResourceRuleInfo,

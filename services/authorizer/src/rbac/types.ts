@@ -1,5 +1,6 @@
 // The RBAC objects as the authorizer reads them (rbac.authorization.orch.io/v1) and the
 // attributes it decides on (k8s authorizer.Attributes).
+import type { Decision } from '@orch/apimachinery/grpc';
 
 export interface PolicyRule {
   verbs: string[];
@@ -68,7 +69,7 @@ export interface Attributes {
   name: string;
 }
 
-export type Decision = 'allow' | 'deny' | 'no-opinion';
+export type { Decision };
 
 export interface AuthorizationResult {
   decision: Decision;

@@ -1,6 +1,7 @@
 // The authorizer role (k8s authorizer.Authorizer): the gateway asks it about every request after
 // authentication and impersonation. Modes are implementations; the RBAC one lives in the
 // authorizer service and is reached over gRPC.
+import type { Decision } from '@orch/apimachinery/grpc';
 import type { UserInfo } from '../request/context.js';
 
 /** What a request wants to do (k8s authorizer.Attributes). */
@@ -19,7 +20,7 @@ export interface Attributes {
   name: string;
 }
 
-export type Decision = 'allow' | 'deny' | 'no-opinion';
+export type { Decision };
 
 export interface AuthorizationResult {
   decision: Decision;
