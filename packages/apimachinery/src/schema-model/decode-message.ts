@@ -5,14 +5,11 @@
 import protobuf from 'protobufjs';
 import type { FieldSchema, MessageSchema, ValueType } from './schema-model.js';
 import { formatDuration, formatTime } from './special-types.js';
+import { WIRE_LEN, WIRE_VARINT, scalarWire } from './wire.js';
 
 type Json = Record<string, unknown>;
 type Reader = protobuf.Reader;
 
-const WIRE_VARINT = 0;
-const WIRE_FIXED64 = 1;
-const WIRE_LEN = 2;
-const WIRE_FIXED32 = 5;
 
 const byNumberCache = new WeakMap<MessageSchema, Map<number, FieldSchema>>();
 
@@ -31,19 +28,6 @@ function toNumber(v: unknown): number {
   return Number(v);
 }
 
-function wireOfScalar(scalar: string): number {
-  switch (scalar) {
-    case 'double':
-      return WIRE_FIXED64;
-    case 'float':
-      return WIRE_FIXED32;
-    case 'string':
-    case 'bytes':
-      return WIRE_LEN;
-    default:
-      return WIRE_VARINT;
-  }
-}
 
 function readScalar(r: Reader, scalar: string): unknown {
   switch (scalar) {
@@ -93,7 +77,7 @@ function readMessage(m: MessageSchema, r: Reader, end: number): unknown {
 
 function readValue(f: FieldSchema, t: ValueType, r: Reader, wire: number, keepZero: boolean): unknown {
   if ('scalar' in t) {
-    expectWire(f, wire, wireOfScalar(t.scalar));
+    expectWire(f, wire, scalarWire(t.scalar));
     const v = readScalar(r, t.scalar);
     return !keepZero && isZero(v) ? undefined : v;
   }
@@ -135,7 +119,7 @@ function readInto(m: MessageSchema, r: Reader, end: number, out: Json): void {
     }
     if (f.repeated) {
       const list = (out[f.name] ??= []) as unknown[];
-      if ('scalar' in f.value && wire === WIRE_LEN && wireOfScalar(f.value.scalar) !== WIRE_LEN) {
+      if ('scalar' in f.value && wire === WIRE_LEN && scalarWire(f.value.scalar) !== WIRE_LEN) {
         // Packed scalars.
         const packedEnd = r.pos + r.uint32();
         while (r.pos < packedEnd) list.push(readScalar(r, f.value.scalar));

@@ -5,14 +5,11 @@
 // Fields are written in declaration order, repeated scalars unpacked (proto2, as upstream).
 import type { FieldSchema, MessageSchema, ValueType } from './schema-model.js';
 import { parseDuration, parseTime } from './special-types.js';
+import { WIRE_LEN, WIRE_VARINT, scalarWire } from './wire.js';
 
 type Json = Record<string, unknown>;
 const isPlainObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const WIRE_VARINT = 0;
-const WIRE_FIXED64 = 1;
-const WIRE_LEN = 2;
-const WIRE_FIXED32 = 5;
 
 function varintSize(n: number): number {
   if (n < 0) return 10;
@@ -37,19 +34,6 @@ interface Plan {
   blobs: Buffer[];
 }
 
-function scalarWire(t: string): number {
-  switch (t) {
-    case 'double':
-      return WIRE_FIXED64;
-    case 'float':
-      return WIRE_FIXED32;
-    case 'string':
-    case 'bytes':
-      return WIRE_LEN;
-    default:
-      return WIRE_VARINT;
-  }
-}
 
 function toInt(v: unknown): number {
   return typeof v === 'number' ? Math.trunc(v) : typeof v === 'boolean' ? (v ? 1 : 0) : Number(v) || 0;
