@@ -3,25 +3,19 @@
 // operations through `kubectl create --raw`, and a service-account token used with --token.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { grantClusterRole, startSuite } from '@orch/testing';
 import type { Suite } from '@orch/testing';
+import { runKubectl } from './run-kubectl.js';
 
 let suite: Suite;
 const dir = mkdtempSync(join(tmpdir(), 'orch-exec-'));
 const auditLog = join(dir, 'audit.log');
 const execInfo = join(dir, 'exec-info.json');
 
-function kubectl(kubeconfig: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile('kubectl', [`--kubeconfig=${kubeconfig}`, `--cache-dir=${join(dir, 'cache')}`, ...args], { timeout: 30_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr })
-    );
-  });
-}
+const kubectl = (kubeconfig: string, args: string[]) => runKubectl(kubeconfig, join(dir, 'cache'), args);
 
 /**
  * A kubeconfig whose user runs `./credential-plugin.sh` (relative to the kubeconfig) with the

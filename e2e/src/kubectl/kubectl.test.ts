@@ -2,28 +2,19 @@
 // foundation issue, end to end.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { startSuite } from '@orch/testing';
 import type { Suite } from '@orch/testing';
+import { runKubectl } from './run-kubectl.js';
 
 let suite: Suite;
 const dir = mkdtempSync(join(tmpdir(), 'orch-kubectl-'));
 
-function kubectl(args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = execFile(
-      'kubectl',
-      [`--kubeconfig=${suite.kubeconfigs[0]}`, `--cache-dir=${join(dir, 'cache')}`, ...args],
-      { timeout: 30_000 },
-      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr })
-    );
-    if (input !== undefined) child.stdin?.end(input);
-  });
-}
+const kubectl = (args: string[], input?: string) => runKubectl(suite.kubeconfigs[0]!, join(dir, 'cache'), args, input);
 
 const manifest = (name: string, data: Record<string, string>) =>
   `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: e2e\n  labels:\n    app: demo\ndata:\n${Object.entries(data).map(([k, v]) => `  ${k}: "${v}"`).join('\n')}\n`;

@@ -4,7 +4,6 @@
 // grant themselves cluster-admin. Anonymous requests reach health and version only.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { readFileSync } from 'node:fs';
@@ -12,19 +11,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSuite, userKubeconfig, waitFor } from '@orch/testing';
 import type { Suite } from '@orch/testing';
+import { runKubectl } from './run-kubectl.js';
 
 let suite: Suite;
 let dave: string;
 const dir = mkdtempSync(join(tmpdir(), 'orch-rbac-'));
 
-function kubectl(kubeconfig: string, args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = execFile('kubectl', [`--kubeconfig=${kubeconfig}`, `--cache-dir=${join(dir, 'cache')}`, ...args], { timeout: 30_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr })
-    );
-    if (input !== undefined) child.stdin?.end(input);
-  });
-}
+const kubectl = (kubeconfig: string, args: string[], input?: string) => runKubectl(kubeconfig, join(dir, 'cache'), args, input);
 const admin = (args: string[], input?: string) => kubectl(suite.kubeconfigs[0]!, args, input);
 const asDave = (args: string[], input?: string) => kubectl(dave, args, input);
 

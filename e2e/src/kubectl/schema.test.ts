@@ -2,27 +2,17 @@
 // server-side field validation, kubectl explain from the OpenAPI documents, and Tables.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSuite } from '@orch/testing';
 import type { Suite } from '@orch/testing';
+import { runKubectl } from './run-kubectl.js';
 
 let suite: Suite;
 const dir = mkdtempSync(join(tmpdir(), 'orch-kubectl-schema-'));
 
-function kubectl(args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = execFile(
-      'kubectl',
-      [`--kubeconfig=${suite.kubeconfigs[0]}`, `--cache-dir=${join(dir, 'cache')}`, ...args],
-      { timeout: 30_000 },
-      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr })
-    );
-    if (input !== undefined) child.stdin?.end(input);
-  });
-}
+const kubectl = (args: string[], input?: string) => runKubectl(suite.kubeconfigs[0]!, join(dir, 'cache'), args, input);
 
 const typoPod = (name: string): string =>
   `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\n  namespace: kschema\nspec:\n  containers:\n  - name: web\n    image: nginx:1.27\n    imagePullPolcy: Always\n    ports:\n    - containerPort: 80\n`;
