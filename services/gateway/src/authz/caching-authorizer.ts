@@ -70,8 +70,9 @@ export class CachingAuthorizer implements Authorizer {
   async authorize(a: Attributes): Promise<AuthorizationResult> {
     const now = Date.now();
     // A decision that holds for any name is kept once for all names of the resource.
-    const anyName = a.isResourceRequest && a.name !== '' ? cacheKey(a, true) : undefined;
-    const key = cacheKey(a, false);
+    const resourceKey = cacheKey(a);
+    const anyName = a.isResourceRequest && a.name !== '' ? resourceKey : undefined;
+    const key = resourceKey + JSON.stringify(a.name);
     for (const k of anyName ? [anyName, key] : [key]) {
       const hit = this.#entries.get(k);
       if (!hit) continue;
@@ -103,10 +104,11 @@ export class CachingAuthorizer implements Authorizer {
 }
 
 /**
- * Every attribute the decision depends on (the path only where it is what is authorized); with
- * `anyName`, all but the resource name.
+ * Every attribute the decision depends on (the path only where it is what is authorized) but the
+ * resource name: the key of a decision that holds for any name; the name's JSON appended to it
+ * makes the key of one that does not.
  */
-function cacheKey(a: Attributes, anyName: boolean): string {
+function cacheKey(a: Attributes): string {
   const u = a.user;
   const extra = Object.keys(u.extra).sort().map((k) => [k, u.extra[k]]);
   return JSON.stringify([
@@ -122,7 +124,6 @@ function cacheKey(a: Attributes, anyName: boolean): string {
     a.resource,
     a.subresource,
     a.namespace,
-    anyName ? null : a.name,
   ]);
 }
 
