@@ -59,6 +59,11 @@ export function writeObjectNegotiated(req: IncomingMessage, res: ServerResponse,
     return;
   }
   const { body, contentType } = encode(payload, out.media, isPretty(req), out.contentType);
+  send(req, res, code, contentType, body);
+}
+
+/** An answer with the request's warnings; no body for HEAD. */
+function send(req: IncomingMessage, res: ServerResponse, code: number, contentType: string, body: string | Buffer): void {
   const warnings = warningsFrom(req);
   if (warnings.length > 0) res.setHeader('Warning', warnings.map(warningHeader));
   res.writeHead(code, { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private' });
@@ -87,10 +92,7 @@ export function writeJsonList(req: IncomingMessage, res: ServerResponse, head: J
   const parts: Buffer[] = [Buffer.from(open)];
   items.forEach((item, i) => parts.push(...(i === 0 ? [item] : [comma, item])));
   parts.push(Buffer.from(']}'));
-  const warnings = warningsFrom(req);
-  if (warnings.length > 0) res.setHeader('Warning', warnings.map(warningHeader));
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });
-  res.end(req.method === 'HEAD' ? undefined : Buffer.concat(parts));
+  send(req, res, 200, 'application/json', Buffer.concat(parts));
 }
 
 /** Writes any error as a Status, in JSON when the Accept list cannot be honoured. */

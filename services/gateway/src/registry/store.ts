@@ -42,11 +42,14 @@ export class Store {
   readonly def: ResourceDefinition;
   readonly strategy: Strategy;
   readonly #storage: StorageClient;
+  /** How this kind's stored JSON starts when it can be answered as it is (listJson). */
+  readonly #jsonHead: Buffer;
 
   constructor(def: ResourceDefinition, strategy: Strategy, storage: StorageClient) {
     this.def = def;
     this.strategy = strategy;
     this.#storage = storage;
+    this.#jsonHead = Buffer.from(`{"apiVersion":${JSON.stringify(formatApiVersion(def))},"kind":${JSON.stringify(def.kind)},`);
   }
 
   get groupResource(): { group: string; resource: string } {
@@ -269,7 +272,7 @@ export class Store {
    */
   listJson = async (req: Parameters<StorageClient['list']>[0]): Promise<{ items: Buffer[]; revision: number; continueToken: string; remainingItemCount: number }> => {
     const res = await this.#storage.listRaw(req);
-    const head = (this.#jsonHead ??= Buffer.from(`{"apiVersion":${JSON.stringify(formatApiVersion(this.def))},"kind":${JSON.stringify(this.def.kind)},`));
+    const head = this.#jsonHead;
     const items = res.items.map((b) => {
       const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
       return buf.subarray(0, head.length).equals(head) ? buf : Buffer.from(JSON.stringify(this.#out(JSON.parse(buf.toString('utf8')) as Record<string, unknown>)));
@@ -277,7 +280,6 @@ export class Store {
     return { ...res, items };
   };
 
-  #jsonHead: Buffer | undefined;
 }
 
 export function now(): string {
