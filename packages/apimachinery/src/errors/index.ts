@@ -32,4 +32,16 @@ export {
   reasonForError,
   toStatusError,
 } from './status-error.js';
+export {
+  FieldPath,
+  fieldDuplicate,
+  fieldForbidden,
+  fieldInvalid,
+  fieldNotFound,
+  fieldNotSupported,
+  fieldRequired,
+  fieldTooLong,
+  fieldTooMany,
+  newPath,
+} from './field-errors.js';
 export { fromGrpcError, toGrpcError } from './grpc-status.js';

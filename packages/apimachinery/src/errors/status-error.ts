@@ -118,6 +118,8 @@ function describeCause(t: CauseType): string {
       return 'Forbidden';
     case 'FieldValueTooLong':
       return 'Too long';
+    case 'FieldValueTooMany':
+      return 'Too many';
     default:
       return 'Invalid value';
   }

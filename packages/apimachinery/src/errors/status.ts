@@ -30,6 +30,7 @@ export type CauseType =
   | 'FieldValueNotSupported'
   | 'FieldValueForbidden'
   | 'FieldValueTooLong'
+  | 'FieldValueTooMany'
   | 'UnexpectedServerResponse'
   | 'FieldManagerConflict'
   | 'ResourceVersionTooLarge';
