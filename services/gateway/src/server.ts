@@ -223,7 +223,8 @@ async function ensureSystemNamespaces(namespaces: Store, log: Logger): Promise<v
   for (const name of systemNamespaces) {
     for (let attempt = 0; ; attempt++) {
       try {
-        await namespaces.create({}, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { dryRun: false });
+        const namespace = { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
+        await namespaces.create({}, namespace, { dryRun: false });
         log.info('created system namespace', { name });
         break;
       } catch (err) {

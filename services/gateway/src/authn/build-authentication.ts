@@ -3,6 +3,7 @@
 // union behind the bearer header and TokenReview, and the REST objects authentication serves
 // (TokenReview, the serviceaccounts/token subresource).
 import type { Logger } from '@orch/component-base/logs';
+import { restKey } from '../registry/rest.js';
 import type { Storage } from '../registry/rest.js';
 import type { Store } from '../registry/store.js';
 import type { Fanout } from '../watch/fanout.js';
@@ -17,7 +18,7 @@ import { ServiceAccountTokenAuthenticator, ServiceAccountTokenIssuer } from './s
 import { readSigningKey, readVerifyKeys } from './service-account-keys.js';
 import { tokenFileAuthenticator } from './token-file.js';
 import { TokenRequestRest } from './token-request.js';
-import { TokenReviewRest, tokenReviewGroup, tokenReviewVersions } from './token-review.js';
+import { TokenReviewRest, tokenReviewVersions } from './token-review.js';
 import { TokenWebhookAuthenticator } from './token-webhook.js';
 import { unionTokenAuthenticator } from './union.js';
 import { x509Authenticator } from './x509.js';
@@ -59,7 +60,10 @@ export function buildAuthentication(c: AuthenticationConfig, stores: Map<string,
   }
   if (c.serviceAccounts.signingKeyFile && serviceAccounts) {
     const issuer = new ServiceAccountTokenIssuer(readSigningKey(c.serviceAccounts.signingKeyFile), c.serviceAccounts.issuer);
-    rest.set('/v1/serviceaccounts/token', new TokenRequestRest({ issuer, apiAudiences, maxExpirationSeconds: c.serviceAccounts.maxExpirationSeconds, serviceAccounts, pods, secrets }));
+    const maxExpirationSeconds = c.serviceAccounts.maxExpirationSeconds;
+    const deps = { issuer, apiAudiences, maxExpirationSeconds, serviceAccounts, pods, secrets };
+    const serviceAccountsV1 = { group: '', version: 'v1', resource: 'serviceaccounts' };
+    rest.set(restKey(serviceAccountsV1, 'token'), new TokenRequestRest(deps));
   }
   if (c.oidc) {
     const oidc = new OidcAuthenticator(c.oidc, log);
@@ -69,7 +73,10 @@ export function buildAuthentication(c: AuthenticationConfig, stores: Map<string,
   }
   if (c.webhook) tokenAuthenticators.push(new TokenWebhookAuthenticator(c.webhook.configFile, c.webhook.version, c.webhook.cacheTtlMs, apiAudiences));
   const tokens = unionTokenAuthenticator(tokenAuthenticators);
-  for (const v of tokenReviewVersions) rest.set(`${tokenReviewGroup}/${v}/tokenreviews`, new TokenReviewRest(v, tokens, apiAudiences));
+  for (const v of tokenReviewVersions) {
+    const review = new TokenReviewRest(v, tokens, apiAudiences);
+    rest.set(restKey(review.objectKind), review);
+  }
 
   const authenticators: Authenticator[] = [];
   const extraClientCas: string[] = [];

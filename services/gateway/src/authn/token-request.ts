@@ -2,7 +2,13 @@
 // service-account token (audiences, expirationSeconds, optional bound Pod or Secret).
 import { isNotFound, newInvalid, newNotFound } from '@orch/apimachinery/errors';
 import type { FieldError } from '@orch/apimachinery/errors';
-import type { CreateOptions, Getter, NamedCreater, ObjectKind, RestContext } from '../registry/rest.js';
+import type {
+  CreateOptions,
+  Getter,
+  NamedCreater,
+  ObjectKind,
+  RestContext,
+} from '../registry/rest.js';
 import type { Obj } from '../registry/strategy.js';
 import type { BoundObject, ServiceAccountTokenIssuer } from './service-account.js';
 
@@ -27,7 +33,12 @@ interface TokenRequestSpec {
 
 /** serviceaccounts/<name>/token: create only, never stored (k8s serviceaccount TokenREST). */
 export class TokenRequestRest implements NamedCreater {
-  readonly objectKind: ObjectKind = { group: 'authentication.orch.io', version: 'v1', kind: 'TokenRequest', namespaced: true };
+  readonly objectKind: ObjectKind = {
+    group: 'authentication.orch.io',
+    version: 'v1',
+    kind: 'TokenRequest',
+    namespaced: true,
+  };
   readonly #d: TokenRequestDeps;
 
   constructor(deps: TokenRequestDeps) {
@@ -59,7 +70,8 @@ export class TokenRequestRest implements NamedCreater {
       if (b['apiVersion'] !== undefined && b['apiVersion'] !== 'v1') causes.push({ type: 'FieldValueNotSupported', field: 'spec.boundObjectRef.apiVersion', value: b['apiVersion'], message: 'supported values: "v1"' });
       boundRef = { kind: String(b['kind']), name: String(b['name'] ?? ''), ...(typeof b['uid'] === 'string' && b['uid'] ? { uid: b['uid'] } : {}) };
     }
-    if (causes.length > 0) throw newInvalid({ group: 'authentication.orch.io', kind: 'TokenRequest' }, name, causes);
+    const gk = { group: 'authentication.orch.io', kind: 'TokenRequest' };
+    if (causes.length > 0) throw newInvalid(gk, name, causes);
     await opts.createValidation?.(tr, undefined);
 
     const sa = await d.serviceAccounts.get(ctx, name, { consistency: 'MOST_RECENT' });
@@ -82,11 +94,14 @@ export class TokenRequestRest implements NamedCreater {
       }
       bound = { kind: boundRef.kind as 'Pod' | 'Secret', name: boundRef.name, uid: obj.metadata.uid ?? '' };
     }
-    const { token, expiresAt } = await d.issuer.mint({ namespace, name, uid: sa.metadata.uid ?? '', audiences, expirationSeconds, ...(bound ? { bound } : {}) });
+    const uid = sa.metadata.uid ?? '';
+    const minted = { namespace, name, uid, audiences, expirationSeconds, ...(bound && { bound }) };
+    const { token, expiresAt } = await d.issuer.mint(minted);
+    const creationTimestamp = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     return {
       apiVersion: tokenRequestApiVersion,
       kind: 'TokenRequest',
-      metadata: { name, namespace, creationTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z') },
+      metadata: { name, namespace, creationTimestamp },
       spec: { audiences, expirationSeconds, boundObjectRef: bound ? { kind: bound.kind, apiVersion: 'v1', name: bound.name, uid: bound.uid } : null },
       status: { token, expirationTimestamp: expiresAt.toISOString().replace(/\.\d+Z$/, 'Z') },
     };

@@ -13,7 +13,7 @@ export const tokenReviewVersions = ['v1', 'v1beta1'] as const;
 
 const definitionOf = (version: string): ResourceDefinition => {
   const d = builtinResources.find((x) => x.group === tokenReviewGroup && x.version === version && x.resource === 'tokenreviews');
-  if (!d) throw new Error(`tokenreviews.${tokenReviewGroup} is not registered in version ${version}`);
+  if (!d) throw new Error(`tokenreviews.${tokenReviewGroup} ${version} is not registered`);
   return d;
 };
 
@@ -42,7 +42,8 @@ export class TokenReviewRest implements Creater {
     const audiences = spec.audiences ?? [];
     let status: Record<string, unknown>;
     try {
-      const r = await this.#tokens.authenticateToken(token, audiences.length > 0 ? audiences : this.#apiAudiences);
+      const wanted = audiences.length > 0 ? audiences : this.#apiAudiences;
+      const r = await this.#tokens.authenticateToken(token, wanted);
       if (!r) status = { authenticated: false, user: {}, error: 'Unauthorized' };
       else if (audiences.length > 0 && r.audiences.length === 0) status = { authenticated: false, user: {}, error: 'token audiences do not intersect the requested audiences' };
       else {

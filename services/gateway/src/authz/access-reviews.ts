@@ -1,10 +1,13 @@
-// The access reviews of authorization.orch.io/v1 as virtual resources (k8s
-// pkg/registry/authorization): each POST is answered by the authorizer service and never stored.
-// The request itself was authorized first (create on the review resource) like any other.
+// The access reviews of authorization.orch.io/v1 as create-only REST objects (k8s
+// pkg/registry/authorization/*/rest.go): each POST goes through the common create handler
+// (decode, field validation, the validate step, negotiated answer) and is answered by the
+// authorizer service, never stored. The request itself was authorized first (create on the
+// review resource) like any other.
 import type { FieldError } from '@orch/apimachinery/errors';
 import { newBadRequest, newInvalid } from '@orch/apimachinery/errors';
 import { builtinResources } from '@orch/apimachinery/registry';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
+import { restKey } from '../registry/rest.js';
 import type { CreateOptions, Creater, RestContext, Storage } from '../registry/rest.js';
 import type { Obj } from '../registry/strategy.js';
 import type { UserInfo } from '../request/context.js';
@@ -85,7 +88,12 @@ function attributesOf(spec: ReviewSpec, user: UserInfo): Attributes {
   return { user, verb: n.verb ?? '', isResourceRequest: false, path: n.path ?? '', apiGroup: '', apiVersion: '', resource: '', subresource: '', namespace: '', name: '' };
 }
 
-async function answer(authorizer: Authorizer, obj: Obj, spec: ReviewSpec, user: UserInfo): Promise<Obj> {
+async function answer(
+  authorizer: Authorizer,
+  obj: Obj,
+  spec: ReviewSpec,
+  user: UserInfo
+): Promise<Obj> {
   const { decision, reason } = await authorizer.authorize(attributesOf(spec, user));
   const status: Json = { allowed: decision === 'allow' };
   if (decision === 'deny') status['denied'] = true;
@@ -104,32 +112,48 @@ const subjectOf = (spec: ReviewSpec): UserInfo => ({
   extra: spec.extra ?? {},
 });
 
+const invalid = (kind: ResourceDefinition, errs: FieldError[]) =>
+  newInvalid({ group: kind.group, kind: kind.kind }, '', errs);
+
 function requireSubject(spec: ReviewSpec, errs: FieldError[]): void {
   if (!spec.user && (spec.groups ?? []).length === 0) {
-    errs.push({ type: 'FieldValueInvalid', field: 'spec.user', message: 'at least one of user or group must be specified', value: spec.user ?? '' });
+    errs.push({
+      type: 'FieldValueInvalid',
+      field: 'spec.user',
+      message: 'at least one of user or group must be specified',
+      value: spec.user ?? '',
+    });
   }
 }
 
 /** SubjectAccessReview: may the user or groups of the spec do what it names? */
 export class SubjectAccessReviewRest implements Creater {
   readonly objectKind = def('subjectaccessreviews');
-  constructor(private readonly authorizer: Authorizer) {}
+  readonly #authorizer: Authorizer;
+
+  constructor(authorizer: Authorizer) {
+    this.#authorizer = authorizer;
+  }
 
   async create(_ctx: RestContext, obj: Obj, opts: CreateOptions): Promise<Obj> {
     const spec = specOf(obj);
     const errs: FieldError[] = [];
     validateAttributes(spec, errs);
     requireSubject(spec, errs);
-    if (errs.length) throw newInvalid({ group: this.objectKind.group, kind: this.objectKind.kind }, '', errs);
+    if (errs.length) throw invalid(this.objectKind, errs);
     await opts.createValidation?.(obj, undefined);
-    return answer(this.authorizer, obj, spec, subjectOf(spec));
+    return answer(this.#authorizer, obj, spec, subjectOf(spec));
   }
 }
 
 /** LocalSubjectAccessReview: a SubjectAccessReview within the namespace of the path. */
 export class LocalSubjectAccessReviewRest implements Creater {
   readonly objectKind = def('localsubjectaccessreviews');
-  constructor(private readonly authorizer: Authorizer) {}
+  readonly #authorizer: Authorizer;
+
+  constructor(authorizer: Authorizer) {
+    this.#authorizer = authorizer;
+  }
 
   async create(ctx: RestContext, obj: Obj, opts: CreateOptions): Promise<Obj> {
     const namespace = ctx.namespace;
@@ -141,39 +165,49 @@ export class LocalSubjectAccessReviewRest implements Creater {
       errs.push({ type: 'FieldValueInvalid', field: 'spec.nonResourceAttributes', message: 'disallowed on this kind of request', value: spec.nonResourceAttributes });
     }
     requireSubject(spec, errs);
-    if (errs.length) throw newInvalid({ group: this.objectKind.group, kind: this.objectKind.kind }, '', errs);
+    if (errs.length) throw invalid(this.objectKind, errs);
     const ra = spec.resourceAttributes!;
     if (ra.namespace === undefined || ra.namespace === '') ra.namespace = namespace;
-    if (ra.namespace !== namespace) throw newBadRequest(`spec.resourceAttributes.namespace must match namespace: ${namespace}`);
+    if (ra.namespace !== namespace) {
+      throw newBadRequest(`spec.resourceAttributes.namespace must match namespace: ${namespace}`);
+    }
     await opts.createValidation?.(obj, undefined);
-    return answer(this.authorizer, obj, spec, subjectOf(spec));
+    return answer(this.#authorizer, obj, spec, subjectOf(spec));
   }
 }
 
 /** SelfSubjectAccessReview: may the requester do what the spec names? */
 export class SelfSubjectAccessReviewRest implements Creater {
   readonly objectKind = def('selfsubjectaccessreviews');
-  constructor(private readonly authorizer: Authorizer) {}
+  readonly #authorizer: Authorizer;
+
+  constructor(authorizer: Authorizer) {
+    this.#authorizer = authorizer;
+  }
 
   async create(ctx: RestContext, obj: Obj, opts: CreateOptions): Promise<Obj> {
     const spec = specOf(obj);
     const errs: FieldError[] = [];
     validateAttributes(spec, errs);
-    if (errs.length) throw newInvalid({ group: this.objectKind.group, kind: this.objectKind.kind }, '', errs);
+    if (errs.length) throw invalid(this.objectKind, errs);
     await opts.createValidation?.(obj, undefined);
-    return answer(this.authorizer, obj, spec, requester(ctx));
+    return answer(this.#authorizer, obj, spec, requester(ctx));
   }
 }
 
 /** SelfSubjectRulesReview: what may the requester do in the spec's namespace? */
 export class SelfSubjectRulesReviewRest implements Creater {
   readonly objectKind = def('selfsubjectrulesreviews');
-  constructor(private readonly reviewer: RuleReviewer) {}
+  readonly #reviewer: RuleReviewer;
+
+  constructor(reviewer: RuleReviewer) {
+    this.#reviewer = reviewer;
+  }
 
   async create(ctx: RestContext, obj: Obj, opts: CreateOptions): Promise<Obj> {
     const spec = specOf(obj);
     await opts.createValidation?.(obj, undefined);
-    const r = await this.reviewer.rulesReview(requester(ctx), spec.namespace ?? '');
+    const r = await this.#reviewer.rulesReview(requester(ctx), spec.namespace ?? '');
     const status: Json = {
       resourceRules: r.resourceRules.map((x) => ({ verbs: x.verbs, apiGroups: x.apiGroups, resources: x.resources, ...(x.resourceNames.length ? { resourceNames: x.resourceNames } : {}) })),
       nonResourceRules: r.nonResourceRules,
@@ -185,13 +219,16 @@ export class SelfSubjectRulesReviewRest implements Creater {
   }
 }
 
-/** The four access reviews, keyed by `<group>/<version>/<resource>` as the installer expects. */
-export function accessReviewStorage(authorizer: Authorizer, reviewer: RuleReviewer): Map<string, Storage> {
-  const rests: Storage[] = [
+/** The four access reviews, keyed by restKey. */
+export function accessReviewStorage(
+  authorizer: Authorizer,
+  reviewer: RuleReviewer
+): Map<string, Storage> {
+  const rests = [
     new SubjectAccessReviewRest(authorizer),
     new LocalSubjectAccessReviewRest(authorizer),
     new SelfSubjectAccessReviewRest(authorizer),
     new SelfSubjectRulesReviewRest(reviewer),
   ];
-  return new Map(rests.map((r) => [`${authorizationGroup}/v1/${(r.objectKind as ResourceDefinition).resource}`, r]));
+  return new Map(rests.map((r): [string, Storage] => [restKey(r.objectKind), r]));
 }

@@ -119,7 +119,8 @@ export function escalationCheck(deps: EscalationDeps): ValidationFunc {
       let rules: PolicyRule[] = [];
       const store = ref.kind === 'Role' ? deps.roles : deps.clusterRoles;
       try {
-        const role = await store!.get({ namespace: ref.kind === 'Role' ? namespace : undefined }, ref.name ?? '', { consistency: 'MOST_RECENT' });
+        const ctx = { namespace: ref.kind === 'Role' ? namespace : undefined };
+        const role = await store!.get(ctx, ref.name ?? '', { consistency: 'MOST_RECENT' });
         rules = (role['rules'] as PolicyRule[] | null | undefined) ?? [];
       } catch (err) {
         if (!isNotFound(err)) throw err;

@@ -18,6 +18,7 @@ import {
   isPatcher,
   isUpdater,
   isWatcher,
+  restKey,
 } from '../registry/rest.js';
 import type { Storage } from '../registry/rest.js';
 import { requestInfoFrom } from '../request/context.js';
@@ -35,12 +36,6 @@ import { watchResource } from '../handlers/watch.js';
 
 type Handler = (scope: RequestScope, res: ServerResponse) => Promise<void>;
 
-/** The key of a REST object: `<group>/<version>/<resource>` or `.../<resource>/<subresource>`. */
-export function restKey(gvr: { group: string; version: string; resource: string }, subresource = ''): string {
-  const base = `${gvr.group}/${gvr.version}/${gvr.resource}`;
-  return subresource ? `${base}/${subresource}` : base;
-}
-
 /**
  * The handler of a request's verb on a REST object, when the object has the role the verb needs
  * and the path the shape it needs (a name for get, update, patch and delete; none for list and
@@ -49,8 +44,10 @@ export function restKey(gvr: { group: string; version: string; resource: string 
 export function handlerFor(info: RequestInfo, rest: Storage): Handler | undefined {
   const sub = info.subresource !== '';
   const named = info.name !== '';
-  const as = <S extends Storage>(h: (scope: RequestScope<S>, res: ServerResponse) => Promise<void>): Handler =>
-    h as unknown as Handler;
+  // Each handler takes the role its guard just checked.
+  const as = <S extends Storage>(
+    h: (scope: RequestScope<S>, res: ServerResponse) => Promise<void>
+  ): Handler => h as unknown as Handler;
   switch (info.verb) {
     case 'get':
       return named && isGetter(rest) ? as(getResource) : undefined;

@@ -13,14 +13,18 @@ import type { RequestScope } from './scope.js';
  * POST to a collection (Creater) or to a subresource of one object (NamedCreater): stored kinds
  * and operations such as reviews and token requests alike.
  */
-export async function createResource(scope: RequestScope<Creater | NamedCreater>, res: ServerResponse): Promise<void> {
+export async function createResource(
+  scope: RequestScope<Creater | NamedCreater>,
+  res: ServerResponse
+): Promise<void> {
   const { rest, req } = scope;
   negotiateBeforeWrite(scope);
   const dryRun = parseDryRun(scope.query);
   const mode = parseFieldValidation(scope.query);
   const contentType = negotiateInput(req, writableMediaTypes);
   const target = { namespace: namespaceOf(scope) };
-  const obj = decodeRequestObject(readBody(req), contentType, rest.objectKind, target, mode, (w) => addWarning(req, w));
+  const warn = (w: string): void => addWarning(req, w);
+  const obj = decodeRequestObject(readBody(req), contentType, rest.objectKind, target, mode, warn);
   const opts = { dryRun, createValidation: validationFor(scope, 'CREATE', dryRun) };
   const created =
     scope.info.subresource && isNamedCreater(rest)

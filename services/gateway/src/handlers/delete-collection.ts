@@ -8,7 +8,10 @@ import { readBody } from './decode.js';
 import { contextOf, negotiateBeforeWrite, validationFor } from './scope.js';
 import type { RequestScope } from './scope.js';
 
-export async function deleteCollection(scope: RequestScope<CollectionDeleter>, res: ServerResponse): Promise<void> {
+export async function deleteCollection(
+  scope: RequestScope<CollectionDeleter>,
+  res: ServerResponse
+): Promise<void> {
   negotiateBeforeWrite(scope, { group: '', version: 'v1', kind: 'Status', namespaced: false });
   const opts = parseDeleteOptions(scope.query, readBody(scope.req));
   const list = parseListOptions(scope.query, scope.def);

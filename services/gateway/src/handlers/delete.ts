@@ -26,7 +26,10 @@ export function parseDeleteOptions(query: URLSearchParams, raw: Buffer): DeleteO
   return o.preconditions ? { dryRun, preconditions: o.preconditions } : { dryRun };
 }
 
-export async function deleteResource(scope: RequestScope<GracefulDeleter>, res: ServerResponse): Promise<void> {
+export async function deleteResource(
+  scope: RequestScope<GracefulDeleter>,
+  res: ServerResponse
+): Promise<void> {
   negotiateBeforeWrite(scope);
   const opts = parseDeleteOptions(scope.query, readBody(scope.req));
   const out = await scope.rest.delete(contextOf(scope), scope.info.name, {

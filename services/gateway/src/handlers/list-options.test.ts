@@ -6,22 +6,39 @@ import { builtinResources } from '@orch/apimachinery/registry';
 import { getConsistency, listConsistency, parseDryRun, parseListOptions } from './list-options.js';
 
 const pods = builtinResources.find((d) => d.group === '' && d.resource === 'pods')!;
-const consistencyOf = (query: string) => listConsistency(parseListOptions(new URLSearchParams(query), pods));
+const consistencyOf = (query: string) =>
+  listConsistency(parseListOptions(new URLSearchParams(query), pods));
 const is400 = (e: unknown): boolean => e instanceof StatusError && e.code === 400;
 
 type Want = ReturnType<typeof listConsistency> | 400;
 
 // Rows: resourceVersionMatch | paging; columns: unset RV, RV=0, RV=other.
 const listRows: { name: string; query: string; want: Want }[] = [
-  { name: 'match unset, limit unset, RV unset: Most recent', query: '', want: { consistency: 'MOST_RECENT', limit: 0 } },
-  { name: 'match unset, limit unset, RV=0: Any', query: 'resourceVersion=0', want: { consistency: 'ANY', limit: 0 } },
+  {
+    name: 'match unset, limit unset, RV unset: Most recent',
+    query: '',
+    want: { consistency: 'MOST_RECENT', limit: 0 },
+  },
+  {
+    name: 'match unset, limit unset, RV=0: Any',
+    query: 'resourceVersion=0',
+    want: { consistency: 'ANY', limit: 0 },
+  },
   {
     name: 'match unset, limit unset, RV=other: Not older than',
     query: 'resourceVersion=42',
     want: { consistency: 'NOT_OLDER_THAN', revision: 42, limit: 0 },
   },
-  { name: 'match unset, limit=n, RV unset: Most recent', query: 'limit=5', want: { consistency: 'MOST_RECENT', limit: 5 } },
-  { name: 'match unset, limit=n, RV=0: Any', query: 'limit=5&resourceVersion=0', want: { consistency: 'ANY', limit: 5 } },
+  {
+    name: 'match unset, limit=n, RV unset: Most recent',
+    query: 'limit=5',
+    want: { consistency: 'MOST_RECENT', limit: 5 },
+  },
+  {
+    name: 'match unset, limit=n, RV=0: Any',
+    query: 'limit=5&resourceVersion=0',
+    want: { consistency: 'ANY', limit: 5 },
+  },
   {
     name: 'match unset, limit=n, RV=other: Exact',
     query: 'limit=5&resourceVersion=42',
@@ -37,9 +54,17 @@ const listRows: { name: string; query: string; want: Want }[] = [
     query: 'limit=5&continue=tok&resourceVersion=0',
     want: { consistency: 'MOST_RECENT', continueToken: 'tok', limit: 5 },
   },
-  { name: 'match unset, continue=token, RV=other: 400', query: 'limit=5&continue=tok&resourceVersion=42', want: 400 },
+  {
+    name: 'match unset, continue=token, RV=other: 400',
+    query: 'limit=5&continue=tok&resourceVersion=42',
+    want: 400,
+  },
   { name: 'Exact, RV unset: invalid', query: 'resourceVersionMatch=Exact', want: 400 },
-  { name: 'Exact, RV=0: invalid', query: 'resourceVersionMatch=Exact&resourceVersion=0', want: 400 },
+  {
+    name: 'Exact, RV=0: invalid',
+    query: 'resourceVersionMatch=Exact&resourceVersion=0',
+    want: 400,
+  },
   {
     name: 'Exact, RV=other: Exact',
     query: 'resourceVersionMatch=Exact&resourceVersion=42',
@@ -50,7 +75,11 @@ const listRows: { name: string; query: string; want: Want }[] = [
     query: 'resourceVersionMatch=Exact&resourceVersion=42&limit=3',
     want: { consistency: 'EXACT', revision: 42, limit: 3 },
   },
-  { name: 'NotOlderThan, RV unset: invalid', query: 'resourceVersionMatch=NotOlderThan', want: 400 },
+  {
+    name: 'NotOlderThan, RV unset: invalid',
+    query: 'resourceVersionMatch=NotOlderThan',
+    want: 400,
+  },
   {
     name: 'NotOlderThan, RV=0: Any',
     query: 'resourceVersionMatch=NotOlderThan&resourceVersion=0',
@@ -66,9 +95,21 @@ const listRows: { name: string; query: string; want: Want }[] = [
     query: 'resourceVersionMatch=NotOlderThan&resourceVersion=42&limit=3',
     want: { consistency: 'NOT_OLDER_THAN', revision: 42, limit: 3 },
   },
-  { name: 'a match with a continue token: 400', query: 'resourceVersionMatch=Exact&resourceVersion=4&continue=tok', want: 400 },
-  { name: 'an unknown match: 400', query: 'resourceVersionMatch=Newest&resourceVersion=4', want: 400 },
-  { name: 'a resourceVersion that is not a revision: 400', query: 'resourceVersion=abc', want: 400 },
+  {
+    name: 'a match with a continue token: 400',
+    query: 'resourceVersionMatch=Exact&resourceVersion=4&continue=tok',
+    want: 400,
+  },
+  {
+    name: 'an unknown match: 400',
+    query: 'resourceVersionMatch=Newest&resourceVersion=4',
+    want: 400,
+  },
+  {
+    name: 'a resourceVersion that is not a revision: 400',
+    query: 'resourceVersion=abc',
+    want: 400,
+  },
   { name: 'a negative limit: 400', query: 'limit=-1', want: 400 },
 ];
 
@@ -79,11 +120,17 @@ for (const row of listRows) {
   });
 }
 
-const getRows: { name: string; rv: string | undefined; want: ReturnType<typeof getConsistency> | 400 }[] = [
+type GetWant = ReturnType<typeof getConsistency> | 400;
+
+const getRows: { name: string; rv: string | undefined; want: GetWant }[] = [
   { name: 'RV unset: Most recent', rv: undefined, want: { consistency: 'MOST_RECENT' } },
   { name: 'RV empty: Most recent', rv: '', want: { consistency: 'MOST_RECENT' } },
   { name: 'RV=0: Any', rv: '0', want: { consistency: 'ANY' } },
-  { name: 'RV=other: Not older than', rv: '17', want: { consistency: 'NOT_OLDER_THAN', revision: 17 } },
+  {
+    name: 'RV=other: Not older than',
+    rv: '17',
+    want: { consistency: 'NOT_OLDER_THAN', revision: 17 },
+  },
   { name: 'RV not a revision: 400', rv: 'x1', want: 400 },
 ];
 

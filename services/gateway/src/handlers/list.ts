@@ -6,7 +6,10 @@ import { listConsistency, parseListOptions } from './list-options.js';
 import { contextOf } from './scope.js';
 import type { RequestScope } from './scope.js';
 
-export async function listResource(scope: RequestScope<Lister>, res: ServerResponse): Promise<void> {
+export async function listResource(
+  scope: RequestScope<Lister>,
+  res: ServerResponse
+): Promise<void> {
   const { rest } = scope;
   const opts = parseListOptions(scope.query, scope.def);
   const ctx = contextOf(scope);

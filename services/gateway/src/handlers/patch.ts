@@ -15,14 +15,18 @@ import type { RequestScope } from './scope.js';
 
 const patchTypes = ['application/merge-patch+json', 'application/json-patch+json', 'application/strategic-merge-patch+json'];
 
-export async function patchResource(scope: RequestScope<Patcher>, res: ServerResponse): Promise<void> {
+export async function patchResource(
+  scope: RequestScope<Patcher>,
+  res: ServerResponse
+): Promise<void> {
   const kind = scope.rest.objectKind;
   const groupResource = { group: scope.def.group, resource: scope.def.resource };
   negotiateBeforeWrite(scope);
   const contentType = (scope.req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   // Strategic merge patch needs the kind's merge markers (a kind without schema answers 415);
   // server-side apply is not served yet.
-  const schema = builtinSchemaModel().kind({ group: kind.group, version: kind.version, kind: kind.kind })?.message;
+  const gvk = { group: kind.group, version: kind.version, kind: kind.kind };
+  const schema = builtinSchemaModel().kind(gvk)?.message;
   const accepted = schema ? patchTypes : patchTypes.slice(0, 2);
   if (!accepted.includes(contentType)) throw newUnsupportedMediaType(contentType, accepted);
   const dryRun = parseDryRun(scope.query);
@@ -50,7 +54,8 @@ export async function patchResource(scope: RequestScope<Patcher>, res: ServerRes
               : applyMergePatch(current, patch);
       } catch (err) {
         if (err instanceof PatchError) {
-          throw newInvalid({ group: kind.group, kind: kind.kind }, name, [{ type: 'FieldValueInvalid', field: '', message: err.message }]);
+          const cause = { type: 'FieldValueInvalid' as const, field: '', message: err.message };
+          throw newInvalid({ group: kind.group, kind: kind.kind }, name, [cause]);
         }
         throw err;
       }

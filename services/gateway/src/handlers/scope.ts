@@ -17,7 +17,7 @@ export interface RequestScope<R extends Storage = Storage> {
   def: ResourceDefinition;
   /** The REST object serving the path, with the role the handler needs. */
   rest: R;
-  /** Checks before a write reaches storage (namespace lifecycle, RBAC escalation; admission later). */
+  /** Checks before a write is stored (namespace lifecycle, RBAC escalation; admission later). */
   validation: ValidationFunc | undefined;
   info: RequestInfo;
   query: URLSearchParams;
@@ -59,7 +59,10 @@ export function validationFor(
  * The representation of a write's answer, chosen before anything is written: a request whose
  * answer cannot be encoded for its Accept is 406 and stores nothing.
  */
-export function negotiateBeforeWrite(scope: RequestScope, answer: ObjectKind = scope.rest.objectKind): Output {
+export function negotiateBeforeWrite(
+  scope: RequestScope,
+  answer: ObjectKind = scope.rest.objectKind
+): Output {
   const apiVersion = formatApiVersion(answer);
   return negotiateOutput(scope.req, { protobuf: canEncode({ apiVersion, kind: answer.kind }) });
 }

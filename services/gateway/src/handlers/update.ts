@@ -8,14 +8,19 @@ import { parseDryRun } from './list-options.js';
 import { contextOf, namespaceOf, negotiateBeforeWrite, validationFor } from './scope.js';
 import type { RequestScope } from './scope.js';
 
-export async function updateResource(scope: RequestScope<Updater>, res: ServerResponse): Promise<void> {
+export async function updateResource(
+  scope: RequestScope<Updater>,
+  res: ServerResponse
+): Promise<void> {
   const { rest, req, info } = scope;
   negotiateBeforeWrite(scope);
   const dryRun = parseDryRun(scope.query);
   const mode = parseFieldValidation(scope.query);
   const contentType = negotiateInput(req, writableMediaTypes);
   const target = { namespace: namespaceOf(scope), name: info.name };
-  const desired = decodeRequestObject(readBody(req), contentType, rest.objectKind, target, mode, (w) => addWarning(req, w));
+  const warn = (w: string): void => addWarning(req, w);
+  const body = readBody(req);
+  const desired = decodeRequestObject(body, contentType, rest.objectKind, target, mode, warn);
   const result = await rest.update(contextOf(scope), info.name, () => desired, {
     dryRun,
     createValidation: validationFor(scope, 'CREATE', dryRun),

@@ -16,7 +16,10 @@ import { parseListOptions, parseRevision } from './list-options.js';
 import { contextOf, namespaceOf } from './scope.js';
 import type { RequestScope } from './scope.js';
 
-export async function watchResource(scope: RequestScope<RestWatcher & Lister>, res: ServerResponse): Promise<void> {
+export async function watchResource(
+  scope: RequestScope<RestWatcher & Lister>,
+  res: ServerResponse
+): Promise<void> {
   const apiVersion = formatApiVersion(scope.def);
   // 406 before the stream starts; the binary envelope for kinds with a schema.
   const out = negotiateOutput(scope.req, { protobuf: canEncode({ apiVersion, kind: scope.def.kind }), table: true, partial: 'PartialObjectMetadata' });

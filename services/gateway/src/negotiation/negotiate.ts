@@ -93,7 +93,10 @@ export function negotiateOutput(req: IncomingMessage, allowed: OutputAllowed = {
 }
 
 /** negotiateOutput for an Accept header's value. */
-export function negotiateMediaType(header: string | undefined, allowed: OutputAllowed = {}): Output {
+export function negotiateMediaType(
+  header: string | undefined,
+  allowed: OutputAllowed = {}
+): Output {
   if (!header) return { media: 'json', contentType: 'application/json' };
   for (const e of parseAccept(header)) {
     const out = e.params['as'] === undefined ? plain(e.type, allowed) : transformed(e, allowed);

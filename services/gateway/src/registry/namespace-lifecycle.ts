@@ -26,11 +26,13 @@ export function namespaceLifecycle(
     const { group, resource } = a.resource;
     if (group === '' && resource === 'namespaces') {
       if (a.operation === 'DELETE' && systemNamespaces.includes(a.name)) {
-        throw newForbidden({ group: '', resource: 'namespaces' }, a.name, 'this namespace may not be deleted');
+        const gr = { group: '', resource: 'namespaces' };
+        throw newForbidden(gr, a.name, 'this namespace may not be deleted');
       }
       return;
     }
-    if (a.operation !== 'CREATE' || a.subresource !== '' || exempt.has(`${group}/${resource}`)) return;
+    if (a.operation !== 'CREATE' || a.subresource !== '') return;
+    if (exempt.has(`${group}/${resource}`)) return;
     if (!registry.lookup(group, a.resource.version, resource)?.namespaced) return;
     const ns = a.namespace;
     let namespace = cache?.get(ns);

@@ -8,9 +8,21 @@ import type { UserInfo } from '../request/context.js';
 import type { FeedListener } from '../watch/type-feed.js';
 import type { Obj } from './strategy.js';
 
+/**
+ * The key of a REST object in the installer's map: `<group>/<version>/<resource>`, or
+ * `<group>/<version>/<resource>/<subresource>` for a subresource.
+ */
+export function restKey(
+  gvr: { group: string; version: string; resource: string },
+  subresource = ''
+): string {
+  const base = `${gvr.group}/${gvr.version}/${gvr.resource}`;
+  return subresource ? `${base}/${subresource}` : base;
+}
+
 /** What a REST method knows of its request beyond the object (k8s: the request context). */
 export interface RestContext {
-  /** The namespace the path names; undefined for cluster-scoped resources and all-namespace reads. */
+  /** The namespace of the path; undefined for cluster-scoped kinds and reads across namespaces. */
   namespace?: string | undefined;
   /** The requester, for operations that answer about them (self reviews). */
   user?: UserInfo | undefined;
@@ -77,7 +89,7 @@ export interface Lister extends Storage {
   listJson?(ctx: RestContext, opts: ListOptions): Promise<ObjectList<Buffer>>;
 }
 
-/** Turns the current object (undefined: none yet) into the desired one (k8s rest.UpdatedObjectInfo). */
+/** The desired object from the current one, undefined when none (k8s rest.UpdatedObjectInfo). */
 export type UpdateFunc = (current: Obj | undefined) => Promise<Obj> | Obj;
 
 export interface UpdateOptions {

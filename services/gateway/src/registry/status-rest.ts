@@ -1,6 +1,13 @@
 // The status subresource (k8s StatusREST): reads the whole object, writes only its status,
 // through the Store's update loop with the kind's status strategy.
-import type { GetOptions, Getter, RestContext, UpdateFunc, UpdateOptions, Updater } from './rest.js';
+import type {
+  GetOptions,
+  Getter,
+  RestContext,
+  UpdateFunc,
+  UpdateOptions,
+  Updater,
+} from './rest.js';
 import type { Store } from './store.js';
 import type { Obj, Strategy } from './strategy.js';
 
@@ -41,7 +48,12 @@ export class StatusRest implements Getter, Updater {
     return this.#store.get(ctx, name, opts);
   }
 
-  update(ctx: RestContext, name: string, objInfo: UpdateFunc, opts: UpdateOptions): Promise<{ object: Obj; created: boolean }> {
+  update(
+    ctx: RestContext,
+    name: string,
+    objInfo: UpdateFunc,
+    opts: UpdateOptions
+  ): Promise<{ object: Obj; created: boolean }> {
     return this.#store.update(ctx, name, objInfo, { ...opts, forceAllowCreate: false });
   }
 }

@@ -1,7 +1,10 @@
 // The generic Store: the sequence every write follows, for every kind (k8s
 // generic/registry/store.go). Strategy hooks run in order, then validation, then the
-// admission callback, then storage. Updates re-read and retry on a lost race unless the
-// client pinned a resourceVersion. Dry run runs everything but the storage write.
+// validate step the handler bound to the request's attributes (createValidation,
+// updateValidation, deleteValidation), then storage. Updates re-read and retry on a lost race
+// unless the client pinned a resourceVersion. Dry run runs everything but the storage write.
+// It implements every REST role of a stored kind (registry/rest.ts); a subresource writes
+// through a copy with its own strategy (withStrategy), never through a branch here.
 import { randomUUID } from 'node:crypto';
 import {
   isConflict,
@@ -37,7 +40,7 @@ import type { Obj, Strategy } from './strategy.js';
 
 const maxConflictRetries = 10;
 
-/** The generic Store: every REST role of a stored kind (k8s `var _ rest.StandardStorage = &Store{}`). */
+/** Every REST role of a stored kind (k8s `var _ rest.StandardStorage = &Store{}`). */
 export class Store implements StandardStorage {
   readonly def: ResourceDefinition;
   readonly strategy: Strategy;
@@ -46,7 +49,12 @@ export class Store implements StandardStorage {
   /** How this kind's stored JSON starts when it can be answered as it is (listJson). */
   readonly #jsonHead: Buffer;
 
-  constructor(def: ResourceDefinition, strategy: Strategy, storage: StorageClient, fanout?: Fanout) {
+  constructor(
+    def: ResourceDefinition,
+    strategy: Strategy,
+    storage: StorageClient,
+    fanout?: Fanout
+  ) {
     this.def = def;
     this.strategy = strategy;
     this.#storage = storage;
@@ -90,7 +98,8 @@ export class Store implements StandardStorage {
   }
 
   async get(ctx: RestContext, name: string, opts: GetOptions): Promise<Obj> {
-    return this.#out(await this.#storage.get(this.key(ctx.namespace, name), opts.consistency, opts.revision ?? 0));
+    const key = this.key(ctx.namespace, name);
+    return this.#out(await this.#storage.get(key, opts.consistency, opts.revision ?? 0));
   }
 
   async create(_ctx: RestContext, obj: Obj, opts: CreateOptions): Promise<Obj> {
@@ -135,7 +144,8 @@ export class Store implements StandardStorage {
         if (desired.metadata.resourceVersion) {
           throw newConflict(this.groupResource, name, 'the object has been deleted or its resourceVersion does not match');
         }
-        const created = await this.create(ctx, desired, { dryRun: opts.dryRun, createValidation: opts.createValidation });
+        const createOpts = { dryRun: opts.dryRun, createValidation: opts.createValidation };
+        const created = await this.create(ctx, desired, createOpts);
         return { object: created, created: true };
       }
       const desired = await updateFn(structuredClone(current));
@@ -297,7 +307,8 @@ export class Store implements StandardStorage {
     const items = await this.list(ctx, { consistency: 'MOST_RECENT', ...listOpts });
     for (const item of items.items) {
       try {
-        await this.delete({ ...ctx, namespace: item.metadata.namespace }, item.metadata.name ?? '', opts);
+        const itemCtx = { ...ctx, namespace: item.metadata.namespace };
+        await this.delete(itemCtx, item.metadata.name ?? '', opts);
       } catch (err) {
         if (!isNotFound(err)) throw err;
       }
@@ -305,7 +316,11 @@ export class Store implements StandardStorage {
   }
 
   /** This type's changes after fromRevision, to the listener, through the fan-out. */
-  async watch(_ctx: RestContext, listener: FeedListener, fromRevision: number): Promise<() => void> {
+  async watch(
+    _ctx: RestContext,
+    listener: FeedListener,
+    fromRevision: number
+  ): Promise<() => void> {
     if (!this.#fanout) throw new Error(`${this.def.resource} has no watch feed`);
     return this.#fanout.feedFor(this.def).subscribe(listener, fromRevision);
   }

@@ -1,7 +1,14 @@
 // The namespace finalize subresource (k8s namespace FinalizeREST): a write changes only
 // spec.finalizers; the namespace controller removes its finalizer through it, after which the
 // Store removes the Terminating namespace.
-import type { GetOptions, Getter, RestContext, UpdateFunc, UpdateOptions, Updater } from '../../rest.js';
+import type {
+  GetOptions,
+  Getter,
+  RestContext,
+  UpdateFunc,
+  UpdateOptions,
+  Updater,
+} from '../../rest.js';
 import type { Store } from '../../store.js';
 import type { Obj, Strategy } from '../../strategy.js';
 import { namespaceStrategy } from './strategy.js';
@@ -35,7 +42,12 @@ export class FinalizeRest implements Getter, Updater {
     return this.#store.get(ctx, name, opts);
   }
 
-  update(ctx: RestContext, name: string, objInfo: UpdateFunc, opts: UpdateOptions): Promise<{ object: Obj; created: boolean }> {
+  update(
+    ctx: RestContext,
+    name: string,
+    objInfo: UpdateFunc,
+    opts: UpdateOptions
+  ): Promise<{ object: Obj; created: boolean }> {
     return this.#store.update(ctx, name, objInfo, { ...opts, forceAllowCreate: false });
   }
 }
