@@ -148,6 +148,82 @@ test('dry run runs every stage but the write', async () => {
   assert.equal((await suite.request(0, 'GET', `${base}/c4`)).status, 200);
 });
 
+test('negotiation before any write: an answer Accept cannot take is 406 and stores nothing', async () => {
+  const unservable = { Accept: 'application/x-unknown' };
+  const mergePatch = { ...unservable, 'Content-Type': 'application/merge-patch+json' };
+  const post = await suite.request(0, 'POST', base, cm('neg'), unservable);
+  assert.equal(post.status, 406);
+  assert.equal(reasonOf(post.body), 'NotAcceptable');
+  assert.equal((await suite.request(0, 'GET', `${base}/neg`)).status, 404, 'POST stored nothing');
+  const put = await suite.request(0, 'PUT', `${base}/neg`, cm('neg'), unservable);
+  assert.equal(put.status, 406);
+  assert.equal((await suite.request(0, 'GET', `${base}/neg`)).status, 404, 'PUT created nothing');
+  const before = await suite.request(0, 'GET', `${base}/c1`);
+  const patch = await suite.request(0, 'PATCH', `${base}/c1`, { data: { a: 'x' } }, mergePatch);
+  assert.equal(patch.status, 406);
+  const del = await suite.request(0, 'DELETE', `${base}/c1`, undefined, unservable);
+  assert.equal(del.status, 406);
+  const selected = `${base}?labelSelector=app%3Dx`;
+  const all = await suite.request(0, 'DELETE', selected, undefined, unservable);
+  assert.equal(all.status, 406);
+  const after = await suite.request(0, 'GET', `${base}/c1`);
+  assert.equal(after.status, 200, 'neither delete removed it');
+  assert.equal(rvOf(after.body), rvOf(before.body), 'PATCH wrote nothing');
+  const namespace = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } };
+  const table = { Accept: 'application/json;as=Table;g=meta.orch.io;v=v1' };
+  const put2 = await suite.request(0, 'PUT', `/api/v1/namespaces/${ns}`, namespace, table);
+  assert.equal(put2.status, 406, 'a Table is no answer to a write');
+});
+
+test('REST roles: a verb the REST object lacks is 405; a subresource without one is 404', async () => {
+  const pods = `/api/v1/namespaces/${ns}/pods`;
+  const spec = { containers: [{ name: 'c', image: 'x' }] };
+  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'roles' }, spec };
+  assert.equal((await suite.request(0, 'POST', pods, pod)).status, 201);
+  const status = (method: string, body?: unknown) =>
+    suite.request(0, method, `${pods}/roles/status`, body);
+  assert.equal((await status('GET')).status, 200, 'status has a getter');
+  assert.equal((await status('DELETE')).status, 405, 'status has no deleter');
+  assert.equal((await status('POST', {})).status, 405, 'status has no creater');
+  const named = await suite.request(0, 'POST', `${base}/c0`, cm('c0'));
+  assert.equal(named.status, 405, 'create names no object');
+  const noStatus = await suite.request(0, 'GET', `${base}/c0/status`);
+  assert.equal(noStatus.status, 404, 'configmaps have no status subresource');
+  const reviews = '/apis/authorization.orch.io/v1/subjectaccessreviews';
+  assert.equal((await suite.request(0, 'GET', reviews)).status, 405, 'reviews have no lister');
+  assert.equal((await suite.request(0, 'DELETE', `${reviews}/x`)).status, 405, 'nor a deleter');
+  const tokenReviews = '/apis/authentication.orch.io/v1/tokenreviews';
+  assert.equal((await suite.request(0, 'GET', tokenReviews)).status, 405);
+});
+
+test('namespace finalize subresource: writes only spec.finalizers, raises no generation', async () => {
+  const name = 'finalize-rest';
+  const namespace = (n: string) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: n } });
+  const created = await suite.request(0, 'POST', '/api/v1/namespaces', namespace(name));
+  assert.equal(created.status, 201);
+  const gen = (created.body as { metadata: { generation: number } }).metadata.generation;
+  const body = {
+    ...namespace(name),
+    metadata: { name, labels: { sneaked: 'in' } },
+    spec: { finalizers: [] },
+    status: { phase: 'Terminating' },
+  };
+  const fin = await suite.request(0, 'PUT', `/api/v1/namespaces/${name}/finalize`, body);
+  assert.equal(fin.status, 200, JSON.stringify(fin.body));
+  const out = fin.body as {
+    metadata: { labels?: unknown; generation: number };
+    spec: { finalizers: string[] };
+    status: { phase: string };
+  };
+  assert.deepEqual(out.spec.finalizers, []);
+  assert.equal(out.metadata.labels, undefined, 'metadata is not written through finalize');
+  assert.equal(out.status.phase, 'Active', 'status is not written through finalize');
+  assert.equal(out.metadata.generation, gen);
+  const absent = { ...body, metadata: { name: 'absent-ns' } };
+  const none = await suite.request(0, 'PUT', '/api/v1/namespaces/absent-ns/finalize', absent);
+  assert.equal(none.status, 404, 'finalize creates nothing');
+});
+
 test('status subresource: main writes keep status, status writes change nothing else; generation follows spec', async () => {
   const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'x' }] }, status: { phase: 'Running' } };
   const created = await suite.request(0, 'POST', `/api/v1/namespaces/${ns}/pods`, pod);

@@ -12,11 +12,10 @@ import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { builtinSchemaModel } from '@orch/apimachinery/schema-model';
 import { clientCredentials } from '@orch/component-base/grpc-server';
 import type { Logger } from '@orch/component-base/logs';
-import { accessReviewHandlers } from './authz/access-reviews.js';
 import { alwaysAllow, alwaysDeny } from './authz/authorizer.js';
 import type { Authorizer } from './authz/authorizer.js';
 import { CachingAuthorizer, PolicyWatch } from './authz/caching-authorizer.js';
-import { allOf, escalationCheck } from './authz/escalation.js';
+import { escalationCheck } from './authz/escalation.js';
 import { GrpcAuthorizer } from './authz/grpc-authorizer.js';
 import type { RuleReviewer } from './authz/grpc-authorizer.js';
 import { buildAuthentication } from './authn/build-authentication.js';
@@ -30,9 +29,10 @@ import { ShutdownState } from './health/shutdown-state.js';
 import { GatewayMetrics } from './metrics.js';
 import type { GatewayConfig } from './options.js';
 import { NamespaceInformer } from './registry/namespace-informer.js';
+import { validationChain } from './registry/admission-attributes.js';
 import { namespaceLifecycle, systemNamespaces } from './registry/namespace-lifecycle.js';
-import { Store } from './registry/store.js';
-import { strategyFor } from './registry/strategies.js';
+import { buildRestStorage, buildStores } from './registry/rest-storage.js';
+import type { Store } from './registry/store.js';
 import type { FeedHooks } from './watch/type-feed.js';
 import { Fanout } from './watch/fanout.js';
 
@@ -70,11 +70,7 @@ export async function startGatewayServer(config: GatewayConfig, log: Logger, hoo
       hooks.onGapRepaired?.(n);
     },
   });
-  const stores = new Map<string, Store>();
-  for (const def of registry.all()) {
-    if (def.virtual) continue; // answered by a VirtualHandler, never stored
-    stores.set(`${def.group}/${def.version}/${def.resource}`, new Store(def, strategyFor(def), storage));
-  }
+  const stores = buildStores(registry, storage, fanout);
   const namespaces = stores.get('/v1/namespaces');
   if (!namespaces) throw new Error('namespaces are not registered');
   const informer = new NamespaceInformer(namespaces, fanout, log);
@@ -126,18 +122,15 @@ export async function startGatewayServer(config: GatewayConfig, log: Logger, hoo
     },
     resources: resourceHandler({
       registry,
-      stores,
-      fanout,
-      validateFor: (store, req) =>
-        allOf(
-          namespaceLifecycle(store.def, namespaces, informer),
-          escalationCheck(store.def, req, {
-            ...authz,
-            roles: stores.get('rbac.authorization.orch.io/v1/roles'),
-            clusterRoles: stores.get('rbac.authorization.orch.io/v1/clusterroles'),
-          })
-        ),
-      virtual: new Map([...accessReviewHandlers(authz.authorizer, authz.reviewer), ...authn.virtual]),
+      rest: buildRestStorage({ stores, ...authz, more: authn.rest }),
+      validation: validationChain(
+        namespaceLifecycle(registry, namespaces, informer),
+        escalationCheck({
+          ...authz,
+          roles: stores.get('rbac.authorization.orch.io/v1/roles'),
+          clusterRoles: stores.get('rbac.authorization.orch.io/v1/clusterroles'),
+        })
+      ),
       maxWatchSeconds: config.maxWatchSeconds,
     }),
   });
@@ -230,7 +223,8 @@ async function ensureSystemNamespaces(namespaces: Store, log: Logger): Promise<v
   for (const name of systemNamespaces) {
     for (let attempt = 0; ; attempt++) {
       try {
-        await namespaces.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { dryRun: false });
+        const namespace = { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
+        await namespaces.create({}, namespace, { dryRun: false });
         log.info('created system namespace', { name });
         break;
       } catch (err) {

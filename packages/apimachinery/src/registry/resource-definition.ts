@@ -38,7 +38,7 @@ export interface ResourceDefinition extends GroupVersionResource {
   storageGroup?: string;
   /** The resource name in storage keys (defaults to `resource`); kinds served in two groups share it. */
   storageResource?: string;
-  /** A virtual type (an operation such as a token or access review): served, never stored, so no Store; answered by a VirtualHandler. */
+  /** A virtual type (an operation such as a token or access review): served, never stored, so no Store; answered by its own REST object. */
   virtual?: boolean;
 }
 

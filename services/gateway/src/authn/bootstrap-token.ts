@@ -76,7 +76,8 @@ export class BootstrapTokenCache implements FeedListener {
   async start(): Promise<void> {
     while (!this.#stopped) {
       try {
-        const list = await this.secrets.list({ prefix: this.secrets.prefix(bootstrapTokenNamespace), consistency: 'MOST_RECENT' });
+        const ctx = { namespace: bootstrapTokenNamespace };
+        const list = await this.secrets.list(ctx, { consistency: 'MOST_RECENT' });
         this.#items.clear();
         for (const o of list.items) this.change({ type: 'ADDED', revision: list.revision, object: o });
         this.#unsubscribe = await this.fanout.feedFor(this.secrets.def).subscribe(this, list.revision);

@@ -1,8 +1,10 @@
 // Builds the gateway's authenticators from its flags (k8s BuiltInAuthenticationOptions.ToAuthenticationConfig):
 // request-level ones in order (authenticating proxy, client certificates, bearer tokens), the token
-// union behind the bearer header and TokenReview, and the virtual handlers authentication serves.
+// union behind the bearer header and TokenReview, and the REST objects authentication serves
+// (TokenReview, the serviceaccounts/token subresource).
 import type { Logger } from '@orch/component-base/logs';
-import type { VirtualHandler } from '../endpoints/installer.js';
+import { restKey } from '../registry/rest.js';
+import type { Storage } from '../registry/rest.js';
 import type { Store } from '../registry/store.js';
 import type { Fanout } from '../watch/fanout.js';
 import type { AuthenticationConfig } from './authentication-options.js';
@@ -15,8 +17,8 @@ import { requestHeaderAuthenticator } from './request-header.js';
 import { ServiceAccountTokenAuthenticator, ServiceAccountTokenIssuer } from './service-account.js';
 import { readSigningKey, readVerifyKeys } from './service-account-keys.js';
 import { tokenFileAuthenticator } from './token-file.js';
-import { tokenRequestHandler } from './token-request.js';
-import { tokenReviewGroup, tokenReviewHandler, tokenReviewVersions } from './token-review.js';
+import { TokenRequestRest } from './token-request.js';
+import { TokenReviewRest, tokenReviewVersions } from './token-review.js';
 import { TokenWebhookAuthenticator } from './token-webhook.js';
 import { unionTokenAuthenticator } from './union.js';
 import { x509Authenticator } from './x509.js';
@@ -25,7 +27,8 @@ export interface Authentication {
   authenticators: Authenticator[];
   tokens: TokenAuthenticator;
   apiAudiences: string[];
-  virtual: Map<string, VirtualHandler>;
+  /** The REST objects of authentication, keyed `<group>/<version>/<resource>[/<subresource>]`. */
+  rest: Map<string, Storage>;
   /** Extra CA certificates (PEM) the listener must ask clients for (the request-header CA). */
   extraClientCas: string[];
   start(): void;
@@ -40,7 +43,7 @@ export function buildAuthentication(c: AuthenticationConfig, stores: Map<string,
   const tokenAuthenticators: TokenAuthenticator[] = [];
   const starters: (() => void)[] = [];
   const stoppers: (() => void)[] = [];
-  const virtual = new Map<string, VirtualHandler>();
+  const rest = new Map<string, Storage>();
 
   if (c.tokenAuthFile) tokenAuthenticators.push(tokenFileAuthenticator(c.tokenAuthFile));
   if (c.bootstrapTokens) {
@@ -57,7 +60,10 @@ export function buildAuthentication(c: AuthenticationConfig, stores: Map<string,
   }
   if (c.serviceAccounts.signingKeyFile && serviceAccounts) {
     const issuer = new ServiceAccountTokenIssuer(readSigningKey(c.serviceAccounts.signingKeyFile), c.serviceAccounts.issuer);
-    virtual.set('/v1/serviceaccounts/token', tokenRequestHandler({ issuer, apiAudiences, maxExpirationSeconds: c.serviceAccounts.maxExpirationSeconds, serviceAccounts, pods, secrets }));
+    const maxExpirationSeconds = c.serviceAccounts.maxExpirationSeconds;
+    const deps = { issuer, apiAudiences, maxExpirationSeconds, serviceAccounts, pods, secrets };
+    const serviceAccountsV1 = { group: '', version: 'v1', resource: 'serviceaccounts' };
+    rest.set(restKey(serviceAccountsV1, 'token'), new TokenRequestRest(deps));
   }
   if (c.oidc) {
     const oidc = new OidcAuthenticator(c.oidc, log);
@@ -67,7 +73,10 @@ export function buildAuthentication(c: AuthenticationConfig, stores: Map<string,
   }
   if (c.webhook) tokenAuthenticators.push(new TokenWebhookAuthenticator(c.webhook.configFile, c.webhook.version, c.webhook.cacheTtlMs, apiAudiences));
   const tokens = unionTokenAuthenticator(tokenAuthenticators);
-  for (const v of tokenReviewVersions) virtual.set(`${tokenReviewGroup}/${v}/tokenreviews`, tokenReviewHandler(tokens, apiAudiences));
+  for (const v of tokenReviewVersions) {
+    const review = new TokenReviewRest(v, tokens, apiAudiences);
+    rest.set(restKey(review.objectKind), review);
+  }
 
   const authenticators: Authenticator[] = [];
   const extraClientCas: string[] = [];
@@ -82,7 +91,7 @@ export function buildAuthentication(c: AuthenticationConfig, stores: Map<string,
     authenticators,
     tokens,
     apiAudiences,
-    virtual,
+    rest,
     extraClientCas,
     start: () => starters.forEach((s) => s()),
     stop: () => stoppers.forEach((s) => s()),

@@ -128,7 +128,7 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
     const check = async (store: Store | undefined, what: string, name: string, uid: string): Promise<void> => {
       if (!store) throw newUnauthorized(`${what} ${namespace}/${name} cannot be looked up`);
       try {
-        const obj = await store.get(namespace, name, { consistency: 'MOST_RECENT' });
+        const obj = await store.get({ namespace }, name, { consistency: 'MOST_RECENT' });
         if (obj.metadata.uid !== uid) throw newUnauthorized(`${what} ${namespace}/${name} has been deleted (uid mismatch)`);
         if (obj.metadata.deletionTimestamp) throw newUnauthorized(`${what} ${namespace}/${name} is being deleted`);
       } catch (err) {

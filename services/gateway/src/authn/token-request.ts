@@ -1,11 +1,15 @@
 // The TokenRequest subresource: POST /api/v1/namespaces/<ns>/serviceaccounts/<name>/token mints a
 // service-account token (audiences, expirationSeconds, optional bound Pod or Secret).
-import { isNotFound, newBadRequest, newInvalid, newNotFound } from '@orch/apimachinery/errors';
+import { isNotFound, newInvalid, newNotFound } from '@orch/apimachinery/errors';
 import type { FieldError } from '@orch/apimachinery/errors';
-import { parseBody } from '../handlers/decode.js';
-import { writeObjectNegotiated } from '../negotiation/response-writers.js';
-import type { VirtualHandler } from '../endpoints/installer.js';
-import type { Store } from '../registry/store.js';
+import type {
+  CreateOptions,
+  Getter,
+  NamedCreater,
+  ObjectKind,
+  RestContext,
+} from '../registry/rest.js';
+import type { Obj } from '../registry/strategy.js';
 import type { BoundObject, ServiceAccountTokenIssuer } from './service-account.js';
 
 export const tokenRequestApiVersion = 'authentication.orch.io/v1';
@@ -16,24 +20,35 @@ export interface TokenRequestDeps {
   issuer: ServiceAccountTokenIssuer;
   apiAudiences: string[];
   maxExpirationSeconds: number;
-  serviceAccounts: Store;
-  pods: Store | undefined;
-  secrets: Store | undefined;
+  serviceAccounts: Getter;
+  pods: Getter | undefined;
+  secrets: Getter | undefined;
 }
 
-const contentTypeOf = (h: string | undefined): string => (h ?? 'application/json').split(';')[0]?.trim().toLowerCase() ?? 'application/json';
+interface TokenRequestSpec {
+  audiences?: unknown;
+  expirationSeconds?: unknown;
+  boundObjectRef?: unknown;
+}
 
-export function tokenRequestHandler(d: TokenRequestDeps): VirtualHandler {
-  return async (req, res, info, body) => {
-    if (info.verb !== 'create') throw newBadRequest(`${req.method ?? ''} is not supported on serviceaccounts/token; POST a TokenRequest`);
-    const raw = parseBody(body, contentTypeOf(req.headers['content-type']));
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw newBadRequest('the body must be a TokenRequest object');
-    const tr = raw as { apiVersion?: unknown; kind?: unknown; spec?: { audiences?: unknown; expirationSeconds?: unknown; boundObjectRef?: unknown } };
-    if (tr.apiVersion !== undefined && tr.apiVersion !== tokenRequestApiVersion) {
-      throw newBadRequest(`the API version in the data (${String(tr.apiVersion)}) does not match the expected API version (${tokenRequestApiVersion})`);
-    }
-    if (tr.kind !== undefined && tr.kind !== 'TokenRequest') throw newBadRequest(`the kind in the data (${String(tr.kind)}) does not match the expected kind (TokenRequest)`);
-    const spec = tr.spec ?? {};
+/** serviceaccounts/<name>/token: create only, never stored (k8s serviceaccount TokenREST). */
+export class TokenRequestRest implements NamedCreater {
+  readonly objectKind: ObjectKind = {
+    group: 'authentication.orch.io',
+    version: 'v1',
+    kind: 'TokenRequest',
+    namespaced: true,
+  };
+  readonly #d: TokenRequestDeps;
+
+  constructor(deps: TokenRequestDeps) {
+    this.#d = deps;
+  }
+
+  async createNamed(ctx: RestContext, name: string, tr: Obj, opts: CreateOptions): Promise<Obj> {
+    const d = this.#d;
+    const namespace = ctx.namespace ?? '';
+    const spec = (tr['spec'] ?? {}) as TokenRequestSpec;
     const causes: FieldError[] = [];
     let audiences = d.apiAudiences;
     if (spec.audiences !== undefined) {
@@ -55,9 +70,11 @@ export function tokenRequestHandler(d: TokenRequestDeps): VirtualHandler {
       if (b['apiVersion'] !== undefined && b['apiVersion'] !== 'v1') causes.push({ type: 'FieldValueNotSupported', field: 'spec.boundObjectRef.apiVersion', value: b['apiVersion'], message: 'supported values: "v1"' });
       boundRef = { kind: String(b['kind']), name: String(b['name'] ?? ''), ...(typeof b['uid'] === 'string' && b['uid'] ? { uid: b['uid'] } : {}) };
     }
-    if (causes.length > 0) throw newInvalid({ group: 'authentication.orch.io', kind: 'TokenRequest' }, info.name, causes);
+    const gk = { group: 'authentication.orch.io', kind: 'TokenRequest' };
+    if (causes.length > 0) throw newInvalid(gk, name, causes);
+    await opts.createValidation?.(tr, undefined);
 
-    const sa = await d.serviceAccounts.get(info.namespace, info.name, { consistency: 'MOST_RECENT' });
+    const sa = await d.serviceAccounts.get(ctx, name, { consistency: 'MOST_RECENT' });
     let bound: BoundObject | undefined;
     if (boundRef) {
       const store = boundRef.kind === 'Pod' ? d.pods : d.secrets;
@@ -65,25 +82,28 @@ export function tokenRequestHandler(d: TokenRequestDeps): VirtualHandler {
       let obj;
       try {
         if (!store) throw newNotFound({ group: '', resource }, boundRef.name);
-        obj = await store.get(info.namespace, boundRef.name, { consistency: 'MOST_RECENT' });
+        obj = await store.get(ctx, boundRef.name, { consistency: 'MOST_RECENT' });
       } catch (err) {
         if (isNotFound(err)) throw newNotFound({ group: '', resource }, boundRef.name);
         throw err;
       }
       if (boundRef.uid && obj.metadata.uid !== boundRef.uid) {
-        throw newInvalid({ group: 'authentication.orch.io', kind: 'TokenRequest' }, info.name, [
+        throw newInvalid({ group: 'authentication.orch.io', kind: 'TokenRequest' }, name, [
           { type: 'FieldValueInvalid', field: 'spec.boundObjectRef.uid', value: boundRef.uid, message: `the ${resource} ${boundRef.name} has another uid` },
         ]);
       }
       bound = { kind: boundRef.kind as 'Pod' | 'Secret', name: boundRef.name, uid: obj.metadata.uid ?? '' };
     }
-    const { token, expiresAt } = await d.issuer.mint({ namespace: info.namespace, name: info.name, uid: sa.metadata.uid ?? '', audiences, expirationSeconds, ...(bound ? { bound } : {}) });
-    writeObjectNegotiated(req, res, 201, {
+    const uid = sa.metadata.uid ?? '';
+    const minted = { namespace, name, uid, audiences, expirationSeconds, ...(bound && { bound }) };
+    const { token, expiresAt } = await d.issuer.mint(minted);
+    const creationTimestamp = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    return {
       apiVersion: tokenRequestApiVersion,
       kind: 'TokenRequest',
-      metadata: { name: info.name, namespace: info.namespace, creationTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z') },
+      metadata: { name, namespace, creationTimestamp },
       spec: { audiences, expirationSeconds, boundObjectRef: bound ? { kind: bound.kind, apiVersion: 'v1', name: bound.name, uid: bound.uid } : null },
       status: { token, expirationTimestamp: expiresAt.toISOString().replace(/\.\d+Z$/, 'Z') },
-    });
-  };
+    };
+  }
 }

@@ -4,11 +4,8 @@
 import { newBadRequest } from '@orch/apimachinery/errors';
 import { builtinResources } from '@orch/apimachinery/registry';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
-import { decodeRequestObject } from '../handlers/decode.js';
-import { negotiateInput, writableMediaTypes } from '../negotiation/negotiate.js';
-import { writeObjectNegotiated } from '../negotiation/response-writers.js';
-import { requestUrl } from '../request/request-info.js';
-import type { VirtualHandler } from '../endpoints/installer.js';
+import type { CreateOptions, Creater, RestContext } from '../registry/rest.js';
+import type { Obj } from '../registry/strategy.js';
 import type { TokenAuthenticator } from './authenticator.js';
 
 export const tokenReviewGroup = 'authentication.orch.io';
@@ -16,7 +13,7 @@ export const tokenReviewVersions = ['v1', 'v1beta1'] as const;
 
 const definitionOf = (version: string): ResourceDefinition => {
   const d = builtinResources.find((x) => x.group === tokenReviewGroup && x.version === version && x.resource === 'tokenreviews');
-  if (!d) throw newBadRequest(`tokenreviews.${tokenReviewGroup} is not served in version ${version}`);
+  if (!d) throw new Error(`tokenreviews.${tokenReviewGroup} ${version} is not registered`);
   return d;
 };
 
@@ -25,17 +22,28 @@ interface TokenReviewSpec {
   audiences?: string[];
 }
 
-export function tokenReviewHandler(tokens: TokenAuthenticator, apiAudiences: string[]): VirtualHandler {
-  return async (req, res, info) => {
-    if (info.verb !== 'create') throw newBadRequest(`${req.method ?? ''} is not supported on tokenreviews; POST a TokenReview`);
-    const tr = decodeRequestObject(req, requestUrl(req).searchParams, definitionOf(info.apiVersion), negotiateInput(req, writableMediaTypes), {});
+/** The TokenReview of one version: create only, never stored (k8s tokenreview.REST). */
+export class TokenReviewRest implements Creater {
+  readonly objectKind: ResourceDefinition;
+  readonly #tokens: TokenAuthenticator;
+  readonly #apiAudiences: string[];
+
+  constructor(version: string, tokens: TokenAuthenticator, apiAudiences: string[]) {
+    this.objectKind = definitionOf(version);
+    this.#tokens = tokens;
+    this.#apiAudiences = apiAudiences;
+  }
+
+  async create(_ctx: RestContext, tr: Obj, opts: CreateOptions): Promise<Obj> {
     const spec = (tr['spec'] ?? {}) as TokenReviewSpec;
     const token = spec.token;
     if (token === undefined || token === '') throw newBadRequest('spec.token: Required value: a token is required');
+    await opts.createValidation?.(tr, undefined);
     const audiences = spec.audiences ?? [];
     let status: Record<string, unknown>;
     try {
-      const r = await tokens.authenticateToken(token, audiences.length > 0 ? audiences : apiAudiences);
+      const wanted = audiences.length > 0 ? audiences : this.#apiAudiences;
+      const r = await this.#tokens.authenticateToken(token, wanted);
       if (!r) status = { authenticated: false, user: {}, error: 'Unauthorized' };
       else if (audiences.length > 0 && r.audiences.length === 0) status = { authenticated: false, user: {}, error: 'token audiences do not intersect the requested audiences' };
       else {
@@ -48,6 +56,8 @@ export function tokenReviewHandler(tokens: TokenAuthenticator, apiAudiences: str
     } catch (err) {
       status = { authenticated: false, user: {}, error: (err as Error).message || 'Unauthorized' };
     }
-    writeObjectNegotiated(req, res, 201, { ...tr, metadata: { ...tr.metadata, creationTimestamp: null }, status });
-  };
+    // A review is never stored: its creationTimestamp is answered null, as k8s does.
+    const metadata = { ...tr.metadata, creationTimestamp: null } as unknown as Obj['metadata'];
+    return { ...tr, metadata, status };
+  }
 }

@@ -1,19 +1,16 @@
-// The access reviews of authorization.orch.io/v1 as virtual resources (k8s
-// pkg/registry/authorization): each POST is answered by the authorizer service and never stored.
-// The request itself was authorized first (create on the review resource) like any other.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+// The access reviews of authorization.orch.io/v1 as create-only REST objects (k8s
+// pkg/registry/authorization/*/rest.go): each POST goes through the common create handler
+// (decode, field validation, the validate step, negotiated answer) and is answered by the
+// authorizer service, never stored. The request itself was authorized first (create on the
+// review resource) like any other.
 import type { FieldError } from '@orch/apimachinery/errors';
 import { newBadRequest, newInvalid } from '@orch/apimachinery/errors';
 import { builtinResources } from '@orch/apimachinery/registry';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
-import type { VirtualHandler } from '../endpoints/installer.js';
-import { decodeRequestObject } from '../handlers/decode.js';
-import { negotiateInput, writableMediaTypes } from '../negotiation/negotiate.js';
-import { writeObjectNegotiated } from '../negotiation/response-writers.js';
-import { userFrom } from '../request/context.js';
+import { restKey } from '../registry/rest.js';
+import type { CreateOptions, Creater, RestContext, Storage } from '../registry/rest.js';
+import type { Obj } from '../registry/strategy.js';
 import type { UserInfo } from '../request/context.js';
-import type { RequestInfo } from '../request/request-info.js';
-import { requestUrl } from '../request/request-info.js';
 import type { Attributes, Authorizer } from './authorizer.js';
 import type { RuleReviewer } from './grpc-authorizer.js';
 
@@ -52,12 +49,9 @@ const def = (resource: string): ResourceDefinition => {
   return d;
 };
 
-/** The review in the body, decoded like any create (JSON, YAML or the binary envelope; fieldValidation against the schema). */
-function decode(req: IncomingMessage, d: ResourceDefinition, info: RequestInfo): Json {
-  const target = d.namespaced ? { namespace: info.namespace } : {};
-  const obj = decodeRequestObject(req, requestUrl(req).searchParams, d, negotiateInput(req, writableMediaTypes), target) as unknown as Json;
-  obj['spec'] ??= {};
-  return obj;
+/** The review's spec, present whatever the body held. */
+function specOf(obj: Obj): ReviewSpec {
+  return (obj['spec'] ??= {}) as ReviewSpec;
 }
 
 /** Exactly one of resourceAttributes and nonResourceAttributes (k8s ValidateSubjectAccessReviewSpec). */
@@ -95,86 +89,125 @@ function attributesOf(spec: ReviewSpec, user: UserInfo): Attributes {
 }
 
 async function answer(
-  req: IncomingMessage,
-  res: ServerResponse,
   authorizer: Authorizer,
-  obj: Json,
+  obj: Obj,
   spec: ReviewSpec,
   user: UserInfo
-): Promise<void> {
+): Promise<Obj> {
   const { decision, reason } = await authorizer.authorize(attributesOf(spec, user));
   const status: Json = { allowed: decision === 'allow' };
   if (decision === 'deny') status['denied'] = true;
   if (reason) status['reason'] = reason;
   obj['status'] = status;
-  writeObjectNegotiated(req, res, 201, obj);
+  return obj;
 }
 
-const requester = (req: IncomingMessage): UserInfo =>
-  userFrom(req) ?? { name: 'system:anonymous', uid: '', groups: ['system:unauthenticated'], extra: {} };
+const requester = (ctx: RestContext): UserInfo =>
+  ctx.user ?? { name: 'system:anonymous', uid: '', groups: ['system:unauthenticated'], extra: {} };
 
-/** The virtual handlers, keyed as InstallerDeps.virtual expects. */
-export function accessReviewHandlers(authorizer: Authorizer, reviewer: RuleReviewer): Map<string, VirtualHandler> {
-  const handlers = new Map<string, VirtualHandler>();
-  const key = (resource: string): string => `${authorizationGroup}/v1/${resource}`;
-  const only = (info: RequestInfo): void => {
-    if (info.verb !== 'create' || info.name) throw newBadRequest(`only create (POST to the collection) is supported on ${info.resource}.${authorizationGroup}`);
-  };
+const subjectOf = (spec: ReviewSpec): UserInfo => ({
+  name: spec.user ?? '',
+  uid: spec.uid ?? '',
+  groups: spec.groups ?? [],
+  extra: spec.extra ?? {},
+});
 
-  handlers.set(key('subjectaccessreviews'), async (req, res, info) => {
-    only(info);
-    const d = def('subjectaccessreviews');
-    const obj = decode(req, d, info);
-    const spec = obj['spec'] as ReviewSpec;
+const invalid = (kind: ResourceDefinition, errs: FieldError[]) =>
+  newInvalid({ group: kind.group, kind: kind.kind }, '', errs);
+
+function requireSubject(spec: ReviewSpec, errs: FieldError[]): void {
+  if (!spec.user && (spec.groups ?? []).length === 0) {
+    errs.push({
+      type: 'FieldValueInvalid',
+      field: 'spec.user',
+      message: 'at least one of user or group must be specified',
+      value: spec.user ?? '',
+    });
+  }
+}
+
+/** SubjectAccessReview: may the user or groups of the spec do what it names? */
+export class SubjectAccessReviewRest implements Creater {
+  readonly objectKind = def('subjectaccessreviews');
+  readonly #authorizer: Authorizer;
+
+  constructor(authorizer: Authorizer) {
+    this.#authorizer = authorizer;
+  }
+
+  async create(_ctx: RestContext, obj: Obj, opts: CreateOptions): Promise<Obj> {
+    const spec = specOf(obj);
     const errs: FieldError[] = [];
     validateAttributes(spec, errs);
-    if (!spec.user && (spec.groups ?? []).length === 0) {
-      errs.push({ type: 'FieldValueInvalid', field: 'spec.user', message: 'at least one of user or group must be specified', value: spec.user ?? '' });
-    }
-    if (errs.length) throw newInvalid({ group: d.group, kind: d.kind }, '', errs);
-    const user: UserInfo = { name: spec.user ?? '', uid: spec.uid ?? '', groups: spec.groups ?? [], extra: spec.extra ?? {} };
-    await answer(req, res, authorizer, obj, spec, user);
-  });
+    requireSubject(spec, errs);
+    if (errs.length) throw invalid(this.objectKind, errs);
+    await opts.createValidation?.(obj, undefined);
+    return answer(this.#authorizer, obj, spec, subjectOf(spec));
+  }
+}
 
-  handlers.set(key('localsubjectaccessreviews'), async (req, res, info) => {
-    only(info);
-    const d = def('localsubjectaccessreviews');
-    if (!info.namespace) throw newBadRequest('namespace is required on this type');
-    const obj = decode(req, d, info);
-    const spec = obj['spec'] as ReviewSpec;
+/** LocalSubjectAccessReview: a SubjectAccessReview within the namespace of the path. */
+export class LocalSubjectAccessReviewRest implements Creater {
+  readonly objectKind = def('localsubjectaccessreviews');
+  readonly #authorizer: Authorizer;
+
+  constructor(authorizer: Authorizer) {
+    this.#authorizer = authorizer;
+  }
+
+  async create(ctx: RestContext, obj: Obj, opts: CreateOptions): Promise<Obj> {
+    const namespace = ctx.namespace;
+    if (!namespace) throw newBadRequest('namespace is required on this type');
+    const spec = specOf(obj);
     const errs: FieldError[] = [];
     validateAttributes(spec, errs);
     if (spec.nonResourceAttributes) {
       errs.push({ type: 'FieldValueInvalid', field: 'spec.nonResourceAttributes', message: 'disallowed on this kind of request', value: spec.nonResourceAttributes });
     }
-    if (!spec.user && (spec.groups ?? []).length === 0) {
-      errs.push({ type: 'FieldValueInvalid', field: 'spec.user', message: 'at least one of user or group must be specified', value: spec.user ?? '' });
-    }
-    if (errs.length) throw newInvalid({ group: d.group, kind: d.kind }, '', errs);
+    requireSubject(spec, errs);
+    if (errs.length) throw invalid(this.objectKind, errs);
     const ra = spec.resourceAttributes!;
-    if (ra.namespace === undefined || ra.namespace === '') ra.namespace = info.namespace;
-    if (ra.namespace !== info.namespace) throw newBadRequest(`spec.resourceAttributes.namespace must match namespace: ${info.namespace}`);
-    const user: UserInfo = { name: spec.user ?? '', uid: spec.uid ?? '', groups: spec.groups ?? [], extra: spec.extra ?? {} };
-    await answer(req, res, authorizer, obj, spec, user);
-  });
+    if (ra.namespace === undefined || ra.namespace === '') ra.namespace = namespace;
+    if (ra.namespace !== namespace) {
+      throw newBadRequest(`spec.resourceAttributes.namespace must match namespace: ${namespace}`);
+    }
+    await opts.createValidation?.(obj, undefined);
+    return answer(this.#authorizer, obj, spec, subjectOf(spec));
+  }
+}
 
-  handlers.set(key('selfsubjectaccessreviews'), async (req, res, info) => {
-    only(info);
-    const d = def('selfsubjectaccessreviews');
-    const obj = decode(req, d, info);
-    const spec = obj['spec'] as ReviewSpec;
+/** SelfSubjectAccessReview: may the requester do what the spec names? */
+export class SelfSubjectAccessReviewRest implements Creater {
+  readonly objectKind = def('selfsubjectaccessreviews');
+  readonly #authorizer: Authorizer;
+
+  constructor(authorizer: Authorizer) {
+    this.#authorizer = authorizer;
+  }
+
+  async create(ctx: RestContext, obj: Obj, opts: CreateOptions): Promise<Obj> {
+    const spec = specOf(obj);
     const errs: FieldError[] = [];
     validateAttributes(spec, errs);
-    if (errs.length) throw newInvalid({ group: d.group, kind: d.kind }, '', errs);
-    await answer(req, res, authorizer, obj, spec, requester(req));
-  });
+    if (errs.length) throw invalid(this.objectKind, errs);
+    await opts.createValidation?.(obj, undefined);
+    return answer(this.#authorizer, obj, spec, requester(ctx));
+  }
+}
 
-  handlers.set(key('selfsubjectrulesreviews'), async (req, res, info) => {
-    only(info);
-    const d = def('selfsubjectrulesreviews');
-    const obj = decode(req, d, info);
-    const spec = obj['spec'] as ReviewSpec;
-    const r = await reviewer.rulesReview(requester(req), spec.namespace ?? '');
+/** SelfSubjectRulesReview: what may the requester do in the spec's namespace? */
+export class SelfSubjectRulesReviewRest implements Creater {
+  readonly objectKind = def('selfsubjectrulesreviews');
+  readonly #reviewer: RuleReviewer;
+
+  constructor(reviewer: RuleReviewer) {
+    this.#reviewer = reviewer;
+  }
+
+  async create(ctx: RestContext, obj: Obj, opts: CreateOptions): Promise<Obj> {
+    const spec = specOf(obj);
+    await opts.createValidation?.(obj, undefined);
+    const r = await this.#reviewer.rulesReview(requester(ctx), spec.namespace ?? '');
     const status: Json = {
       resourceRules: r.resourceRules.map((x) => ({ verbs: x.verbs, apiGroups: x.apiGroups, resources: x.resources, ...(x.resourceNames.length ? { resourceNames: x.resourceNames } : {}) })),
       nonResourceRules: r.nonResourceRules,
@@ -182,7 +215,20 @@ export function accessReviewHandlers(authorizer: Authorizer, reviewer: RuleRevie
     };
     if (r.evaluationError) status['evaluationError'] = r.evaluationError;
     obj['status'] = status;
-    writeObjectNegotiated(req, res, 201, obj);
-  });
-  return handlers;
+    return obj;
+  }
+}
+
+/** The four access reviews, keyed by restKey. */
+export function accessReviewStorage(
+  authorizer: Authorizer,
+  reviewer: RuleReviewer
+): Map<string, Storage> {
+  const rests = [
+    new SubjectAccessReviewRest(authorizer),
+    new LocalSubjectAccessReviewRest(authorizer),
+    new SelfSubjectAccessReviewRest(authorizer),
+    new SelfSubjectRulesReviewRest(reviewer),
+  ];
+  return new Map(rests.map((r): [string, Storage] => [restKey(r.objectKind), r]));
 }

@@ -3,14 +3,11 @@
 // only with rules they already hold, or with the `escalate` verb on it; and a binding only to a
 // role whose rules they hold, or with the `bind` verb on it. Runs as a validate step of the
 // Store, so it sees the final object of a create, update, patch or apply.
-import type { IncomingMessage } from 'node:http';
 import { isNotFound, newForbidden } from '@orch/apimachinery/errors';
-import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import type { ResourceRuleInfo, NonResourceRuleInfo } from '@orch/apimachinery/grpc';
-import { userFrom } from '../request/context.js';
 import type { UserInfo } from '../request/context.js';
-import type { Store, ValidateObjectFunc } from '../registry/store.js';
-import type { Obj } from '../registry/strategy.js';
+import type { ValidationFunc } from '../registry/admission-attributes.js';
+import type { Getter } from '../registry/rest.js';
 import type { Authorizer } from './authorizer.js';
 import type { RuleReviewer } from './grpc-authorizer.js';
 
@@ -77,31 +74,32 @@ export interface EscalationDeps {
   authorizer: Authorizer;
   reviewer: RuleReviewer;
   /** The stores of roles and clusterroles, to read the rules a binding refers to. */
-  roles: Store | undefined;
-  clusterRoles: Store | undefined;
+  roles: Getter | undefined;
+  clusterRoles: Getter | undefined;
 }
 
 const isMaster = (u: UserInfo): boolean => u.groups.includes('system:masters');
 
-/** The escalation check for a def, or undefined when the def is not an RBAC kind. */
-export function escalationCheck(def: ResourceDefinition, req: IncomingMessage, deps: EscalationDeps): ValidateObjectFunc | undefined {
-  if (def.group !== rbacGroup) return undefined;
-  const gr = { group: def.group, resource: def.resource };
+/** The escalation check of writes to RBAC kinds, reading the write's attributes only. */
+export function escalationCheck(deps: EscalationDeps): ValidationFunc {
   const allowedTo = async (user: UserInfo, verb: string, resource: string, namespace: string, name: string): Promise<boolean> =>
     (await deps.authorizer.authorize({ user, verb, isResourceRequest: true, path: '', apiGroup: rbacGroup, apiVersion: 'v1', resource, subresource: '', namespace, name })).decision === 'allow';
   const notHeld = async (user: UserInfo, namespace: string, rules: PolicyRule[]): Promise<string[]> => uncoveredRules(await deps.reviewer.rulesReview(user, namespace), rules);
   const describe = (u: UserInfo): string => `user "${u.name}" (groups=${JSON.stringify(u.groups)})`;
 
-  if (def.resource === 'roles' || def.resource === 'clusterroles') {
-    return async (obj, old, operation) => {
-      if (operation === 'DELETE') return;
-      const user = userFrom(req);
+  return async (a) => {
+    if (a.resource.group !== rbacGroup || a.operation === 'DELETE' || !a.object) return;
+    const gr = { group: a.resource.group, resource: a.resource.resource };
+    const obj = a.object;
+    const old = a.oldObject;
+    const name = a.name;
+    const namespace = a.namespace;
+    if (gr.resource === 'roles' || gr.resource === 'clusterroles') {
+      const user = a.user;
       if (!user || isMaster(user)) return;
-      const name = obj.metadata.name ?? '';
-      const namespace = def.namespaced ? (obj.metadata.namespace ?? '') : '';
       const rules = (obj['rules'] as PolicyRule[] | null | undefined) ?? [];
       if (old && JSON.stringify(old['rules'] ?? []) === JSON.stringify(rules) && JSON.stringify(old['aggregationRule'] ?? null) === JSON.stringify(obj['aggregationRule'] ?? null)) return;
-      if (await allowedTo(user, 'escalate', def.resource, namespace, name)) return;
+      if (await allowedTo(user, 'escalate', gr.resource, namespace, name)) return;
       if (obj['aggregationRule']) {
         throw newForbidden(gr, name, 'must have cluster-admin privileges or the escalate verb to use the aggregationRule');
       }
@@ -109,24 +107,20 @@ export function escalationCheck(def: ResourceDefinition, req: IncomingMessage, d
       if (missing.length > 0) {
         throw newForbidden(gr, name, `${describe(user)} is attempting to grant RBAC permissions not currently held:\n${missing.join('\n')}`);
       }
-    };
-  }
-
-  if (def.resource === 'rolebindings' || def.resource === 'clusterrolebindings') {
-    return async (obj, old, operation) => {
-      if (operation === 'DELETE') return;
-      const name = obj.metadata.name ?? '';
+      return;
+    }
+    if (gr.resource === 'rolebindings' || gr.resource === 'clusterrolebindings') {
       const ref = (obj['roleRef'] ?? {}) as RoleRef;
       if (old) return; // roleRef is immutable: what it grants was checked at create
-      const user = userFrom(req);
+      const user = a.user;
       if (!user || isMaster(user)) return;
-      const namespace = def.namespaced ? (obj.metadata.namespace ?? '') : '';
       const roleResource = ref.kind === 'Role' ? 'roles' : 'clusterroles';
       if (await allowedTo(user, 'bind', roleResource, namespace, ref.name ?? '')) return;
       let rules: PolicyRule[] = [];
       const store = ref.kind === 'Role' ? deps.roles : deps.clusterRoles;
       try {
-        const role = await store!.get(ref.kind === 'Role' ? namespace : undefined, ref.name ?? '', { consistency: 'MOST_RECENT' });
+        const ctx = { namespace: ref.kind === 'Role' ? namespace : undefined };
+        const role = await store!.get(ctx, ref.name ?? '', { consistency: 'MOST_RECENT' });
         rules = (role['rules'] as PolicyRule[] | null | undefined) ?? [];
       } catch (err) {
         if (!isNotFound(err)) throw err;
@@ -136,15 +130,6 @@ export function escalationCheck(def: ResourceDefinition, req: IncomingMessage, d
       if (missing.length > 0) {
         throw newForbidden(gr, name, `${describe(user)} is attempting to grant RBAC permissions not currently held:\n${missing.join('\n')}`);
       }
-    };
-  }
-  return undefined;
-}
-
-/** Runs validate steps in order. */
-export function allOf(...fns: (ValidateObjectFunc | undefined)[]): ValidateObjectFunc {
-  const steps = fns.filter((f): f is ValidateObjectFunc => f !== undefined);
-  return async (obj: Obj, old: Obj | undefined, op) => {
-    for (const f of steps) await f(obj, old, op);
+    }
   };
 }

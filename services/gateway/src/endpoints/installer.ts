@@ -1,15 +1,29 @@
-// Resource routes from the resource registry: every /api and /apis request with a resource
-// goes to the handler of its verb (k8s registerResourceHandlers).
+// Resource routes from the resource registry: every /api and /apis request with a resource goes
+// to the REST object of its path, keyed `<group>/<version>/<resource>[/<subresource>]`, and to
+// the handler of its verb when the object implements the role that verb needs (k8s
+// registerResourceHandlers, which inspects rest.Creater, rest.Getter, ...); otherwise 405.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import { newMethodNotSupported, newNotFound } from '@orch/apimachinery/errors';
 import type { ResourceRegistry } from '@orch/apimachinery/registry';
 import { writeErrorNegotiated } from '../negotiation/response-writers.js';
+import type { ValidationFunc } from '../registry/admission-attributes.js';
+import {
+  isCollectionDeleter,
+  isCreater,
+  isGetter,
+  isGracefulDeleter,
+  isLister,
+  isNamedCreater,
+  isPatcher,
+  isUpdater,
+  isWatcher,
+  restKey,
+} from '../registry/rest.js';
+import type { Storage } from '../registry/rest.js';
 import { requestInfoFrom } from '../request/context.js';
 import type { RequestInfo } from '../request/request-info.js';
 import { requestUrl } from '../request/request-info.js';
-import type { Store, ValidateObjectFunc } from '../registry/store.js';
-import type { Fanout } from '../watch/fanout.js';
 import { createResource } from '../handlers/create.js';
 import { deleteCollection } from '../handlers/delete-collection.js';
 import { deleteResource } from '../handlers/delete.js';
@@ -23,65 +37,70 @@ import { watchResource } from '../handlers/watch.js';
 type Handler = (scope: RequestScope, res: ServerResponse) => Promise<void>;
 
 /**
- * A virtual resource or subresource: an operation, not a stored object (token reviews, access
- * reviews, `serviceaccounts/<name>/token`). Keyed in InstallerDeps.virtual by
- * `<group>/<version>/<resource>` or `<group>/<version>/<resource>/<subresource>`; it answers the
- * request itself (body: the raw request bytes).
+ * The handler of a request's verb on a REST object, when the object has the role the verb needs
+ * and the path the shape it needs (a name for get, update, patch and delete; none for list and
+ * create on a collection; create on a subresource needs a NamedCreater).
  */
-export type VirtualHandler = (req: IncomingMessage, res: ServerResponse, info: RequestInfo, body: Buffer) => Promise<void>;
-
-const handlers: Record<string, Handler> = {
-  get: getResource,
-  list: listResource,
-  watch: watchResource,
-  create: createResource,
-  update: updateResource,
-  patch: patchResource,
-  delete: deleteResource,
-  deletecollection: deleteCollection,
-};
+export function handlerFor(info: RequestInfo, rest: Storage): Handler | undefined {
+  const sub = info.subresource !== '';
+  const named = info.name !== '';
+  // Each handler takes the role its guard just checked.
+  const as = <S extends Storage>(
+    h: (scope: RequestScope<S>, res: ServerResponse) => Promise<void>
+  ): Handler => h as unknown as Handler;
+  switch (info.verb) {
+    case 'get':
+      return named && isGetter(rest) ? as(getResource) : undefined;
+    case 'list':
+      return !sub && isLister(rest) ? as(listResource) : undefined;
+    case 'watch':
+      return !sub && isWatcher(rest) && isLister(rest) ? as(watchResource) : undefined;
+    case 'create':
+      if (sub) return isNamedCreater(rest) ? as(createResource) : undefined;
+      return !named && isCreater(rest) ? as(createResource) : undefined;
+    case 'update':
+      return named && isUpdater(rest) ? as(updateResource) : undefined;
+    case 'patch':
+      return named && isPatcher(rest) ? as(patchResource) : undefined;
+    case 'delete':
+      return named && isGracefulDeleter(rest) ? as(deleteResource) : undefined;
+    case 'deletecollection':
+      return !sub && isCollectionDeleter(rest) ? as(deleteCollection) : undefined;
+    default:
+      return undefined;
+  }
+}
 
 export interface InstallerDeps {
   registry: ResourceRegistry;
-  stores: Map<string, Store>;
-  fanout: Fanout;
-  /** The validate step of a request's writes (req: for checks that depend on the requester). */
-  validateFor: (store: Store, req: IncomingMessage) => ValidateObjectFunc;
+  /** The REST objects, keyed by restKey. */
+  rest: Map<string, Storage>;
+  /** The validate step of every write, reading the write's attributes (admission's seam). */
+  validation?: ValidationFunc;
   maxWatchSeconds: number;
   onWatchEvent?: () => void;
-  virtual?: Map<string, VirtualHandler>;
 }
 
 export function resourceHandler(deps: InstallerDeps): RequestHandler {
   return (req: IncomingMessage, res: ServerResponse, next: () => void) => {
     const info = requestInfoFrom(req);
     if (!info?.isResourceRequest) return next();
-    const virtual = deps.virtual?.get(virtualKey(info));
-    if (virtual) {
-      const body = Buffer.isBuffer((req as { body?: unknown }).body) ? ((req as { body?: unknown }).body as Buffer) : Buffer.alloc(0);
-      virtual(req, res, info, body).catch((err: unknown) => writeErrorNegotiated(req, res, err));
-      return;
-    }
     const def = deps.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
-    const store = def && deps.stores.get(`${def.group}/${def.version}/${def.resource}`);
-    if (!def || !store) {
+    const rest = def && deps.rest.get(restKey(def, info.subresource));
+    if (!def || !rest) {
       return writeErrorNegotiated(req, res, newNotFound({ group: info.apiGroup, resource: info.resource }, info.name));
     }
     if (!def.namespaced && info.namespace && info.resource !== 'namespaces') {
       return writeErrorNegotiated(req, res, newNotFound({ group: info.apiGroup, resource: info.resource }, info.name));
     }
-    const handler = handlers[info.verb];
-    if (!handler || (info.subresource && (info.verb === 'list' || info.verb === 'watch'))) {
-      return writeErrorNegotiated(req, res, newMethodNotSupported({ group: def.group, resource: def.resource }, req.method ?? ''));
-    }
-    if ((info.verb === 'update' || info.verb === 'patch' || info.verb === 'delete' || info.verb === 'get') && !info.name) {
+    const handler = handlerFor(info, rest);
+    if (!handler) {
       return writeErrorNegotiated(req, res, newMethodNotSupported({ group: def.group, resource: def.resource }, req.method ?? ''));
     }
     const scope: RequestScope = {
       def,
-      store,
-      fanout: deps.fanout,
-      validate: deps.validateFor(store, req),
+      rest,
+      validation: deps.validation,
       info,
       query: requestUrl(req).searchParams,
       req,
@@ -90,9 +109,4 @@ export function resourceHandler(deps: InstallerDeps): RequestHandler {
     };
     handler(scope, res).catch((err: unknown) => writeErrorNegotiated(req, res, err));
   };
-}
-
-function virtualKey(info: RequestInfo): string {
-  const base = `${info.apiGroup}/${info.apiVersion}/${info.resource}`;
-  return info.subresource ? `${base}/${info.subresource}` : base;
 }

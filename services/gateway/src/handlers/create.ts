@@ -1,16 +1,34 @@
 import type { ServerResponse } from 'node:http';
-import { newMethodNotSupported } from '@orch/apimachinery/errors';
 import { negotiateInput, writableMediaTypes } from '../negotiation/negotiate.js';
 import { writeObjectNegotiated } from '../negotiation/response-writers.js';
-import { decodeRequestObject } from './decode.js';
+import { isNamedCreater } from '../registry/rest.js';
+import type { Creater, NamedCreater } from '../registry/rest.js';
+import { addWarning } from '../request/context.js';
+import { decodeRequestObject, parseFieldValidation, readBody } from './decode.js';
 import { parseDryRun } from './list-options.js';
-import { namespaceOf } from './scope.js';
+import { contextOf, namespaceOf, negotiateBeforeWrite, validationFor } from './scope.js';
 import type { RequestScope } from './scope.js';
 
-export async function createResource(scope: RequestScope, res: ServerResponse): Promise<void> {
-  if (scope.info.subresource || scope.info.name) throw newMethodNotSupported(scope.store.groupResource, 'create');
+/**
+ * POST to a collection (Creater) or to a subresource of one object (NamedCreater): stored kinds
+ * and operations such as reviews and token requests alike.
+ */
+export async function createResource(
+  scope: RequestScope<Creater | NamedCreater>,
+  res: ServerResponse
+): Promise<void> {
+  const { rest, req } = scope;
+  negotiateBeforeWrite(scope);
   const dryRun = parseDryRun(scope.query);
-  const obj = decodeRequestObject(scope.req, scope.query, scope.def, negotiateInput(scope.req, writableMediaTypes), { namespace: namespaceOf(scope) });
-  const created = await scope.store.create(obj, { dryRun, validate: scope.validate });
-  writeObjectNegotiated(scope.req, res, 201, created);
+  const mode = parseFieldValidation(scope.query);
+  const contentType = negotiateInput(req, writableMediaTypes);
+  const target = { namespace: namespaceOf(scope) };
+  const warn = (w: string): void => addWarning(req, w);
+  const obj = decodeRequestObject(readBody(req), contentType, rest.objectKind, target, mode, warn);
+  const opts = { dryRun, createValidation: validationFor(scope, 'CREATE', dryRun) };
+  const created =
+    scope.info.subresource && isNamedCreater(rest)
+      ? await rest.createNamed(contextOf(scope), scope.info.name, obj, opts)
+      : await (rest as Creater).create(contextOf(scope), obj, opts);
+  writeObjectNegotiated(req, res, 201, created);
 }

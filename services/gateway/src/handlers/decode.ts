@@ -9,8 +9,7 @@ import type { StatusCause } from '@orch/apimachinery/errors';
 import { EnvelopeError, decodeEnvelope, protobufMediaTypes } from '@orch/apimachinery/protobuf';
 import { applyDefaults, builtinSchemaModel, parseJsonStrict, validateObject } from '@orch/apimachinery/schema-model';
 import { formatApiVersion } from '@orch/apimachinery/schema';
-import type { ResourceDefinition } from '@orch/apimachinery/registry';
-import { addWarning } from '../request/context.js';
+import type { ObjectKind } from '../registry/rest.js';
 import type { Obj } from '../registry/strategy.js';
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
@@ -71,12 +70,11 @@ export function parseBody(body: Buffer, contentType: string): unknown {
  * Kinds without a schema are left as they are.
  */
 export function checkFields(
-  req: IncomingMessage,
-  def: ResourceDefinition,
+  def: ObjectKind,
   obj: unknown,
   duplicates: string[],
   mode: FieldValidation,
-  warn: (text: string) => void = (text) => addWarning(req, text)
+  warn: (text: string) => void
 ): void {
   const kind = builtinSchemaModel().kind({ group: def.group, version: def.version, kind: def.kind });
   const unknown: string[] = [];
@@ -104,15 +102,15 @@ export function checkFields(
 }
 
 /** Sets the kind's defaults (k8s: the defaulting that decoding does); kinds without a schema have none. */
-export function defaultObject(def: ResourceDefinition, obj: Obj): void {
+export function defaultObject(def: ObjectKind, obj: Obj): void {
   const kind = builtinSchemaModel().kind({ group: def.group, version: def.version, kind: def.kind });
   if (kind) applyDefaults(kind.message, obj);
 }
 
 export function decodeObject(
   body: unknown,
-  def: ResourceDefinition,
-  target: { namespace?: string; name?: string }
+  def: ObjectKind,
+  target: { namespace?: string | undefined; name?: string }
 ): Obj {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw newBadRequest(`the body must be a ${def.kind} object`);
@@ -144,18 +142,18 @@ export function decodeObject(
   return obj as Obj;
 }
 
-/** Reads, parses, field-checks, decodes and defaults the body of a create or update. */
+/** Parses, field-checks, decodes and defaults the body of a create or update. */
 export function decodeRequestObject(
-  req: IncomingMessage,
-  query: URLSearchParams,
-  def: ResourceDefinition,
+  body: Buffer,
   contentType: string,
-  target: { namespace?: string; name?: string }
+  def: ObjectKind,
+  target: { namespace?: string | undefined; name?: string },
+  mode: FieldValidation,
+  warn: (text: string) => void
 ): Obj {
-  const mode = parseFieldValidation(query);
-  const parsed = parseBodyStrict(readBody(req), contentType);
+  const parsed = parseBodyStrict(body, contentType);
   const obj = decodeObject(parsed.value, def, target);
-  checkFields(req, def, obj, parsed.duplicates, mode);
+  checkFields(def, obj, parsed.duplicates, mode, warn);
   defaultObject(def, obj);
   return obj;
 }

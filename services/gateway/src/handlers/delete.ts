@@ -1,9 +1,10 @@
 import type { ServerResponse } from 'node:http';
-import { newBadRequest, newMethodNotSupported } from '@orch/apimachinery/errors';
+import { newBadRequest } from '@orch/apimachinery/errors';
 import { writeObjectNegotiated } from '../negotiation/response-writers.js';
+import type { GracefulDeleter } from '../registry/rest.js';
 import { parseBody, readBody } from './decode.js';
 import { parseDryRun } from './list-options.js';
-import { namespaceOf } from './scope.js';
+import { contextOf, negotiateBeforeWrite, validationFor } from './scope.js';
 import type { RequestScope } from './scope.js';
 
 export interface DeleteOptionsBody {
@@ -12,9 +13,8 @@ export interface DeleteOptionsBody {
 }
 
 /** DeleteOptions from the body (kubectl sends one) and the query. */
-export function parseDeleteOptions(scope: RequestScope): DeleteOptionsBody {
-  let dryRun = parseDryRun(scope.query);
-  const raw = readBody(scope.req);
+export function parseDeleteOptions(query: URLSearchParams, raw: Buffer): DeleteOptionsBody {
+  let dryRun = parseDryRun(query);
   if (raw.length === 0 || raw.toString('utf8').trim() === '') return { dryRun };
   const body = parseBody(raw, 'application/json');
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw newBadRequest('DeleteOptions must be an object');
@@ -26,9 +26,15 @@ export function parseDeleteOptions(scope: RequestScope): DeleteOptionsBody {
   return o.preconditions ? { dryRun, preconditions: o.preconditions } : { dryRun };
 }
 
-export async function deleteResource(scope: RequestScope, res: ServerResponse): Promise<void> {
-  if (scope.info.subresource) throw newMethodNotSupported(scope.store.groupResource, `delete of ${scope.info.subresource}`);
-  const opts = parseDeleteOptions(scope);
-  const out = await scope.store.delete(namespaceOf(scope), scope.info.name, { ...opts, validate: scope.validate });
+export async function deleteResource(
+  scope: RequestScope<GracefulDeleter>,
+  res: ServerResponse
+): Promise<void> {
+  negotiateBeforeWrite(scope);
+  const opts = parseDeleteOptions(scope.query, readBody(scope.req));
+  const out = await scope.rest.delete(contextOf(scope), scope.info.name, {
+    ...opts,
+    deleteValidation: validationFor(scope, 'DELETE', opts.dryRun),
+  });
   writeObjectNegotiated(scope.req, res, out.code === 202 ? 202 : 200, out.object);
 }

@@ -1,14 +1,19 @@
 import type { ServerResponse } from 'node:http';
 import { formatApiVersion } from '@orch/apimachinery/schema';
 import { answersPlainJson, writeJsonList, writeObjectNegotiated } from '../negotiation/response-writers.js';
+import type { Lister } from '../registry/rest.js';
 import { listConsistency, parseListOptions } from './list-options.js';
-import { namespaceOf } from './scope.js';
+import { contextOf } from './scope.js';
 import type { RequestScope } from './scope.js';
 
-export async function listResource(scope: RequestScope, res: ServerResponse): Promise<void> {
+export async function listResource(
+  scope: RequestScope<Lister>,
+  res: ServerResponse
+): Promise<void> {
+  const { rest } = scope;
   const opts = parseListOptions(scope.query, scope.def);
+  const ctx = contextOf(scope);
   const req = {
-    prefix: scope.store.prefix(namespaceOf(scope)),
     ...listConsistency(opts),
     labelSelector: opts.labelSelectorText,
     fieldSelector: opts.fieldSelectorText,
@@ -20,11 +25,11 @@ export async function listResource(scope: RequestScope, res: ServerResponse): Pr
     return { kind: scope.def.listKind, apiVersion: formatApiVersion(scope.def), metadata };
   };
   // Plain JSON, the common answer, passes storage's bytes through; anything else is encoded.
-  if (answersPlainJson(scope.req)) {
-    const list = await scope.store.listJson(req);
+  if (rest.listJson && answersPlainJson(scope.req)) {
+    const list = await rest.listJson(ctx, req);
     writeJsonList(scope.req, res, head(list), list.items);
     return;
   }
-  const list = await scope.store.list(req);
+  const list = await rest.list(ctx, req);
   writeObjectNegotiated(scope.req, res, 200, { ...head(list), items: list.items }, { def: scope.def, transform: true });
 }

@@ -6,21 +6,27 @@ import { newBadRequest, newNotFound, newUnsupportedMediaType, newInvalid } from 
 import { PatchError, applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '@orch/apimachinery/patch';
 import { builtinSchemaModel } from '@orch/apimachinery/schema-model';
 import { writeObjectNegotiated } from '../negotiation/response-writers.js';
+import type { Patcher } from '../registry/rest.js';
+import { addWarning } from '../request/context.js';
 import { checkFields, decodeObject, defaultObject, parseBodyStrict, parseFieldValidation, readBody } from './decode.js';
 import { parseDryRun } from './list-options.js';
-import { checkSubresource } from './update.js';
-import { namespaceOf } from './scope.js';
+import { contextOf, namespaceOf, negotiateBeforeWrite, validationFor } from './scope.js';
 import type { RequestScope } from './scope.js';
-import { addWarning } from '../request/context.js';
 
 const patchTypes = ['application/merge-patch+json', 'application/json-patch+json', 'application/strategic-merge-patch+json'];
 
-export async function patchResource(scope: RequestScope, res: ServerResponse): Promise<void> {
-  const subresource = checkSubresource(scope, 'patch');
+export async function patchResource(
+  scope: RequestScope<Patcher>,
+  res: ServerResponse
+): Promise<void> {
+  const kind = scope.rest.objectKind;
+  const groupResource = { group: scope.def.group, resource: scope.def.resource };
+  negotiateBeforeWrite(scope);
   const contentType = (scope.req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   // Strategic merge patch needs the kind's merge markers (a kind without schema answers 415);
   // server-side apply is not served yet.
-  const schema = builtinSchemaModel().kind({ group: scope.def.group, version: scope.def.version, kind: scope.def.kind })?.message;
+  const gvk = { group: kind.group, version: kind.version, kind: kind.kind };
+  const schema = builtinSchemaModel().kind(gvk)?.message;
   const accepted = schema ? patchTypes : patchTypes.slice(0, 2);
   if (!accepted.includes(contentType)) throw newUnsupportedMediaType(contentType, accepted);
   const dryRun = parseDryRun(scope.query);
@@ -33,11 +39,11 @@ export async function patchResource(scope: RequestScope, res: ServerResponse): P
   }
   const ns = namespaceOf(scope);
   const name = scope.info.name;
-  const result = await scope.store.update(
-    ns,
+  const result = await scope.rest.update(
+    contextOf(scope),
     name,
     (current) => {
-      if (!current) throw newNotFound(scope.store.groupResource, name);
+      if (!current) throw newNotFound(groupResource, name);
       let patched: unknown;
       try {
         patched =
@@ -48,16 +54,17 @@ export async function patchResource(scope: RequestScope, res: ServerResponse): P
               : applyMergePatch(current, patch);
       } catch (err) {
         if (err instanceof PatchError) {
-          throw newInvalid({ group: scope.def.group, kind: scope.def.kind }, name, [{ type: 'FieldValueInvalid', field: '', message: err.message }]);
+          const cause = { type: 'FieldValueInvalid' as const, field: '', message: err.message };
+          throw newInvalid({ group: kind.group, kind: kind.kind }, name, [cause]);
         }
         throw err;
       }
-      const obj = decodeObject(patched, scope.def, { namespace: ns, name });
-      checkFields(scope.req, scope.def, obj, duplicates, mode, (w) => warnings.add(w));
-      defaultObject(scope.def, obj);
+      const obj = decodeObject(patched, kind, { namespace: ns, name });
+      checkFields(kind, obj, duplicates, mode, (w) => warnings.add(w));
+      defaultObject(kind, obj);
       return obj;
     },
-    { dryRun, validate: scope.validate, forceAllowCreate: false, ...(subresource ? { subresource } : {}) }
+    { dryRun, updateValidation: validationFor(scope, 'UPDATE', dryRun), forceAllowCreate: false }
   );
   for (const w of warnings) addWarning(scope.req, w);
   writeObjectNegotiated(scope.req, res, 200, result.object);

@@ -1,26 +1,30 @@
 import type { ServerResponse } from 'node:http';
-import { newMethodNotSupported } from '@orch/apimachinery/errors';
 import { negotiateInput, writableMediaTypes } from '../negotiation/negotiate.js';
 import { writeObjectNegotiated } from '../negotiation/response-writers.js';
-import { decodeRequestObject } from './decode.js';
+import type { Updater } from '../registry/rest.js';
+import { addWarning } from '../request/context.js';
+import { decodeRequestObject, parseFieldValidation, readBody } from './decode.js';
 import { parseDryRun } from './list-options.js';
-import { namespaceOf } from './scope.js';
+import { contextOf, namespaceOf, negotiateBeforeWrite, validationFor } from './scope.js';
 import type { RequestScope } from './scope.js';
 
-export function checkSubresource(scope: RequestScope, verb: string): string | undefined {
-  const sub = scope.info.subresource || undefined;
-  if (sub && !scope.def.subresources?.includes(sub)) throw newMethodNotSupported(scope.store.groupResource, `${verb} of ${sub}`);
-  return sub;
-}
-
-export async function updateResource(scope: RequestScope, res: ServerResponse): Promise<void> {
-  const subresource = checkSubresource(scope, 'update');
+export async function updateResource(
+  scope: RequestScope<Updater>,
+  res: ServerResponse
+): Promise<void> {
+  const { rest, req, info } = scope;
+  negotiateBeforeWrite(scope);
   const dryRun = parseDryRun(scope.query);
-  const desired = decodeRequestObject(scope.req, scope.query, scope.def, negotiateInput(scope.req, writableMediaTypes), { namespace: namespaceOf(scope), name: scope.info.name });
-  const result = await scope.store.update(namespaceOf(scope), scope.info.name, () => desired, {
+  const mode = parseFieldValidation(scope.query);
+  const contentType = negotiateInput(req, writableMediaTypes);
+  const target = { namespace: namespaceOf(scope), name: info.name };
+  const warn = (w: string): void => addWarning(req, w);
+  const body = readBody(req);
+  const desired = decodeRequestObject(body, contentType, rest.objectKind, target, mode, warn);
+  const result = await rest.update(contextOf(scope), info.name, () => desired, {
     dryRun,
-    validate: scope.validate,
-    ...(subresource ? { subresource } : {}),
+    createValidation: validationFor(scope, 'CREATE', dryRun),
+    updateValidation: validationFor(scope, 'UPDATE', dryRun),
   });
-  writeObjectNegotiated(scope.req, res, result.created ? 201 : 200, result.object);
+  writeObjectNegotiated(req, res, result.created ? 201 : 200, result.object);
 }

@@ -11,11 +11,15 @@ import { negotiateOutput } from '../negotiation/negotiate.js';
 import { tableOf } from '../negotiation/table.js';
 import { Watcher } from '../watch/watcher.js';
 import type { WatchFilter } from '../watch/watcher.js';
+import type { Lister, Watcher as RestWatcher } from '../registry/rest.js';
 import { parseListOptions, parseRevision } from './list-options.js';
-import { namespaceOf } from './scope.js';
+import { contextOf, namespaceOf } from './scope.js';
 import type { RequestScope } from './scope.js';
 
-export async function watchResource(scope: RequestScope, res: ServerResponse): Promise<void> {
+export async function watchResource(
+  scope: RequestScope<RestWatcher & Lister>,
+  res: ServerResponse
+): Promise<void> {
   const apiVersion = formatApiVersion(scope.def);
   // 406 before the stream starts; the binary envelope for kinds with a schema.
   const out = negotiateOutput(scope.req, { protobuf: canEncode({ apiVersion, kind: scope.def.kind }), table: true, partial: 'PartialObjectMetadata' });
@@ -35,8 +39,7 @@ export async function watchResource(scope: RequestScope, res: ServerResponse): P
   let initial: Record<string, unknown>[] = [];
   if (rv === undefined || rv === '' || rv === '0') {
     const fieldSelector = [opts.fieldSelectorText, scope.info.name ? `metadata.name=${scope.info.name}` : ''].filter(Boolean).join(',');
-    const list = await scope.store.list({
-      prefix: scope.store.prefix(ns),
+    const list = await scope.rest.list(contextOf(scope), {
       consistency: rv === '0' ? 'ANY' : 'MOST_RECENT',
       labelSelector: opts.labelSelectorText,
       fieldSelector,
@@ -81,7 +84,7 @@ export async function watchResource(scope: RequestScope, res: ServerResponse): P
   const timer = setTimeout(() => watcher.close(), seconds * 1000);
   watcher.onClose(() => clearTimeout(timer));
   try {
-    const unsubscribe = await scope.fanout.feedFor(scope.def).subscribe(watcher, from);
+    const unsubscribe = await scope.rest.watch(contextOf(scope), watcher, from);
     watcher.onClose(unsubscribe);
   } catch (err) {
     const se = err instanceof StatusError ? err : toStatusError(err);

@@ -89,7 +89,14 @@ function transformed(e: AcceptEntry, allowed: OutputAllowed): Output | undefined
  * binary envelope for a kind without schema); 406 when none is left.
  */
 export function negotiateOutput(req: IncomingMessage, allowed: OutputAllowed = {}): Output {
-  const header = req.headers.accept;
+  return negotiateMediaType(req.headers.accept, allowed);
+}
+
+/** negotiateOutput for an Accept header's value. */
+export function negotiateMediaType(
+  header: string | undefined,
+  allowed: OutputAllowed = {}
+): Output {
   if (!header) return { media: 'json', contentType: 'application/json' };
   for (const e of parseAccept(header)) {
     const out = e.params['as'] === undefined ? plain(e.type, allowed) : transformed(e, allowed);
@@ -103,7 +110,15 @@ export function negotiateOutput(req: IncomingMessage, allowed: OutputAllowed = {
 
 /** The media type of a request body; 415 for anything not allowed (JSON and YAML by default). */
 export function negotiateInput(req: IncomingMessage, allowed: string[] = ['application/json', 'application/yaml']): string {
-  const raw = (req.headers['content-type'] ?? 'application/json').split(';')[0]?.trim().toLowerCase() ?? '';
+  return bodyMediaType(req.headers['content-type'], allowed);
+}
+
+/** negotiateInput for a Content-Type header's value. */
+export function bodyMediaType(
+  header: string | undefined,
+  allowed: string[] = ['application/json', 'application/yaml']
+): string {
+  const raw = (header ?? 'application/json').split(';')[0]?.trim().toLowerCase() ?? '';
   const type = raw === '' ? 'application/json' : raw;
   if (!allowed.includes(type)) throw newUnsupportedMediaType(type, allowed);
   return type;

@@ -34,7 +34,7 @@ export class NamespaceInformer implements NamespaceCache, FeedListener {
   async start(): Promise<void> {
     while (!this.#stopped) {
       try {
-        const list = await this.#store.list({ prefix: this.#store.prefix(undefined), consistency: 'MOST_RECENT' });
+        const list = await this.#store.list({}, { consistency: 'MOST_RECENT' });
         this.#items.clear();
         for (const o of list.items) this.#items.set(o.metadata.name ?? '', o);
         this.#unsubscribe = await this.#fanout.feedFor(this.#store.def).subscribe(this, list.revision);

@@ -3,8 +3,9 @@
 // cache kept by the fan-out, with a quorum read when the cache has not seen one yet.
 import { isNotFound, newForbidden, newNotFound } from '@orch/apimachinery/errors';
 import type { StatusError } from '@orch/apimachinery/errors';
-import type { ResourceDefinition } from '@orch/apimachinery/registry';
-import type { Store, ValidateObjectFunc } from './store.js';
+import type { ResourceRegistry } from '@orch/apimachinery/registry';
+import type { ValidationFunc } from './admission-attributes.js';
+import type { Getter } from './rest.js';
 import type { Obj } from './strategy.js';
 
 export const systemNamespaces = ['default', 'orch-system', 'orch-public'];
@@ -13,21 +14,31 @@ export interface NamespaceCache {
   get(name: string): Obj | undefined;
 }
 
-export function namespaceLifecycle(def: ResourceDefinition, namespaces: Store, cache: NamespaceCache | undefined): ValidateObjectFunc {
-  return async (obj, _old, operation) => {
-    const name = obj.metadata.name ?? '';
-    if (def.group === '' && def.resource === 'namespaces') {
-      if (operation === 'DELETE' && systemNamespaces.includes(name)) {
-        throw newForbidden({ group: '', resource: 'namespaces' }, name, 'this namespace may not be deleted');
+/** Access reviews answer about a namespace, they put nothing in it (k8s accessReviewResources). */
+const exempt = new Set(['authorization.orch.io/localsubjectaccessreviews']);
+
+export function namespaceLifecycle(
+  registry: ResourceRegistry,
+  namespaces: Getter,
+  cache: NamespaceCache | undefined
+): ValidationFunc {
+  return async (a) => {
+    const { group, resource } = a.resource;
+    if (group === '' && resource === 'namespaces') {
+      if (a.operation === 'DELETE' && systemNamespaces.includes(a.name)) {
+        const gr = { group: '', resource: 'namespaces' };
+        throw newForbidden(gr, a.name, 'this namespace may not be deleted');
       }
       return;
     }
-    if (!def.namespaced || operation !== 'CREATE') return;
-    const ns = obj.metadata.namespace ?? '';
+    if (a.operation !== 'CREATE' || a.subresource !== '') return;
+    if (exempt.has(`${group}/${resource}`)) return;
+    if (!registry.lookup(group, a.resource.version, resource)?.namespaced) return;
+    const ns = a.namespace;
     let namespace = cache?.get(ns);
     if (!namespace) {
       try {
-        namespace = await namespaces.get(undefined, ns, { consistency: 'MOST_RECENT' });
+        namespace = await namespaces.get({}, ns, { consistency: 'MOST_RECENT' });
       } catch (err) {
         if (isNotFound(err)) throw newNotFound({ group: '', resource: 'namespaces' }, ns);
         throw err;
@@ -35,8 +46,8 @@ export function namespaceLifecycle(def: ResourceDefinition, namespaces: Store, c
     }
     if (namespace.metadata.deletionTimestamp || (namespace['status'] as { phase?: string } | undefined)?.phase === 'Terminating') {
       const err: StatusError = newForbidden(
-        { group: def.group, resource: def.resource },
-        name,
+        { group, resource },
+        a.name,
         `unable to create new content in namespace ${ns} because it is being terminated`
       );
       err.status.details = { ...err.status.details, causes: [{ reason: 'NamespaceTerminating', message: `namespace ${ns} is being terminated`, field: 'metadata.namespace' }] };

@@ -1,7 +1,10 @@
 // The generic Store: the sequence every write follows, for every kind (k8s
 // generic/registry/store.go). Strategy hooks run in order, then validation, then the
-// admission callback, then storage. Updates re-read and retry on a lost race unless the
-// client pinned a resourceVersion. Dry run runs everything but the storage write.
+// validate step the handler bound to the request's attributes (createValidation,
+// updateValidation, deleteValidation), then storage. Updates re-read and retry on a lost race
+// unless the client pinned a resourceVersion. Dry run runs everything but the storage write.
+// It implements every REST role of a stored kind (registry/rest.ts); a subresource writes
+// through a copy with its own strategy (withStrategy), never through a branch here.
 import { randomUUID } from 'node:crypto';
 import {
   isConflict,
@@ -12,44 +15,67 @@ import {
   newNotFound,
   newSuccess,
 } from '@orch/apimachinery/errors';
-import type { FieldError, Status } from '@orch/apimachinery/errors';
+import type { FieldError } from '@orch/apimachinery/errors';
 import type { StorageClient } from '@orch/apimachinery/grpc';
 import { generateName, validateAnnotations, validateLabels, validateObjectName } from '@orch/apimachinery/meta';
 import { storageKey, storagePrefix } from '@orch/apimachinery/registry';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { formatApiVersion } from '@orch/apimachinery/schema';
 import { sameJson, specChanged } from './strategy.js';
+import type { Fanout } from '../watch/fanout.js';
+import type { FeedListener } from '../watch/type-feed.js';
+import type {
+  CreateOptions,
+  DeleteOptions,
+  DeleteResult,
+  GetOptions,
+  ListOptions,
+  ObjectList,
+  RestContext,
+  StandardStorage,
+  UpdateFunc,
+  UpdateOptions,
+} from './rest.js';
 import type { Obj, Strategy } from './strategy.js';
-
-/** A check run after validation and before the write: admission, namespace lifecycle. */
-export type ValidateObjectFunc = (obj: Obj, old: Obj | undefined, operation: 'CREATE' | 'UPDATE' | 'DELETE') => Promise<void>;
-
-export interface WriteOptions {
-  dryRun: boolean;
-  validate?: ValidateObjectFunc;
-}
-
-/** Turns the current object into the desired one (PUT body, patch, status write). */
-export type UpdateFunc = (current: Obj | undefined) => Promise<Obj> | Obj;
-
-export interface DeleteOptions extends WriteOptions {
-  preconditions?: { uid?: string; resourceVersion?: string };
-}
 
 const maxConflictRetries = 10;
 
-export class Store {
+/** Every REST role of a stored kind (k8s `var _ rest.StandardStorage = &Store{}`). */
+export class Store implements StandardStorage {
   readonly def: ResourceDefinition;
   readonly strategy: Strategy;
   readonly #storage: StorageClient;
+  readonly #fanout: Fanout | undefined;
   /** How this kind's stored JSON starts when it can be answered as it is (listJson). */
   readonly #jsonHead: Buffer;
 
-  constructor(def: ResourceDefinition, strategy: Strategy, storage: StorageClient) {
+  constructor(
+    def: ResourceDefinition,
+    strategy: Strategy,
+    storage: StorageClient,
+    fanout?: Fanout
+  ) {
     this.def = def;
     this.strategy = strategy;
     this.#storage = storage;
+    this.#fanout = fanout;
     this.#jsonHead = Buffer.from(`{"apiVersion":${JSON.stringify(formatApiVersion(def))},"kind":${JSON.stringify(def.kind)},`);
+  }
+
+  /**
+   * The same objects written through another strategy: how a subresource writes (k8s: the
+   * StatusREST's copy of the Store with UpdateStrategy = StatusStrategy).
+   */
+  withStrategy(strategy: Strategy): Store {
+    return new Store(this.def, strategy, this.#storage, this.#fanout);
+  }
+
+  get objectKind(): ResourceDefinition {
+    return this.def;
+  }
+
+  get listKind(): string {
+    return this.def.listKind;
   }
 
   get groupResource(): { group: string; resource: string } {
@@ -71,13 +97,14 @@ export class Store {
     return obj as Obj;
   }
 
-  async get(namespace: string | undefined, name: string, rv: { consistency: 'MOST_RECENT' | 'ANY' | 'NOT_OLDER_THAN'; revision?: number }): Promise<Obj> {
-    return this.#out(await this.#storage.get(this.key(namespace, name), rv.consistency, rv.revision ?? 0));
+  async get(ctx: RestContext, name: string, opts: GetOptions): Promise<Obj> {
+    const key = this.key(ctx.namespace, name);
+    return this.#out(await this.#storage.get(key, opts.consistency, opts.revision ?? 0));
   }
 
-  async create(obj: Obj, opts: WriteOptions): Promise<Obj> {
+  async create(_ctx: RestContext, obj: Obj, opts: CreateOptions): Promise<Obj> {
     this.#beforeCreate(obj);
-    await opts.validate?.(obj, undefined, 'CREATE');
+    await opts.createValidation?.(obj, undefined);
     const key = this.key(obj.metadata.namespace, obj.metadata.name ?? '');
     if (opts.dryRun) {
       try {
@@ -96,12 +123,12 @@ export class Store {
    * again on a lost race, unless the desired object pins a resourceVersion (then 409).
    */
   async update(
-    namespace: string | undefined,
+    ctx: RestContext,
     name: string,
     updateFn: UpdateFunc,
-    opts: WriteOptions & { subresource?: string; forceAllowCreate?: boolean }
+    opts: UpdateOptions
   ): Promise<{ object: Obj; created: boolean }> {
-    const key = this.key(namespace, name);
+    const key = this.key(ctx.namespace, name);
     for (let attempt = 0; ; attempt++) {
       let current: Obj | undefined;
       try {
@@ -110,22 +137,24 @@ export class Store {
         if (!isNotFound(err)) throw err;
       }
       if (!current) {
-        if (opts.subresource || !this.strategy.allowCreateOnUpdate || opts.forceAllowCreate === false) {
+        if (!this.strategy.allowCreateOnUpdate || opts.forceAllowCreate === false) {
           throw newNotFound(this.groupResource, name);
         }
         const desired = await updateFn(undefined);
         if (desired.metadata.resourceVersion) {
           throw newConflict(this.groupResource, name, 'the object has been deleted or its resourceVersion does not match');
         }
-        return { object: await this.create(desired, opts), created: true };
+        const createOpts = { dryRun: opts.dryRun, createValidation: opts.createValidation };
+        const created = await this.create(ctx, desired, createOpts);
+        return { object: created, created: true };
       }
       const desired = await updateFn(structuredClone(current));
       const pinned = desired.metadata.resourceVersion;
       if (pinned && pinned !== current.metadata.resourceVersion) {
         throw newConflict(this.groupResource, name, 'the object has been modified; please apply your changes to the latest version and try again');
       }
-      const next = this.#beforeUpdate(desired, current, opts.subresource);
-      await opts.validate?.(next, current, 'UPDATE');
+      const next = this.#beforeUpdate(desired, current);
+      await opts.updateValidation?.(next, current);
       const revision = Number(current.metadata.resourceVersion);
       if (opts.dryRun) return { object: next, created: false };
       if (sameJson(next, current)) return { object: current, created: false };
@@ -148,8 +177,8 @@ export class Store {
    * Delete: objects with finalizers are marked (deletionTimestamp) and stay until the last
    * finalizer is removed; others are removed now. Answers the marked object, or a Success Status.
    */
-  async delete(namespace: string | undefined, name: string, opts: DeleteOptions): Promise<{ object: Obj | Status; code: number }> {
-    const key = this.key(namespace, name);
+  async delete(ctx: RestContext, name: string, opts: DeleteOptions): Promise<DeleteResult> {
+    const key = this.key(ctx.namespace, name);
     for (let attempt = 0; ; attempt++) {
       const current = this.#out(await this.#storage.get(key, 'MOST_RECENT'));
       const pre = opts.preconditions;
@@ -159,7 +188,7 @@ export class Store {
       if (pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) {
         throw newConflict(this.groupResource, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`);
       }
-      await opts.validate?.(current, current, 'DELETE');
+      await opts.deleteValidation?.(current, undefined);
       const revision = Number(current.metadata.resourceVersion);
       try {
         if (this.#blockingFinalizers(current).length > 0) {
@@ -205,20 +234,9 @@ export class Store {
   }
 
   /** Immutable metadata is carried over, generation follows spec changes (k8s rest.BeforeUpdate). */
-  #beforeUpdate(desired: Obj, old: Obj, subresource: string | undefined): Obj {
-    let next: Obj;
-    if (subresource === 'status') {
-      next = structuredClone(old);
-      if (desired['status'] === undefined) delete next['status'];
-      else next['status'] = desired['status'];
-    } else if (subresource === 'finalize') {
-      next = structuredClone(old);
-      const spec = (desired['spec'] ?? {}) as { finalizers?: unknown };
-      next['spec'] = { ...((old['spec'] as object | undefined) ?? {}), finalizers: Array.isArray(spec.finalizers) ? spec.finalizers : [] };
-    } else {
-      next = desired;
-      this.strategy.prepareForUpdate(next, old);
-    }
+  #beforeUpdate(desired: Obj, old: Obj): Obj {
+    const next = desired;
+    this.strategy.prepareForUpdate(next, old);
     const meta = next.metadata;
     meta.uid = old.metadata.uid;
     meta.creationTimestamp = old.metadata.creationTimestamp;
@@ -232,7 +250,7 @@ export class Store {
     }
     if (meta.generateName === undefined) delete meta.generateName;
     const gen = old.metadata.generation ?? 1;
-    meta.generation = subresource === undefined && specChanged(next, old) ? gen + 1 : gen;
+    meta.generation = !this.strategy.keepsGeneration && specChanged(next, old) ? gen + 1 : gen;
     const errs: FieldError[] = [...this.#validateMeta(next), ...this.strategy.validateUpdate(next, old)];
     if (old.metadata.deletionTimestamp) {
       const added = (meta.finalizers ?? []).filter((f) => !(old.metadata.finalizers ?? []).includes(f));
@@ -261,25 +279,51 @@ export class Store {
     return errs;
   }
 
-  list = async (req: Parameters<StorageClient['list']>[0]): Promise<{ items: Obj[]; revision: number; continueToken: string; remainingItemCount: number }> => {
-    const res = await this.#storage.list(req);
+  async list(ctx: RestContext, opts: ListOptions): Promise<ObjectList<Obj>> {
+    const res = await this.#storage.list({ prefix: this.prefix(ctx.namespace), ...opts });
     return { ...res, items: res.items.map((o) => this.#out(o)) };
-  };
+  }
 
   /**
    * The same list with each item as JSON bytes, for answers written as they are: an item whose
    * stored bytes do not start with this kind's apiVersion and kind is parsed and written again.
    */
-  listJson = async (req: Parameters<StorageClient['list']>[0]): Promise<{ items: Buffer[]; revision: number; continueToken: string; remainingItemCount: number }> => {
-    const res = await this.#storage.listRaw(req);
+  async listJson(ctx: RestContext, opts: ListOptions): Promise<ObjectList<Buffer>> {
+    const res = await this.#storage.listRaw({ prefix: this.prefix(ctx.namespace), ...opts });
     const head = this.#jsonHead;
     const items = res.items.map((b) => {
       const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
       return buf.subarray(0, head.length).equals(head) ? buf : Buffer.from(JSON.stringify(this.#out(JSON.parse(buf.toString('utf8')) as Record<string, unknown>)));
     });
     return { ...res, items };
-  };
+  }
 
+  /** The objects the selectors pick, deleted one by one; those gone meanwhile are skipped. */
+  async deleteCollection(
+    ctx: RestContext,
+    opts: DeleteOptions,
+    listOpts: Pick<ListOptions, 'labelSelector' | 'fieldSelector'>
+  ): Promise<void> {
+    const items = await this.list(ctx, { consistency: 'MOST_RECENT', ...listOpts });
+    for (const item of items.items) {
+      try {
+        const itemCtx = { ...ctx, namespace: item.metadata.namespace };
+        await this.delete(itemCtx, item.metadata.name ?? '', opts);
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
+    }
+  }
+
+  /** This type's changes after fromRevision, to the listener, through the fan-out. */
+  async watch(
+    _ctx: RestContext,
+    listener: FeedListener,
+    fromRevision: number
+  ): Promise<() => void> {
+    if (!this.#fanout) throw new Error(`${this.def.resource} has no watch feed`);
+    return this.#fanout.feedFor(this.def).subscribe(listener, fromRevision);
+  }
 }
 
 export function now(): string {

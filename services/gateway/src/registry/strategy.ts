@@ -28,6 +28,11 @@ export interface Strategy {
   readonly hasStatus: boolean;
   /** Whether PUT of a missing object creates it. */
   readonly allowCreateOnUpdate: boolean;
+  /**
+   * Writes through this strategy never raise metadata.generation (subresources that change
+   * status or finalizers only); otherwise generation follows changes outside metadata and status.
+   */
+  readonly keepsGeneration?: boolean;
   /** How object names are validated. */
   readonly nameRule: 'subdomain' | 'label' | 'path-segment';
   /** Clears what a client may not set on create (status, for kinds with a status subresource). */

@@ -51,6 +51,9 @@ export function requestInfoOf(method: string, url: URL): RequestInfo {
   if (parts.length === 0) return info; // /api/v1, /apis/<g>/<v>: discovery
   info.isResourceRequest = true;
 
+  // /watch/<resource path>: the older spelling of ?watch=true (k8s specialVerbs).
+  const watchPrefix = parts[0] === 'watch' && parts.length > 1;
+  if (watchPrefix) parts = parts.slice(1);
   switch (method) {
     case 'POST':
       info.verb = 'create';
@@ -87,7 +90,7 @@ export function requestInfoOf(method: string, url: URL): RequestInfo {
   }
 
   const watch = url.searchParams.get('watch');
-  const isWatch = watch === '1' || watch === 'true';
+  const isWatch = watchPrefix || watch === '1' || watch === 'true';
   if (info.verb === 'get' && parts.length === 1) info.verb = isWatch ? 'watch' : 'list';
   else if (info.verb === 'get' && isWatch) info.verb = 'watch';
   if (info.verb === 'delete' && parts.length === 1) info.verb = 'deletecollection';

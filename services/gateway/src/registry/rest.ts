@@ -1,0 +1,188 @@
+// The REST roles of the registry (k8s.io/apiserver registry/rest): small interfaces a REST
+// object implements for the verbs it serves. The installer inspects them (isCreater, isGetter,
+// ...) to decide which verbs a path answers; a verb the object lacks is 405. Methods take what
+// the handler decoded plus a small context and options, never the HTTP request.
+import type { Consistency, ListRequest } from '@orch/apimachinery/grpc';
+import type { Status } from '@orch/apimachinery/errors';
+import type { UserInfo } from '../request/context.js';
+import type { FeedListener } from '../watch/type-feed.js';
+import type { Obj } from './strategy.js';
+
+/**
+ * The key of a REST object in the installer's map: `<group>/<version>/<resource>`, or
+ * `<group>/<version>/<resource>/<subresource>` for a subresource.
+ */
+export function restKey(
+  gvr: { group: string; version: string; resource: string },
+  subresource = ''
+): string {
+  const base = `${gvr.group}/${gvr.version}/${gvr.resource}`;
+  return subresource ? `${base}/${subresource}` : base;
+}
+
+/** What a REST method knows of its request beyond the object (k8s: the request context). */
+export interface RestContext {
+  /** The namespace of the path; undefined for cluster-scoped kinds and reads across namespaces. */
+  namespace?: string | undefined;
+  /** The requester, for operations that answer about them (self reviews). */
+  user?: UserInfo | undefined;
+}
+
+/** The kind a REST object reads and answers (k8s rest.Storage New()). */
+export interface ObjectKind {
+  group: string;
+  version: string;
+  kind: string;
+  namespaced: boolean;
+}
+
+/**
+ * A check run on the final object just before it is written (k8s rest.ValidateObjectFunc):
+ * admission's validating phase, bound to the request's attributes by the handler.
+ */
+export type ValidateObjectFunc = (obj: Obj, old: Obj | undefined) => Promise<void>;
+
+/** Every REST object (k8s rest.Storage). */
+export interface Storage {
+  readonly objectKind: ObjectKind;
+}
+
+export interface CreateOptions {
+  dryRun: boolean;
+  createValidation?: ValidateObjectFunc | undefined;
+}
+
+/** k8s rest.Creater: POST to the collection. */
+export interface Creater extends Storage {
+  create(ctx: RestContext, obj: Obj, opts: CreateOptions): Promise<Obj>;
+}
+
+/** k8s rest.NamedCreater: POST to a subresource of one object (serviceaccounts/<name>/token). */
+export interface NamedCreater extends Storage {
+  createNamed(ctx: RestContext, name: string, obj: Obj, opts: CreateOptions): Promise<Obj>;
+}
+
+export interface GetOptions {
+  consistency: Consistency & ('MOST_RECENT' | 'ANY' | 'NOT_OLDER_THAN');
+  revision?: number;
+}
+
+/** k8s rest.Getter. */
+export interface Getter extends Storage {
+  get(ctx: RestContext, name: string, opts: GetOptions): Promise<Obj>;
+}
+
+/** A list read: the storage request without its key prefix, which the namespace decides. */
+export type ListOptions = Omit<ListRequest, 'prefix'>;
+
+export interface ObjectList<T> {
+  items: T[];
+  revision: number;
+  continueToken: string;
+  remainingItemCount: number;
+}
+
+/** k8s rest.Lister; listJson answers each item as its stored JSON bytes when it can. */
+export interface Lister extends Storage {
+  readonly listKind: string;
+  list(ctx: RestContext, opts: ListOptions): Promise<ObjectList<Obj>>;
+  listJson?(ctx: RestContext, opts: ListOptions): Promise<ObjectList<Buffer>>;
+}
+
+/** The desired object from the current one, undefined when none (k8s rest.UpdatedObjectInfo). */
+export type UpdateFunc = (current: Obj | undefined) => Promise<Obj> | Obj;
+
+export interface UpdateOptions {
+  dryRun: boolean;
+  /** Run when the update creates the object (PUT of a missing object, where allowed). */
+  createValidation?: ValidateObjectFunc | undefined;
+  updateValidation?: ValidateObjectFunc | undefined;
+  /** false: a missing object is 404 whatever the strategy allows (PATCH). */
+  forceAllowCreate?: boolean;
+}
+
+/** k8s rest.Updater. */
+export interface Updater extends Storage {
+  update(
+    ctx: RestContext,
+    name: string,
+    objInfo: UpdateFunc,
+    opts: UpdateOptions
+  ): Promise<{ object: Obj; created: boolean }>;
+}
+
+/** k8s rest.Patcher: a patch is applied to what get reads, then written by update. */
+export type Patcher = Getter & Updater;
+
+export interface DeleteOptions {
+  dryRun: boolean;
+  preconditions?: { uid?: string; resourceVersion?: string };
+  deleteValidation?: ValidateObjectFunc | undefined;
+}
+
+/** The answer of a delete: the object marked for deletion (202) or a Success Status (200). */
+export interface DeleteResult {
+  object: Obj | Status;
+  code: number;
+}
+
+/** k8s rest.GracefulDeleter. */
+export interface GracefulDeleter extends Storage {
+  delete(ctx: RestContext, name: string, opts: DeleteOptions): Promise<DeleteResult>;
+}
+
+/** k8s rest.CollectionDeleter: the objects a list selects, deleted one by one. */
+export interface CollectionDeleter extends Storage {
+  deleteCollection(
+    ctx: RestContext,
+    opts: DeleteOptions,
+    listOpts: Pick<ListOptions, 'labelSelector' | 'fieldSelector'>
+  ): Promise<void>;
+}
+
+/**
+ * k8s rest.Watcher: the type's changes from a revision on, to a listener (which filters them);
+ * answers the unsubscribe.
+ */
+export interface Watcher extends Storage {
+  watch(ctx: RestContext, listener: FeedListener, fromRevision: number): Promise<() => void>;
+}
+
+/**
+ * k8s rest.Connecter: a subresource answered by a connection to something else (exec, logs,
+ * proxy). Declared for the kinds that will need it; nothing implements it yet.
+ */
+export interface Connecter extends Storage {
+  /** The HTTP methods the connection is served on. */
+  readonly connectMethods: readonly string[];
+  connect(ctx: RestContext, name: string, opts: Record<string, string>): Promise<ConnectHandler>;
+}
+
+/** What a Connecter answers with: it takes over the request's streams. */
+export interface ConnectHandler {
+  serve(input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Promise<void>;
+}
+
+/** Everything a stored kind serves (k8s rest.StandardStorage). */
+export type StandardStorage = Creater &
+  Getter &
+  Lister &
+  Updater &
+  GracefulDeleter &
+  CollectionDeleter &
+  Watcher;
+
+const has = (rest: Storage, method: string): boolean =>
+  typeof (rest as unknown as Record<string, unknown>)[method] === 'function';
+
+export const isCreater = (rest: Storage): rest is Creater => has(rest, 'create');
+export const isNamedCreater = (rest: Storage): rest is NamedCreater => has(rest, 'createNamed');
+export const isGetter = (rest: Storage): rest is Getter => has(rest, 'get');
+export const isLister = (rest: Storage): rest is Lister => has(rest, 'list');
+export const isUpdater = (rest: Storage): rest is Updater => has(rest, 'update');
+export const isPatcher = (rest: Storage): rest is Patcher => isGetter(rest) && isUpdater(rest);
+export const isGracefulDeleter = (rest: Storage): rest is GracefulDeleter => has(rest, 'delete');
+export const isCollectionDeleter = (rest: Storage): rest is CollectionDeleter =>
+  has(rest, 'deleteCollection');
+export const isWatcher = (rest: Storage): rest is Watcher => has(rest, 'watch');
+export const isConnecter = (rest: Storage): rest is Connecter => has(rest, 'connect');
