@@ -6,7 +6,7 @@ NODE ?= node
 IMAGE ?= orch:dev
 TEST_ARGS ?=
 
-.PHONY: help deps build run test proto verify-proto bench images compose-config clean
+.PHONY: help deps build run test lint format proto verify-proto bench images compose-config clean
 
 help: ## list the targets
 	@echo 'usage: make <target>'
@@ -24,6 +24,14 @@ run: build ## start the suite on https://127.0.0.1:6443 (env ORCH_PORT, ORCH_HOM
 
 test: build ## run every test (TEST_ARGS=--unit: packages/ only)
 	$(NODE) scripts/test.mjs $(TEST_ARGS)
+
+lint: build ## ESLint (type-aware) and Prettier's check over the whole tree; CI runs it before the tests
+	npx eslint --max-warnings 0 .
+	npx prettier --check --log-level warn .
+
+format: deps ## rewrite the tree in Prettier's format and apply ESLint's automatic fixes
+	npx prettier --write --log-level warn .
+	npx eslint --fix .
 
 proto: deps ## regenerate packages/proto/src/generated from proto/
 	$(NODE) packages/proto/scripts/generate.mjs
