@@ -75,7 +75,10 @@ const HealthClient = makeClientConstructor(
 type CheckCallback = (err: Error | null, res?: { status?: string }) => void;
 
 function grpcHealth(address: string, tls: TlsFiles): Promise<string> {
-  const client = new HealthClient(address, clientCredentials(tls));
+  // Every component certificate names localhost; an IP as TLS server name is not allowed.
+  const client = new HealthClient(address, clientCredentials(tls), {
+    'grpc.ssl_target_name_override': 'localhost',
+  });
   const check = (client as unknown as Record<string, Function>)['check'] as (
     req: { service: string },
     opts: { deadline: number },
