@@ -135,9 +135,10 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
     cert: certName,
     user,
   });
+  const controllers = opts.controllers ?? true;
   const kubeconfigs: Record<string, KubeconfigSpec> = {
     admin: kubeconfig('admin', adminCertName, adminUserName),
-    controllers: kubeconfig('controllers', 'controllers', 'controllers'),
+    ...(controllers ? { controllers: kubeconfig('controllers', 'controllers', 'controllers') } : {}),
   };
   for (const [i, g] of gateways.entries()) {
     if (i > 0) kubeconfigs[`admin-${i}`] = kubeconfig(`admin-${i}`, adminCertName, adminUserName, g.url);
@@ -224,7 +225,7 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
   ];
   // controllers: through the public API with their own certificate. No endpoint of their own:
   // a moment's run shows that they started.
-  if (opts.controllers ?? true) {
+  if (controllers) {
     stages.push([
       service('controllers', 'controllers', [
         `--kubeconfig=${kubeconfigs['controllers']!.path}`,
