@@ -25,7 +25,7 @@ export async function natsFanOut(
   seconds: number
 ): Promise<NatsFanOutResult> {
   const total = rate * seconds;
-  const conns = await Promise.all([natsConnect({ servers: natsUrl }), natsConnect({ servers: natsUrl })]);
+  const conns = await Promise.all([1, 2].map(() => natsConnect({ servers: natsUrl })));
   const pub = await natsConnect({ servers: natsUrl });
   const natsLat: number[] = [];
   let natsRecv = 0;
@@ -45,7 +45,8 @@ export async function natsFanOut(
   while (k < total) {
     const due = Math.min(total, Math.floor(((performance.now() - n0) / 1000) * rate));
     while (k < due) {
-      pub.publish(subject, new TextEncoder().encode(performance.now().toFixed(3).padEnd(20) + padding));
+      const stamp = performance.now().toFixed(3).padEnd(20);
+      pub.publish(subject, new TextEncoder().encode(stamp + padding));
       k++;
     }
     await sleep(2);
@@ -58,13 +59,17 @@ export async function natsFanOut(
   return { latencies: natsLat, received: natsRecv };
 }
 
-/** A bare Node HTTPS server that holds every request open: the platform's cost of one idle TLS connection. */
+/**
+ * A bare Node HTTPS server that holds every request open: the platform's cost of one idle TLS
+ * connection.
+ */
 const bareHttpsServer = `
 const https = require('node:https');
 const fs = require('node:fs');
 const [cert, key, ca] = process.argv.slice(1).map((f) => fs.readFileSync(f));
 const open = [];
-const srv = https.createServer({ cert, key, ca, requestCert: true, rejectUnauthorized: false }, (req, res) => {
+const tls = { cert, key, ca, requestCert: true, rejectUnauthorized: false };
+const srv = https.createServer(tls, (req, res) => {
   res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
   res.write(' ');
   open.push(res);

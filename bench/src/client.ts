@@ -30,7 +30,11 @@ export class BenchClient {
     });
   }
 
-  call = async (url: string, method: string, body?: unknown): Promise<{ status: number; text: string }> => {
+  call = async (
+    url: string,
+    method: string,
+    body?: unknown
+  ): Promise<{ status: number; text: string }> => {
     const res = await request(url, {
       method: method as 'GET',
       dispatcher: this.agent,
@@ -41,7 +45,12 @@ export class BenchClient {
   };
 
   /** The body of a call answered with one of `okStatus`; throws otherwise. */
-  mustCall = async (url: string, method: string, body?: unknown, okStatus = [200, 201]): Promise<string> => {
+  mustCall = async (
+    url: string,
+    method: string,
+    body?: unknown,
+    okStatus = [200, 201]
+  ): Promise<string> => {
     const r = await this.call(url, method, body);
     if (!okStatus.includes(r.status)) {
       throw new Error(`${method} ${url}: ${r.status} ${r.text.slice(0, 300)}`);

@@ -35,7 +35,8 @@ export async function cpuPerOp<T extends { ok: number }>(
   const who: AccountedProcess[] = [{ name: 'bench', pid: process.pid }, ...processes];
   const before = who.map(({ pid }) => cpuSeconds(pid));
   const result = await fn();
-  const us = who.map(({ pid }, k) => ((cpuSeconds(pid) - before[k]!) * 1e6) / Math.max(1, result.ok));
+  const ops = Math.max(1, result.ok);
+  const us = who.map(({ pid }, k) => ((cpuSeconds(pid) - before[k]!) * 1e6) / ops);
   const total = us.reduce((a, b) => a + b, 0);
   const per = who.map(({ name }, k) => `${name} ${f(us[k]!, 0)}`);
   // Every process shares the machine's cores: this many operations per second is the most the
@@ -43,6 +44,8 @@ export async function cpuPerOp<T extends { ok: number }>(
   const cores = availableParallelism();
   return {
     result,
-    perOp: `${per.join(', ')}; all processes ${f(total, 0)} µs, a ceiling of ${f((cores * 1e6) / total, 0)}/s on ${cores} cores`,
+    perOp:
+      `${per.join(', ')}; all processes ${f(total, 0)} µs, ` +
+      `a ceiling of ${f((cores * 1e6) / total, 0)}/s on ${cores} cores`,
   };
 }

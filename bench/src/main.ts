@@ -40,7 +40,8 @@ let suite: BenchSuite | undefined;
 async function main(): Promise<void> {
   const unknown = onlySteps?.filter((name) => !steps.some((s) => s.name === name)) ?? [];
   if (unknown.length) {
-    throw new Error(`BENCH_ONLY: no step ${unknown.join(', ')}; steps: ${steps.map((s) => s.name).join(', ')}`);
+    const names = steps.map((s) => s.name).join(', ');
+    throw new Error(`BENCH_ONLY: no step ${unknown.join(', ')}; steps: ${names}`);
   }
   try {
     suite = await startBenchSuite({
@@ -54,8 +55,10 @@ async function main(): Promise<void> {
       try {
         await step.run(ctx);
       } catch (err) {
-        report.rows.push({ metric: `${step.name}: FAILED`, orch: '-', baseline: '-', ratio: '-', target: '-', pass: false });
-        report.notes.push(`${step.name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+        const failed = { metric: `${step.name}: FAILED`, orch: '-', baseline: '-', ratio: '-' };
+        report.rows.push({ ...failed, target: '-', pass: false });
+        const why = err instanceof Error ? (err.stack ?? err.message) : String(err);
+        report.notes.push(`${step.name} failed: ${why}`);
       }
       suite.checkRunning();
     }

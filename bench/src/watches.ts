@@ -4,7 +4,11 @@ import { Worker } from 'node:worker_threads';
 import { request } from 'undici';
 import type { Agent } from 'undici';
 import type { AdminTls } from './client.js';
-import type { WatchClientsInput, WatchClientsMessage, WatchClientsResult } from './watch-clients.js';
+import type {
+  WatchClientsInput,
+  WatchClientsMessage,
+  WatchClientsResult,
+} from './watch-clients.js';
 
 export interface Watcher {
   abort: AbortController;

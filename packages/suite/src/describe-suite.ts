@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { adminCertName, adminUserName } from '@orch/component-base/pki';
 import type { CertificateFiles } from '@orch/component-base/pki';
 import type { TlsFiles } from '@orch/component-base/grpc-server';
-import { findExecutableSync } from './find-executable.js';
+import { findExecutable } from './find-executable.js';
 import { freePorts, portIsFree } from './free-port.js';
 import type { ProcessSpec, Readiness } from './process-spec.js';
 
@@ -98,7 +98,8 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
     ? opts.gateways
     : Array.from({ length: opts.gateways ?? 1 }, () => ({}));
   if (gatewayOpts.length === 0) throw new Error('the suite needs at least one gateway');
-  const fixedPorts = opts.gatewayPort === undefined ? [] : gatewayOpts.map((_, i) => opts.gatewayPort! + i);
+  const first = opts.gatewayPort;
+  const fixedPorts = first === undefined ? [] : gatewayOpts.map((_, i) => first + i);
   for (const port of fixedPorts) {
     if (port > 65535) throw new Error(`gateway port ${port} is out of range`);
     if (!(await portIsFree(port))) {
@@ -111,7 +112,12 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
     fixedPorts
   );
   const take = (n: number): number[] => ports.splice(0, n);
-  const [etcdPort, etcdPeerPort, natsPort, natsMonitorPort] = take(4) as [number, number, number, number];
+  const [etcdPort, etcdPeerPort, natsPort, natsMonitorPort] = take(4) as [
+    number,
+    number,
+    number,
+    number,
+  ];
   const [authorizerPort, authorizerMetricsPort] = take(2) as [number, number];
   const storagePorts = take(replicas);
   const storageMetricsPorts = take(replicas);
@@ -138,12 +144,17 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
   const controllers = opts.controllers ?? true;
   const kubeconfigs: Record<string, KubeconfigSpec> = {
     admin: kubeconfig('admin', adminCertName, adminUserName),
-    ...(controllers ? { controllers: kubeconfig('controllers', 'controllers', 'controllers') } : {}),
+    ...(controllers
+      ? { controllers: kubeconfig('controllers', 'controllers', 'controllers') }
+      : {}),
   };
   for (const [i, g] of gateways.entries()) {
-    if (i > 0) kubeconfigs[`admin-${i}`] = kubeconfig(`admin-${i}`, adminCertName, adminUserName, g.url);
+    if (i === 0) continue;
+    kubeconfigs[`admin-${i}`] = kubeconfig(`admin-${i}`, adminCertName, adminUserName, g.url);
   }
-  const adminKubeconfigs = gateways.map((_, i) => kubeconfigs[i === 0 ? 'admin' : `admin-${i}`]!.path);
+  const adminKubeconfigs = gateways.map(
+    (_, i) => kubeconfigs[i === 0 ? 'admin' : `admin-${i}`]!.path
+  );
 
   const extra = (role: SuiteRole): string[] => opts.args?.[role] ?? [];
   /** One of the suite's Node services, from its built entry point. */
@@ -176,7 +187,10 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
 
   const stages: ProcessSpec[][] = [
     [
-      etcdProcess({ dataDir: etcdDataDir, clientPort: etcdPort, peerPort: etcdPeerPort }, extra('etcd')),
+      etcdProcess(
+        { dataDir: etcdDataDir, clientPort: etcdPort, peerPort: etcdPeerPort },
+        extra('etcd')
+      ),
       natsProcess({ port: natsPort, monitorPort: natsMonitorPort }, extra('nats')),
     ],
     // storage: the only etcd client; its gRPC health is SERVING while etcd answers.
@@ -260,7 +274,11 @@ export function etcdProcess(
   return {
     name: 'etcd',
     role: 'etcd',
-    command: findExecutableSync('etcd', ['/usr/local/bin', '/usr/bin'], 'apt-get install etcd-server'),
+    command: findExecutable(
+      'etcd',
+      ['/usr/local/bin', '/usr/bin'],
+      'apt-get install etcd-server'
+    ),
     args: [
       '--name', 'orch',
       '--data-dir', o.dataDir,
@@ -294,7 +312,7 @@ export function natsProcess(
   return {
     name: 'nats',
     role: 'nats',
-    command: findExecutableSync(
+    command: findExecutable(
       'nats-server',
       ['/usr/sbin', '/usr/local/sbin', '/usr/bin', '/usr/local/bin'],
       'apt-get install nats-server'

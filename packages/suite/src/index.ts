@@ -8,7 +8,7 @@ export type {
   SuiteRole,
 } from './describe-suite.js';
 export { certFiles, describeSuite, etcdProcess, natsProcess } from './describe-suite.js';
-export { findExecutable, findExecutableSync } from './find-executable.js';
+export { findExecutable } from './find-executable.js';
 export { freePort, freePorts, portIsFree } from './free-port.js';
 export { launchSuite, writeSuiteFiles } from './launch-suite.js';
 export type { LaunchedProcess, LauncherOptions } from './launcher.js';

@@ -151,7 +151,8 @@ export class Launcher {
         const exit = p.exitReason();
         if (exit !== undefined) {
           const tail = p.logTail(tailLines);
-          throw new LaunchError(`${p.name} ${exit} before it was ready`, p.name, tail, portInUse.test(tail));
+          const message = `${p.name} ${exit} before it was ready`;
+          throw new LaunchError(message, p.name, tail, portInUse.test(tail));
         }
         try {
           if (await probeReadiness(r, startedAt)) break;
