@@ -64,7 +64,7 @@ describe('describeSuite', () => {
     }
     assert.equal(flag(gateways[0], 'authorization-mode'), 'RBAC');
     assert.equal(flag(gateways[1], 'authorization-mode'), 'AlwaysAllow');
-    assert.ok(gateways[1]?.args.includes('--only-this=1'));
+    assert.deepEqual(gateways[1]?.args.slice(-2), ['--every-gateway=1', '--only-this=1']);
     assert.ok(!gateways[0]?.args.includes('--only-this=1'));
 
     // Kubeconfigs: admin per gateway, the controllers' own, all in home.

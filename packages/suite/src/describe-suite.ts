@@ -157,13 +157,14 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
   );
 
   const extra = (role: SuiteRole): string[] => opts.args?.[role] ?? [];
-  /** One of the suite's Node services, from its built entry point. */
+  /** One of the suite's Node services, from its built entry point; `own`: its flags alone. */
   const service = (
     role: SuiteRole,
     name: string,
     flags: string[],
     ready: Readiness[],
-    timeoutMs: number
+    timeoutMs: number,
+    own: string[] = []
   ): ProcessSpec => ({
     name,
     role,
@@ -173,6 +174,7 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
       join(repo, 'services', role, 'dist', 'main.js'),
       ...flags,
       ...extra(role),
+      ...own,
     ],
     ready,
     timeoutMs,
@@ -230,11 +232,10 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
         `--authorization-mode=${g.authorizationMode}`,
         `--authorizer-servers=${authorizer}`,
         '--shutdown-delay-duration=0s',
-        ...(gatewayOpts[i]!.args ?? []),
       ], [
         { kind: 'https', url: `${g.url}/readyz`, tls: asAdmin },
         { kind: 'https', url: `${g.url}/api/v1/namespaces/default`, tls: asAdmin },
-      ], 90_000)
+      ], 90_000, gatewayOpts[i]!.args)
     ),
   ];
   // controllers: through the public API with their own certificate. No endpoint of their own:
