@@ -130,6 +130,18 @@ describe('Launcher', () => {
     assert.equal(launcher.processes.every((p) => p.exitReason() !== undefined), true);
   });
 
+  it('kills a process that does not stop within the grace period', async () => {
+    const lines: string[] = [];
+    const launcher = new Launcher({ logDir: dir, stopGraceMs: 300, say: (l) => lines.push(l) });
+    const stubborn = `process.on('SIGTERM', () => undefined); setInterval(() => undefined, 1000)`;
+    const [p] = await launcher.startStage([
+      nodeProcess('stubborn', stubborn, [{ kind: 'running', forMs: 200 }]),
+    ]);
+    await launcher.stop();
+    assert.equal(p!.exitReason(), 'was killed by SIGKILL');
+    assert.ok(lines.includes('stubborn did not stop within 0.3 s: SIGKILL'));
+  });
+
   it('takes a process without endpoint as ready once it has run for a while', async () => {
     const launcher = new Launcher({ logDir: dir });
     const idle = 'setInterval(() => undefined, 1000)';

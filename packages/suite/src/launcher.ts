@@ -132,8 +132,12 @@ export class Launcher {
       closeSync(fd);
     }
     registerProcess(child);
-    const p = launchedProcess(spec, child, logFile, this.#opts.stopGraceMs ?? 10_000, (self) => {
-      if (!this.#stopping) this.#opts.onUnexpectedExit?.(self);
+    const p = launchedProcess(spec, child, logFile, {
+      graceMs: this.#opts.stopGraceMs ?? 10_000,
+      onExit: (self) => {
+        if (!this.#stopping) this.#opts.onUnexpectedExit?.(self);
+      },
+      say: (line) => this.#opts.say?.(line),
     });
     this.#procs.push(p);
     this.#opts.say?.(`started ${spec.name} (pid ${child.pid ?? '?'}), log ${logFile}`);
@@ -202,8 +206,7 @@ function launchedProcess(
   spec: ProcessSpec,
   child: ChildProcess,
   logFile: string,
-  graceMs: number,
-  onExit: (p: LaunchedProcess) => void
+  opts: { graceMs: number; onExit: (p: LaunchedProcess) => void; say: (line: string) => void }
 ): LaunchedProcess {
   let reason: string | undefined;
   let resolveExited: () => void = () => undefined;
@@ -220,8 +223,9 @@ function launchedProcess(
     async stop(signal = 'SIGTERM') {
       if (reason !== undefined) return;
       kill(child, signal);
-      const timer = sleep(graceMs, 'timeout', { ref: false });
+      const timer = sleep(opts.graceMs, 'timeout', { ref: false });
       if ((await Promise.race([exited, timer])) === 'timeout') {
+        opts.say(`${spec.name} did not stop within ${opts.graceMs / 1000} s: SIGKILL`);
         kill(child, 'SIGKILL');
         await exited;
       }
@@ -231,7 +235,7 @@ function launchedProcess(
     if (reason !== undefined) return;
     reason = how;
     resolveExited();
-    onExit(p);
+    opts.onExit(p);
   };
   child.once('error', (err) => ended(`could not be started: ${err.message}`));
   child.once('exit', (code, signal) =>
