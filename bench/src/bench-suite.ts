@@ -55,13 +55,10 @@ export async function startBenchSuite(opts: BenchSuiteOptions): Promise<BenchSui
   });
   console.log(`logs: ${d.logDir}`);
   const launcher = new Launcher({ logDir: d.logDir });
-  let pki;
-  try {
-    pki = await launchSuite(d, launcher);
-  } catch (err) {
+  const pki = await launchSuite(d, launcher).catch((err: unknown) => {
     launcher.killAll();
     throw err;
-  }
+  });
   const admin = pki.file('admin');
   const client = new BenchClient({
     ca: readFileSync(pki.caFile),

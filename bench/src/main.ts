@@ -37,12 +37,14 @@ const onlySteps = process.env['BENCH_ONLY']
 const report = new Report();
 let suite: BenchSuite | undefined;
 
+const unknown = onlySteps?.filter((name) => !steps.some((s) => s.name === name)) ?? [];
+if (unknown.length) {
+  const names = steps.map((s) => s.name).join(', ');
+  console.error(`BENCH_ONLY: no step ${unknown.join(', ')}; the steps are: ${names}`);
+  process.exit(2);
+}
+
 async function main(): Promise<void> {
-  const unknown = onlySteps?.filter((name) => !steps.some((s) => s.name === name)) ?? [];
-  if (unknown.length) {
-    const names = steps.map((s) => s.name).join(', ');
-    throw new Error(`BENCH_ONLY: no step ${unknown.join(', ')}; steps: ${names}`);
-  }
   try {
     suite = await startBenchSuite({
       ...(process.env['BENCH_CPU_PROF'] ? { cpuProfDir: process.env['BENCH_CPU_PROF'] } : {}),
