@@ -3,11 +3,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { findExecutable } from './find-executable.js';
-import { freePort } from './free-port.js';
-import { registerTempDir, stopProcess, unregisterTempDir } from './processes.js';
+import {
+  etcdProcess,
+  freePorts,
+  probeReadiness,
+  registerTempDir,
+  stopProcess,
+  unregisterTempDir,
+} from '@orch/suite';
+
 import { retryOnPortInUse, spawnBackend } from './spawn-backend.js';
-import { httpGet } from './wait-for.js';
 
 export interface StartEtcdOptions {
   /** Data directory to use and keep; default a fresh temporary one, removed by `stop()`. */
@@ -28,14 +33,11 @@ export interface EtcdServer {
 const startTimeoutMs = 20_000;
 
 /**
- * Starts a single-member etcd on free loopback ports and waits until `/health` reports healthy.
- * Requires `etcd` on PATH (Debian: `apt-get install etcd-server`).
+ * Starts a single-member etcd on free loopback ports, as the suite describes it (@orch/suite's
+ * etcdProcess), and waits until `/health` reports healthy. Requires `etcd` on PATH (Debian:
+ * `apt-get install etcd-server`).
  */
 export async function startEtcd(opts: StartEtcdOptions = {}): Promise<EtcdServer> {
-  const command = await findExecutable('etcd', ['/usr/local/bin', '/usr/bin']);
-  if (!command) {
-    throw new Error('etcd not found on PATH: install it (apt-get install etcd-server)');
-  }
   const ownsDataDir = opts.dataDir === undefined;
 
   return retryOnPortInUse(async () => {
@@ -47,33 +49,21 @@ export async function startEtcd(opts: StartEtcdOptions = {}): Promise<EtcdServer
       unregisterTempDir(dataDir);
     };
 
-    const clientPort = await freePort();
-    let peerPort = await freePort();
-    while (peerPort === clientPort) peerPort = await freePort();
+    const [clientPort, peerPort] = (await freePorts(2)) as [number, number];
+    const spec = etcdProcess({ dataDir, clientPort, peerPort });
     const endpoint = `http://127.0.0.1:${clientPort}`;
-    const peerUrl = `http://127.0.0.1:${peerPort}`;
 
     let child: ChildProcess;
     try {
+      const startedAt = Date.now();
       ({ child } = await spawnBackend({
         name: 'etcd',
-        command,
-        args: [
-          '--name', 'default',
-          '--data-dir', dataDir,
-          '--listen-client-urls', endpoint,
-          '--advertise-client-urls', endpoint,
-          '--listen-peer-urls', peerUrl,
-          '--initial-advertise-peer-urls', peerUrl,
-          '--initial-cluster', `default=${peerUrl}`,
-          '--logger', 'zap',
-          '--log-outputs', 'stderr',
-          '--log-level', 'error',
-        ],
-        env: etcdEnv(),
+        command: spec.command,
+        args: spec.args,
+        env: spec.env,
         ready: async () => {
-          const { status, body } = await httpGet(`${endpoint}/health`);
-          return status === 200 && (JSON.parse(body) as { health?: unknown }).health === 'true';
+          for (const r of spec.ready) if (!(await probeReadiness(r, startedAt))) return false;
+          return true;
         },
         timeoutMs: startTimeoutMs,
       }));
@@ -95,14 +85,4 @@ export async function startEtcd(opts: StartEtcdOptions = {}): Promise<EtcdServer
       },
     };
   });
-}
-
-/** The parent environment without ETCD_* settings that would override the flags. */
-function etcdEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (!key.startsWith('ETCD_')) env[key] = value;
-  }
-  if (process.arch === 'arm64') env['ETCD_UNSUPPORTED_ARCH'] = 'arm64';
-  return env;
 }

@@ -7,10 +7,10 @@ import { after, describe, it } from 'node:test';
 import { Etcd3 } from 'etcd3';
 import { StringCodec, connect } from 'nats';
 
+import { freePort, runningProcessCount } from '@orch/suite';
+
 import { startEtcd } from './etcd-server.js';
-import { freePort } from './free-port.js';
 import { startNats } from './nats-server.js';
-import { runningProcessCount } from './processes.js';
 import { throwawayPki } from './throwaway-pki.js';
 
 /** Whether a process with this pid still exists (signal 0 only checks). */

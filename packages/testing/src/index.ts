@@ -1,16 +1,15 @@
 export type { EtcdServer, StartEtcdOptions } from './etcd-server.js';
 export { startEtcd } from './etcd-server.js';
-export { freePort } from './free-port.js';
+export { freePort, registerProcess, runningProcessCount, stopProcess } from '@orch/suite';
 export type { NatsServer } from './nats-server.js';
 export { startNats } from './nats-server.js';
-export { registerProcess, runningProcessCount, stopProcess } from './processes.js';
 export type { SpawnBackendOptions, SpawnedBackend } from './spawn-backend.js';
 export { PortInUseError, spawnBackend } from './spawn-backend.js';
 export type { ThrowawayPki } from './throwaway-pki.js';
 export { throwawayPki } from './throwaway-pki.js';
 export type { WaitForOptions } from './wait-for.js';
 export { waitFor } from './wait-for.js';
-export type { Suite, SuiteOptions } from './suite.js';
+export type { Suite, SuiteOptions, SuiteResponse } from './suite.js';
 export { startSuite } from './suite.js';
 export type { UserCredentials } from './user-kubeconfig.js';
 export { userKubeconfig } from './user-kubeconfig.js';

@@ -1,10 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 
-import { findExecutable } from './find-executable.js';
-import { freePort } from './free-port.js';
-import { stopProcess } from './processes.js';
+import { freePorts, natsProcess, probeReadiness, stopProcess } from '@orch/suite';
+
 import { retryOnPortInUse, spawnBackend } from './spawn-backend.js';
-import { httpGet } from './wait-for.js';
 
 export interface NatsServer {
   /** Client URL, `nats://127.0.0.1:<port>`. */
@@ -21,26 +19,25 @@ export interface NatsServer {
 const startTimeoutMs = 20_000;
 
 /**
- * Starts a nats-server on free loopback ports and waits until its `/healthz` answers 200. The
- * binary is looked up on PATH, then in /usr/sbin and /usr/local/sbin (Debian installs it in sbin).
+ * Starts a nats-server on free loopback ports, as the suite describes it (@orch/suite's
+ * natsProcess), and waits until its `/healthz` answers 200. The binary is looked up on PATH,
+ * then in /usr/sbin and /usr/local/sbin (Debian installs it in sbin).
  */
 export async function startNats(): Promise<NatsServer> {
-  const command = await findExecutable('nats-server', ['/usr/sbin', '/usr/local/sbin']);
-  if (!command) {
-    throw new Error('nats-server not found on PATH or in /usr/sbin: apt-get install nats-server');
-  }
-
   return retryOnPortInUse(async () => {
-    const port = await freePort();
-    let monitorPort = await freePort();
-    while (monitorPort === port) monitorPort = await freePort();
+    const [port, monitorPort] = (await freePorts(2)) as [number, number];
+    const spec = natsProcess({ port, monitorPort });
     const monitorUrl = `http://127.0.0.1:${monitorPort}`;
+    const startedAt = Date.now();
 
     const { child }: { child: ChildProcess } = await spawnBackend({
       name: 'nats-server',
-      command,
-      args: ['-a', '127.0.0.1', '-p', String(port), '-m', String(monitorPort)],
-      ready: async () => (await httpGet(`${monitorUrl}/healthz`)).status === 200,
+      command: spec.command,
+      args: spec.args,
+      ready: async () => {
+        for (const r of spec.ready) if (!(await probeReadiness(r, startedAt))) return false;
+        return true;
+      },
       timeoutMs: startTimeoutMs,
     });
 

@@ -1,7 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 
-import { OutputTail, hasExited, registerProcess } from './processes.js';
+import { OutputTail, hasExited, registerProcess } from '@orch/suite';
+
 import { waitFor } from './wait-for.js';
 
 export interface SpawnBackendOptions {

@@ -1,23 +1,25 @@
-// The suite launcher for tests: etcd and NATS on free ports, a throwaway PKI, then storage,
-// gateways and controllers as real processes from their built entry points, as `make run`
-// starts them. Every process is stopped by stop(), and killed if the test process exits.
-import { writeFile } from 'node:fs/promises';
+// The suite for tests: the processes of @orch/suite's description (etcd, NATS, storage, the
+// authorizer, gateways, optionally the controllers), as `make run` starts them, in a temporary
+// home on free ports. Every process is stopped by stop(), and killed if the test process exits.
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:https';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { writeKubeconfig } from '@orch/component-base/pki';
-import { startEtcd } from './etcd-server.js';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureClusterPki } from '@orch/component-base/pki';
+import type { ClusterPki } from '@orch/component-base/pki';
+import {
+  LaunchError,
+  Launcher,
+  describeSuite,
+  launchSuite,
+  registerTempDir,
+  unregisterTempDir,
+} from '@orch/suite';
+import type { LaunchedProcess, SuiteDescription } from '@orch/suite';
 import type { EtcdServer } from './etcd-server.js';
-import { freePort } from './free-port.js';
-import { startNats } from './nats-server.js';
 import type { NatsServer } from './nats-server.js';
-import { stopProcess } from './processes.js';
-import { spawnBackend } from './spawn-backend.js';
-import type { SpawnedBackend } from './spawn-backend.js';
-import { throwawayPki } from './throwaway-pki.js';
 import type { ThrowawayPki } from './throwaway-pki.js';
-
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 export interface Suite {
   etcd: EtcdServer;
@@ -31,8 +33,22 @@ export interface Suite {
   /** Port of the authorizer service (gRPC, mutual TLS). */
   authorizerPort: number;
   /** GET/POST/... as the admin, JSON in and out (`raw`: the response bytes, for binary answers). */
-  request(gateway: number, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: unknown; headers: Record<string, string | string[] | undefined>; text: string; raw: Buffer }>;
+  request(
+    gateway: number,
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>
+  ): Promise<SuiteResponse>;
   stop(): Promise<void>;
+}
+
+export interface SuiteResponse {
+  status: number;
+  body: unknown;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  raw: Buffer;
 }
 
 export interface SuiteOptions {
@@ -46,120 +62,156 @@ export interface SuiteOptions {
   gatewayArgs?: string[] | ((pki: ThrowawayPki) => string[]);
 }
 
+/** Starts over on new ports this many times when a process lost a free port to someone else. */
+const attempts = 3;
+
 export async function startSuite(opts: SuiteOptions = {}): Promise<Suite> {
-  const [etcd, nats, pki] = await Promise.all([startEtcd(), startNats(), throwawayPki()]);
-  const procs: SpawnedBackend[] = [];
-  const ca = pki.caFile;
-  const tls = (name: string): string[] => {
-    const f = pki.file(name);
-    return [`--tls-cert-file=${f.certFile}`, `--tls-private-key-file=${f.keyFile}`, `--client-ca-file=${ca}`];
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startSuiteOnce(opts);
+    } catch (err) {
+      if (!(err instanceof LaunchError && err.portInUse) || attempt >= attempts) throw err;
+    }
+  }
+}
+
+async function startSuiteOnce(opts: SuiteOptions): Promise<Suite> {
+  const home = await mkdtemp(join(tmpdir(), 'orch-suite-'));
+  registerTempDir(home);
+  const removeHome = async (): Promise<void> => {
+    await rm(home, { recursive: true, force: true });
+    unregisterTempDir(home);
   };
-  const admin = pki.file('admin');
-  const { readFileSync } = await import('node:fs');
-  const adminTls = { ca: readFileSync(ca), cert: readFileSync(admin.certFile), key: readFileSync(admin.keyFile) };
-
-  const call: Suite['request'] = (gateway, method, path, body, headers = {}) =>
-    new Promise((resolve, reject) => {
-      const payload = body === undefined ? undefined : Buffer.from(typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body));
-      const req = request(
-        new URL(path, gateways[gateway]),
-        { method, ...adminTls, headers: { Accept: 'application/json', ...(payload ? { 'Content-Type': 'application/json' } : {}), ...headers } },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => {
-            const raw = Buffer.concat(chunks);
-            const text = raw.toString('utf8');
-            let parsed: unknown = text;
-            try {
-              parsed = JSON.parse(text);
-            } catch {
-              // not JSON
-            }
-            resolve({ status: res.statusCode ?? 0, body: parsed, headers: res.headers, text, raw });
-          });
-        }
-      );
-      req.on('error', reject);
-      req.end(payload);
+  const launcher = new Launcher({ logDir: join(home, 'logs') });
+  try {
+    const pki = throwaway(await ensureClusterPki(join(home, 'pki')));
+    const d = await describeSuite({
+      home,
+      gateways: opts.gateways ?? 1,
+      authorizationMode: opts.authorizationMode ?? 'RBAC',
+      controllers: opts.controllers ?? false,
+      args: {
+        storage: opts.storageArgs ?? [],
+        authorizer: opts.authorizerArgs ?? [],
+        gateway:
+          typeof opts.gatewayArgs === 'function' ? opts.gatewayArgs(pki) : (opts.gatewayArgs ?? []),
+      },
     });
-
-  const storagePort = await freePort();
-  procs.push(
-    await spawnBackend({
-      name: 'storage',
-      command: process.execPath,
-      args: [join(repoRoot, 'services/storage/dist/main.js'), `--etcd-servers=${etcd.endpoint}`, `--nats-url=${nats.url}`, `--secure-port=${storagePort}`, '--identity=test-storage', ...tls('storage'), ...(opts.storageArgs ?? [])],
-      ready: () => tcpOpen(storagePort),
-      timeoutMs: 20_000,
-    })
-  );
-  const authorizerPort = await freePort();
-  procs.push(
-    await spawnBackend({
-      name: 'authorizer',
-      command: process.execPath,
-      args: [join(repoRoot, 'services/authorizer/dist/main.js'), `--storage-servers=127.0.0.1:${storagePort}`, `--nats-url=${nats.url}`, `--secure-port=${authorizerPort}`, ...tls('authorizer'), ...(opts.authorizerArgs ?? [])],
-      ready: () => tcpOpen(authorizerPort),
-      timeoutMs: 20_000,
-    })
-  );
-  const gateways: string[] = [];
-  const kubeconfigs: string[] = [];
-  for (let i = 0; i < (opts.gateways ?? 1); i++) {
-    const port = await freePort();
-    const g = pki.file('gateway');
-    const url = `https://127.0.0.1:${port}`;
-    gateways.push(url);
-    procs.push(
-      await spawnBackend({
-        name: `gateway-${i}`,
-        command: process.execPath,
-        args: [join(repoRoot, 'services/gateway/dist/main.js'), `--secure-port=${port}`, ...tls('gateway'), `--storage-servers=127.0.0.1:${storagePort}`, `--grpc-ca-file=${ca}`, `--grpc-cert-file=${g.certFile}`, `--grpc-key-file=${g.keyFile}`, `--nats-url=${nats.url}`, `--authorization-mode=${opts.authorizationMode ?? 'RBAC'}`, `--authorizer-servers=127.0.0.1:${authorizerPort}`, ...(typeof opts.gatewayArgs === 'function' ? opts.gatewayArgs(pki) : (opts.gatewayArgs ?? []))],
-        ready: async () => (await call(i, 'GET', '/readyz')).status === 200,
-        timeoutMs: 30_000,
+    await launchSuite(d, launcher);
+    const suite = suiteOf(d, launcher, pki, async () => {
+      await launcher.stop();
+      await removeHome();
+    });
+    await writeFile(
+      join(home, 'suite.json'),
+      JSON.stringify({
+        gateways: suite.gateways,
+        storagePort: suite.storagePort,
+        authorizerPort: suite.authorizerPort,
       })
     );
-    const kc = join(pki.dir, `admin-${i}.kubeconfig`);
-    await writeKubeconfig(kc, { server: url, caFile: ca, certFile: admin.certFile, keyFile: admin.keyFile });
-    kubeconfigs.push(kc);
+    return suite;
+  } catch (err) {
+    await launcher.stop();
+    await removeHome();
+    throw err;
   }
-  // The system namespaces are created right after start.
-  for (let t = 0; (await call(0, 'GET', '/api/v1/namespaces/default')).status !== 200; t++) {
-    if (t > 200) throw new Error('namespace default never appeared');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  if (opts.controllers) {
-    const c = pki.file('controllers');
-    const kc = join(pki.dir, 'controllers.kubeconfig');
-    await writeKubeconfig(kc, { server: gateways[0] ?? '', caFile: ca, certFile: c.certFile, keyFile: c.keyFile });
-    procs.push(await spawnBackend({ name: 'controllers', command: process.execPath, args: [join(repoRoot, 'services/controllers/dist/main.js'), `--kubeconfig=${kc}`], ready: async () => true, timeoutMs: 5000 }));
-  }
-  await writeFile(join(pki.dir, 'suite.json'), JSON.stringify({ gateways, storagePort, authorizerPort }));
+}
+
+function suiteOf(
+  d: SuiteDescription,
+  launcher: Launcher,
+  pki: ThrowawayPki,
+  stop: () => Promise<void>
+): Suite {
+  const proc = (name: string): LaunchedProcess => {
+    const p = launcher.get(name);
+    if (!p) throw new Error(`the suite has no process ${name}`);
+    return p;
+  };
+  const etcd = proc('etcd');
+  const nats = proc('nats');
+  const admin = pki.file('admin');
+  const adminTls = {
+    ca: readFileSync(pki.caFile),
+    cert: readFileSync(admin.certFile),
+    key: readFileSync(admin.keyFile),
+  };
+  const gateways = d.gateways.map((g) => g.url);
+  const port = (address: string): number => Number(address.slice(address.lastIndexOf(':') + 1));
   return {
-    etcd,
-    nats,
+    etcd: {
+      endpoint: d.etcdUrl,
+      dataDir: d.etcdDataDir,
+      pid: etcd.pid,
+      stop: () => etcd.stop('SIGTERM'),
+      kill: () => etcd.stop('SIGKILL'),
+    },
+    nats: {
+      url: d.natsUrl,
+      monitorUrl: d.natsMonitorUrl,
+      pid: nats.pid,
+      stop: () => nats.stop('SIGTERM'),
+      kill: () => nats.stop('SIGKILL'),
+    },
     pki,
     gateways,
-    kubeconfigs,
-    storagePort,
-    authorizerPort,
-    request: call,
-    async stop() {
-      for (const p of procs.reverse()) await stopProcess(p.child);
-      await Promise.all([etcd.stop(), nats.stop()]);
-      await pki.cleanup();
-    },
+    kubeconfigs: d.adminKubeconfigs,
+    storagePort: port(d.storage[0]!),
+    authorizerPort: port(d.authorizer),
+    request: (gateway, method, path, body, headers = {}) =>
+      adminRequest(adminTls, new URL(path, gateways[gateway]), method, body, headers),
+    stop,
   };
 }
 
-async function tcpOpen(port: number): Promise<boolean> {
-  const { connect } = await import('node:net');
-  return new Promise((resolve) => {
-    const s = connect(port, '127.0.0.1', () => {
-      s.end();
-      resolve(true);
-    });
-    s.on('error', () => resolve(false));
+/** The suite's PKI as tests know it; `cleanup()` removes its directory. */
+function throwaway(pki: ClusterPki): ThrowawayPki {
+  return { ...pki, cleanup: () => rm(pki.dir, { recursive: true, force: true }) };
+}
+
+function adminRequest(
+  tls: { ca: Buffer; cert: Buffer; key: Buffer },
+  url: URL,
+  method: string,
+  body: unknown,
+  headers: Record<string, string>
+): Promise<SuiteResponse> {
+  return new Promise((resolve, reject) => {
+    const payload =
+      body === undefined
+        ? undefined
+        : Buffer.from(
+            typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body)
+          );
+    const req = request(
+      url,
+      {
+        method,
+        ...tls,
+        headers: {
+          Accept: 'application/json',
+          ...(payload ? { 'Content-Type': 'application/json' } : {}),
+          ...headers,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const raw = Buffer.concat(chunks);
+          const text = raw.toString('utf8');
+          let parsed: unknown = text;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            // not JSON
+          }
+          resolve({ status: res.statusCode ?? 0, body: parsed, headers: res.headers, text, raw });
+        });
+      }
+    );
+    req.on('error', reject);
+    req.end(payload);
   });
 }

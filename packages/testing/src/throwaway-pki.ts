@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { ClusterPki, EnsureClusterPkiOptions } from '@orch/component-base/pki';
 import { ensureClusterPki } from '@orch/component-base/pki';
 
-import { registerTempDir, unregisterTempDir } from './processes.js';
+import { registerTempDir, unregisterTempDir } from '@orch/suite';
 
 export interface ThrowawayPki extends ClusterPki {
   /** Removes the PKI directory. */

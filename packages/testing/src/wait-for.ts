@@ -27,9 +27,3 @@ export async function waitFor(
     await sleep(opts.intervalMs ?? 50);
   }
 }
-
-/** GETs `url` with a short timeout; resolves the status and body, or rejects on network error. */
-export async function httpGet(url: string): Promise<{ status: number; body: string }> {
-  const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
-  return { status: res.status, body: await res.text() };
-}

@@ -1,0 +1,110 @@
+// The suite the bench measures, from @orch/suite's one description: etcd, NATS, one storage,
+// the authorizer, two RBAC gateways and an AlwaysAllow one (for the authorization cost), no
+// controllers; in a temporary home whose logs/ is kept.
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Launcher, describeSuite, launchSuite } from '@orch/suite';
+import type { SuiteRole } from '@orch/suite';
+import { Etcd3 } from 'etcd3';
+import { BenchClient } from './client.js';
+import type { Gateway } from './client.js';
+import type { BenchContext } from './step.js';
+import type { Report } from './report.js';
+import { summarizeProfiles } from './profile-summary.js';
+
+export interface BenchSuiteOptions {
+  /** BENCH_CPU_PROF: storage and the gateways write V8 CPU profiles into this directory. */
+  cpuProfDir?: string;
+  /** BENCH_NODE_FLAGS: Node flags for every service. */
+  nodeFlags: string[];
+}
+
+export interface BenchSuite {
+  logDir: string;
+  launcher: Launcher;
+  /** The context the steps get (without the report). */
+  context(report: Report): BenchContext;
+  /** Throws when a process of the suite has exited. */
+  checkRunning(): void;
+  /**
+   * Stops the suite (gracefully when profiling, so the profiles are written, and summarised into
+   * `report`), closes the clients and removes all but the logs.
+   */
+  stop(report: Report): Promise<void>;
+}
+
+export async function startBenchSuite(opts: BenchSuiteOptions): Promise<BenchSuite> {
+  const home = await mkdtemp(join(tmpdir(), 'orch-bench-'));
+  const prof = opts.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`] : [];
+  const nodeFlags: Partial<Record<SuiteRole, string[]>> = {
+    storage: [...prof, ...opts.nodeFlags],
+    authorizer: opts.nodeFlags,
+    gateway: [...prof, ...opts.nodeFlags],
+  };
+  const d = await describeSuite({
+    home,
+    gateways: [
+      { name: 'gateway-a' },
+      { name: 'gateway-b' },
+      { name: 'gateway-allow', authorizationMode: 'AlwaysAllow' },
+    ],
+    controllers: false,
+    nodeFlags,
+  });
+  console.log(`logs: ${d.logDir}`);
+  const launcher = new Launcher({ logDir: d.logDir });
+  const pki = await launchSuite(d, launcher).catch((err: unknown) => {
+    launcher.killAll();
+    throw err;
+  });
+  const admin = pki.file('admin');
+  const client = new BenchClient({
+    ca: readFileSync(pki.caFile),
+    cert: readFileSync(admin.certFile),
+    key: readFileSync(admin.keyFile),
+  });
+  const etcd = new Etcd3({ hosts: d.etcdUrl });
+  const gateway = (name: string): Gateway => ({
+    name,
+    url: d.gateways.find((g) => g.name === name)!.url,
+    pid: launcher.get(name)!.pid,
+  });
+  const processes = launcher.processes.map((p) => ({ name: p.name, pid: p.pid }));
+
+  return {
+    logDir: d.logDir,
+    launcher,
+    context: (report) => ({
+      gateways: [gateway('gateway-a'), gateway('gateway-b')],
+      allowGateway: gateway('gateway-allow'),
+      etcd,
+      natsUrl: d.natsUrl,
+      client,
+      servingFiles: { ...pki.file('gateway'), caFile: pki.caFile },
+      processes,
+      report,
+    }),
+    checkRunning() {
+      const p = launcher.firstExited();
+      if (p) throw new Error(`${p.name} exited (${p.exitReason()}); see ${p.logFile}`);
+    },
+    async stop(report) {
+      if (opts.cpuProfDir) {
+        await launcher.stop();
+        const names = new Map(launcher.processes.map((p) => [p.pid, p.name]));
+        report.notes.push(...summarizeProfiles(opts.cpuProfDir, names));
+      } else {
+        launcher.killAll();
+      }
+      etcd.close();
+      await client.close();
+      await Promise.all(launcher.processes.map((p) => p.exited));
+      // Keys stay nowhere: the PKI and the kubeconfigs (they embed theirs) go with etcd's data.
+      for (const k of Object.values(d.kubeconfigs)) await rm(k.path, { force: true });
+      await rm(d.pkiDir, { recursive: true, force: true });
+      await rm(d.etcdDataDir, { recursive: true, force: true });
+    },
+  };
+}

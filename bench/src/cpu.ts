@@ -1,0 +1,51 @@
+// Who used the machine during a step: CPU time and memory of the bench's own process and of
+// every process of the suite, from /proc.
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { f } from './report.js';
+
+/** A process to account for, by name. */
+export interface AccountedProcess {
+  name: string;
+  pid: number;
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat. */
+export function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime, stime in clock ticks (USER_HZ 100)
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Resident memory of a process in KiB, from /proc/<pid>/status. */
+export function rssKb(pid: number): number {
+  const m = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) : NaN;
+}
+
+/** Who used the CPU during fn: µs of CPU per operation for the bench and every process. */
+export async function cpuPerOp<T extends { ok: number }>(
+  processes: readonly AccountedProcess[],
+  fn: () => Promise<T>
+): Promise<{ result: T; perOp: string }> {
+  const who: AccountedProcess[] = [{ name: 'bench', pid: process.pid }, ...processes];
+  const before = who.map(({ pid }) => cpuSeconds(pid));
+  const result = await fn();
+  const ops = Math.max(1, result.ok);
+  const us = who.map(({ pid }, k) => ((cpuSeconds(pid) - before[k]!) * 1e6) / ops);
+  const total = us.reduce((a, b) => a + b, 0);
+  const per = who.map(({ name }, k) => `${name} ${f(us[k]!, 0)}`);
+  // Every process shares the machine's cores: this many operations per second is the most the
+  // CPU allows at this cost, whatever the concurrency.
+  const cores = availableParallelism();
+  return {
+    result,
+    perOp:
+      `${per.join(', ')}; all processes ${f(total, 0)} µs, ` +
+      `a ceiling of ${f((cores * 1e6) / total, 0)}/s on ${cores} cores`,
+  };
+}

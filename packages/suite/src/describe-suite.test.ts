@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+
+import { describeSuite } from './describe-suite.js';
+import { freePort, portIsFree } from './free-port.js';
+import type { ProcessSpec } from './process-spec.js';
+
+/** The value of `--flag=` in a process's arguments. */
+function flag(p: ProcessSpec | undefined, name: string): string | undefined {
+  const prefix = `--${name}=`;
+  return p?.args.find((a) => a.startsWith(prefix))?.slice(prefix.length);
+}
+
+describe('describeSuite', () => {
+  it('gives the processes stage by stage, wired to each other', async () => {
+    const home = '/tmp/orch-describe-test';
+    const d = await describeSuite({
+      home,
+      gateways: [{}, { name: 'allow', authorizationMode: 'AlwaysAllow', args: ['--only-this=1'] }],
+      storageReplicas: 2,
+      args: { gateway: ['--every-gateway=1'], storage: ['--compaction-interval=5m'] },
+      nodeFlags: { gateway: ['--cpu-prof'] },
+    });
+    assert.deepEqual(
+      d.stages.map((s) => s.map((p) => p.name)),
+      [
+        ['etcd', 'nats'],
+        ['storage-0', 'storage-1'],
+        ['authorizer'],
+        ['gateway-0', 'allow'],
+        ['controllers'],
+      ]
+    );
+    const [[etcd, nats], storage, [authorizer], gateways, [controllers]] = d.stages as [
+      ProcessSpec[], ProcessSpec[], ProcessSpec[], ProcessSpec[], ProcessSpec[],
+    ];
+
+    // Every port is distinct, and each client is given its server's address.
+    const addresses = [d.etcdUrl, d.natsUrl, d.natsMonitorUrl, ...d.storage, d.authorizer];
+    const ports = [...addresses, ...d.gateways.map((g) => g.url)].map((u) =>
+      Number(u.slice(u.lastIndexOf(':') + 1))
+    );
+    assert.equal(new Set(ports).size, ports.length);
+    assert.ok(etcd?.args.includes(d.etcdUrl));
+    assert.ok(nats?.ready.some((r) => r.kind === 'http' && r.url.startsWith(d.natsMonitorUrl)));
+    for (const [i, s] of storage.entries()) {
+      assert.equal(flag(s, 'etcd-servers'), d.etcdUrl);
+      assert.equal(`127.0.0.1:${flag(s, 'secure-port')}`, d.storage[i]);
+      assert.equal(flag(s, 'identity'), `storage-${i}`);
+      assert.equal(s.args.at(-1), '--compaction-interval=5m', 'extra flags come last');
+      assert.deepEqual(s.ready.map((r) => r.kind), ['grpc-health']);
+    }
+    assert.equal(flag(authorizer, 'storage-servers'), d.storage[0]);
+    for (const [i, g] of gateways.entries()) {
+      assert.equal(flag(g, 'storage-servers'), d.storage[i % 2], 'gateways spread over replicas');
+      assert.equal(flag(g, 'authorizer-servers'), d.authorizer);
+      assert.equal(flag(g, 'nats-url'), d.natsUrl);
+      assert.equal(g.args[0], '--cpu-prof', 'Node flags before the entry point');
+      assert.ok(g.args[1]?.endsWith(join('services', 'gateway', 'dist', 'main.js')));
+      assert.ok(g.args.includes('--every-gateway=1'));
+    }
+    assert.equal(flag(gateways[0], 'authorization-mode'), 'RBAC');
+    assert.equal(flag(gateways[1], 'authorization-mode'), 'AlwaysAllow');
+    assert.deepEqual(gateways[1]?.args.slice(-2), ['--every-gateway=1', '--only-this=1']);
+    assert.ok(!gateways[0]?.args.includes('--only-this=1'));
+
+    // Kubeconfigs: admin per gateway, the controllers' own, all in home.
+    assert.deepEqual(d.adminKubeconfigs, [
+      join(home, 'admin.kubeconfig'),
+      join(home, 'admin-1.kubeconfig'),
+    ]);
+    assert.equal(d.kubeconfigs['admin-1']?.server, d.gateways[1]?.url);
+    assert.equal(d.kubeconfigs['controllers']?.server, d.gateways[0]?.url);
+    assert.equal(d.kubeconfigs['controllers']?.cert, 'controllers');
+    assert.equal(flag(controllers, 'kubeconfig'), d.kubeconfigs['controllers']?.path);
+  });
+
+  it('puts gateways on the given port and the next ones, and refuses a taken one', async () => {
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', () => r()));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      await assert.rejects(
+        describeSuite({ home: '/tmp/x', gatewayPort: port }),
+        new RegExp(`127.0.0.1:${port} is already in use`)
+      );
+    } finally {
+      await new Promise((r) => taken.close(r));
+    }
+    let first = await freePort();
+    while (!(await portIsFree(first + 1))) first = await freePort();
+    const d = await describeSuite({
+      home: '/tmp/x',
+      gatewayPort: first,
+      gateways: 2,
+      controllers: false,
+    });
+    assert.deepEqual(
+      d.gateways.map((g) => [g.name, g.port]),
+      [
+        ['gateway-0', first],
+        ['gateway-1', first + 1],
+      ]
+    );
+    assert.equal(d.stages.at(-1)?.[0]?.role, 'gateway', 'no controllers');
+    assert.equal(d.kubeconfigs['controllers'], undefined);
+  });
+});

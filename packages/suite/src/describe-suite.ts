@@ -1,0 +1,340 @@
+// The one description of the running suite: which processes, in which order, with which flags,
+// files and environment, and how each one's readiness is known. `make run` (scripts/run.mjs),
+// the tests' startSuite (@orch/testing) and the bench all start what this returns, through
+// launchSuite. A new process, flag or kubeconfig is one line here.
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { adminCertName, adminUserName } from '@orch/component-base/pki';
+import type { CertificateFiles } from '@orch/component-base/pki';
+import type { TlsFiles } from '@orch/component-base/grpc-server';
+import { findExecutable } from './find-executable.js';
+import { freePorts, portIsFree } from './free-port.js';
+import type { ProcessSpec, Readiness } from './process-spec.js';
+
+export type SuiteRole = 'etcd' | 'nats' | 'storage' | 'authorizer' | 'gateway' | 'controllers';
+export type AuthorizationMode = 'RBAC' | 'AlwaysAllow' | 'AlwaysDeny';
+
+export interface GatewayOptions {
+  /** Process and log name; default `gateway` (one) or `gateway-<i>`. */
+  name?: string;
+  /** Default: the suite's authorizationMode. */
+  authorizationMode?: AuthorizationMode;
+  /** Flags for this gateway only, after the role's. */
+  args?: string[];
+}
+
+export interface SuiteOptions {
+  /** State: pki/, etcd-data/ (kept across starts), logs/, the kubeconfigs. */
+  home: string;
+  /** How many gateways (default 1), or one entry per gateway. */
+  gateways?: number | GatewayOptions[];
+  /** Port of the first gateway, the next ones following; default: free ports. */
+  gatewayPort?: number;
+  /** Storage replicas on etcd (default 1); gateway i talks to replica i mod n. */
+  storageReplicas?: number;
+  /** The gateways' --authorization-mode (default RBAC, answered by the authorizer service). */
+  authorizationMode?: AuthorizationMode;
+  /** Start the controllers (default true). */
+  controllers?: boolean;
+  /** Extra flags per role, after the suite's own (a later flag wins). */
+  args?: Partial<Record<SuiteRole, string[]>>;
+  /** Node flags per Node service role (`--cpu-prof`, `--max-semi-space-size=64`...). */
+  nodeFlags?: Partial<Record<SuiteRole, string[]>>;
+  /** Where the built services are (`services/<name>/dist/main.js`); default this repository. */
+  repoRoot?: string;
+}
+
+export interface KubeconfigSpec {
+  path: string;
+  server: string;
+  /** Name of the PKI certificate it carries (`<cert>.crt`, `<cert>.key`). */
+  cert: string;
+  /** Name of its user entry. */
+  user: string;
+}
+
+export interface GatewayEndpoint {
+  name: string;
+  url: string;
+  port: number;
+  authorizationMode: AuthorizationMode;
+}
+
+export interface SuiteDescription {
+  home: string;
+  pkiDir: string;
+  logDir: string;
+  etcdDataDir: string;
+  etcdUrl: string;
+  natsUrl: string;
+  natsMonitorUrl: string;
+  /** host:port of each storage replica. */
+  storage: string[];
+  /** host:port of the authorizer. */
+  authorizer: string;
+  gateways: GatewayEndpoint[];
+  /** Written before any process starts. `admin` targets gateway 0, `admin-<i>` gateway i. */
+  kubeconfigs: Record<string, KubeconfigSpec>;
+  /** An admin kubeconfig path per gateway. */
+  adminKubeconfigs: string[];
+  /** Started one stage after the other; the processes of a stage together. */
+  stages: ProcessSpec[][];
+}
+
+const host = '127.0.0.1';
+const defaultRepoRoot = resolve(fileURLToPath(import.meta.url), '../../../..');
+
+export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescription> {
+  const home = resolve(opts.home);
+  const repo = opts.repoRoot ?? defaultRepoRoot;
+  const pkiDir = join(home, 'pki');
+  const logDir = join(home, 'logs');
+  const etcdDataDir = join(home, 'etcd-data');
+  const cert = (name: string): CertificateFiles => certFiles(pkiDir, name);
+  const ca = join(pkiDir, 'ca.crt');
+  const tls = (name: string): TlsFiles => ({ caFile: ca, ...cert(name) });
+
+  const gatewayOpts: GatewayOptions[] = Array.isArray(opts.gateways)
+    ? opts.gateways
+    : Array.from({ length: opts.gateways ?? 1 }, () => ({}));
+  if (gatewayOpts.length === 0) throw new Error('the suite needs at least one gateway');
+  const first = opts.gatewayPort;
+  const fixedPorts = first === undefined ? [] : gatewayOpts.map((_, i) => first + i);
+  for (const port of fixedPorts) {
+    if (port > 65535) throw new Error(`gateway port ${port} is out of range`);
+    if (!(await portIsFree(port))) {
+      throw new Error(`${host}:${port} is already in use (another orch running?)`);
+    }
+  }
+  const replicas = opts.storageReplicas ?? 1;
+  const ports = await freePorts(
+    6 + 2 * replicas + (fixedPorts.length ? 0 : gatewayOpts.length),
+    fixedPorts
+  );
+  const take = (n: number): number[] => ports.splice(0, n);
+  const [etcdPort, etcdPeerPort, natsPort, natsMonitorPort] = take(4) as [
+    number,
+    number,
+    number,
+    number,
+  ];
+  const [authorizerPort, authorizerMetricsPort] = take(2) as [number, number];
+  const storagePorts = take(replicas);
+  const storageMetricsPorts = take(replicas);
+  const gatewayPorts = fixedPorts.length ? fixedPorts : take(gatewayOpts.length);
+
+  const etcdUrl = `http://${host}:${etcdPort}`;
+  const natsUrl = `nats://${host}:${natsPort}`;
+  const storage = storagePorts.map((p) => `${host}:${p}`);
+  const authorizer = `${host}:${authorizerPort}`;
+  const gateways: GatewayEndpoint[] = gatewayOpts.map((g, i) => ({
+    name: g.name ?? (gatewayOpts.length === 1 ? 'gateway' : `gateway-${i}`),
+    url: `https://${host}:${gatewayPorts[i]}`,
+    port: gatewayPorts[i]!,
+    authorizationMode: g.authorizationMode ?? opts.authorizationMode ?? 'RBAC',
+  }));
+
+  // Kubeconfigs, one line each: file name, certificate, user, server (default gateway 0).
+  const kubeconfig = (name: string, certName: string, user: string, at = gateways[0]!.url) => ({
+    path: join(home, `${name}.kubeconfig`),
+    server: at,
+    cert: certName,
+    user,
+  });
+  const controllers = opts.controllers ?? true;
+  const kubeconfigs: Record<string, KubeconfigSpec> = {
+    admin: kubeconfig('admin', adminCertName, adminUserName),
+    ...(controllers
+      ? { controllers: kubeconfig('controllers', 'controllers', 'controllers') }
+      : {}),
+  };
+  for (const [i, g] of gateways.entries()) {
+    if (i === 0) continue;
+    kubeconfigs[`admin-${i}`] = kubeconfig(`admin-${i}`, adminCertName, adminUserName, g.url);
+  }
+  const adminKubeconfigs = gateways.map(
+    (_, i) => kubeconfigs[i === 0 ? 'admin' : `admin-${i}`]!.path
+  );
+
+  const extra = (role: SuiteRole): string[] => opts.args?.[role] ?? [];
+  /** One of the suite's Node services, from its built entry point; `own`: its flags alone. */
+  const service = (
+    role: SuiteRole,
+    name: string,
+    flags: string[],
+    ready: Readiness[],
+    timeoutMs: number,
+    own: string[] = []
+  ): ProcessSpec => ({
+    name,
+    role,
+    command: process.execPath,
+    args: [
+      ...(opts.nodeFlags?.[role] ?? []),
+      join(repo, 'services', role, 'dist', 'main.js'),
+      ...flags,
+      ...extra(role),
+      ...own,
+    ],
+    ready,
+    timeoutMs,
+  });
+  /** Serving certificate, its key and the CA that clients must chain to. */
+  const serving = (name: string): string[] => [
+    `--tls-cert-file=${cert(name).certFile}`,
+    `--tls-private-key-file=${cert(name).keyFile}`,
+    `--client-ca-file=${ca}`,
+  ];
+  const asAdmin = tls(adminCertName);
+
+  const stages: ProcessSpec[][] = [
+    [
+      etcdProcess(
+        { dataDir: etcdDataDir, clientPort: etcdPort, peerPort: etcdPeerPort },
+        extra('etcd')
+      ),
+      natsProcess({ port: natsPort, monitorPort: natsMonitorPort }, extra('nats')),
+    ],
+    // storage: the only etcd client; its gRPC health is SERVING while etcd answers.
+    storagePorts.map((port, i) =>
+      service('storage', replicas === 1 ? 'storage' : `storage-${i}`, [
+        `--etcd-servers=${etcdUrl}`,
+        `--nats-url=${natsUrl}`,
+        `--bind-address=${host}`,
+        `--secure-port=${port}`,
+        `--metrics-port=${storageMetricsPorts[i]}`,
+        ...serving('storage'),
+        `--identity=storage-${i}`,
+      ], [{ kind: 'grpc-health', address: storage[i]!, tls: tls('storage') }], 30_000)
+    ),
+    // authorizer: SERVING once its RBAC caches are synced and the bootstrap policy reconciled.
+    [
+      service('authorizer', 'authorizer', [
+        `--storage-servers=${storage[0]}`,
+        `--nats-url=${natsUrl}`,
+        `--bind-address=${host}`,
+        `--secure-port=${authorizerPort}`,
+        `--metrics-port=${authorizerMetricsPort}`,
+        ...serving('authorizer'),
+      ], [{ kind: 'grpc-health', address: authorizer, tls: tls('authorizer') }], 60_000),
+    ],
+    // gateways: ready when /readyz answers and the system namespaces exist.
+    gateways.map((g, i) =>
+      service('gateway', g.name, [
+        `--bind-address=${host}`,
+        `--secure-port=${g.port}`,
+        ...serving('gateway'),
+        `--storage-servers=${storage[i % storage.length]}`,
+        `--grpc-ca-file=${ca}`,
+        `--grpc-cert-file=${cert('gateway').certFile}`,
+        `--grpc-key-file=${cert('gateway').keyFile}`,
+        `--nats-url=${natsUrl}`,
+        `--authorization-mode=${g.authorizationMode}`,
+        `--authorizer-servers=${authorizer}`,
+        '--shutdown-delay-duration=0s',
+      ], [
+        { kind: 'https', url: `${g.url}/readyz`, tls: asAdmin },
+        { kind: 'https', url: `${g.url}/api/v1/namespaces/default`, tls: asAdmin },
+      ], 90_000, gatewayOpts[i]!.args)
+    ),
+  ];
+  // controllers: through the public API with their own certificate. No endpoint of their own:
+  // a moment's run shows that they started.
+  if (controllers) {
+    stages.push([
+      service('controllers', 'controllers', [
+        `--kubeconfig=${kubeconfigs['controllers']!.path}`,
+      ], [{ kind: 'running', forMs: 1500 }], 10_000),
+    ]);
+  }
+
+  return {
+    home,
+    pkiDir,
+    logDir,
+    etcdDataDir,
+    etcdUrl,
+    natsUrl,
+    natsMonitorUrl: `http://${host}:${natsMonitorPort}`,
+    storage,
+    authorizer,
+    gateways,
+    kubeconfigs,
+    adminKubeconfigs,
+    stages,
+  };
+}
+
+/** etcd, one member on loopback; ready when /health says so. */
+export function etcdProcess(
+  o: { dataDir: string; clientPort: number; peerPort: number },
+  extraArgs: string[] = []
+): ProcessSpec {
+  const url = `http://${host}:${o.clientPort}`;
+  const peerUrl = `http://${host}:${o.peerPort}`;
+  return {
+    name: 'etcd',
+    role: 'etcd',
+    command: findExecutable(
+      'etcd',
+      ['/usr/local/bin', '/usr/bin'],
+      'apt-get install etcd-server'
+    ),
+    args: [
+      '--name', 'orch',
+      '--data-dir', o.dataDir,
+      '--listen-client-urls', url,
+      '--advertise-client-urls', url,
+      '--listen-peer-urls', peerUrl,
+      '--initial-advertise-peer-urls', peerUrl,
+      '--initial-cluster', `orch=${peerUrl}`,
+      '--logger', 'zap',
+      '--log-outputs', 'stderr',
+      '--log-level', 'warn',
+      ...extraArgs,
+    ],
+    env: etcdEnv(),
+    ready: [
+      {
+        kind: 'http',
+        url: `${url}/health`,
+        body: (text) => (JSON.parse(text) as { health?: unknown }).health === 'true',
+      },
+    ],
+    timeoutMs: 30_000,
+  };
+}
+
+/** nats-server on loopback with its monitoring port; ready when /healthz answers. */
+export function natsProcess(
+  o: { port: number; monitorPort: number },
+  extraArgs: string[] = []
+): ProcessSpec {
+  return {
+    name: 'nats',
+    role: 'nats',
+    command: findExecutable(
+      'nats-server',
+      ['/usr/sbin', '/usr/local/sbin', '/usr/bin', '/usr/local/bin'],
+      'apt-get install nats-server'
+    ),
+    args: ['-a', host, '-p', String(o.port), '-m', String(o.monitorPort), ...extraArgs],
+    ready: [{ kind: 'http', url: `http://${host}:${o.monitorPort}/healthz` }],
+    timeoutMs: 20_000,
+  };
+}
+
+/** The certificate files of `name` in a cluster PKI directory (as ensureClusterPki names them). */
+export function certFiles(pkiDir: string, name: string): CertificateFiles {
+  return { certFile: join(pkiDir, `${name}.crt`), keyFile: join(pkiDir, `${name}.key`) };
+}
+
+/** The environment without ETCD_* settings that would override the flags. */
+function etcdEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!key.startsWith('ETCD_')) env[key] = value;
+  }
+  if (process.arch === 'arm64') env['ETCD_UNSUPPORTED_ARCH'] = 'arm64';
+  return env;
+}

@@ -1,0 +1,92 @@
+// One probe per readiness kind: true once the process serves, false (or a rejection, with the
+// reason) while it does not yet.
+import { readFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
+import type { ServiceDefinition } from '@grpc/grpc-js';
+import { makeClientConstructor } from '@grpc/grpc-js';
+import { clientCredentials } from '@orch/component-base/grpc-server';
+import type { TlsFiles } from '@orch/component-base/grpc-server';
+import { service as healthService } from 'grpc-health-check';
+import type { Readiness } from './process-spec.js';
+
+const probeTimeoutMs = 2000;
+
+/**
+ * Asks once whether `r` holds. `running` is judged by the launcher (it knows whether the
+ * process is still alive), so here it only says whether its time has passed.
+ */
+export async function probeReadiness(r: Readiness, startedAt: number): Promise<boolean> {
+  switch (r.kind) {
+    case 'http': {
+      const res = await fetch(r.url, { signal: AbortSignal.timeout(probeTimeoutMs) });
+      const text = await res.text();
+      return res.status === 200 && (r.body === undefined || r.body(text));
+    }
+    case 'https':
+      return (await httpsGetStatus(r.url, r.tls)) === 200;
+    case 'grpc-health':
+      return (await grpcHealth(r.address, r.tls)) === 'SERVING';
+    case 'running':
+      return Date.now() - startedAt >= r.forMs;
+  }
+}
+
+/** A readable name of the readiness kind, for messages. */
+export function describeReadiness(r: Readiness): string {
+  switch (r.kind) {
+    case 'http':
+    case 'https':
+      return `GET ${r.url}`;
+    case 'grpc-health':
+      return `gRPC health of ${r.address}`;
+    case 'running':
+      return `${r.forMs} ms running`;
+  }
+}
+
+function httpsGetStatus(url: string, tls: TlsFiles): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(
+      url,
+      {
+        method: 'GET',
+        timeout: probeTimeoutMs,
+        ca: readFileSync(tls.caFile),
+        cert: readFileSync(tls.certFile),
+        key: readFileSync(tls.keyFile),
+      },
+      (res) => {
+        res.resume();
+        res.once('end', () => resolve(res.statusCode ?? 0));
+        res.once('error', reject);
+      }
+    );
+    req.once('timeout', () => req.destroy(new Error('timeout')));
+    req.once('error', reject);
+    req.end();
+  });
+}
+
+const HealthClient = makeClientConstructor(
+  healthService as unknown as ServiceDefinition,
+  'grpc.health.v1.Health'
+);
+
+type CheckCallback = (err: Error | null, res?: { status?: string }) => void;
+
+function grpcHealth(address: string, tls: TlsFiles): Promise<string> {
+  // Every component certificate names localhost; an IP as TLS server name is not allowed.
+  const client = new HealthClient(address, clientCredentials(tls), {
+    'grpc.ssl_target_name_override': 'localhost',
+  });
+  const check = (client as unknown as Record<string, Function>)['check'] as (
+    req: { service: string },
+    opts: { deadline: number },
+    cb: CheckCallback
+  ) => void;
+  return new Promise<string>((resolve, reject) => {
+    check.call(client, { service: '' }, { deadline: Date.now() + probeTimeoutMs }, (err, res) =>
+      err ? reject(err) : resolve(res?.status ?? 'UNKNOWN')
+    );
+  }).finally(() => client.close());
+}
