@@ -25,7 +25,8 @@ export default tseslint.config(
     },
     plugins: { 'import-x': importX },
     settings: {
-      'import-x/resolver-next': [importX.createNodeResolver()],
+      // The sources import each other as `./x.js`; the TypeScript resolver finds the `.ts`.
+      'import-x/resolver': { typescript: true, node: true },
     },
     rules: {
       '@typescript-eslint/no-floating-promises': [
