@@ -27,6 +27,9 @@ export default tseslint.config(
     settings: {
       // The sources import each other as `./x.js`; the TypeScript resolver finds the `.ts`.
       'import-x/resolver': { typescript: true, node: true },
+      // no-cycle reads the imported files too; they are TypeScript.
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/extensions': ['.ts', '.js', '.mjs'],
     },
     rules: {
       '@typescript-eslint/no-floating-promises': [
