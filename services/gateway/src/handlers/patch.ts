@@ -57,7 +57,7 @@ export async function patchResource(scope: RequestScope, res: ServerResponse): P
       defaultObject(scope.def, obj);
       return obj;
     },
-    { dryRun, validate: scope.validate, forceAllowCreate: false, ...(subresource ? { subresource } : {}) }
+    { dryRun, validate: scope.validate, warn: (w) => warnings.add(w), forceAllowCreate: false, ...(subresource ? { subresource } : {}) }
   );
   for (const w of warnings) addWarning(scope.req, w);
   writeObjectNegotiated(scope.req, res, 200, result.object);

@@ -6,6 +6,7 @@ import { decodeRequestObject } from './decode.js';
 import { parseDryRun } from './list-options.js';
 import { namespaceOf } from './scope.js';
 import type { RequestScope } from './scope.js';
+import { addWarning } from '../request/context.js';
 
 export function checkSubresource(scope: RequestScope, verb: string): string | undefined {
   const sub = scope.info.subresource || undefined;
@@ -20,6 +21,7 @@ export async function updateResource(scope: RequestScope, res: ServerResponse): 
   const result = await scope.store.update(namespaceOf(scope), scope.info.name, () => desired, {
     dryRun,
     validate: scope.validate,
+    warn: (w) => addWarning(scope.req, w),
     ...(subresource ? { subresource } : {}),
   });
   writeObjectNegotiated(scope.req, res, result.created ? 201 : 200, result.object);

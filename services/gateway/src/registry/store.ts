@@ -14,7 +14,13 @@ import {
 } from '@orch/apimachinery/errors';
 import type { FieldError, Status } from '@orch/apimachinery/errors';
 import type { StorageClient } from '@orch/apimachinery/grpc';
-import { generateName, validateAnnotations, validateLabels, validateObjectName } from '@orch/apimachinery/meta';
+import {
+  generateName,
+  validateObjectMeta,
+  validateObjectMetaCreate,
+  validateObjectMetaUpdate,
+  warningsForObjectMeta,
+} from '@orch/apimachinery/meta';
 import { storageKey, storagePrefix } from '@orch/apimachinery/registry';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { formatApiVersion } from '@orch/apimachinery/schema';
@@ -27,6 +33,8 @@ export type ValidateObjectFunc = (obj: Obj, old: Obj | undefined, operation: 'CR
 export interface WriteOptions {
   dryRun: boolean;
   validate?: ValidateObjectFunc;
+  /** Receives each warning of the write once (metadata warnings), for `Warning: 299` headers. */
+  warn?: (text: string) => void;
 }
 
 /** Turns the current object into the desired one (PUT body, patch, status write). */
@@ -77,6 +85,7 @@ export class Store {
 
   async create(obj: Obj, opts: WriteOptions): Promise<Obj> {
     this.#beforeCreate(obj);
+    for (const w of warningsForObjectMeta(obj.metadata)) opts.warn?.(w);
     await opts.validate?.(obj, undefined, 'CREATE');
     const key = this.key(obj.metadata.namespace, obj.metadata.name ?? '');
     if (opts.dryRun) {
@@ -102,6 +111,11 @@ export class Store {
     opts: WriteOptions & { subresource?: string; forceAllowCreate?: boolean }
   ): Promise<{ object: Obj; created: boolean }> {
     const key = this.key(namespace, name);
+    const warnings = new Set<string>();
+    const warned = <T>(result: T): T => {
+      for (const w of warnings) opts.warn?.(w);
+      return result;
+    };
     for (let attempt = 0; ; attempt++) {
       let current: Obj | undefined;
       try {
@@ -125,18 +139,19 @@ export class Store {
         throw newConflict(this.groupResource, name, 'the object has been modified; please apply your changes to the latest version and try again');
       }
       const next = this.#beforeUpdate(desired, current, opts.subresource);
+      for (const w of warningsForObjectMeta(next.metadata)) warnings.add(w);
       await opts.validate?.(next, current, 'UPDATE');
       const revision = Number(current.metadata.resourceVersion);
-      if (opts.dryRun) return { object: next, created: false };
-      if (sameJson(next, current)) return { object: current, created: false };
+      if (opts.dryRun) return warned({ object: next, created: false });
+      if (sameJson(next, current)) return warned({ object: current, created: false });
       try {
         if (next.metadata.deletionTimestamp && this.#blockingFinalizers(next).length === 0) {
           // The last finalizer is gone: the object goes (k8s ShouldDeleteDuringUpdate).
           await this.#storage.delete(key, { revision });
-          return { object: next, created: false };
+          return warned({ object: next, created: false });
         }
         const stored = this.#out(await this.#storage.update(key, next, { revision }));
-        return { object: stored, created: false };
+        return warned({ object: stored, created: false });
       } catch (err) {
         if (isConflict(err) && !pinned && attempt < maxConflictRetries) continue;
         throw err;
@@ -191,7 +206,11 @@ export class Store {
   /** System fields, strategy, validation (k8s rest.BeforeCreate). */
   #beforeCreate(obj: Obj): void {
     const meta = obj.metadata;
-    if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
+    // A client's resourceVersion is refused, so it is checked before the system fields are set.
+    const rvErrs = validateObjectMetaCreate(meta);
+    if (!meta.name && typeof meta.generateName === 'string' && meta.generateName) {
+      meta.name = generateName(meta.generateName);
+    }
     meta.uid = randomUUID();
     meta.creationTimestamp = now();
     meta.generation = 1;
@@ -200,8 +219,8 @@ export class Store {
     delete meta.deletionGracePeriodSeconds;
     if (!this.def.namespaced) delete meta.namespace;
     this.strategy.prepareForCreate(obj);
-    const errs = [...this.#validateMeta(obj), ...this.strategy.validate(obj)];
-    if (errs.length > 0) throw newInvalid({ group: this.def.group, kind: this.def.kind }, meta.name ?? '', errs);
+    const errs = [...rvErrs, ...this.#validateMeta(obj), ...this.strategy.validate(obj)];
+    if (errs.length > 0) throw newInvalid({ group: this.def.group, kind: this.def.kind }, nameOf(meta), errs);
   }
 
   /** Immutable metadata is carried over, generation follows spec changes (k8s rest.BeforeUpdate). */
@@ -220,45 +239,35 @@ export class Store {
       this.strategy.prepareForUpdate(next, old);
     }
     const meta = next.metadata;
-    meta.uid = old.metadata.uid;
+    // As upstream's BeforeUpdate: a uid is kept when the client sent none (a different one is
+    // refused as immutable), creationTimestamp and a set deletionTimestamp always carried over.
+    if (!meta.uid) meta.uid = old.metadata.uid;
     meta.creationTimestamp = old.metadata.creationTimestamp;
     meta.resourceVersion = old.metadata.resourceVersion;
-    if (old.metadata.deletionTimestamp) {
-      meta.deletionTimestamp = old.metadata.deletionTimestamp;
+    if (old.metadata.deletionTimestamp) meta.deletionTimestamp = old.metadata.deletionTimestamp;
+    if (old.metadata.deletionGracePeriodSeconds !== undefined && meta.deletionGracePeriodSeconds == null) {
       meta.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
-    } else {
-      delete meta.deletionTimestamp;
-      delete meta.deletionGracePeriodSeconds;
     }
     if (meta.generateName === undefined) delete meta.generateName;
     const gen = old.metadata.generation ?? 1;
     meta.generation = subresource === undefined && specChanged(next, old) ? gen + 1 : gen;
-    const errs: FieldError[] = [...this.#validateMeta(next), ...this.strategy.validateUpdate(next, old)];
-    if (old.metadata.deletionTimestamp) {
-      const added = (meta.finalizers ?? []).filter((f) => !(old.metadata.finalizers ?? []).includes(f));
-      if (added.length > 0) {
-        errs.push({ type: 'FieldValueForbidden', field: 'metadata.finalizers', message: 'no new finalizers can be added if the object is being deleted', value: added });
-      }
-    }
-    if (errs.length > 0) throw newInvalid({ group: this.def.group, kind: this.def.kind }, meta.name ?? '', errs);
+    const errs: FieldError[] = [
+      ...this.#validateMeta(next, old),
+      ...this.strategy.validateUpdate(next, old),
+    ];
+    if (errs.length > 0) throw newInvalid({ group: this.def.group, kind: this.def.kind }, nameOf(meta), errs);
     return next;
   }
 
-  #validateMeta(obj: Obj): FieldError[] {
-    const meta = obj.metadata;
-    const errs: FieldError[] = [];
-    if (!meta.name) {
-      errs.push({ type: 'FieldValueRequired', field: 'metadata.name', message: 'name or generateName is required' });
-    } else {
-      for (const m of validateObjectName(meta.name, this.strategy.nameRule)) {
-        errs.push({ type: 'FieldValueInvalid', field: 'metadata.name', message: m, value: meta.name });
-      }
-    }
-    for (const e of [...validateLabels(meta.labels), ...validateAnnotations(meta.annotations)]) errs.push(e);
-    if (meta.finalizers !== undefined && (!Array.isArray(meta.finalizers) || meta.finalizers.some((f) => typeof f !== 'string'))) {
-      errs.push({ type: 'FieldValueInvalid', field: 'metadata.finalizers', message: 'must be a list of strings', value: meta.finalizers });
-    }
-    return errs;
+  /** k8s ValidateObjectMeta on create; on update also ValidateObjectMetaUpdate (validateCommonFields). */
+  #validateMeta(obj: Obj, old?: Obj): FieldError[] {
+    const opts = { namespaced: this.def.namespaced, nameRule: this.strategy.nameRule };
+    const errs = validateObjectMeta(obj.metadata, opts);
+    if (!old) return errs;
+    // Both run the common checks (labels, ...): each error is reported once.
+    const seen = new Set(errs.map((e) => JSON.stringify(e)));
+    const more = validateObjectMetaUpdate(obj.metadata, old.metadata);
+    return [...errs, ...more.filter((e) => !seen.has(JSON.stringify(e)))];
   }
 
   list = async (req: Parameters<StorageClient['list']>[0]): Promise<{ items: Obj[]; revision: number; continueToken: string; remainingItemCount: number }> => {
@@ -281,6 +290,9 @@ export class Store {
   };
 
 }
+
+/** The name for an Invalid Status: the object's name when it is a string. */
+const nameOf = (meta: Obj['metadata']): string => (typeof meta.name === 'string' ? meta.name : '');
 
 export function now(): string {
   return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
