@@ -6,7 +6,7 @@ NODE ?= node
 IMAGE ?= orch:dev
 TEST_ARGS ?=
 
-.PHONY: help deps build run test proto verify-proto bench images compose-config clean
+.PHONY: help deps build run test fuzz proto verify-proto bench images compose-config clean
 
 help: ## list the targets
 	@echo 'usage: make <target>'
@@ -24,6 +24,9 @@ run: build ## start the suite on https://127.0.0.1:6443 (env ORCH_PORT, ORCH_HOM
 
 test: build ## run every test (TEST_ARGS=--unit: packages/ only)
 	$(NODE) scripts/test.mjs $(TEST_ARGS)
+
+fuzz: build ## fuzz the API long from a random seed (FUZZ_SECONDS=600, FUZZ_SEED to replay)
+	$(NODE) e2e/dist/fuzz/main.js
 
 proto: deps ## regenerate packages/proto/src/generated from proto/
 	$(NODE) packages/proto/scripts/generate.mjs

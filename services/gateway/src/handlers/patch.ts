@@ -2,7 +2,7 @@
 // inside the update loop, so a lost race re-applies the patch to the newer object; the result is
 // field-checked and defaulted like a PUT body.
 import type { ServerResponse } from 'node:http';
-import { newBadRequest, newNotFound, newUnsupportedMediaType, newInvalid } from '@orch/apimachinery/errors';
+import { newBadRequest, newNotFound, newUnprocessableEntity, newUnsupportedMediaType } from '@orch/apimachinery/errors';
 import { PatchError, applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '@orch/apimachinery/patch';
 import { builtinSchemaModel } from '@orch/apimachinery/schema-model';
 import { writeObjectNegotiated } from '../negotiation/response-writers.js';
@@ -48,7 +48,8 @@ export async function patchResource(scope: RequestScope, res: ServerResponse): P
               : applyMergePatch(current, patch);
       } catch (err) {
         if (err instanceof PatchError) {
-          throw newInvalid({ group: scope.def.group, kind: scope.def.kind }, name, [{ type: 'FieldValueInvalid', field: '', message: err.message }]);
+          // As upstream: a patch that does not apply is 422 with the reason as a fieldless cause.
+          throw newUnprocessableEntity(err.message);
         }
         throw err;
       }
