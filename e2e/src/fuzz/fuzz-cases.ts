@@ -323,8 +323,16 @@ function jsonBodies(base: Record<string, Json>, allowBinary: boolean): fc.Arbitr
     }),
     fc.tuple(fc.constantFrom(64, 1000, 10_000, 100_000), fc.constantFrom('array', 'object') as fc.Arbitrary<'array' | 'object'>).map(
       ([depth, kind]) => {
+        // Deep in an unknown field, and deep in a free-form one (fieldsV1 is kept as it is).
         const text = JSON.stringify({ ...base, deep: '@@' }).replace('"@@"', deepJsonText(depth, kind));
         return { mutation: `deep:${kind}:${depth}`, body: utf8(text) };
+      }
+    ),
+    fc.constantFrom(200, 256, 257, 700, 5000).map(
+      (depth) => {
+        const meta = { ...(base['metadata'] as Record<string, Json>), managedFields: [{ manager: 'm', operation: 'Update', fieldsType: 'FieldsV1', fieldsV1: '@@' }] };
+        const text = JSON.stringify({ ...base, metadata: meta }).replace('"@@"', deepJsonText(depth, 'object'));
+        return { mutation: `deep:fieldsV1:${depth}`, body: utf8(text) };
       }
     ),
     fc.tuple(fc.nat(), fc.constantFrom([0xff], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0x80], [0xe2, 0x82])).map(
@@ -398,7 +406,14 @@ function jsonPatchBodies(base: Record<string, Json>): fc.Arbitrary<Body> {
       mutation: `json-patch:many:${n}`,
       body: json(Array.from({ length: n }, () => ({ op: 'test', path: '/kind', value: base['kind'] }))),
     })),
-    anyJson.map((v) => ({ mutation: 'json-patch:not-a-list', body: json(v) }))
+    anyJson.map((v) => ({ mutation: 'json-patch:not-a-list', body: json(v) })),
+    fc.constantFrom(3, 40).map((n) => ({
+      mutation: `json-patch:copy-bomb:${n}`,
+      body: json([
+        { op: 'add', path: '/metadata/annotations', value: { a: 'x'.repeat(1000) } },
+        ...Array.from({ length: n }, (_, i) => ({ op: 'copy', from: '/metadata/annotations', path: `/metadata/annotations/c${i}` })),
+      ]),
+    }))
   );
 }
 

@@ -43,7 +43,8 @@ const stats = fuzzer.stats;
 const fives = [...stats.codes].filter(([c]) => c >= 500).reduce((n, [, k]) => n + k, 0);
 out(`server: ${stats.cases} cases in ${Math.round((Date.now() - started) / 1000)} s`);
 out(`  answers by code: ${formatCodes(stats.codes)}`);
-out(`  5xx: ${fives}; objects stored: ${stats.stored}; gateway down: ${fuzzer.down ? 'yes' : 'no'}`);
+out(`  5xx: ${fives}; objects stored: ${stats.stored} (all valid unless a failure says so)`);
+out(`  gateway down: ${fuzzer.down ? 'yes' : 'no'}; kept-alive sockets reset and sent again: ${stats.resets}`);
 
 const decoderMs = Math.max(1000, seconds * 1000 - (Date.now() - started));
 const names = Object.keys(decoderProperties);

@@ -34,6 +34,8 @@ export interface FuzzStats {
   codes: Map<number, number>;
   /** Objects stored by the run (2xx to create/update/patch). */
   stored: number;
+  /** Requests sent again after a kept-alive socket was reset (the gateway still up). */
+  resets: number;
 }
 
 export interface FuzzFailure {
@@ -47,7 +49,7 @@ type Response = Awaited<ReturnType<Suite['request']>>;
 
 export class ServerFuzzer {
   readonly targets: FuzzTarget[] = fuzzTargets();
-  readonly stats: FuzzStats = { cases: 0, codes: new Map(), stored: 0 };
+  readonly stats: FuzzStats = { cases: 0, codes: new Map(), stored: 0, resets: 0 };
   readonly #suite: Suite;
   /** The case whose request the gateway did not answer (it went down): shrinking cannot help. */
   down: string | undefined;
@@ -101,8 +103,16 @@ export class ServerFuzzer {
     try {
       res = await this.#request(method, path, Buffer.from(c.body), headers);
     } catch (err) {
-      if ((err as { code?: string }).code !== undefined) this.down = describeCase(c, this.targets);
-      throw err;
+      if ((err as { code?: string }).code === undefined) throw err;
+      // A kept-alive socket the server closed as it was reused (ECONNRESET) is no crash: the
+      // gateway still answers /readyz, and the request is sent once more on a new socket.
+      const ready = await this.#request('GET', '/readyz').then((r) => r.status === 200, () => false);
+      if (!ready) {
+        this.down = describeCase(c, this.targets);
+        throw err;
+      }
+      this.stats.resets++;
+      res = await this.#request(method, path, Buffer.from(c.body), headers);
     }
     this.stats.cases++;
     this.stats.codes.set(res.status, (this.stats.codes.get(res.status) ?? 0) + 1);

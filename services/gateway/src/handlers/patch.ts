@@ -2,8 +2,8 @@
 // inside the update loop, so a lost race re-applies the patch to the newer object; the result is
 // field-checked and defaulted like a PUT body.
 import type { ServerResponse } from 'node:http';
-import { newBadRequest, newNotFound, newUnprocessableEntity, newUnsupportedMediaType } from '@orch/apimachinery/errors';
-import { PatchError, applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '@orch/apimachinery/patch';
+import { newBadRequest, newNotFound, newRequestEntityTooLarge, newUnprocessableEntity, newUnsupportedMediaType } from '@orch/apimachinery/errors';
+import { PatchError, applyJsonPatch, applyMergePatch, applyStrategicMergePatch, maxJsonPatchOperations } from '@orch/apimachinery/patch';
 import { builtinSchemaModel } from '@orch/apimachinery/schema-model';
 import { writeObjectNegotiated } from '../negotiation/response-writers.js';
 import { checkFields, decodeObject, defaultObject, parseBodyStrict, parseFieldValidation, readBody } from './decode.js';
@@ -28,6 +28,10 @@ export async function patchResource(scope: RequestScope, res: ServerResponse): P
   const { value: patch, duplicates } = parseBodyStrict(readBody(scope.req), 'application/json');
   // The patched object is field-checked on every try of the update loop; warnings are sent once.
   const warnings = new Set<string>();
+  // As upstream: more operations than maxJSONPatchOperations is 413, before anything is read.
+  if (contentType === 'application/json-patch+json' && Array.isArray(patch) && patch.length > maxJsonPatchOperations) {
+    throw newRequestEntityTooLarge(`The allowed maximum operations in a JSON patch is ${maxJsonPatchOperations}, got ${patch.length}`);
+  }
   if (contentType !== 'application/json-patch+json' && (typeof patch !== 'object' || patch === null || Array.isArray(patch))) {
     throw newBadRequest('a merge patch must be a JSON object');
   }
