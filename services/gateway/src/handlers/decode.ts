@@ -37,11 +37,33 @@ export function nestingDepth(value: unknown): number {
   return max;
 }
 
+/** How deeply `[` and `{` nest in JSON text (outside strings), in one pass without parsing. */
+export function jsonTextDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) max = depth;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return max;
+}
+
+const tooDeep = () =>
+  newBadRequest(`the request body is nested too deeply: exceeded max depth of ${maxDecodingDepth}`);
+
 /** 400 past {@link maxDecodingDepth} (Go's decoder: "exceeded max depth"). */
 export function checkDepth(value: unknown): void {
-  if (nestingDepth(value) > maxDecodingDepth) {
-    throw newBadRequest(`the request body is nested too deeply: exceeded max depth of ${maxDecodingDepth}`);
-  }
+  if (nestingDepth(value) > maxDecodingDepth) throw tooDeep();
 }
 
 /** The fieldValidation query parameter: Warn when unset; anything else than the three is 400. */
@@ -92,6 +114,8 @@ function parseBodyValue(body: Buffer, contentType: string): ParsedBody {
       throw newBadRequest(`the request body is not valid YAML: ${(err as Error).message}`);
     }
   }
+  // Before parsing: the parsers recurse, and a stack overflow is better never reached.
+  if (jsonTextDepth(text) > maxDecodingDepth) throw tooDeep();
   try {
     return parseJsonStrict(text);
   } catch (err) {
