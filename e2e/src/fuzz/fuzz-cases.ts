@@ -23,6 +23,7 @@ export interface FuzzTarget {
 export type FuzzVerb =
   | 'create'
   | 'update'
+  | 'update-status'
   | 'patch-merge'
   | 'patch-json'
   | 'patch-strategic'
@@ -291,6 +292,14 @@ const limitEdits: readonly { what: string; edit: (o: Record<string, Json>, n: nu
 /** Bodies made from one JSON value (an object, or a merge patch). */
 function jsonBodies(base: Record<string, Json>, allowBinary: boolean): fc.Arbitrary<Body> {
   const paths = pathsOf(base);
+  // Strings at and just past their limits (some bodies of megabytes).
+  const limits = fc.tuple(fc.nat(limitEdits.length - 1), fc.constantFrom(-1, 0, 1)).map(([i, d]) => {
+    const e = limitEdits[i] ?? limitEdits[0];
+    const o = structuredClone(base);
+    if (!o['metadata'] || typeof o['metadata'] !== 'object') o['metadata'] = {};
+    e?.edit(o, (e?.at ?? 0) + d);
+    return { mutation: `limit:${e?.what}${d < 0 ? '-1' : d > 0 ? '+1' : ''}`, body: json(o) };
+  });
   const arbs: fc.Arbitrary<Body>[] = [
     fc.constant({ mutation: 'valid', body: json(base) }),
     fc.tuple(fc.nat(), anyJson).map(([i, v]) => {
@@ -314,13 +323,7 @@ function jsonBodies(base: Record<string, Json>, allowBinary: boolean): fc.Arbitr
       o['metadata'] = { ...(o['metadata'] as Record<string, Json>), ...m };
       return { mutation: `metadata:${Object.keys(m).join(',')}`, body: json(o) };
     }),
-    fc.tuple(fc.nat(limitEdits.length - 1), fc.constantFrom(-1, 0, 1)).map(([i, d]) => {
-      const e = limitEdits[i] ?? limitEdits[0];
-      const o = structuredClone(base);
-      if (!o['metadata'] || typeof o['metadata'] !== 'object') o['metadata'] = {};
-      e?.edit(o, (e?.at ?? 0) + d);
-      return { mutation: `limit:${e?.what}${d < 0 ? '-1' : d > 0 ? '+1' : ''}`, body: json(o) };
-    }),
+    limits,
     fc.tuple(fc.constantFrom(64, 1000, 10_000, 100_000), fc.constantFrom('array', 'object') as fc.Arbitrary<'array' | 'object'>).map(
       ([depth, kind]) => {
         // Deep in an unknown field, and deep in a free-form one (fieldsV1 is kept as it is).
@@ -385,7 +388,8 @@ function jsonBodies(base: Record<string, Json>, allowBinary: boolean): fc.Arbitr
       );
     }
   }
-  return fc.oneof(...arbs);
+  // Bodies of megabytes (the limits) cost time to make and send: a quarter as often as others.
+  return fc.oneof(...arbs.map((arbitrary) => ({ arbitrary, weight: arbitrary === limits ? 1 : 4 })));
 }
 
 /** JSON patch operations over the object's paths, a few or very many. */
@@ -401,8 +405,8 @@ function jsonPatchBodies(base: Record<string, Json>): fc.Arbitrary<Body> {
     { requiredKeys: ['op', 'path'] }
   );
   return fc.oneof(
-    fc.array(op, { maxLength: 5 }).map((ops) => ({ mutation: `json-patch:${ops.length}`, body: json(ops) })),
-    fc.constantFrom(9_999, 10_000, 10_001, 50_000).map((n) => ({
+    { arbitrary: fc.array(op, { maxLength: 5 }).map((ops) => ({ mutation: `json-patch:${ops.length}`, body: json(ops) })), weight: 8 },
+    fc.constantFrom(10_000, 10_001).map((n) => ({
       mutation: `json-patch:many:${n}`,
       body: json(Array.from({ length: n }, () => ({ op: 'test', path: '/kind', value: base['kind'] }))),
     })),
@@ -419,7 +423,16 @@ function jsonPatchBodies(base: Record<string, Json>): fc.Arbitrary<Body> {
 
 /** One request: a target kind, a verb and a body made for it. */
 export function fuzzCase(targets: readonly FuzzTarget[]): fc.Arbitrary<FuzzCase> {
-  const verbs: FuzzVerb[] = ['create', 'update', 'patch-merge', 'patch-json', 'patch-strategic', 'apply', 'delete'];
+  const verbs: FuzzVerb[] = [
+    'create',
+    'update',
+    'update-status',
+    'patch-merge',
+    'patch-json',
+    'patch-strategic',
+    'apply',
+    'delete',
+  ];
   return fc
     .record({
       target: fc.nat(targets.length - 1),
@@ -435,6 +448,7 @@ export function fuzzCase(targets: readonly FuzzTarget[]): fc.Arbitrary<FuzzCase>
       switch (verb) {
         case 'create':
         case 'update':
+        case 'update-status':
           bodies = jsonBodies(obj, true);
           break;
         case 'patch-merge':

@@ -92,11 +92,15 @@ export class ServerFuzzer {
   async check(c: FuzzCase): Promise<void> {
     if (this.down) throw new Error(`the gateway is down since case: ${this.down}`);
     const t = this.targets[c.target] as FuzzTarget;
-    const path = c.verb === 'create' ? collectionPath(t.def) : objectPath(t.def, c.name);
+    const path =
+      c.verb === 'create'
+        ? collectionPath(t.def)
+        : `${objectPath(t.def, c.name)}${c.verb === 'update-status' ? '/status' : ''}`;
     const before = c.verb === 'create' || c.verb === 'delete' ? undefined : await this.#ensureVictim(t);
     const key = `${c.target}/${c.name}`;
     const existed = c.verb === 'create' && this.#created.has(key);
-    const method = { create: 'POST', update: 'PUT', delete: 'DELETE' }[c.verb as string] ?? 'PATCH';
+    const methods: Record<string, string> = { create: 'POST', update: 'PUT', delete: 'DELETE' };
+    const method = methods[c.verb] ?? (c.verb === 'update-status' ? 'PUT' : 'PATCH');
     // Content-Length set here: Node's client sends a DELETE body unframed otherwise.
     const headers = { 'Content-Type': c.contentType, 'Content-Length': String(c.body.length) };
     let res: Response;
