@@ -4,21 +4,35 @@
 // another exception; valid input round-trips; the scanner reports exactly the duplicates made.
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { EnvelopeError, canEncode, decodeEnvelope, encodeEnvelope } from '@orch/apimachinery/protobuf';
+import {
+  EnvelopeError,
+  canEncode,
+  decodeEnvelope,
+  encodeEnvelope,
+} from '@orch/apimachinery/protobuf';
 import { parseApiVersion } from '@orch/apimachinery/schema';
-import { builtinSchemaModel, decodeMessage, parseJsonStrict, realisticObjects } from '@orch/apimachinery/schema-model';
+import {
+  builtinSchemaModel,
+  decodeMessage,
+  parseJsonStrict,
+  realisticObjects,
+} from '@orch/apimachinery/schema-model';
 import type { MessageSchema } from '@orch/apimachinery/schema-model';
 
 const encodable = Object.values(realisticObjects).filter((o) => canEncode(o));
 const envelopes = encodable.map((o) => encodeEnvelope(o));
+const magic = Buffer.from([0x6b, 0x38, 0x73, 0]);
 
 /** Random and mutated envelopes: decodeEnvelope answers an object or an EnvelopeError. */
 export const envelopeProperty = fc.property(
   fc.oneof(
     fc.uint8Array({ maxLength: 400 }),
-    fc.uint8Array({ maxLength: 400 }).map((b) => Buffer.concat([Buffer.from([0x6b, 0x38, 0x73, 0]), b])),
+    fc.uint8Array({ maxLength: 400 }).map((b) => Buffer.concat([magic, b])),
     fc
-      .tuple(fc.nat(envelopes.length - 1), fc.array(fc.tuple(fc.nat(), fc.nat(255)), { minLength: 1, maxLength: 6 }))
+      .tuple(
+        fc.nat(envelopes.length - 1),
+        fc.array(fc.tuple(fc.nat(), fc.nat(255)), { minLength: 1, maxLength: 6 })
+      )
       .map(([i, flips]) => {
         const b = Buffer.from(envelopes[i] ?? []);
         for (const [at, v] of flips) b[4 + (at % Math.max(1, b.length - 4))] = v;
@@ -74,12 +88,17 @@ function withDuplicates(v: JsonValue, picks: Set<number>): { text: string; dups:
   let n = 0;
   const dups: string[] = [];
   const keyPath = (parent: string, key: string): string =>
-    /^[A-Za-z0-9_$-]+$/.test(key) ? (parent === '' ? key : `${parent}.${key}`) : `${parent}[${key}]`;
+    /^[A-Za-z0-9_$-]+$/.test(key)
+      ? parent === ''
+        ? key
+        : `${parent}.${key}`
+      : `${parent}[${key}]`;
   const render = (x: JsonValue, path: string): string => {
     if (Array.isArray(x)) return `[${x.map((y, i) => render(y, `${path}[${i}]`)).join(',')}]`;
     if (typeof x === 'object' && x !== null) {
       const keys = Object.keys(x);
-      const parts = keys.map((k) => `${JSON.stringify(k)}:${render((x as Record<string, JsonValue>)[k], keyPath(path, k))}`);
+      const rec = x as Record<string, JsonValue>;
+      const parts = keys.map((k) => `${JSON.stringify(k)}:${render(rec[k], keyPath(path, k))}`);
       const first = keys[0];
       if (first !== undefined && picks.has(n++)) {
         parts.push(`${JSON.stringify(first)}:0`);

@@ -81,7 +81,8 @@ export function fuzzTargets(): FuzzTarget[] {
 
 export function collectionPath(def: ResourceDefinition): string {
   const gv = def.group === '' ? `/api/${def.version}` : `/apis/${def.group}/${def.version}`;
-  return def.namespaced ? `${gv}/namespaces/${fuzzNamespace}/${def.resource}` : `${gv}/${def.resource}`;
+  const ns = def.namespaced ? `/namespaces/${fuzzNamespace}` : '';
+  return `${gv}${ns}/${def.resource}`;
 }
 
 export function objectPath(def: ResourceDefinition, name: string): string {
@@ -118,7 +119,9 @@ function pathsOf(v: Json, prefix: Path = [], out: Path[] = []): Path[] {
 
 function setAt(root: Json, path: Path, value: Json | undefined): Json {
   if (path.length === 0) return value;
-  const parent = path.slice(0, -1).reduce<Json>((o, k) => (o as Record<string | number, Json>)[k], root);
+  const parent = path
+    .slice(0, -1)
+    .reduce<Json>((o, k) => (o as Record<string | number, Json>)[k], root);
   const last = path[path.length - 1] as string | number;
   if (Array.isArray(parent) && typeof last === 'number') {
     if (value === undefined) parent.splice(last, 1);
@@ -162,12 +165,16 @@ const hostileMeta: fc.Arbitrary<Record<string, Json>> = fc.record(
     deletionGracePeriodSeconds: anyJson,
     generation: fc.oneof(fc.integer(), fc.double(), anyJson),
     generateName: hostileString,
-    labels: fc.oneof(fc.dictionary(hostileString, fc.oneof(hostileString, anyJson), { maxKeys: 3 }), anyJson),
+    labels: fc.oneof(
+      fc.dictionary(hostileString, fc.oneof(hostileString, anyJson), { maxKeys: 3 }),
+      anyJson
+    ),
     annotations: fc.oneof(fc.dictionary(hostileString, hostileString, { maxKeys: 3 }), anyJson),
     finalizers: fc.oneof(
-      fc.array(fc.oneof(hostileString, fc.constantFrom('orphan', 'foregroundDeletion', 'cleanup')), {
-        maxLength: 4,
-      }),
+      fc.array(
+        fc.oneof(hostileString, fc.constantFrom('orphan', 'foregroundDeletion', 'cleanup')),
+        { maxLength: 4 }
+      ),
       anyJson
     ),
     ownerReferences: fc.oneof(
@@ -209,7 +216,8 @@ const hostileMeta: fc.Arbitrary<Record<string, Json>> = fc.record(
 
 /** A JSON value nested `depth` levels deep, as text (built iteratively: no recursion). */
 function deepJsonText(depth: number, kind: 'array' | 'object'): string {
-  return kind === 'array' ? '['.repeat(depth) + ']'.repeat(depth) : '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+  if (kind === 'array') return '['.repeat(depth) + ']'.repeat(depth);
+  return '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
 }
 
 /** A YAML billion-laughs document: each level aliases the previous one ten times. */
@@ -227,7 +235,9 @@ function withDuplicateKey(value: Json, path: Path, dupValue: Json): string {
   const render = (v: Json, at: Path): string => {
     if (Array.isArray(v)) return `[${v.map((x, i) => render(x, [...at, i])).join(',')}]`;
     if (typeof v === 'object' && v !== null) {
-      const entries = Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}:${render(x, [...at, k])}`);
+      const entries = Object.entries(v).map(
+        ([k, x]) => `${JSON.stringify(k)}:${render(x, [...at, k])}`
+      );
       const first = Object.keys(v)[0];
       if (first !== undefined && JSON.stringify(at) === JSON.stringify(path)) {
         entries.push(`${JSON.stringify(first)}:${JSON.stringify(dupValue) ?? 'null'}`);
@@ -249,51 +259,70 @@ interface Body {
 }
 
 /** Limits a string can be at or just past: (where, length, what it becomes). */
-const limitEdits: readonly { what: string; edit: (o: Record<string, Json>, n: number) => void; at: number }[] = [
-  { what: 'name', at: 253, edit: (o, n) => ((o['metadata'] as Record<string, Json>)['name'] = 'a'.repeat(n)) },
-  { what: 'name-label', at: 63, edit: (o, n) => ((o['metadata'] as Record<string, Json>)['name'] = 'a'.repeat(n)) },
+interface LimitEdit {
+  what: string;
+  /** The limit: the edit is made at it, one below and one past. */
+  at: number;
+  edit: (o: Record<string, Json>, n: number) => void;
+}
+const metaOf = (o: Record<string, Json>): Record<string, Json> =>
+  o['metadata'] as Record<string, Json>;
+
+const limitEdits: readonly LimitEdit[] = [
+  { what: 'name', at: 253, edit: (o, n) => (metaOf(o)['name'] = 'a'.repeat(n)) },
+  { what: 'name-label', at: 63, edit: (o, n) => (metaOf(o)['name'] = 'a'.repeat(n)) },
   {
     what: 'label-value',
     at: 63,
-    edit: (o, n) => ((o['metadata'] as Record<string, Json>)['labels'] = { k: 'v'.repeat(n) }),
+    edit: (o, n) => (metaOf(o)['labels'] = { k: 'v'.repeat(n) }),
   },
   {
     what: 'label-key-name',
     at: 63,
-    edit: (o, n) => ((o['metadata'] as Record<string, Json>)['labels'] = { ['k'.repeat(n)]: 'v' }),
+    edit: (o, n) => (metaOf(o)['labels'] = { ['k'.repeat(n)]: 'v' }),
   },
   {
     what: 'label-key-prefix',
     at: 253,
-    edit: (o, n) => ((o['metadata'] as Record<string, Json>)['labels'] = { [`${'p'.repeat(n)}/k`]: 'v' }),
+    edit: (o, n) => (metaOf(o)['labels'] = { [`${'p'.repeat(n)}/k`]: 'v' }),
   },
   {
     what: 'annotations-total',
     at: 256 * 1024,
-    edit: (o, n) => ((o['metadata'] as Record<string, Json>)['annotations'] = { a: 'x'.repeat(n - 1) }),
+    edit: (o, n) => (metaOf(o)['annotations'] = { a: 'x'.repeat(n - 1) }),
   },
   {
     what: 'finalizer',
     at: 63,
-    edit: (o, n) => ((o['metadata'] as Record<string, Json>)['finalizers'] = [`example.com/${'f'.repeat(n)}`]),
+    edit: (o, n) => (metaOf(o)['finalizers'] = [`example.com/${'f'.repeat(n)}`]),
   },
   {
     what: 'generateName',
     at: 253,
     edit: (o, n) => {
-      const m = o['metadata'] as Record<string, Json>;
+      const m = metaOf(o);
       delete m['name'];
       m['generateName'] = 'g'.repeat(n);
     },
   },
-  { what: 'body-size', at: 3 * 1024 * 1024, edit: (o, n) => (o['fuzzPadding'] = 'x'.repeat(n - 200)) },
+  {
+    what: 'body-size',
+    at: 3 * 1024 * 1024,
+    edit: (o, n) => (o['fuzzPadding'] = 'x'.repeat(n - 200)),
+  },
 ];
+
+/** Byte sequences that are not UTF-8: a lone 0xff, overlong, a surrogate, stray, cut short. */
+const invalidUtf8 = [[0xff], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0x80], [0xe2, 0x82]];
+const yamlType = 'application/yaml';
+const protobufType = 'application/vnd.orch.protobuf';
 
 /** Bodies made from one JSON value (an object, or a merge patch). */
 function jsonBodies(base: Record<string, Json>, allowBinary: boolean): fc.Arbitrary<Body> {
   const paths = pathsOf(base);
   // Strings at and just past their limits (some bodies of megabytes).
-  const limits = fc.tuple(fc.nat(limitEdits.length - 1), fc.constantFrom(-1, 0, 1)).map(([i, d]) => {
+  const edits = fc.tuple(fc.nat(limitEdits.length - 1), fc.constantFrom(-1, 0, 1));
+  const limits = edits.map(([i, d]) => {
     const e = limitEdits[i] ?? limitEdits[0];
     const o = structuredClone(base);
     if (!o['metadata'] || typeof o['metadata'] !== 'object') o['metadata'] = {};
@@ -304,16 +333,19 @@ function jsonBodies(base: Record<string, Json>, allowBinary: boolean): fc.Arbitr
     fc.constant({ mutation: 'valid', body: json(base) }),
     fc.tuple(fc.nat(), anyJson).map(([i, v]) => {
       const p = pick(paths, i) ?? ['metadata'];
-      return { mutation: `swap-type:${p.join('.')}`, body: json(setAt(structuredClone(base), p, v)) };
+      const body = json(setAt(structuredClone(base), p, v));
+      return { mutation: `swap-type:${p.join('.')}`, body };
     }),
     fc.nat().map((i) => {
       const p = pick(paths, i) ?? ['metadata'];
-      return { mutation: `drop:${p.join('.')}`, body: json(setAt(structuredClone(base), p, undefined)) };
+      const body = json(setAt(structuredClone(base), p, undefined));
+      return { mutation: `drop:${p.join('.')}`, body };
     }),
     fc.tuple(fc.nat(), anyJson).map(([i, v]) => {
       const objects = [[], ...paths].filter((p) => {
         const at = p.reduce<Json>((o, k) => (o as Record<string | number, Json>)[k], base);
-        return typeof at === 'object' && at !== null && !Array.isArray(at) && Object.keys(at).length > 0;
+        if (typeof at !== 'object' || at === null || Array.isArray(at)) return false;
+        return Object.keys(at).length > 0;
       });
       const p = pick(objects, i) ?? [];
       return { mutation: `duplicate:${p.join('.')}`, body: utf8(withDuplicateKey(base, p, v)) };
@@ -324,29 +356,33 @@ function jsonBodies(base: Record<string, Json>, allowBinary: boolean): fc.Arbitr
       return { mutation: `metadata:${Object.keys(m).join(',')}`, body: json(o) };
     }),
     limits,
-    fc.tuple(fc.constantFrom(64, 1000, 10_000, 100_000), fc.constantFrom('array', 'object') as fc.Arbitrary<'array' | 'object'>).map(
-      ([depth, kind]) => {
-        // Deep in an unknown field, and deep in a free-form one (fieldsV1 is kept as it is).
-        const text = JSON.stringify({ ...base, deep: '@@' }).replace('"@@"', deepJsonText(depth, kind));
-        return { mutation: `deep:${kind}:${depth}`, body: utf8(text) };
-      }
-    ),
-    fc.constantFrom(200, 256, 257, 700, 5000).map(
-      (depth) => {
-        const meta = { ...(base['metadata'] as Record<string, Json>), managedFields: [{ manager: 'm', operation: 'Update', fieldsType: 'FieldsV1', fieldsV1: '@@' }] };
-        const text = JSON.stringify({ ...base, metadata: meta }).replace('"@@"', deepJsonText(depth, 'object'));
-        return { mutation: `deep:fieldsV1:${depth}`, body: utf8(text) };
-      }
-    ),
-    fc.tuple(fc.nat(), fc.constantFrom([0xff], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0x80], [0xe2, 0x82])).map(
-      ([i, bad]) => {
-        const text = Buffer.from(JSON.stringify(base));
-        const quotes = [...text.keys()].filter((k) => text[k] === 0x22);
-        const at = (pick(quotes, i) ?? 0) + 1;
-        const body = Buffer.concat([text.subarray(0, at), Buffer.from(bad), text.subarray(at)]);
-        return { mutation: `invalid-utf8:${Buffer.from(bad).toString('hex')}`, body };
-      }
-    ),
+    // Deep in an unknown field, and deep in a free-form one (fieldsV1 is kept as it is).
+    fc
+      .tuple(
+        fc.constantFrom(64, 1000, 10_000, 100_000),
+        fc.constantFrom<'array' | 'object'>('array', 'object')
+      )
+      .map(([depth, kind]) => {
+        const text = JSON.stringify({ ...base, deep: '@@' });
+        const body = utf8(text.replace('"@@"', deepJsonText(depth, kind)));
+        return { mutation: `deep:${kind}:${depth}`, body };
+      }),
+    fc.constantFrom(200, 256, 257, 700, 5000).map((depth) => {
+      const entry = { manager: 'm', operation: 'Update', fieldsType: 'FieldsV1', fieldsV1: '@@' };
+      const meta = { ...(base['metadata'] as Record<string, Json>), managedFields: [entry] };
+      const text = JSON.stringify({ ...base, metadata: meta });
+      return {
+        mutation: `deep:fieldsV1:${depth}`,
+        body: utf8(text.replace('"@@"', deepJsonText(depth, 'object'))),
+      };
+    }),
+    fc.tuple(fc.nat(), fc.constantFrom(...invalidUtf8)).map(([i, bad]) => {
+      const text = Buffer.from(JSON.stringify(base));
+      const quotes = [...text.keys()].filter((k) => text[k] === 0x22);
+      const at = (pick(quotes, i) ?? 0) + 1;
+      const body = Buffer.concat([text.subarray(0, at), Buffer.from(bad), text.subarray(at)]);
+      return { mutation: `invalid-utf8:${Buffer.from(bad).toString('hex')}`, body };
+    }),
     fc.nat().map((i) => {
       const text = json(base);
       return { mutation: 'truncated', body: text.subarray(0, i % Math.max(1, text.length)) };
@@ -355,49 +391,57 @@ function jsonBodies(base: Record<string, Json>, allowBinary: boolean): fc.Arbitr
   ];
   if (allowBinary) {
     arbs.push(
-      fc.constant({ mutation: 'yaml:valid', contentType: 'application/yaml', body: utf8(toYaml(base)) }),
-      fc.constantFrom(3, 6, 9).map((levels) => ({
-        mutation: `yaml:alias-bomb:${levels}`,
-        contentType: 'application/yaml',
-        body: utf8(`apiVersion: ${String(base['apiVersion'])}\nkind: ${String(base['kind'])}\n${yamlAliasBomb(levels)}\n`),
-      })),
+      fc.constant({ mutation: 'yaml:valid', contentType: yamlType, body: utf8(toYaml(base)) }),
+      fc.constantFrom(3, 6, 9).map((levels) => {
+        const head = `apiVersion: ${String(base['apiVersion'])}\nkind: ${String(base['kind'])}\n`;
+        const body = utf8(`${head}${yamlAliasBomb(levels)}\n`);
+        return { mutation: `yaml:alias-bomb:${levels}`, contentType: yamlType, body };
+      }),
       fc.nat().map((i) => {
         const text = toYaml(base);
-        return { mutation: 'yaml:truncated', contentType: 'application/yaml', body: utf8(text.slice(0, i % text.length)) };
+        const body = utf8(text.slice(0, i % text.length));
+        return { mutation: 'yaml:truncated', contentType: yamlType, body };
       })
     );
     if (canEncode(base)) {
       const envelope = encodeEnvelope(base);
       arbs.push(
-        fc.constant({ mutation: 'protobuf:valid', contentType: 'application/vnd.orch.protobuf', body: envelope }),
-        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 8 }).map((flips) => {
-          const b = Buffer.from(envelope);
-          for (const [i, v] of flips) b[4 + (i % Math.max(1, b.length - 4))] = v;
-          return { mutation: 'protobuf:flipped', contentType: 'application/vnd.orch.protobuf', body: b };
-        }),
+        fc.constant({ mutation: 'protobuf:valid', contentType: protobufType, body: envelope }),
+        fc
+          .array(fc.tuple(fc.nat(), fc.nat(255)), { minLength: 1, maxLength: 8 })
+          .map((flips) => {
+            const b = Buffer.from(envelope);
+            for (const [i, v] of flips) b[4 + (i % Math.max(1, b.length - 4))] = v;
+            return { mutation: 'protobuf:flipped', contentType: protobufType, body: b };
+          }),
         fc.nat().map((i) => ({
           mutation: 'protobuf:truncated',
-          contentType: 'application/vnd.orch.protobuf',
+          contentType: protobufType,
           body: envelope.subarray(0, i % envelope.length),
         })),
         fc.uint8Array({ maxLength: 300 }).map((b) => ({
           mutation: 'protobuf:random-payload',
-          contentType: 'application/vnd.orch.protobuf',
+          contentType: protobufType,
           body: Buffer.concat([Buffer.from([0x6b, 0x38, 0x73, 0x00]), b]),
         }))
       );
     }
   }
   // Bodies of megabytes (the limits) cost time to make and send: a quarter as often as others.
-  return fc.oneof(...arbs.map((arbitrary) => ({ arbitrary, weight: arbitrary === limits ? 1 : 4 })));
+  const weighted = arbs.map((arbitrary) => ({ arbitrary, weight: arbitrary === limits ? 1 : 4 }));
+  return fc.oneof(...weighted);
 }
 
 /** JSON patch operations over the object's paths, a few or very many. */
 function jsonPatchBodies(base: Record<string, Json>): fc.Arbitrary<Body> {
-  const pointers = ['', ...pathsOf(base).map((p) => `/${p.map((k) => String(k).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`)];
+  const escape = (k: string | number): string => String(k).replace(/~/g, '~0').replace(/\//g, '~1');
+  const pointers = ['', ...pathsOf(base).map((p) => `/${p.map(escape).join('/')}`)];
   const op = fc.record(
     {
-      op: fc.oneof(fc.constantFrom('add', 'remove', 'replace', 'move', 'copy', 'test'), hostileString),
+      op: fc.oneof(
+        fc.constantFrom('add', 'remove', 'replace', 'move', 'copy', 'test'),
+        hostileString
+      ),
       path: fc.oneof(fc.nat().map((i) => pick(pointers, i) ?? ''), hostileString, anyJson),
       from: fc.nat().map((i) => pick(pointers, i) ?? ''),
       value: anyJson,
@@ -405,17 +449,26 @@ function jsonPatchBodies(base: Record<string, Json>): fc.Arbitrary<Body> {
     { requiredKeys: ['op', 'path'] }
   );
   return fc.oneof(
-    { arbitrary: fc.array(op, { maxLength: 5 }).map((ops) => ({ mutation: `json-patch:${ops.length}`, body: json(ops) })), weight: 8 },
+    {
+      arbitrary: fc
+        .array(op, { maxLength: 5 })
+        .map((ops) => ({ mutation: `json-patch:${ops.length}`, body: json(ops) })),
+      weight: 8,
+    },
     fc.constantFrom(10_000, 10_001).map((n) => ({
       mutation: `json-patch:many:${n}`,
-      body: json(Array.from({ length: n }, () => ({ op: 'test', path: '/kind', value: base['kind'] }))),
+      body: json(Array(n).fill({ op: 'test', path: '/kind', value: base['kind'] })),
     })),
     anyJson.map((v) => ({ mutation: 'json-patch:not-a-list', body: json(v) })),
     fc.constantFrom(3, 40).map((n) => ({
       mutation: `json-patch:copy-bomb:${n}`,
       body: json([
         { op: 'add', path: '/metadata/annotations', value: { a: 'x'.repeat(1000) } },
-        ...Array.from({ length: n }, (_, i) => ({ op: 'copy', from: '/metadata/annotations', path: `/metadata/annotations/c${i}` })),
+        ...Array.from({ length: n }, (_, i) => ({
+          op: 'copy',
+          from: '/metadata/annotations',
+          path: `/metadata/annotations/c${i}`,
+        })),
       ]),
     }))
   );
@@ -441,7 +494,8 @@ export function fuzzCase(targets: readonly FuzzTarget[]): fc.Arbitrary<FuzzCase>
     })
     .chain(({ target, verb, suffix }) => {
       const t = targets[target] as FuzzTarget;
-      const name = verb === 'create' ? `fz-${suffix}` : verb === 'delete' ? `fz-none-${suffix}` : victimName;
+      const name =
+        verb === 'create' ? `fz-${suffix}` : verb === 'delete' ? `fz-none-${suffix}` : victimName;
       const obj = validObject(t, name) as Record<string, Json>;
       let bodies: fc.Arbitrary<Body>;
       let contentType = 'application/json';
@@ -453,8 +507,17 @@ export function fuzzCase(targets: readonly FuzzTarget[]): fc.Arbitrary<FuzzCase>
           break;
         case 'patch-merge':
         case 'patch-strategic':
-          contentType = verb === 'patch-merge' ? 'application/merge-patch+json' : 'application/strategic-merge-patch+json';
-          bodies = jsonBodies({ metadata: { labels: { fuzz: 'yes' } }, ...(t.def.kind === 'ConfigMap' ? { data: { k: 'v' } } : {}) }, false);
+          contentType =
+            verb === 'patch-merge'
+              ? 'application/merge-patch+json'
+              : 'application/strategic-merge-patch+json';
+          bodies = jsonBodies(
+            {
+              metadata: { labels: { fuzz: 'yes' } },
+              ...(t.def.kind === 'ConfigMap' ? { data: { k: 'v' } } : {}),
+            },
+            false
+          );
           break;
         case 'patch-json':
           contentType = 'application/json-patch+json';
@@ -466,8 +529,14 @@ export function fuzzCase(targets: readonly FuzzTarget[]): fc.Arbitrary<FuzzCase>
           break;
         case 'delete':
           bodies = fc.oneof(
-            fc.constant({ mutation: 'delete:options', body: json({ kind: 'DeleteOptions', apiVersion: 'v1', gracePeriodSeconds: 0 }) }),
-            jsonBodies({ kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' }, false)
+            fc.constant({
+              mutation: 'delete:options',
+              body: json({ kind: 'DeleteOptions', apiVersion: 'v1', gracePeriodSeconds: 0 }),
+            }),
+            jsonBodies(
+              { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' },
+              false
+            )
           );
           break;
       }
@@ -487,5 +556,6 @@ export function describeCase(c: FuzzCase, targets: readonly FuzzTarget[]): strin
   const t = targets[c.target];
   const text = Buffer.from(c.body).toString('utf8');
   const preview = text.length > 400 ? `${text.slice(0, 400)}… (${c.body.length} bytes)` : text;
-  return `${c.verb} ${t?.def.kind ?? '?'} ${c.name} [${c.mutation}] ${c.contentType}: ${JSON.stringify(preview)}`;
+  const what = `${c.verb} ${t?.def.kind ?? '?'} ${c.name} [${c.mutation}] ${c.contentType}`;
+  return `${what}: ${JSON.stringify(preview)}`;
 }

@@ -44,7 +44,7 @@ const fives = [...stats.codes].filter(([c]) => c >= 500).reduce((n, [, k]) => n 
 out(`server: ${stats.cases} cases in ${Math.round((Date.now() - started) / 1000)} s`);
 out(`  answers by code: ${formatCodes(stats.codes)}`);
 out(`  5xx: ${fives}; objects stored: ${stats.stored} (all valid unless a failure says so)`);
-out(`  gateway down: ${fuzzer.down ? 'yes' : 'no'}; kept-alive sockets reset and sent again: ${stats.resets}`);
+out(`  gateway down: ${fuzzer.down ? 'yes' : 'no'}; sockets reset and sent again: ${stats.resets}`);
 
 const decoderMs = Math.max(1000, seconds * 1000 - (Date.now() - started));
 const names = Object.keys(decoderProperties);
@@ -62,7 +62,8 @@ for (const name of names) {
   }
 }
 
-out(`failures: ${failures.length} (server ${failures.length - decoderFailures}, decoders ${decoderFailures})`);
+const serverFailures = failures.length - decoderFailures;
+out(`failures: ${failures.length} (server ${serverFailures}, decoders ${decoderFailures})`);
 for (const f of failures) {
   out(`--- seed ${f.seed}: ${f.case}`);
   out(f.error);

@@ -19,7 +19,7 @@ before(async () => {
   suite = await startSuite();
   const body = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } };
   assert.equal((await suite.request(0, 'POST', '/api/v1/namespaces', body)).status, 201);
-  const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'base', labels: { a: 'b' } } };
+  const cm = { metadata: { name: 'base', labels: { a: 'b' } } };
   assert.equal((await suite.request(0, 'POST', cms, cm)).status, 201);
 });
 
@@ -27,22 +27,25 @@ after(async () => {
   await suite.stop();
 });
 
-test('regression: a warning naming a field outside Latin-1 is sent, and the gateway stays up', async () => {
+test('regression: a warning naming a non-Latin-1 field is sent, the gateway stays up', async () => {
   // The Warning header threw in Node's setHeader, and the gateway process went down.
-  const r = await suite.request(0, 'PATCH', `${cms}/base`, Buffer.from('{"metadata":{"\u{1F600}x":1}}'), merge);
+  const body = Buffer.from('{"metadata":{"\u{1F600}x":1}}');
+  const r = await suite.request(0, 'PATCH', `${cms}/base`, body, merge);
   assert.equal(r.status, 200, r.text);
   const [w] = warningsOf(r.headers);
-  assert.equal(Buffer.from(w ?? '', 'latin1').toString('utf8'), '299 - "unknown field \\"metadata[\u{1F600}x]\\""');
+  const text = Buffer.from(w ?? '', 'latin1').toString('utf8');
+  assert.equal(text, '299 - "unknown field \\"metadata[\u{1F600}x]\\""');
   assert.equal((await suite.request(0, 'GET', '/readyz')).status, 200);
 });
 
-test('regression: a JSON patch that does not apply is 422 with a cause naming no field', async () => {
+test('regression: a JSON patch that does not apply is 422, its cause naming no field', async () => {
   const patch = [{ op: 'bogus', path: '' }];
   const r = await suite.request(0, 'PATCH', `${cms}/base`, patch, {
     'Content-Type': 'application/json-patch+json',
   });
   assert.equal(r.status, 422, r.text);
-  const s = r.body as { reason: string; message: string; details: { causes: Record<string, unknown>[] } };
+  type Causes = { causes: Record<string, unknown>[] };
+  const s = r.body as { reason: string; message: string; details: Causes };
   assert.equal(s.reason, 'Invalid');
   assert.equal(s.message, 'the server rejected our request due to an error in our request');
   assert.equal(s.details.causes.length, 1);
@@ -50,11 +53,12 @@ test('regression: a JSON patch that does not apply is 422 with a cause naming no
   assert.equal('field' in (s.details.causes[0] ?? {}), false);
 });
 
-test('regression: a duplicate label key with dots is reported as one field, metadata.labels[key]', async () => {
+test('regression: a duplicate label key with dots is one field, metadata.labels[key]', async () => {
   const body = '{"metadata":{"name":"dup","labels":{"example.com/a":"1","example.com/a":"2"}}}';
   const r = await suite.request(0, 'POST', cms, Buffer.from(body));
   assert.equal(r.status, 201, r.text);
-  assert.deepEqual(warningsOf(r.headers), ['299 - "duplicate field \\"metadata.labels[example.com/a]\\""']);
+  const warning = '299 - "duplicate field \\"metadata.labels[example.com/a]\\""';
+  assert.deepEqual(warningsOf(r.headers), [warning]);
 });
 
 test('regression: an unknown field with a dot in its name is reported as one field', async () => {
@@ -64,13 +68,17 @@ test('regression: an unknown field with a dot in its name is reported as one fie
   assert.match((r.body as { message: string }).message, /unknown field "\[a\.b\]"/);
 });
 
-test('regression: binaryData that is not padded base64 is 400, not stored differently', async () => {
+test('regression: binaryData not in padded base64 is 400, not stored differently', async () => {
   const body = { metadata: { name: 'b64' }, binaryData: { x: 'iVBORw' } };
   const r = await suite.request(0, 'POST', cms, body);
   assert.equal(r.status, 400, r.text);
-  const causes = (r.body as { details: { causes: { field: string; message: string }[] } }).details.causes;
+  const causes = (r.body as { details: { causes: unknown[] } }).details.causes;
   assert.deepEqual(causes, [
-    { reason: 'FieldValueInvalid', field: 'binaryData[x]', message: 'expected base64 string, got string' },
+    {
+      reason: 'FieldValueInvalid',
+      field: 'binaryData[x]',
+      message: 'expected base64 string, got string',
+    },
   ]);
   assert.equal((await suite.request(0, 'GET', `${cms}/b64`)).status, 404);
 });
@@ -82,6 +90,7 @@ test('regression: empty maps and lists are not stored, so JSON and binary agree'
   const got = await suite.request(0, 'GET', `${cms}/empty`);
   const meta = (got.body as { metadata: Record<string, unknown> }).metadata;
   assert.equal('labels' in meta || 'finalizers' in meta || 'data' in (got.body as object), false);
-  const pb = await suite.request(0, 'GET', `${cms}/empty`, undefined, { Accept: 'application/vnd.orch.protobuf' });
+  const binary = { Accept: 'application/vnd.orch.protobuf' };
+  const pb = await suite.request(0, 'GET', `${cms}/empty`, undefined, binary);
   assert.deepEqual(decodeEnvelope(pb.raw), got.body);
 });

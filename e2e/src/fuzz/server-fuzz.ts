@@ -76,10 +76,16 @@ export class ServerFuzzer {
     return created.body as Record<string, unknown>;
   }
 
-  async #request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  async #request(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {}
+  ): Promise<Response> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer to ${method} ${path} in ${requestTimeoutMs} ms`)), requestTimeoutMs);
+      const err = new Error(`no answer to ${method} ${path} in ${requestTimeoutMs} ms`);
+      timer = setTimeout(() => reject(err), requestTimeoutMs);
     });
     try {
       return await Promise.race([this.#suite.request(0, method, path, body, headers), timeout]);
@@ -96,7 +102,8 @@ export class ServerFuzzer {
       c.verb === 'create'
         ? collectionPath(t.def)
         : `${objectPath(t.def, c.name)}${c.verb === 'update-status' ? '/status' : ''}`;
-    const before = c.verb === 'create' || c.verb === 'delete' ? undefined : await this.#ensureVictim(t);
+    const toVictim = c.verb !== 'create' && c.verb !== 'delete';
+    const before = toVictim ? await this.#ensureVictim(t) : undefined;
     const key = `${c.target}/${c.name}`;
     const existed = c.verb === 'create' && this.#created.has(key);
     const methods: Record<string, string> = { create: 'POST', update: 'PUT', delete: 'DELETE' };
@@ -110,7 +117,10 @@ export class ServerFuzzer {
       if ((err as { code?: string }).code === undefined) throw err;
       // A kept-alive socket the server closed as it was reused (ECONNRESET) is no crash: the
       // gateway still answers /readyz, and the request is sent once more on a new socket.
-      const ready = await this.#request('GET', '/readyz').then((r) => r.status === 200, () => false);
+      const ready = await this.#request('GET', '/readyz').then(
+        (r) => r.status === 200,
+        () => false
+      );
       if (!ready) {
         this.down = describeCase(c, this.targets);
         throw err;
@@ -125,7 +135,8 @@ export class ServerFuzzer {
       this.#checkStatus(res, t, c);
       if (before) {
         const after = await this.#request('GET', objectPath(t.def, victimName));
-        assert.deepEqual(after.body, before, `a refused ${c.verb} (${res.status}) changed the stored object`);
+        const why = `a refused ${c.verb} (${res.status}) changed the stored object`;
+        assert.deepEqual(after.body, before, why);
       } else if (c.verb === 'create' && !existed) {
         const after = await this.#request('GET', objectPath(t.def, c.name));
         assert.equal(after.status, 404, `a refused create stored ${c.name}`);
@@ -139,8 +150,10 @@ export class ServerFuzzer {
   }
 
   #checkStatus(res: Response, t: FuzzTarget, c: FuzzCase): void {
-    const s = res.body as { kind?: string; code?: number; status?: string; details?: { causes?: { field?: string }[] } };
-    assert.equal(s.kind, 'Status', `a ${res.status} that is not a Status: ${res.text.slice(0, 300)}`);
+    type Details = { causes?: { field?: string }[] };
+    const s = res.body as { kind?: string; code?: number; status?: string; details?: Details };
+    const notStatus = `a ${res.status} that is not a Status: ${res.text.slice(0, 300)}`;
+    assert.equal(s.kind, 'Status', notStatus);
     assert.equal(s.code, res.status, 'the Status code is the HTTP code');
     assert.equal(s.status, 'Failure');
     const sent = parseSent(c);
@@ -168,14 +181,20 @@ export class ServerFuzzer {
     assert.equal(asYaml.status, 200, asYaml.text);
     assert.deepEqual(parseYaml(asYaml.text), asJson.body, 'YAML reads back as JSON');
     if (canEncode(asJson.body)) {
-      const asPb = await this.#request('GET', path, undefined, { Accept: 'application/vnd.orch.protobuf' });
+      const binary = { Accept: 'application/vnd.orch.protobuf' };
+      const asPb = await this.#request('GET', path, undefined, binary);
       assert.equal(asPb.status, 200, asPb.text);
-      assert.deepEqual(decodeEnvelope(asPb.raw), asJson.body, 'the binary envelope reads back as JSON');
+      const why = 'the binary envelope reads back as JSON';
+      assert.deepEqual(decodeEnvelope(asPb.raw), asJson.body, why);
     }
   }
 
   /** Runs cases from `seed` until `numRuns` or `timeMs`; returns the failure, shrunk, if any. */
-  async run(opts: { seed: number; numRuns?: number; timeMs?: number }): Promise<FuzzFailure | undefined> {
+  async run(opts: {
+    seed: number;
+    numRuns?: number;
+    timeMs?: number;
+  }): Promise<FuzzFailure | undefined> {
     const arb = fuzzCase(this.targets);
     const details = await fc.check(
       fc.asyncProperty(arb, (c) => this.check(c)),
@@ -219,7 +238,8 @@ export function fieldIsReal(field: string, t: FuzzTarget, sent: unknown): boolea
   const segs = segments(field);
   if (segs.length === 0) return false;
   if (inValue(field.startsWith('[') ? field : `.${field}`, sent)) return true;
-  const kind = builtinSchemaModel().kind({ group: t.def.group, version: t.def.version, kind: t.def.kind });
+  const { group, version, kind: k } = t.def;
+  const kind = builtinSchemaModel().kind({ group, version, kind: k });
   return kind ? inSchema(segs, kind.message) : false;
 }
 

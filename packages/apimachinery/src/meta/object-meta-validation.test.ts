@@ -30,7 +30,8 @@ const labelValueMsg =
   "[A-Za-z0-9])?')";
 
 /** `field: Type: message`, the parts a client sees in a cause. */
-const show = (errs: FieldError[]): string[] => errs.map((e) => `${e.field}: ${e.type}: ${e.message}`);
+const show = (errs: FieldError[]): string[] =>
+  errs.map((e) => `${e.field}: ${e.type}: ${e.message}`);
 
 const namespaced: ObjectMetaValidationOptions = { namespaced: true, nameRule: 'subdomain' };
 const cluster: ObjectMetaValidationOptions = { namespaced: false, nameRule: 'subdomain' };
@@ -182,7 +183,8 @@ const createRows: CreateRow[] = [
     name: 'finalizers orphan and foregroundDeletion together',
     meta: { ...ok, finalizers: ['orphan', 'foregroundDeletion'] },
     want: [
-      'metadata.finalizers: FieldValueInvalid: finalizer orphan and foregroundDeletion cannot be both set',
+      'metadata.finalizers: FieldValueInvalid: ' +
+        'finalizer orphan and foregroundDeletion cannot be both set',
     ],
   },
   {
@@ -209,13 +211,17 @@ const createRows: CreateRow[] = [
     name: 'ownerReference apiVersion malformed',
     meta: { ...ok, ownerReferences: [{ ...owner, apiVersion: 'a/b/c' }] },
     want: [
-      'metadata.ownerReferences[0].apiVersion: FieldValueInvalid: must be <group>/<version> or <version>',
+      'metadata.ownerReferences[0].apiVersion: FieldValueInvalid: ' +
+        'must be <group>/<version> or <version>',
     ],
   },
   {
     name: 'ownerReference to a banned owner kind',
     meta: { ...ok, ownerReferences: [{ ...owner, apiVersion: 'v1', kind: 'Event' }] },
-    want: ['metadata.ownerReferences[0]: FieldValueInvalid: /v1, Kind=Event is disallowed from being an owner'],
+    want: [
+      'metadata.ownerReferences[0]: FieldValueInvalid: ' +
+        '/v1, Kind=Event is disallowed from being an owner',
+    ],
   },
   {
     name: 'ownerReference field of the wrong type',
@@ -253,7 +259,8 @@ const createRows: CreateRow[] = [
     name: 'managedFields operation unsupported',
     meta: { ...ok, managedFields: [{ ...managed, operation: 'Patch' }] },
     want: [
-      'metadata.managedFields[0].operation: FieldValueNotSupported: supported values: "Apply", "Update"',
+      'metadata.managedFields[0].operation: FieldValueNotSupported: ' +
+        'supported values: "Apply", "Update"',
     ],
   },
   {
@@ -270,7 +277,8 @@ const createRows: CreateRow[] = [
     name: 'managedFields manager with a control character',
     meta: { ...ok, managedFields: [{ ...managed, manager: 'ab\u0007' }] },
     want: [
-      'metadata.managedFields[0].manager: FieldValueInvalid: invalid character U+0007 (at position 2)',
+      'metadata.managedFields[0].manager: FieldValueInvalid: ' +
+        'invalid character U+0007 (at position 2)',
     ],
   },
   {
@@ -300,7 +308,8 @@ const createOnlyRows: { name: string; meta: unknown; want: string[] }[] = [
     name: `resourceVersion ${JSON.stringify(rv)} set`,
     meta: { ...ok, resourceVersion: rv },
     want: [
-      'metadata.resourceVersion: FieldValueInvalid: resourceVersion should not be set on objects to be created',
+      'metadata.resourceVersion: FieldValueInvalid: ' +
+        'resourceVersion should not be set on objects to be created',
     ],
   })),
 ];
@@ -390,7 +399,11 @@ for (const row of updateRows) {
 
 const warningRows: { name: string; finalizers: unknown; want: string[] }[] = [
   { name: 'qualified finalizer', finalizers: ['example.com/cleanup'], want: [] },
-  { name: 'standard finalizers', finalizers: ['kubernetes', 'orphan', 'foregroundDeletion'], want: [] },
+  {
+    name: 'standard finalizers',
+    finalizers: ['kubernetes', 'orphan', 'foregroundDeletion'],
+    want: [],
+  },
   {
     name: 'finalizer without a domain',
     finalizers: ['cleanup'],
@@ -418,6 +431,7 @@ for (const row of warningRows) {
 }
 
 test('validateObjectMeta: a label-named kind gets the label message', () => {
-  const errs = validateObjectMeta({ name: 'A', namespace: 'ns' }, { namespaced: true, nameRule: 'label' });
+  const opts: ObjectMetaValidationOptions = { namespaced: true, nameRule: 'label' };
+  const errs = validateObjectMeta({ name: 'A', namespace: 'ns' }, opts);
   assert.deepEqual(show(errs), [`metadata.name: FieldValueInvalid: ${labelMsg}`]);
 });

@@ -213,7 +213,8 @@ export function validateObjectMetaUpdate(
       errs.push(
         fieldForbidden(
           path.child('finalizers'),
-          `no new finalizers can be added if the object is being deleted, found new finalizers ${list}`
+          'no new finalizers can be added if the object is being deleted, ' +
+            `found new finalizers ${list}`
         )
       );
     }
@@ -359,7 +360,8 @@ function validateOwnerReferences(
     if (apiVersion === '') {
       errs.push(fieldRequired(p.child('apiVersion'), 'must not be empty'));
     } else if (apiVersion !== undefined && !validApiVersion(apiVersion)) {
-      errs.push(fieldInvalid(p.child('apiVersion'), apiVersion, 'must be <group>/<version> or <version>'));
+      const msg = 'must be <group>/<version> or <version>';
+      errs.push(fieldInvalid(p.child('apiVersion'), apiVersion, msg));
     }
     if (kind === '') errs.push(fieldRequired(p.child('kind'), 'must not be empty'));
     if (name === '') errs.push(fieldRequired(p.child('name'), 'must not be empty'));
@@ -440,8 +442,9 @@ function validateManagedFields(
     }
     r.typed(item['apiVersion'], p.child('apiVersion'), 'string');
     r.typed(item['time'], p.child('time'), 'string');
-    if (item['fieldsV1'] !== undefined && item['fieldsV1'] !== null && !isRecord(item['fieldsV1'])) {
-      errs.push(fieldInvalid(p.child('fieldsV1'), item['fieldsV1'], 'must be of type object'));
+    const fieldsV1 = item['fieldsV1'];
+    if (fieldsV1 !== undefined && fieldsV1 !== null && !isRecord(fieldsV1)) {
+      errs.push(fieldInvalid(p.child('fieldsV1'), fieldsV1, 'must be of type object'));
     }
   });
   return errs;

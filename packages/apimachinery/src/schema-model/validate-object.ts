@@ -52,7 +52,9 @@ export function validateObject(m: MessageSchema, obj: unknown): FieldValidationR
  * value in a field that does not keep zeros, are left out, so JSON, YAML and binary agree.
  */
 function isOmitted(f: FieldSchema, v: unknown): boolean {
-  if (f.map) return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
+  if (f.map) {
+    return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
+  }
   if (f.repeated) return Array.isArray(v) && v.length === 0;
   return 'scalar' in f.value && !f.keepZero && (v === '' || v === 0 || v === false);
 }

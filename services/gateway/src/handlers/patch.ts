@@ -2,8 +2,20 @@
 // inside the update loop, so a lost race re-applies the patch to the newer object; the result is
 // field-checked and defaulted like a PUT body.
 import type { ServerResponse } from 'node:http';
-import { newBadRequest, newNotFound, newRequestEntityTooLarge, newUnprocessableEntity, newUnsupportedMediaType } from '@orch/apimachinery/errors';
-import { PatchError, applyJsonPatch, applyMergePatch, applyStrategicMergePatch, maxJsonPatchOperations } from '@orch/apimachinery/patch';
+import {
+  newBadRequest,
+  newNotFound,
+  newRequestEntityTooLarge,
+  newUnprocessableEntity,
+  newUnsupportedMediaType,
+} from '@orch/apimachinery/errors';
+import {
+  PatchError,
+  applyJsonPatch,
+  applyMergePatch,
+  applyStrategicMergePatch,
+  maxJsonPatchOperations,
+} from '@orch/apimachinery/patch';
 import { builtinSchemaModel } from '@orch/apimachinery/schema-model';
 import { writeObjectNegotiated } from '../negotiation/response-writers.js';
 import { checkFields, decodeObject, defaultObject, parseBodyStrict, parseFieldValidation, readBody } from './decode.js';
@@ -29,8 +41,12 @@ export async function patchResource(scope: RequestScope, res: ServerResponse): P
   // The patched object is field-checked on every try of the update loop; warnings are sent once.
   const warnings = new Set<string>();
   // As upstream: more operations than maxJSONPatchOperations is 413, before anything is read.
-  if (contentType === 'application/json-patch+json' && Array.isArray(patch) && patch.length > maxJsonPatchOperations) {
-    throw newRequestEntityTooLarge(`The allowed maximum operations in a JSON patch is ${maxJsonPatchOperations}, got ${patch.length}`);
+  const isJsonPatch = contentType === 'application/json-patch+json';
+  if (isJsonPatch && Array.isArray(patch) && patch.length > maxJsonPatchOperations) {
+    throw newRequestEntityTooLarge(
+      `The allowed maximum operations in a JSON patch is ${maxJsonPatchOperations}, ` +
+        `got ${patch.length}`
+    );
   }
   if (contentType !== 'application/json-patch+json' && (typeof patch !== 'object' || patch === null || Array.isArray(patch))) {
     throw newBadRequest('a merge patch must be a JSON object');
@@ -62,7 +78,13 @@ export async function patchResource(scope: RequestScope, res: ServerResponse): P
       defaultObject(scope.def, obj);
       return obj;
     },
-    { dryRun, validate: scope.validate, warn: (w) => warnings.add(w), forceAllowCreate: false, ...(subresource ? { subresource } : {}) }
+    {
+      dryRun,
+      validate: scope.validate,
+      warn: (w) => warnings.add(w),
+      forceAllowCreate: false,
+      ...(subresource ? { subresource } : {}),
+    }
   );
   for (const w of warnings) addWarning(scope.req, w);
   writeObjectNegotiated(scope.req, res, 200, result.object);

@@ -15,7 +15,8 @@ interface Cause {
   field: string;
   message: string;
 }
-const causesOf = (b: unknown): Cause[] => (b as { details?: { causes?: Cause[] } }).details?.causes ?? [];
+const causesOf = (b: unknown): Cause[] =>
+  (b as { details?: { causes?: Cause[] } }).details?.causes ?? [];
 const warningsOf = (h: Record<string, string | string[] | undefined>): string[] => {
   const w = h['warning'];
   return w === undefined ? [] : Array.isArray(w) ? w : [w];
@@ -38,7 +39,7 @@ after(async () => {
 });
 
 for (const rv of ['abc', '-1', '12345678901234567890']) {
-  test(`create with metadata.resourceVersion ${JSON.stringify(rv)} is 422 and stores nothing`, async () => {
+  test(`create with resourceVersion ${JSON.stringify(rv)}: 422, nothing stored`, async () => {
     const name = `rv-${rv.length}`;
     const r = await suite.request(0, 'POST', base, cm(name, { resourceVersion: rv }));
     assert.equal(r.status, 422, r.text);
@@ -46,7 +47,9 @@ for (const rv of ['abc', '-1', '12345678901234567890']) {
       {
         reason: 'FieldValueInvalid',
         field: 'metadata.resourceVersion',
-        message: `Invalid value: ${JSON.stringify(rv)}: resourceVersion should not be set on objects to be created`,
+        message:
+          `Invalid value: ${JSON.stringify(rv)}: ` +
+          'resourceVersion should not be set on objects to be created',
       },
     ]);
     assert.equal((await suite.request(0, 'GET', `${base}/${name}`)).status, 404);
@@ -59,7 +62,8 @@ test('create with finalizers ["Bad Finalizer"] is 422 and stores nothing', async
   const causes = causesOf(r.body);
   assert.equal(causes.length, 1);
   assert.equal(causes[0]?.field, 'metadata.finalizers');
-  assert.match(causes[0]?.message ?? '', /^Invalid value: "Bad Finalizer": name part must consist of/);
+  const message = causes[0]?.message ?? '';
+  assert.match(message, /^Invalid value: "Bad Finalizer": name part must consist of/);
   assert.equal((await suite.request(0, 'GET', `${base}/bad-fin`)).status, 404);
 });
 
@@ -71,7 +75,8 @@ test('a finalizer without a domain is stored, with a Warning: 299 header', async
     '(/) to avoid accidental conflicts with other finalizer writers';
   assert.deepEqual(warningsOf(r.headers), [`299 - ${JSON.stringify(text)}`]);
   const got = await suite.request(0, 'GET', `${base}/plain-fin`);
-  assert.deepEqual((got.body as { metadata: { finalizers: string[] } }).metadata.finalizers, ['cleanup']);
+  const stored = got.body as { metadata: { finalizers: string[] } };
+  assert.deepEqual(stored.metadata.finalizers, ['cleanup']);
   // The warning comes again on a patch of the object; removing the finalizer lets it go.
   const patch = { metadata: { labels: { a: 'b' } } };
   const p = await suite.request(0, 'PATCH', `${base}/plain-fin`, patch, {
@@ -96,7 +101,7 @@ test('uid and creationTimestamp sent on create are replaced by the server', asyn
   assert.notEqual(m.creationTimestamp, '2000-01-01T00:00:00Z');
 });
 
-test('an update changing uid or setting deletionTimestamp is 422 "field is immutable"', async () => {
+test('an update changing uid or deletion fields is 422 "field is immutable"', async () => {
   const created = await suite.request(0, 'POST', base, cm('immutable'));
   assert.equal(created.status, 201, created.text);
   const obj = created.body as { metadata: Record<string, unknown> };

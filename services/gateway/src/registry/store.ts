@@ -220,7 +220,7 @@ export class Store {
     if (!this.def.namespaced) delete meta.namespace;
     this.strategy.prepareForCreate(obj);
     const errs = [...rvErrs, ...this.#validateMeta(obj), ...this.strategy.validate(obj)];
-    if (errs.length > 0) throw newInvalid({ group: this.def.group, kind: this.def.kind }, nameOf(meta), errs);
+    if (errs.length > 0) throw this.#invalid(meta, errs);
   }
 
   /** Immutable metadata is carried over, generation follows spec changes (k8s rest.BeforeUpdate). */
@@ -245,8 +245,9 @@ export class Store {
     meta.creationTimestamp = old.metadata.creationTimestamp;
     meta.resourceVersion = old.metadata.resourceVersion;
     if (old.metadata.deletionTimestamp) meta.deletionTimestamp = old.metadata.deletionTimestamp;
-    if (old.metadata.deletionGracePeriodSeconds !== undefined && meta.deletionGracePeriodSeconds == null) {
-      meta.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
+    const grace = old.metadata.deletionGracePeriodSeconds;
+    if (grace !== undefined && meta.deletionGracePeriodSeconds == null) {
+      meta.deletionGracePeriodSeconds = grace;
     }
     if (meta.generateName === undefined) delete meta.generateName;
     const gen = old.metadata.generation ?? 1;
@@ -255,11 +256,15 @@ export class Store {
       ...this.#validateMeta(next, old),
       ...this.strategy.validateUpdate(next, old),
     ];
-    if (errs.length > 0) throw newInvalid({ group: this.def.group, kind: this.def.kind }, nameOf(meta), errs);
+    if (errs.length > 0) throw this.#invalid(meta, errs);
     return next;
   }
 
-  /** k8s ValidateObjectMeta on create; on update also ValidateObjectMetaUpdate (validateCommonFields). */
+  #invalid(meta: Obj['metadata'], errs: FieldError[]): Error {
+    return newInvalid({ group: this.def.group, kind: this.def.kind }, nameOf(meta), errs);
+  }
+
+  /** k8s ValidateObjectMeta; on update also ValidateObjectMetaUpdate (validateCommonFields). */
   #validateMeta(obj: Obj, old?: Obj): FieldError[] {
     const opts = { namespaced: this.def.namespaced, nameRule: this.strategy.nameRule };
     const errs = validateObjectMeta(obj.metadata, opts);
