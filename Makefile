@@ -6,7 +6,7 @@ NODE ?= node
 IMAGE ?= orch:dev
 TEST_ARGS ?=
 
-.PHONY: help deps build run test lint format proto verify-proto bench images compose-config clean
+.PHONY: help deps build run test lint format fuzz proto verify-proto bench images compose-config clean
 
 help: ## list the targets
 	@echo 'usage: make <target>'
@@ -32,6 +32,9 @@ lint: build ## ESLint (type-aware) and Prettier's check over the whole tree; CI 
 format: deps ## rewrite the tree in Prettier's format and apply ESLint's automatic fixes
 	npx prettier --write --log-level warn .
 	npx eslint --fix .
+
+fuzz: build ## fuzz the API long from a random seed (FUZZ_SECONDS=600, FUZZ_SEED to replay)
+	$(NODE) e2e/dist/fuzz/main.js
 
 proto: deps ## regenerate packages/proto/src/generated from proto/
 	$(NODE) packages/proto/scripts/generate.mjs

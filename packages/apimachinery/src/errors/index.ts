@@ -28,6 +28,7 @@ export {
   newTooLargeResourceVersion,
   newTooManyRequests,
   newUnauthorized,
+  newUnprocessableEntity,
   newUnsupportedMediaType,
   reasonForError,
   toStatusError,

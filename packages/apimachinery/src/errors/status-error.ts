@@ -145,6 +145,19 @@ export function newInvalid(
   });
 }
 
+/**
+ * 422 for a request that cannot be applied (k8s `NewGenericServerResponse` with 422, as a JSON
+ * patch that does not apply): the reason in a cause without a field, since it names none.
+ */
+export function newUnprocessableEntity(serverMessage: string): StatusError {
+  return failure(422, 'Invalid', 'the server rejected our request due to an error in our request', {
+    name: '',
+    group: '',
+    kind: '',
+    causes: [{ reason: 'UnexpectedServerResponse', message: serverMessage }],
+  });
+}
+
 export function newBadRequest(message: string, causes?: StatusCause[]): StatusError {
   return failure(400, 'BadRequest', message, causes ? { causes } : undefined);
 }

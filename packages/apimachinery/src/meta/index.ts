@@ -15,3 +15,16 @@ export {
   validateLabels,
   validateObjectName,
 } from './name-validation.js';
+export type { ObjectMetaValidationOptions } from './object-meta-validation.js';
+export {
+  fieldImmutableErrorMsg,
+  finalizerNameWarningMsg,
+  isNegativeErrorMsg,
+  resourceVersionSetOnCreateMsg,
+  validateAnnotationMap,
+  validateLabelMap,
+  validateObjectMeta,
+  validateObjectMetaCreate,
+  validateObjectMetaUpdate,
+  warningsForObjectMeta,
+} from './object-meta-validation.js';

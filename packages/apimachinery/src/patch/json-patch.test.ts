@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyJsonPatch, maxJsonPatchOperations } from './json-patch.js';
+import { applyJsonPatch, maxJsonPatchCopyBytes, maxJsonPatchOperations } from './json-patch.js';
 import { PatchError } from './patch-error.js';
 
 test('applyJsonPatch applies each RFC 6902 operation', () => {
@@ -368,4 +368,24 @@ test('applyJsonPatch refuses more than the maximum number of operations', () => 
     (err: unknown) => err instanceof PatchError && err.code === 'SEQUENCE_TOO_LONG'
   );
   assert.deepEqual(applyJsonPatch({}, ops.slice(1)), {});
+});
+
+test('regression (fuzz): copies doubling the object past the copy size limit are refused', () => {
+  const target = { metadata: { labels: { a: 'x'.repeat(1000) } } };
+  const ops = Array.from({ length: 30 }, (_, i) => ({
+    op: 'copy',
+    from: '/metadata/labels',
+    path: `/metadata/labels/c${i}`,
+  }));
+  assert.throws(
+    () => applyJsonPatch(target, ops),
+    (err: unknown) =>
+      err instanceof PatchError &&
+      err.code === 'COPY_SIZE_LIMIT' &&
+      err.message.includes(`${maxJsonPatchCopyBytes} bytes`)
+  );
+  // A few copies of a small value are fine.
+  type Out = { metadata: { labels: Record<string, unknown> } };
+  const out = applyJsonPatch(target, ops.slice(0, 3)) as Out;
+  assert.equal(Object.keys(out.metadata.labels).length, 4);
 });

@@ -8,6 +8,13 @@ import type { Operation } from 'fast-json-patch';
 import { cloneJson } from './clone-json.js';
 import { PatchError } from './patch-error.js';
 
+/**
+ * Bytes `copy` operations may duplicate in one patch (evanphx/json-patch's
+ * AccumulatedCopySizeLimit): each copy can double the object, so 30 of them would need 2^30 times
+ * its size (a bomb the fuzzing harness sends).
+ */
+export const maxJsonPatchCopyBytes = 3 * 1024 * 1024;
+
 /** k8s `maxJSONPatchOperations`: more operations than this are refused outright. */
 export const maxJsonPatchOperations = 10000;
 
@@ -38,7 +45,25 @@ export function applyJsonPatch(target: unknown, ops: unknown): unknown {
   });
   const operations = cloneJson(ops) as Operation[];
   let document: unknown = cloneJson(target);
+  let copied = 0;
   operations.forEach((op, i) => {
+    if (op.op === 'copy') {
+      // An unresolvable "from" is left to the library's own error below.
+      let value: unknown;
+      try {
+        value = jsonpatch.getValueByPointer(document, op.from) as unknown;
+      } catch {
+        value = undefined;
+      }
+      copied += Buffer.byteLength(JSON.stringify(value) ?? '');
+      if (copied > maxJsonPatchCopyBytes) {
+        throw new PatchError(
+          `${describe(ops[i], i)}: unable to copy, would exceed the accumulated copy size limit ` +
+            `of ${maxJsonPatchCopyBytes} bytes`,
+          { code: 'COPY_SIZE_LIMIT', operationIndex: i }
+        );
+      }
+    }
     try {
       document = jsonpatch.applyOperation(document, op, true, true, true, i).newDocument;
     } catch (err) {

@@ -17,3 +17,9 @@ test('invalid JSON throws', () => {
   assert.throws(() => parseJsonStrict('{"a":1,}'), SyntaxError);
   assert.throws(() => parseJsonStrict('{"a":1 // c\n}'), SyntaxError);
 });
+
+test('regression (fuzz): a duplicate key with dots or slashes is written [key], one field', () => {
+  const labels = '{"example.com/a":"1","example.com/a":"2"}';
+  const r = parseJsonStrict(`{"metadata":{"labels":${labels}},"b.c":1,"b.c":2}`);
+  assert.deepEqual(r.duplicates, ['metadata.labels[example.com/a]', '[b.c]']);
+});

@@ -9,6 +9,15 @@ export interface StrictJson {
   duplicates: string[];
 }
 
+/**
+ * A key's path below `parent`: `.name` for field-like keys, `[key]` for others (map keys such as
+ * `example.com/x`, as k8s field paths write them), so that a path names one field.
+ */
+export function keyPath(parent: string, key: string): string {
+  if (!/^[A-Za-z0-9_$-]+$/.test(key)) return `${parent}[${key}]`;
+  return parent === '' ? key : `${parent}.${key}`;
+}
+
 interface Frame {
   kind: 'object' | 'array';
   path: string;
@@ -29,7 +38,7 @@ export function parseJsonStrict(text: string): StrictJson {
     const top = stack[stack.length - 1];
     if (!top) return '';
     if (top.kind === 'array') return `${top.path}[${top.index}]`;
-    return top.path === '' ? (top.key ?? '') : `${top.path}.${top.key ?? ''}`;
+    return keyPath(top.path, top.key ?? '');
   };
   const valueDone = (): void => {
     const top = stack[stack.length - 1];
@@ -43,7 +52,7 @@ export function parseJsonStrict(text: string): StrictJson {
         const top = stack[stack.length - 1];
         if (!top?.keys) return;
         top.key = property;
-        if (top.keys.has(property)) duplicates.push(top.path === '' ? property : `${top.path}.${property}`);
+        if (top.keys.has(property)) duplicates.push(keyPath(top.path, property));
         top.keys.add(property);
       },
       onObjectEnd: () => {

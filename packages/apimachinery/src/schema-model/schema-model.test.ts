@@ -156,3 +156,37 @@ function gvkOf(key: string): { group: string; version: string; kind: string } {
   const parts = key.split('/');
   return parts.length === 2 ? { group: '', version: parts[0]!, kind: parts[1]! } : { group: parts[0]!, version: parts[1]!, kind: parts[2]! };
 }
+
+test('regression (fuzz): an unknown key with dots or spaces is reported as [key]', () => {
+  const group = 'rbac.authorization.orch.io';
+  const crb = model.kind({ group, version: 'v1', kind: 'ClusterRoleBinding' });
+  assert.ok(crb);
+  const roleRef = { '. ': '', kind: 'ClusterRole', name: 'x', apiGroup: 'g' };
+  const obj = { metadata: { name: 'a' }, roleRef };
+  assert.deepEqual(validateObject(crb.message, obj).unknown, ['roleRef[. ]']);
+});
+
+test('regression (fuzz): bytes are padded base64 ("iVBORw" was read back as "iVBORw==")', () => {
+  const cm = model.kind({ group: '', version: 'v1', kind: 'ConfigMap' });
+  assert.ok(cm);
+  const problems = (b: string) =>
+    validateObject(cm.message, { metadata: { name: 'a' }, binaryData: { x: b } }).problems;
+  assert.deepEqual(problems('iVBORw=='), []);
+  assert.deepEqual(problems(''), []);
+  assert.deepEqual(
+    problems('iVBORw').map((p) => [p.field, p.message]),
+    [['binaryData[x]', 'expected base64 string, got string']]
+  );
+  assert.equal(problems('iVBOR===').length, 1);
+});
+
+test('regression (fuzz): empty maps, lists and omitempty zeros are left out, as in binary', () => {
+  const deploy = model.kind({ group: 'apps', version: 'v1', kind: 'Deployment' });
+  assert.ok(deploy);
+  const obj: Record<string, any> = {
+    metadata: { name: 'a', labels: {}, finalizers: [], namespace: '' },
+    spec: { replicas: 0 },
+  };
+  validateObject(deploy.message, obj);
+  assert.deepEqual(obj, { metadata: { name: 'a' }, spec: { replicas: 0 } });
+});

@@ -3,6 +3,7 @@
 // as clients print it (`spec.containers[0].image`).
 import type { FieldSchema, MessageSchema, ValueType } from './schema-model.js';
 import { isQuantity, parseDuration, parseTime } from './special-types.js';
+import { keyPath } from './parse-json-strict.js';
 
 export interface FieldProblem {
   /** Path of the field, e.g. spec.containers[0].ports[0].containerPort. */
@@ -20,7 +21,10 @@ export interface FieldValidationResult {
 
 type Json = Record<string, unknown>;
 const isPlainObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const join = (path: string, key: string): string => (path === '' ? key : `${path}.${key}`);
+const base64Padded = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** An unknown key with dots or slashes is written `[key]`, so the path names one field. */
+const join = keyPath;
 const typeName = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 
 /**
@@ -43,6 +47,18 @@ export function validateObject(m: MessageSchema, obj: unknown): FieldValidationR
   return result;
 }
 
+/**
+ * Go's omitempty, as the binary codec applies it: an empty map or list, and a scalar at its zero
+ * value in a field that does not keep zeros, are left out, so JSON, YAML and binary agree.
+ */
+function isOmitted(f: FieldSchema, v: unknown): boolean {
+  if (f.map) {
+    return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
+  }
+  if (f.repeated) return Array.isArray(v) && v.length === 0;
+  return 'scalar' in f.value && !f.keepZero && (v === '' || v === 0 || v === false);
+}
+
 function walkMessage(m: MessageSchema, obj: Json, path: string, r: FieldValidationResult, extra?: Set<string>): void {
   for (const key of Object.keys(obj)) {
     if (extra?.has(key)) continue;
@@ -58,6 +74,7 @@ function walkMessage(m: MessageSchema, obj: Json, path: string, r: FieldValidati
       continue;
     }
     walkField(jf.field, v, join(path, key), r);
+    if (isOmitted(jf.field, v)) delete obj[key];
   }
   for (const [key, jf] of m.jsonFields) {
     if (jf.field.required && obj[key] === undefined) {
@@ -104,15 +121,18 @@ function walkValue(t: ValueType, v: unknown, path: string, r: FieldValidationRes
         if (!Number.isInteger(v) || (v as number) < 0 || (v as number) > 4294967295) bad('uint32');
         return;
       case 'int64':
-      case 'uint64':
         if (!Number.isSafeInteger(v)) bad(t.scalar);
+        return;
+      case 'uint64':
+        if (!Number.isSafeInteger(v) || (v as number) < 0) bad(t.scalar);
         return;
       case 'double':
       case 'float':
         if (typeof v !== 'number' || !Number.isFinite(v)) bad('number');
         return;
       case 'bytes':
-        if (typeof v !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(v)) bad('base64 string');
+        // Padded standard base64, as Go's encoding/json decodes []byte: "iVBORw" is refused.
+        if (typeof v !== 'string' || !base64Padded.test(v)) bad('base64 string');
         return;
     }
   }

@@ -25,7 +25,7 @@ export async function createResource(
   const target = { namespace: namespaceOf(scope) };
   const warn = (w: string): void => addWarning(req, w);
   const obj = decodeRequestObject(readBody(req), contentType, rest.objectKind, target, mode, warn);
-  const opts = { dryRun, createValidation: validationFor(scope, 'CREATE', dryRun) };
+  const opts = { dryRun, createValidation: validationFor(scope, 'CREATE', dryRun), warn };
   const created =
     scope.info.subresource && isNamedCreater(rest)
       ? await rest.createNamed(contextOf(scope), scope.info.name, obj, opts)

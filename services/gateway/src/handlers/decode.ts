@@ -14,6 +14,57 @@ import type { Obj } from '../registry/strategy.js';
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
+/**
+ * Deepest nesting a body (and an object made from one, as a patch result) may have. Upstream's
+ * JSON decoder stops at 10000; ours is lower because the YAML writer recurses about 17 frames a
+ * level and overflows near 640 (a depth the fuzzer reached: a stored object no GET could write).
+ */
+export const maxDecodingDepth = 256;
+/** Aliases a YAML body may expand (the yaml package's default, named here). */
+export const maxYamlAliasCount = 100;
+
+/** How deeply objects and arrays nest in `value`, counted without recursion. */
+export function nestingDepth(value: unknown): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop() as [unknown, number];
+    if (typeof v !== 'object' || v === null) continue;
+    if (d + 1 > max) max = d + 1;
+    for (const x of Array.isArray(v) ? v : Object.values(v)) stack.push([x, d + 1]);
+  }
+  return max;
+}
+
+/** How deeply `[` and `{` nest in JSON text (outside strings), in one pass without parsing. */
+export function jsonTextDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) max = depth;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return max;
+}
+
+const tooDeep = () =>
+  newBadRequest(`the request body is nested too deeply: exceeded max depth of ${maxDecodingDepth}`);
+
+/** 400 past {@link maxDecodingDepth} (Go's decoder: "exceeded max depth"). */
+export function checkDepth(value: unknown): void {
+  if (nestingDepth(value) > maxDecodingDepth) throw tooDeep();
+}
+
 /** The fieldValidation query parameter: Warn when unset; anything else than the three is 400. */
 export function parseFieldValidation(query: URLSearchParams): FieldValidation {
   const v = query.get('fieldValidation');
@@ -28,8 +79,14 @@ export interface ParsedBody {
   duplicates: string[];
 }
 
-/** The body's value, seeing duplicate keys. */
+/** The body's value, seeing duplicate keys; nested at most {@link maxDecodingDepth} deep. */
 export function parseBodyStrict(body: Buffer, contentType: string): ParsedBody {
+  const parsed = parseBodyValue(body, contentType);
+  checkDepth(parsed.value);
+  return parsed;
+}
+
+function parseBodyValue(body: Buffer, contentType: string): ParsedBody {
   if (protobufMediaTypes.includes(contentType)) {
     try {
       return { value: decodeEnvelope(body, builtinSchemaModel()), duplicates: [] };
@@ -46,12 +103,18 @@ export function parseBodyStrict(body: Buffer, contentType: string): ParsedBody {
     const other = doc.errors.filter((e) => e.code !== 'DUPLICATE_KEY');
     if (other.length > 0) throw newBadRequest(`the request body is not valid YAML: ${other[0]?.message ?? ''}`);
     try {
-      const value = duplicates.length > 0 ? parseDocument(text, { schema: 'core', uniqueKeys: false }).toJS() : doc.toJS();
+      const maxAliasCount = maxYamlAliasCount;
+      const value =
+        duplicates.length > 0
+          ? parseDocument(text, { schema: 'core', uniqueKeys: false }).toJS({ maxAliasCount })
+          : doc.toJS({ maxAliasCount });
       return { value: value as unknown, duplicates };
     } catch (err) {
       throw newBadRequest(`the request body is not valid YAML: ${(err as Error).message}`);
     }
   }
+  // Before parsing: the parsers recurse, and a stack overflow is better never reached.
+  if (jsonTextDepth(text) > maxDecodingDepth) throw tooDeep();
   try {
     return parseJsonStrict(text);
   } catch (err) {
@@ -115,6 +178,8 @@ export function decodeObject(
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw newBadRequest(`the body must be a ${def.kind} object`);
   }
+  // Again here: a patch can build an object deeper than its body.
+  checkDepth(body);
   const obj = body as Record<string, unknown>;
   const apiVersion = formatApiVersion(def);
   if (obj['apiVersion'] !== undefined && obj['apiVersion'] !== apiVersion) {

@@ -2,8 +2,20 @@
 // inside the update loop, so a lost race re-applies the patch to the newer object; the result is
 // field-checked and defaulted like a PUT body.
 import type { ServerResponse } from 'node:http';
-import { newBadRequest, newNotFound, newUnsupportedMediaType, newInvalid } from '@orch/apimachinery/errors';
-import { PatchError, applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '@orch/apimachinery/patch';
+import {
+  newBadRequest,
+  newNotFound,
+  newRequestEntityTooLarge,
+  newUnprocessableEntity,
+  newUnsupportedMediaType,
+} from '@orch/apimachinery/errors';
+import {
+  PatchError,
+  applyJsonPatch,
+  applyMergePatch,
+  applyStrategicMergePatch,
+  maxJsonPatchOperations,
+} from '@orch/apimachinery/patch';
 import { builtinSchemaModel } from '@orch/apimachinery/schema-model';
 import { writeObjectNegotiated } from '../negotiation/response-writers.js';
 import type { Patcher } from '../registry/rest.js';
@@ -34,6 +46,14 @@ export async function patchResource(
   const { value: patch, duplicates } = parseBodyStrict(readBody(scope.req), 'application/json');
   // The patched object is field-checked on every try of the update loop; warnings are sent once.
   const warnings = new Set<string>();
+  // As upstream: more operations than maxJSONPatchOperations is 413, before anything is read.
+  const isJsonPatch = contentType === 'application/json-patch+json';
+  if (isJsonPatch && Array.isArray(patch) && patch.length > maxJsonPatchOperations) {
+    throw newRequestEntityTooLarge(
+      `The allowed maximum operations in a JSON patch is ${maxJsonPatchOperations}, ` +
+        `got ${patch.length}`
+    );
+  }
   if (contentType !== 'application/json-patch+json' && (typeof patch !== 'object' || patch === null || Array.isArray(patch))) {
     throw newBadRequest('a merge patch must be a JSON object');
   }
@@ -54,8 +74,8 @@ export async function patchResource(
               : applyMergePatch(current, patch);
       } catch (err) {
         if (err instanceof PatchError) {
-          const cause = { type: 'FieldValueInvalid' as const, field: '', message: err.message };
-          throw newInvalid({ group: kind.group, kind: kind.kind }, name, [cause]);
+          // As upstream: a patch that does not apply is 422 with the reason as a fieldless cause.
+          throw newUnprocessableEntity(err.message);
         }
         throw err;
       }
@@ -64,7 +84,12 @@ export async function patchResource(
       defaultObject(kind, obj);
       return obj;
     },
-    { dryRun, updateValidation: validationFor(scope, 'UPDATE', dryRun), forceAllowCreate: false }
+    {
+      dryRun,
+      updateValidation: validationFor(scope, 'UPDATE', dryRun),
+      warn: (w) => warnings.add(w),
+      forceAllowCreate: false,
+    }
   );
   for (const w of warnings) addWarning(scope.req, w);
   writeObjectNegotiated(scope.req, res, 200, result.object);

@@ -25,6 +25,7 @@ export async function updateResource(
     dryRun,
     createValidation: validationFor(scope, 'CREATE', dryRun),
     updateValidation: validationFor(scope, 'UPDATE', dryRun),
+    warn,
   });
   writeObjectNegotiated(req, res, result.created ? 201 : 200, result.object);
 }

@@ -11,8 +11,13 @@ import { negotiateOutput } from './negotiate.js';
 import type { MediaType, Output } from './negotiate.js';
 import { tableOf } from './table.js';
 
-function warningHeader(text: string): string {
-  return `299 - ${JSON.stringify(text)}`;
+/**
+ * `299 - "<text>"`, the text quoted and sent as its UTF-8 bytes (as Go writes it): Node accepts
+ * only Latin-1 in header values, so a warning naming a field such as "\uFFFDlabels" would throw.
+ */
+export function warningHeader(text: string): string {
+  const quoted = JSON.stringify(text).replace(/\x7f/g, '\\u007f');
+  return Buffer.from(`299 - ${quoted}`, 'utf8').toString('latin1');
 }
 
 export function encode(obj: unknown, media: MediaType, pretty: boolean, contentType?: string): { body: string | Buffer; contentType: string } {

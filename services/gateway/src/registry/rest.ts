@@ -50,6 +50,8 @@ export interface Storage {
 export interface CreateOptions {
   dryRun: boolean;
   createValidation?: ValidateObjectFunc | undefined;
+  /** Receives each warning of the write once (metadata warnings), for `Warning: 299` headers. */
+  warn?: ((text: string) => void) | undefined;
 }
 
 /** k8s rest.Creater: POST to the collection. */
@@ -99,6 +101,8 @@ export interface UpdateOptions {
   updateValidation?: ValidateObjectFunc | undefined;
   /** false: a missing object is 404 whatever the strategy allows (PATCH). */
   forceAllowCreate?: boolean;
+  /** Receives each warning of the write once (metadata warnings), for `Warning: 299` headers. */
+  warn?: ((text: string) => void) | undefined;
 }
 
 /** k8s rest.Updater. */

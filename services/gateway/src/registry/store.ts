@@ -17,7 +17,13 @@ import {
 } from '@orch/apimachinery/errors';
 import type { FieldError } from '@orch/apimachinery/errors';
 import type { StorageClient } from '@orch/apimachinery/grpc';
-import { generateName, validateAnnotations, validateLabels, validateObjectName } from '@orch/apimachinery/meta';
+import {
+  generateName,
+  validateObjectMeta,
+  validateObjectMetaCreate,
+  validateObjectMetaUpdate,
+  warningsForObjectMeta,
+} from '@orch/apimachinery/meta';
 import { storageKey, storagePrefix } from '@orch/apimachinery/registry';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { formatApiVersion } from '@orch/apimachinery/schema';
@@ -104,6 +110,7 @@ export class Store implements StandardStorage {
 
   async create(_ctx: RestContext, obj: Obj, opts: CreateOptions): Promise<Obj> {
     this.#beforeCreate(obj);
+    for (const w of warningsForObjectMeta(obj.metadata)) opts.warn?.(w);
     await opts.createValidation?.(obj, undefined);
     const key = this.key(obj.metadata.namespace, obj.metadata.name ?? '');
     if (opts.dryRun) {
@@ -129,6 +136,11 @@ export class Store implements StandardStorage {
     opts: UpdateOptions
   ): Promise<{ object: Obj; created: boolean }> {
     const key = this.key(ctx.namespace, name);
+    const warnings = new Set<string>();
+    const warned = <T>(result: T): T => {
+      for (const w of warnings) opts.warn?.(w);
+      return result;
+    };
     for (let attempt = 0; ; attempt++) {
       let current: Obj | undefined;
       try {
@@ -144,7 +156,8 @@ export class Store implements StandardStorage {
         if (desired.metadata.resourceVersion) {
           throw newConflict(this.groupResource, name, 'the object has been deleted or its resourceVersion does not match');
         }
-        const createOpts = { dryRun: opts.dryRun, createValidation: opts.createValidation };
+        const { dryRun, createValidation, warn } = opts;
+        const createOpts = { dryRun, createValidation, warn };
         const created = await this.create(ctx, desired, createOpts);
         return { object: created, created: true };
       }
@@ -154,18 +167,19 @@ export class Store implements StandardStorage {
         throw newConflict(this.groupResource, name, 'the object has been modified; please apply your changes to the latest version and try again');
       }
       const next = this.#beforeUpdate(desired, current);
+      for (const w of warningsForObjectMeta(next.metadata)) warnings.add(w);
       await opts.updateValidation?.(next, current);
       const revision = Number(current.metadata.resourceVersion);
-      if (opts.dryRun) return { object: next, created: false };
-      if (sameJson(next, current)) return { object: current, created: false };
+      if (opts.dryRun) return warned({ object: next, created: false });
+      if (sameJson(next, current)) return warned({ object: current, created: false });
       try {
         if (next.metadata.deletionTimestamp && this.#blockingFinalizers(next).length === 0) {
           // The last finalizer is gone: the object goes (k8s ShouldDeleteDuringUpdate).
           await this.#storage.delete(key, { revision });
-          return { object: next, created: false };
+          return warned({ object: next, created: false });
         }
         const stored = this.#out(await this.#storage.update(key, next, { revision }));
-        return { object: stored, created: false };
+        return warned({ object: stored, created: false });
       } catch (err) {
         if (isConflict(err) && !pinned && attempt < maxConflictRetries) continue;
         throw err;
@@ -220,7 +234,11 @@ export class Store implements StandardStorage {
   /** System fields, strategy, validation (k8s rest.BeforeCreate). */
   #beforeCreate(obj: Obj): void {
     const meta = obj.metadata;
-    if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
+    // A client's resourceVersion is refused, so it is checked before the system fields are set.
+    const rvErrs = validateObjectMetaCreate(meta);
+    if (!meta.name && typeof meta.generateName === 'string' && meta.generateName) {
+      meta.name = generateName(meta.generateName);
+    }
     meta.uid = randomUUID();
     meta.creationTimestamp = now();
     meta.generation = 1;
@@ -229,8 +247,8 @@ export class Store implements StandardStorage {
     delete meta.deletionGracePeriodSeconds;
     if (!this.def.namespaced) delete meta.namespace;
     this.strategy.prepareForCreate(obj);
-    const errs = [...this.#validateMeta(obj), ...this.strategy.validate(obj)];
-    if (errs.length > 0) throw newInvalid({ group: this.def.group, kind: this.def.kind }, meta.name ?? '', errs);
+    const errs = [...rvErrs, ...this.#validateMeta(obj), ...this.strategy.validate(obj)];
+    if (errs.length > 0) throw this.#invalid(meta, errs);
   }
 
   /** Immutable metadata is carried over, generation follows spec changes (k8s rest.BeforeUpdate). */
@@ -238,45 +256,40 @@ export class Store implements StandardStorage {
     const next = desired;
     this.strategy.prepareForUpdate(next, old);
     const meta = next.metadata;
-    meta.uid = old.metadata.uid;
+    // As upstream's BeforeUpdate: a uid is kept when the client sent none (a different one is
+    // refused as immutable), creationTimestamp and a set deletionTimestamp always carried over.
+    if (!meta.uid) meta.uid = old.metadata.uid;
     meta.creationTimestamp = old.metadata.creationTimestamp;
     meta.resourceVersion = old.metadata.resourceVersion;
-    if (old.metadata.deletionTimestamp) {
-      meta.deletionTimestamp = old.metadata.deletionTimestamp;
-      meta.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
-    } else {
-      delete meta.deletionTimestamp;
-      delete meta.deletionGracePeriodSeconds;
+    if (old.metadata.deletionTimestamp) meta.deletionTimestamp = old.metadata.deletionTimestamp;
+    const grace = old.metadata.deletionGracePeriodSeconds;
+    if (grace !== undefined && meta.deletionGracePeriodSeconds == null) {
+      meta.deletionGracePeriodSeconds = grace;
     }
     if (meta.generateName === undefined) delete meta.generateName;
     const gen = old.metadata.generation ?? 1;
     meta.generation = !this.strategy.keepsGeneration && specChanged(next, old) ? gen + 1 : gen;
-    const errs: FieldError[] = [...this.#validateMeta(next), ...this.strategy.validateUpdate(next, old)];
-    if (old.metadata.deletionTimestamp) {
-      const added = (meta.finalizers ?? []).filter((f) => !(old.metadata.finalizers ?? []).includes(f));
-      if (added.length > 0) {
-        errs.push({ type: 'FieldValueForbidden', field: 'metadata.finalizers', message: 'no new finalizers can be added if the object is being deleted', value: added });
-      }
-    }
-    if (errs.length > 0) throw newInvalid({ group: this.def.group, kind: this.def.kind }, meta.name ?? '', errs);
+    const errs: FieldError[] = [
+      ...this.#validateMeta(next, old),
+      ...this.strategy.validateUpdate(next, old),
+    ];
+    if (errs.length > 0) throw this.#invalid(meta, errs);
     return next;
   }
 
-  #validateMeta(obj: Obj): FieldError[] {
-    const meta = obj.metadata;
-    const errs: FieldError[] = [];
-    if (!meta.name) {
-      errs.push({ type: 'FieldValueRequired', field: 'metadata.name', message: 'name or generateName is required' });
-    } else {
-      for (const m of validateObjectName(meta.name, this.strategy.nameRule)) {
-        errs.push({ type: 'FieldValueInvalid', field: 'metadata.name', message: m, value: meta.name });
-      }
-    }
-    for (const e of [...validateLabels(meta.labels), ...validateAnnotations(meta.annotations)]) errs.push(e);
-    if (meta.finalizers !== undefined && (!Array.isArray(meta.finalizers) || meta.finalizers.some((f) => typeof f !== 'string'))) {
-      errs.push({ type: 'FieldValueInvalid', field: 'metadata.finalizers', message: 'must be a list of strings', value: meta.finalizers });
-    }
-    return errs;
+  #invalid(meta: Obj['metadata'], errs: FieldError[]): Error {
+    return newInvalid({ group: this.def.group, kind: this.def.kind }, nameOf(meta), errs);
+  }
+
+  /** k8s ValidateObjectMeta; on update also ValidateObjectMetaUpdate (validateCommonFields). */
+  #validateMeta(obj: Obj, old?: Obj): FieldError[] {
+    const opts = { namespaced: this.def.namespaced, nameRule: this.strategy.nameRule };
+    const errs = validateObjectMeta(obj.metadata, opts);
+    if (!old) return errs;
+    // Both run the common checks (labels, ...): each error is reported once.
+    const seen = new Set(errs.map((e) => JSON.stringify(e)));
+    const more = validateObjectMetaUpdate(obj.metadata, old.metadata);
+    return [...errs, ...more.filter((e) => !seen.has(JSON.stringify(e)))];
   }
 
   async list(ctx: RestContext, opts: ListOptions): Promise<ObjectList<Obj>> {
@@ -325,6 +338,9 @@ export class Store implements StandardStorage {
     return this.#fanout.feedFor(this.def).subscribe(listener, fromRevision);
   }
 }
+
+/** The name for an Invalid Status: the object's name when it is a string. */
+const nameOf = (meta: Obj['metadata']): string => (typeof meta.name === 'string' ? meta.name : '');
 
 export function now(): string {
   return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -1,0 +1,96 @@
+// Bugs the fuzzing harness found, one named test each, against a real suite.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { decodeEnvelope } from '@orch/apimachinery/protobuf';
+import { startSuite } from '@orch/testing';
+import type { Suite } from '@orch/testing';
+
+let suite: Suite;
+const ns = 'fuzz-regressions';
+const cms = `/api/v1/namespaces/${ns}/configmaps`;
+const merge = { 'Content-Type': 'application/merge-patch+json' };
+
+const warningsOf = (h: Record<string, string | string[] | undefined>): string[] => {
+  const w = h['warning'];
+  return w === undefined ? [] : Array.isArray(w) ? w : [w];
+};
+
+before(async () => {
+  suite = await startSuite();
+  const body = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } };
+  assert.equal((await suite.request(0, 'POST', '/api/v1/namespaces', body)).status, 201);
+  const cm = { metadata: { name: 'base', labels: { a: 'b' } } };
+  assert.equal((await suite.request(0, 'POST', cms, cm)).status, 201);
+});
+
+after(async () => {
+  await suite.stop();
+});
+
+test('regression: a warning naming a non-Latin-1 field is sent, the gateway stays up', async () => {
+  // The Warning header threw in Node's setHeader, and the gateway process went down.
+  const body = Buffer.from('{"metadata":{"\u{1F600}x":1}}');
+  const r = await suite.request(0, 'PATCH', `${cms}/base`, body, merge);
+  assert.equal(r.status, 200, r.text);
+  const [w] = warningsOf(r.headers);
+  const text = Buffer.from(w ?? '', 'latin1').toString('utf8');
+  assert.equal(text, '299 - "unknown field \\"metadata[\u{1F600}x]\\""');
+  assert.equal((await suite.request(0, 'GET', '/readyz')).status, 200);
+});
+
+test('regression: a JSON patch that does not apply is 422, its cause naming no field', async () => {
+  const patch = [{ op: 'bogus', path: '' }];
+  const r = await suite.request(0, 'PATCH', `${cms}/base`, patch, {
+    'Content-Type': 'application/json-patch+json',
+  });
+  assert.equal(r.status, 422, r.text);
+  type Causes = { causes: Record<string, unknown>[] };
+  const s = r.body as { reason: string; message: string; details: Causes };
+  assert.equal(s.reason, 'Invalid');
+  assert.equal(s.message, 'the server rejected our request due to an error in our request');
+  assert.equal(s.details.causes.length, 1);
+  assert.equal(s.details.causes[0]?.['reason'], 'UnexpectedServerResponse');
+  assert.equal('field' in (s.details.causes[0] ?? {}), false);
+});
+
+test('regression: a duplicate label key with dots is one field, metadata.labels[key]', async () => {
+  const body = '{"metadata":{"name":"dup","labels":{"example.com/a":"1","example.com/a":"2"}}}';
+  const r = await suite.request(0, 'POST', cms, Buffer.from(body));
+  assert.equal(r.status, 201, r.text);
+  const warning = '299 - "duplicate field \\"metadata.labels[example.com/a]\\""';
+  assert.deepEqual(warningsOf(r.headers), [warning]);
+});
+
+test('regression: an unknown field with a dot in its name is reported as one field', async () => {
+  const body = { metadata: { name: 'dot' }, 'a.b': 1 };
+  const r = await suite.request(0, 'POST', `${cms}?fieldValidation=Strict`, body);
+  assert.equal(r.status, 400, r.text);
+  assert.match((r.body as { message: string }).message, /unknown field "\[a\.b\]"/);
+});
+
+test('regression: binaryData not in padded base64 is 400, not stored differently', async () => {
+  const body = { metadata: { name: 'b64' }, binaryData: { x: 'iVBORw' } };
+  const r = await suite.request(0, 'POST', cms, body);
+  assert.equal(r.status, 400, r.text);
+  const causes = (r.body as { details: { causes: unknown[] } }).details.causes;
+  assert.deepEqual(causes, [
+    {
+      reason: 'FieldValueInvalid',
+      field: 'binaryData[x]',
+      message: 'expected base64 string, got string',
+    },
+  ]);
+  assert.equal((await suite.request(0, 'GET', `${cms}/b64`)).status, 404);
+});
+
+test('regression: empty maps and lists are not stored, so JSON and binary agree', async () => {
+  const body = { metadata: { name: 'empty', labels: {}, finalizers: [] }, data: {} };
+  const r = await suite.request(0, 'POST', cms, body);
+  assert.equal(r.status, 201, r.text);
+  const got = await suite.request(0, 'GET', `${cms}/empty`);
+  const meta = (got.body as { metadata: Record<string, unknown> }).metadata;
+  assert.equal('labels' in meta || 'finalizers' in meta || 'data' in (got.body as object), false);
+  const binary = { Accept: 'application/vnd.orch.protobuf' };
+  const pb = await suite.request(0, 'GET', `${cms}/empty`, undefined, binary);
+  assert.deepEqual(decodeEnvelope(pb.raw), got.body);
+});

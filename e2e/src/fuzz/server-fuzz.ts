@@ -1,0 +1,284 @@
+// The fuzzing harness against a real suite: generated requests (fuzz-cases.ts) sent to a gateway,
+// each answer checked against the properties of issue 15:
+// - every answer is a 4xx Status whose details.causes point at a real field, or a 2xx;
+// - no 5xx, and no answer later than the request timeout;
+// - a stored object is valid by the same metadata validation and reads back the same in JSON,
+//   YAML and the binary envelope;
+// - nothing stored changes on a refused request.
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { parse as parseYaml } from 'yaml';
+import { validateObjectMeta } from '@orch/apimachinery/meta';
+import { canEncode, decodeEnvelope } from '@orch/apimachinery/protobuf';
+import { builtinSchemaModel } from '@orch/apimachinery/schema-model';
+import type { FieldSchema, MessageSchema } from '@orch/apimachinery/schema-model';
+import type { Suite } from '@orch/testing';
+import {
+  collectionPath,
+  describeCase,
+  fuzzCase,
+  fuzzNamespace,
+  fuzzTargets,
+  objectPath,
+  validObject,
+  victimName,
+} from './fuzz-cases.js';
+import type { FuzzCase, FuzzTarget } from './fuzz-cases.js';
+
+/** Upstream's default --request-timeout: no answer may take longer. */
+export const requestTimeoutMs = 60_000;
+
+export interface FuzzStats {
+  cases: number;
+  /** Answers by status code. */
+  codes: Map<number, number>;
+  /** Objects stored by the run (2xx to create/update/patch). */
+  stored: number;
+  /** Requests sent again after a kept-alive socket was reset (the gateway still up). */
+  resets: number;
+}
+
+export interface FuzzFailure {
+  seed: number;
+  /** The shrunk case. */
+  case: string;
+  error: string;
+}
+
+type Response = Awaited<ReturnType<Suite['request']>>;
+
+export class ServerFuzzer {
+  readonly targets: FuzzTarget[] = fuzzTargets();
+  readonly stats: FuzzStats = { cases: 0, codes: new Map(), stored: 0, resets: 0 };
+  readonly #suite: Suite;
+  /** The case whose request the gateway did not answer (it went down): shrinking cannot help. */
+  down: string | undefined;
+  /** Objects this run created (target/name): a refused create of one of them is no leak. */
+  readonly #created = new Set<string>();
+
+  constructor(suite: Suite) {
+    this.#suite = suite;
+  }
+
+  /** The namespace and one victim per kind, for update and patch. */
+  async setUp(): Promise<void> {
+    const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: fuzzNamespace } };
+    const r = await this.#suite.request(0, 'POST', '/api/v1/namespaces', ns);
+    assert.ok(r.status === 201 || r.status === 409, r.text);
+    for (const t of this.targets) await this.#ensureVictim(t);
+  }
+
+  async #ensureVictim(t: FuzzTarget): Promise<Record<string, unknown>> {
+    const got = await this.#request('GET', objectPath(t.def, victimName));
+    if (got.status === 200) return got.body as Record<string, unknown>;
+    const created = await this.#request('POST', collectionPath(t.def), validObject(t, victimName));
+    assert.equal(created.status, 201, `victim ${t.def.kind}: ${created.text}`);
+    return created.body as Record<string, unknown>;
+  }
+
+  async #request(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {}
+  ): Promise<Response> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      const err = new Error(`no answer to ${method} ${path} in ${requestTimeoutMs} ms`);
+      timer = setTimeout(() => reject(err), requestTimeoutMs);
+    });
+    try {
+      return await Promise.race([this.#suite.request(0, method, path, body, headers), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Sends one case and checks every property; throws (an AssertionError) on a violation. */
+  async check(c: FuzzCase): Promise<void> {
+    if (this.down) throw new Error(`the gateway is down since case: ${this.down}`);
+    const t = this.targets[c.target] as FuzzTarget;
+    const path =
+      c.verb === 'create'
+        ? collectionPath(t.def)
+        : `${objectPath(t.def, c.name)}${c.verb === 'update-status' ? '/status' : ''}`;
+    const toVictim = c.verb !== 'create' && c.verb !== 'delete';
+    const before = toVictim ? await this.#ensureVictim(t) : undefined;
+    const key = `${c.target}/${c.name}`;
+    const existed = c.verb === 'create' && this.#created.has(key);
+    const methods: Record<string, string> = { create: 'POST', update: 'PUT', delete: 'DELETE' };
+    const method = methods[c.verb] ?? (c.verb === 'update-status' ? 'PUT' : 'PATCH');
+    // Content-Length set here: Node's client sends a DELETE body unframed otherwise.
+    const headers = { 'Content-Type': c.contentType, 'Content-Length': String(c.body.length) };
+    let res: Response;
+    try {
+      res = await this.#request(method, path, Buffer.from(c.body), headers);
+    } catch (err) {
+      if ((err as { code?: string }).code === undefined) throw err;
+      // A kept-alive socket the server closed as it was reused (ECONNRESET) is no crash: the
+      // gateway still answers /readyz, and the request is sent once more on a new socket.
+      const ready = await this.#request('GET', '/readyz').then(
+        (r) => r.status === 200,
+        () => false
+      );
+      if (!ready) {
+        this.down = describeCase(c, this.targets);
+        throw err;
+      }
+      this.stats.resets++;
+      res = await this.#request(method, path, Buffer.from(c.body), headers);
+    }
+    this.stats.cases++;
+    this.stats.codes.set(res.status, (this.stats.codes.get(res.status) ?? 0) + 1);
+    assert.ok(res.status < 500, `answered ${res.status}: ${res.text.slice(0, 500)}`);
+    if (res.status >= 400) {
+      this.#checkStatus(res, t, c);
+      if (before) {
+        const after = await this.#request('GET', objectPath(t.def, victimName));
+        const why = `a refused ${c.verb} (${res.status}) changed the stored object`;
+        assert.deepEqual(after.body, before, why);
+      } else if (c.verb === 'create' && !existed) {
+        const after = await this.#request('GET', objectPath(t.def, c.name));
+        assert.equal(after.status, 404, `a refused create stored ${c.name}`);
+      }
+      return;
+    }
+    assert.ok(res.status >= 200 && res.status < 300, `answered ${res.status}`);
+    if (c.verb === 'delete') return;
+    if (c.verb === 'create') this.#created.add(key);
+    await this.#checkStored(t, res.body as Record<string, unknown>);
+  }
+
+  #checkStatus(res: Response, t: FuzzTarget, c: FuzzCase): void {
+    type Details = { causes?: { field?: string }[] };
+    const s = res.body as { kind?: string; code?: number; status?: string; details?: Details };
+    const notStatus = `a ${res.status} that is not a Status: ${res.text.slice(0, 300)}`;
+    assert.equal(s.kind, 'Status', notStatus);
+    assert.equal(s.code, res.status, 'the Status code is the HTTP code');
+    assert.equal(s.status, 'Failure');
+    const sent = parseSent(c);
+    for (const cause of s.details?.causes ?? []) {
+      if (cause.field === undefined || cause.field === 'Content-Type') continue;
+      assert.ok(
+        fieldIsReal(cause.field, t, sent),
+        `cause field ${JSON.stringify(cause.field)} points at no field: ${res.text.slice(0, 500)}`
+      );
+    }
+  }
+
+  /** A stored object: valid metadata, and the same in JSON, YAML and the binary envelope. */
+  async #checkStored(t: FuzzTarget, answered: Record<string, unknown>): Promise<void> {
+    this.stats.stored++;
+    const meta = answered['metadata'] as Record<string, unknown> | undefined;
+    const name = String(meta?.['name'] ?? '');
+    const errs = validateObjectMeta(meta, { namespaced: t.def.namespaced, nameRule: t.nameRule });
+    assert.deepEqual(errs, [], 'the stored metadata is valid');
+    const path = objectPath(t.def, name);
+    const asJson = await this.#request('GET', path);
+    if (asJson.status === 404) return; // created and already gone (nothing blocks its deletion)
+    assert.equal(asJson.status, 200, asJson.text);
+    const asYaml = await this.#request('GET', path, undefined, { Accept: 'application/yaml' });
+    assert.equal(asYaml.status, 200, asYaml.text);
+    assert.deepEqual(parseYaml(asYaml.text), asJson.body, 'YAML reads back as JSON');
+    if (canEncode(asJson.body)) {
+      const binary = { Accept: 'application/vnd.orch.protobuf' };
+      const asPb = await this.#request('GET', path, undefined, binary);
+      assert.equal(asPb.status, 200, asPb.text);
+      const why = 'the binary envelope reads back as JSON';
+      assert.deepEqual(decodeEnvelope(asPb.raw), asJson.body, why);
+    }
+  }
+
+  /** Runs cases from `seed` until `numRuns` or `timeMs`; returns the failure, shrunk, if any. */
+  async run(opts: {
+    seed: number;
+    numRuns?: number;
+    timeMs?: number;
+  }): Promise<FuzzFailure | undefined> {
+    const arb = fuzzCase(this.targets);
+    const details = await fc.check(
+      fc.asyncProperty(arb, (c) => this.check(c)),
+      {
+        seed: opts.seed,
+        numRuns: opts.numRuns ?? Number.MAX_SAFE_INTEGER,
+        ...(opts.timeMs !== undefined ? { interruptAfterTimeLimit: opts.timeMs } : {}),
+        markInterruptAsFailure: false,
+        endOnFailure: false,
+      }
+    );
+    if (!details.failed || !details.counterexample) return undefined;
+    const err = details.errorInstance;
+    return {
+      seed: opts.seed,
+      case: this.down ?? describeCase(details.counterexample[0], this.targets),
+      error: err instanceof Error ? err.message : String(err),
+    };
+  }
+}
+
+function parseSent(c: FuzzCase): unknown {
+  try {
+    return JSON.parse(Buffer.from(c.body).toString('utf8')) as unknown;
+  } catch {
+    try {
+      return parseYaml(Buffer.from(c.body).toString('utf8'), { maxAliasCount: 10 }) as unknown;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/** `metadata.ownerReferences[0].uid` → ['metadata', 'ownerReferences', '[0]', 'uid']. */
+function segments(field: string): string[] {
+  return field.match(/[^.[\]]+|\[[^\]]*\]/g) ?? [];
+}
+
+/** Whether a cause's field names a field of the kind's schema or of the body sent. */
+export function fieldIsReal(field: string, t: FuzzTarget, sent: unknown): boolean {
+  const segs = segments(field);
+  if (segs.length === 0) return false;
+  if (inValue(field.startsWith('[') ? field : `.${field}`, sent)) return true;
+  const { group, version, kind: k } = t.def;
+  const kind = builtinSchemaModel().kind({ group, version, kind: k });
+  return kind ? inSchema(segs, kind.message) : false;
+}
+
+/**
+ * Whether `rest` (`.a[k].b`, as k8s writes paths: keys in brackets unescaped) names a value
+ * inside `v`: keys are matched against the value's own keys, so a key may hold `]` or `.`.
+ */
+function inValue(rest: string, v: unknown): boolean {
+  if (rest === '') return true;
+  if (typeof v !== 'object' || v === null) return false;
+  for (const [k, x] of Object.entries(v)) {
+    for (const form of Array.isArray(v) ? [`[${k}]`] : [`.${k}`, `[${k}]`]) {
+      if (rest.startsWith(form) && inValue(rest.slice(form.length), x)) return true;
+    }
+  }
+  return false;
+}
+
+function inSchema(segs: string[], m: MessageSchema): boolean {
+  let msg: MessageSchema | undefined = m;
+  let i = 0;
+  while (i < segs.length) {
+    if (!msg) return false;
+    const seg = segs[i] as string;
+    const entry: { field: FieldSchema } | undefined = msg.jsonFields.get(seg);
+    if (!entry) return false;
+    i++;
+    const f: FieldSchema = entry.field;
+    if ((f.repeated || f.map) && segs[i]?.startsWith('[')) i++;
+    msg = 'message' in f.value ? f.value.message : undefined;
+    if (!msg && i < segs.length) return false;
+  }
+  return true;
+}
+
+/** `{ 201: 12, 422: 30 }` in code order. */
+export function formatCodes(codes: Map<number, number>): string {
+  return [...codes.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([code, n]) => `${code}: ${n}`)
+    .join(', ');
+}
