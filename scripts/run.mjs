@@ -71,6 +71,7 @@ async function main() {
   const server = `https://127.0.0.1:${gatewayPort}`;
   const adminKubeconfig = join(home, 'admin.kubeconfig');
   const controllersKubeconfig = join(home, 'controllers.kubeconfig');
+  const authorizerKubeconfig = join(home, 'authorizer.kubeconfig');
   const admin = cert(pki.adminCertName);
   await pki.writeKubeconfig(adminKubeconfig, { server, caFile: ca, ...admin, user: 'orch-admin' });
   await pki.writeKubeconfig(controllersKubeconfig, {
@@ -78,6 +79,13 @@ async function main() {
     caFile: ca,
     ...cert('controllers'),
     user: 'controllers',
+  });
+  // The authorizer writes its bootstrap policy through the (first) gateway, in system:masters.
+  await pki.writeKubeconfig(authorizerKubeconfig, {
+    server,
+    caFile: ca,
+    ...cert(pki.authorizerClientCertName),
+    user: 'authorizer',
   });
 
   const ports = await freePorts(5);
@@ -135,8 +143,9 @@ async function main() {
     return status === 200;
   });
 
-  // authorizer: RBAC from informers; its metrics endpoint opens once its caches are synced and
-  // the bootstrap policy is reconciled.
+  // authorizer: RBAC from informers; its metrics endpoint opens once its caches are synced. It
+  // reconciles the bootstrap policy through the gateway afterwards; the gateway's /readyz waits
+  // for that (poststarthook/rbac/bootstrap-roles).
   const authorizer = cert('authorizer');
   startNode('authorizer', 'services/authorizer/dist/main.js', [
     `--storage-servers=127.0.0.1:${storagePort}`,
@@ -147,6 +156,7 @@ async function main() {
     `--tls-cert-file=${authorizer.certFile}`,
     `--tls-private-key-file=${authorizer.keyFile}`,
     `--client-ca-file=${ca}`,
+    `--kubeconfig=${authorizerKubeconfig}`,
   ]);
   await ready('authorizer', 30_000, async () => {
     const { status } = await httpGetText(`http://127.0.0.1:${authorizerMetrics}/metrics`);

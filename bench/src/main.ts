@@ -14,7 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 
 import type { EtcdServer, NatsServer, ThrowawayPki } from '@orch/testing';
-import { freePort, registerProcess, startEtcd, startNats, throwawayPki, waitFor } from '@orch/testing';
+import { freePort, registerProcess, startEtcd, startNats, throwawayPki, userKubeconfig, waitFor } from '@orch/testing';
 import { Etcd3 } from 'etcd3';
 import { connect as natsConnect } from 'nats';
 import { Agent, request } from 'undici';
@@ -728,15 +728,19 @@ async function main(): Promise<void> {
     ], logDir);
     const authorizerPort = await freePort();
     const az = pki.file('authorizer');
+    // The authorizer writes its bootstrap policy through gateway-a (the first one started).
+    const gatewayPorts = [await freePort(), await freePort(), await freePort()];
+    const azKubeconfig = (await userKubeconfig(pki, `https://127.0.0.1:${gatewayPorts[0]}`, 'system:orch:authorizer', ['system:masters'])).kubeconfig;
     const authorizer = await startProc('authorizer', 'services/authorizer/dist/main.js', [
       `--storage-servers=127.0.0.1:${storagePort}`, `--nats-url=${nats.url}`, `--secure-port=${authorizerPort}`,
       `--tls-cert-file=${az.certFile}`, `--tls-private-key-file=${az.keyFile}`, `--client-ca-file=${pki.caFile}`,
+      `--kubeconfig=${azKubeconfig}`,
     ], logDir);
     const gwFiles = pki.file('gateway');
     const gws: Gateway[] = [];
     let allowGw: Gateway | undefined;
-    for (const name of ['gateway-a', 'gateway-b', 'gateway-allow']) {
-      const port = await freePort();
+    for (const [i, name] of ['gateway-a', 'gateway-b', 'gateway-allow'].entries()) {
+      const port = gatewayPorts[i]!;
       const proc = await startProc(name, 'services/gateway/dist/main.js', [
         ...(cpuProfDir ? [`--cpu-prof`, `--cpu-prof-dir=${cpuProfDir}`] : []),
         `--secure-port=${port}`, `--tls-cert-file=${gwFiles.certFile}`, `--tls-private-key-file=${gwFiles.keyFile}`,

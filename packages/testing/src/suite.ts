@@ -95,11 +95,16 @@ export async function startSuite(opts: SuiteOptions = {}): Promise<Suite> {
     })
   );
   const authorizerPort = await freePort();
+  // The authorizer writes its bootstrap policy through the first gateway, as its own user.
+  const firstGatewayPort = await freePort();
+  const authorizerKubeconfig = join(pki.dir, 'authorizer.kubeconfig');
+  const authorizerClient = pki.file('authorizer-client');
+  await writeKubeconfig(authorizerKubeconfig, { server: `https://127.0.0.1:${firstGatewayPort}`, caFile: ca, certFile: authorizerClient.certFile, keyFile: authorizerClient.keyFile });
   procs.push(
     await spawnBackend({
       name: 'authorizer',
       command: process.execPath,
-      args: [join(repoRoot, 'services/authorizer/dist/main.js'), `--storage-servers=127.0.0.1:${storagePort}`, `--nats-url=${nats.url}`, `--secure-port=${authorizerPort}`, ...tls('authorizer'), ...(opts.authorizerArgs ?? [])],
+      args: [join(repoRoot, 'services/authorizer/dist/main.js'), `--storage-servers=127.0.0.1:${storagePort}`, `--nats-url=${nats.url}`, `--secure-port=${authorizerPort}`, ...tls('authorizer'), `--kubeconfig=${authorizerKubeconfig}`, ...(opts.authorizerArgs ?? [])],
       ready: () => tcpOpen(authorizerPort),
       timeoutMs: 20_000,
     })
@@ -107,7 +112,7 @@ export async function startSuite(opts: SuiteOptions = {}): Promise<Suite> {
   const gateways: string[] = [];
   const kubeconfigs: string[] = [];
   for (let i = 0; i < (opts.gateways ?? 1); i++) {
-    const port = await freePort();
+    const port = i === 0 ? firstGatewayPort : await freePort();
     const g = pki.file('gateway');
     const url = `https://127.0.0.1:${port}`;
     gateways.push(url);

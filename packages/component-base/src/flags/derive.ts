@@ -3,12 +3,13 @@
 // them (exit 2, as a flag parse error does).
 import { parseDuration } from './duration.js';
 
-/** A value derived from a flag in complete(); a failure is added to `problems`. */
+/** A value derived from a flag in complete(); a failure is added to `problems` ('' flag: as is). */
 export function derive<T>(problems: string[], flag: string, fn: () => T, fallback: T): T {
   try {
     return fn();
   } catch (err) {
-    problems.push(`--${flag}: ${err instanceof Error ? err.message : String(err)}`);
+    const message = err instanceof Error ? err.message : String(err);
+    problems.push(flag ? `--${flag}: ${message}` : message);
     return fallback;
   }
 }

@@ -4,3 +4,4 @@ export type { TlsFiles } from './tls.js';
 export { clientCredentials, serverCredentials } from './tls.js';
 export type { UnaryFn, UnaryHandlerOptions } from './unary-handler.js';
 export { unaryHandlers } from './unary-handler.js';
+export { HealthClient, bootstrapPolicyHealthService } from './health-client.js';

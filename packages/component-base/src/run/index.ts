@@ -1,2 +1,2 @@
-export type { Runnable } from './runnable.js';
+export type { Runnable, Started } from './runnable.js';
 export { Deferred, aborted, runUntilSignal, startInBackground } from './runnable.js';

@@ -44,10 +44,14 @@ export function runUntilSignal(log: Logger, server: Runnable): void {
   ]);
 }
 
+/** A server running in the background (tests): its port; `stop()` aborts it and waits. */
+export interface Started {
+  port: number;
+  stop(): Promise<void>;
+}
+
 /** For tests: runs the server in the background; `stop()` aborts it and waits for the end. */
-export async function startInBackground(
-  server: Runnable
-): Promise<{ port: number; stop(): Promise<void> }> {
+export async function startInBackground(server: Runnable): Promise<Started> {
   const stop = new AbortController();
   const running = server.run(stop.signal);
   running.catch(() => undefined);
