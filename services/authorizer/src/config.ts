@@ -31,7 +31,11 @@ export async function newAuthorizerConfig(
     address: options.storageAddress,
     credentials: clientCredentials(options.serving.tls),
   });
-  const nats = await connect({ servers: options.natsUrls, maxReconnectAttempts: -1, name: 'orch-authorizer' });
+  const nats = await connect({
+    servers: options.natsUrls,
+    maxReconnectAttempts: -1,
+    name: 'orch-authorizer',
+  });
   const api = new RestClient(loadKubeconfig(options.kubeconfig ?? ''));
   return {
     options,

@@ -111,7 +111,9 @@ export function validateAuthorizerOptions(o: CompletedAuthorizerOptions): string
 }
 
 /** parse → complete → validate; throws InvalidOptionsError with every error. */
-export function authorizerOptions(argv?: string[]): CompletedAuthorizerOptions & { mode: AuthorizationMode } {
+export function authorizerOptions(
+  argv?: string[]
+): CompletedAuthorizerOptions & { mode: AuthorizationMode } {
   const completed = completeAuthorizerOptions(parseAuthorizerOptions(argv));
   const errors = validateAuthorizerOptions(completed);
   if (errors.length) throw new InvalidOptionsError('orch-authorizer', errors);

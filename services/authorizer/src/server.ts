@@ -57,14 +57,19 @@ export class AuthorizerServer implements Runnable {
       registers: [registry],
     });
     if (rbac) {
-      const source = new InformerSource(rbac.storage, rbac.nats, log.child({ component: 'informer' }));
+      const informerLog = log.child({ component: 'informer' });
+      const source = new InformerSource(rbac.storage, rbac.nats, informerLog);
       const aggregator = new ClusterRoleAggregator(
         () => source.clusterRoles.list() as unknown as Role[],
         rbac.api,
         log
       );
       const schedule = (): void => aggregator.schedule();
-      source.clusterRoles.addEventHandler({ onAdd: schedule, onUpdate: schedule, onDelete: schedule });
+      source.clusterRoles.addEventHandler({
+        onAdd: schedule,
+        onUpdate: schedule,
+        onDelete: schedule,
+      });
       this.#source = source;
       this.#aggregator = aggregator;
       this.authorizer = union(privilegedGroups([mastersGroup]), new RbacAuthorizer(source));

@@ -10,7 +10,10 @@ export interface ControllersConfig {
   close(): void;
 }
 
-export function newControllersConfig(options: CompletedControllersOptions, log: Logger): ControllersConfig {
+export function newControllersConfig(
+  options: CompletedControllersOptions,
+  log: Logger
+): ControllersConfig {
   const client = new RestClient(loadKubeconfig(options.kubeconfig));
   return { options, log, client, close: () => client.close() };
 }

@@ -44,7 +44,11 @@ export async function newGatewayConfig(
     credentials: clientCredentials(options.grpcTls),
     timeoutMs: options.storageTimeoutMs,
   });
-  const nats = await connect({ servers: options.natsUrls, maxReconnectAttempts: -1, name: 'orch-gateway' });
+  const nats = await connect({
+    servers: options.natsUrls,
+    maxReconnectAttempts: -1,
+    name: 'orch-gateway',
+  });
   let fanout: Fanout | undefined;
   const metrics = new GatewayMetrics(() => fanout?.openWatchCount() ?? 0);
   const storage = metrics.timeStorage(rawStorage);

@@ -143,9 +143,13 @@ export function validateGatewayOptions(o: CompletedGatewayOptions): string[] {
   ];
   const mode = o.authorizationMode;
   if (mode !== 'RBAC' && mode !== 'AlwaysAllow' && mode !== 'AlwaysDeny') {
-    errors.push(`--authorization-mode must be RBAC, AlwaysAllow or AlwaysDeny, not ${JSON.stringify(mode)}`);
+    errors.push(
+      `--authorization-mode must be RBAC, AlwaysAllow or AlwaysDeny, not ${JSON.stringify(mode)}`
+    );
   }
-  if (mode === 'RBAC' && !o.authorizerAddress) errors.push('--authorization-mode=RBAC needs --authorizer-servers');
+  if (mode === 'RBAC' && !o.authorizerAddress) {
+    errors.push('--authorization-mode=RBAC needs --authorizer-servers');
+  }
   for (const [flag, n] of [
     ['max-request-body-bytes', o.maxBodyBytes],
     ['max-requests-inflight', o.maxReadOnlyInFlight],

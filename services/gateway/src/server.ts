@@ -49,7 +49,8 @@ export class GatewayServer implements Runnable {
     const stores = new Map<string, Store>();
     for (const def of registry.all()) {
       if (def.virtual) continue; // answered by a VirtualHandler, never stored
-      stores.set(`${def.group}/${def.version}/${def.resource}`, new Store(def, strategyFor(def), storage));
+      const key = `${def.group}/${def.version}/${def.resource}`;
+      stores.set(key, new Store(def, strategyFor(def), storage));
     }
     const namespaces = stores.get('/v1/namespaces');
     if (!namespaces) throw new Error('namespaces are not registered');
@@ -68,7 +69,10 @@ export class GatewayServer implements Runnable {
             clusterRoles: stores.get('rbac.authorization.orch.io/v1/clusterroles'),
           })
         ),
-      virtual: new Map([...accessReviewHandlers(authz.authorizer, authz.reviewer), ...authn.virtual]),
+      virtual: new Map([
+        ...accessReviewHandlers(authz.authorizer, authz.reviewer),
+        ...authn.virtual,
+      ]),
       maxWatchSeconds: options.maxWatchSeconds,
     });
     // end of REST storage
@@ -77,9 +81,16 @@ export class GatewayServer implements Runnable {
     this.#informer = informer;
     this.#authn = authn;
     this.#policyWatch = authz.cache
-      ? new PolicyWatch(authz.cache, policyKinds(registry), fanout, () => rawStorage.currentRevision(), log.child({ component: 'authorization-cache' }))
+      ? new PolicyWatch(
+          authz.cache,
+          policyKinds(registry),
+          fanout,
+          () => rawStorage.currentRevision(),
+          log.child({ component: 'authorization-cache' })
+        )
       : undefined;
-    this.#audit = options.authn.auditLogPath ? fileAuditSink(options.authn.auditLogPath) : undefined;
+    const auditPath = options.authn.auditLogPath;
+    this.#audit = auditPath ? fileAuditSink(auditPath) : undefined;
 
     const shutdown = this.#shutdown;
     const checks = {
@@ -103,15 +114,18 @@ export class GatewayServer implements Runnable {
       anonymousAuth: options.authn.anonymous,
       ...(this.#audit ? { audit: this.#audit } : {}),
       // Under RBAC (or AlwaysDeny) the authorizer decides for anonymous users too (the bootstrap
-      // system:public-info-viewer role opens health and version); AlwaysAllow would open everything.
-      publicPath: options.authorizationMode === 'AlwaysAllow' ? (p) => publicPaths.test(p) : () => true,
+      // system:public-info-viewer role opens health and version); AlwaysAllow would open
+      // everything.
+      publicPath:
+        options.authorizationMode === 'AlwaysAllow' ? (p) => publicPaths.test(p) : () => true,
       maxBodyBytes: options.maxBodyBytes,
       maxReadOnlyInFlight: options.maxReadOnlyInFlight,
       maxMutatingInFlight: options.maxMutatingInFlight,
       metrics: metrics.filter(),
       installNonResource: (a) => {
         installHealthChecks(a, '/healthz', [checks.etcd, checks.nats], log);
-        installHealthChecks(a, '/livez', [shutdown.livezGracePeriod(options.livezGraceMs)(checks.etcd)], log);
+        const livez = shutdown.livezGracePeriod(options.livezGraceMs)(checks.etcd);
+        installHealthChecks(a, '/livez', [livez], log);
         installHealthChecks(a, '/readyz', [...readyz, shutdown.readyzCheck], log);
         a.get('/metrics', (_req, res) => {
           metrics.registry.metrics().then(
@@ -132,7 +146,8 @@ export class GatewayServer implements Runnable {
         key: readFileSync(tls.keyFile),
         ca: [readFileSync(tls.caFile, 'utf8'), ...authn.extraClientCas],
         requestCert: true,
-        rejectUnauthorized: false, // an unverified client is anonymous, answered 401 by authentication
+        // An unverified client is anonymous, answered 401 by authentication.
+        rejectUnauthorized: false,
       },
       app
     );
@@ -183,5 +198,7 @@ export class GatewayServer implements Runnable {
 
 /** The kinds the RBAC decisions stand on. */
 function policyKinds(registry: ResourceRegistry): ResourceDefinition[] {
-  return registry.all().filter((d) => d.group === 'rbac.authorization.orch.io' && d.version === 'v1');
+  return registry
+    .all()
+    .filter((d) => d.group === 'rbac.authorization.orch.io' && d.version === 'v1');
 }

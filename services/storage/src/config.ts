@@ -22,7 +22,10 @@ export interface StorageConfig {
   close(): Promise<void>;
 }
 
-export async function newStorageConfig(options: CompletedStorageOptions, log: Logger): Promise<StorageConfig> {
+export async function newStorageConfig(
+  options: CompletedStorageOptions,
+  log: Logger
+): Promise<StorageConfig> {
   const etcd = new Etcd3({
     hosts: options.etcdServers,
     grpcOptions: { ...channelOptions, 'grpc.max_receive_message_length': 64 * 1024 * 1024 },

@@ -1,4 +1,4 @@
-// Flags of the storage service (options → complete → validate; config.ts builds from the result).
+// Flags of the storage service (options → complete → validate; config.ts builds from them).
 import { hostname } from 'node:os';
 import {
   InvalidOptionsError,
@@ -36,7 +36,11 @@ export const storageFlags = {
     default: '5m',
     description: 'History kept for watch resumes and continue tokens.',
   },
-  'compaction-interval': { type: 'string', default: '1m', description: 'How often compaction runs.' },
+  'compaction-interval': {
+    type: 'string',
+    default: '1m',
+    description: 'How often compaction runs.',
+  },
   'progress-interval': {
     type: 'string',
     default: '1s',
@@ -85,17 +89,24 @@ export function parseStorageOptions(argv?: string[]): StorageOptions {
 
 export function completeStorageOptions(f: StorageOptions): CompletedStorageOptions {
   const problems: string[] = [];
-  const leaderTtlMs = deriveDuration(problems, 'leader-elect-ttl', f['leader-elect-ttl'], '5s');
+  const duration = (flag: keyof StorageOptions & string, fallback: string): number =>
+    deriveDuration(problems, flag, f[flag] as string | undefined, fallback);
+  const leaderTtlMs = duration('leader-elect-ttl', '5s');
   return {
     etcdServers: splitList(f['etcd-servers']),
     natsUrls: natsUrls(f),
     serving: secureServingOptions(f),
     metricsPort: metricsPort(f),
-    compactionRetentionMs: deriveDuration(problems, 'compaction-retention', f['compaction-retention'], '5m'),
-    compactionIntervalMs: deriveDuration(problems, 'compaction-interval', f['compaction-interval'], '1m'),
-    progressIntervalMs: deriveDuration(problems, 'progress-interval', f['progress-interval'], '1s'),
+    compactionRetentionMs: duration('compaction-retention', '5m'),
+    compactionIntervalMs: duration('compaction-interval', '1m'),
+    progressIntervalMs: duration('progress-interval', '1s'),
     leaderTtlSeconds: Math.max(1, Math.round(leaderTtlMs / 1000)),
-    maxObjectBytes: derive(problems, 'max-object-size-bytes', () => positiveInteger(f['max-object-size-bytes']), 0),
+    maxObjectBytes: derive(
+      problems,
+      'max-object-size-bytes',
+      () => positiveInteger(f['max-object-size-bytes']),
+      0
+    ),
     identity: f['identity'] ?? 'storage',
     logLevel: logLevel(f),
     problems,
@@ -124,6 +135,8 @@ export function storageOptions(argv?: string[]): CompletedStorageOptions {
 
 function positiveInteger(text: string | undefined): number {
   const n = Number(text);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`not a positive integer: ${JSON.stringify(text)}`);
+  if (!Number.isInteger(n) || n <= 0) {
+    throw new Error(`not a positive integer: ${JSON.stringify(text)}`);
+  }
   return n;
 }

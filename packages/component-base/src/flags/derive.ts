@@ -15,7 +15,12 @@ export function derive<T>(problems: string[], flag: string, fn: () => T, fallbac
 }
 
 /** Milliseconds of a duration flag; a malformed one is a problem. */
-export function deriveDuration(problems: string[], flag: string, text: string | undefined, fallback: string): number {
+export function deriveDuration(
+  problems: string[],
+  flag: string,
+  text: string | undefined,
+  fallback: string
+): number {
   return derive(problems, flag, () => parseDuration(text ?? fallback), 0);
 }
 

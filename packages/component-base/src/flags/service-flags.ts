@@ -69,7 +69,10 @@ export function grpcClientTlsFlags() {
       type: 'string',
       description: 'Client certificate for internal gRPC (mutual TLS).',
     },
-    'grpc-key-file': { type: 'string', description: 'Key of the internal gRPC client certificate.' },
+    'grpc-key-file': {
+      type: 'string',
+      description: 'Key of the internal gRPC client certificate.',
+    },
   } as const;
 }
 
@@ -82,7 +85,9 @@ export function grpcClientTls(
   return ca && cert && key ? { caFile: ca, certFile: cert, keyFile: key } : undefined;
 }
 
-export function validateGrpcClientTls(f: FlagValues<ReturnType<typeof grpcClientTlsFlags>>): string[] {
+export function validateGrpcClientTls(
+  f: FlagValues<ReturnType<typeof grpcClientTlsFlags>>
+): string[] {
   const given = [f['grpc-ca-file'], f['grpc-cert-file'], f['grpc-key-file']].filter(Boolean);
   return given.length === 0 || given.length === 3
     ? []

@@ -18,18 +18,20 @@ export interface UnaryHandlerOptions<L extends string> {
 
 export type UnaryFn<Req, Res> = (request: Req) => Res | Promise<Res>;
 
+type Labels<L extends string> = Partial<Record<L | 'code', string>>;
+
 /** A factory of wrapped handlers: `const unary = unaryHandlers({...}); unary('get', fn)`. */
 export function unaryHandlers<L extends string>(opts: UnaryHandlerOptions<L>) {
   return <Req, Res>(name: string, fn: UnaryFn<Req, Res>): handleUnaryCall<Req, Res> =>
     (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>): void => {
-      const end = opts.latency.startTimer({ [opts.label]: name } as Partial<Record<L | 'code', string>>);
+      const end = opts.latency.startTimer({ [opts.label]: name } as Labels<L>);
       const fail = (err: unknown): void => {
         const g = toGrpcError(err);
-        end({ code: String(g.code) } as Partial<Record<L | 'code', string>>);
+        end({ code: String(g.code) } as Labels<L>);
         callback(g);
       };
       const ok = (res: Res): void => {
-        end({ code: 'OK' } as Partial<Record<L | 'code', string>>);
+        end({ code: 'OK' } as Labels<L>);
         callback(null, res);
       };
       let result: Res | Promise<Res>;

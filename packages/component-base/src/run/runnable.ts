@@ -21,7 +21,8 @@ export class Deferred<T> {
       this.resolve = resolve;
       this.reject = reject;
     });
-    this.promise.catch(() => undefined); // a caller that never awaits it is not an unhandled rejection
+    // A caller that never awaits it does not make an unhandled rejection.
+    this.promise.catch(() => undefined);
   }
 }
 
@@ -69,5 +70,7 @@ export async function startInBackground(server: Runnable): Promise<Started> {
 /** Resolves when the signal aborts. */
 export function aborted(signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+  return new Promise((resolve) =>
+    signal.addEventListener('abort', () => resolve(), { once: true })
+  );
 }

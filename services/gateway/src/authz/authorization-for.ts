@@ -56,7 +56,12 @@ export function authorizationFor(
     incomplete: false,
     evaluationError: '',
   };
-  const nothing = { resourceRules: [], nonResourceRules: [], incomplete: false, evaluationError: '' };
+  const nothing = {
+    resourceRules: [],
+    nonResourceRules: [],
+    incomplete: false,
+    evaluationError: '',
+  };
   return {
     authorizer: allow ? alwaysAllow : alwaysDeny,
     reviewer: { rulesReview: async () => (allow ? everything : nothing) },

@@ -14,7 +14,9 @@ export function bootstrapPolicyCheck(authorizerHealth: HealthClient): HealthChec
   return healthCheckerFunc('poststarthook/rbac/bootstrap-roles', async () => {
     if (done) return;
     const status = await authorizerHealth.check(bootstrapPolicyHealthService);
-    if (status !== 'SERVING') throw new Error('the authorizer has not reconciled its bootstrap policy yet');
+    if (status !== 'SERVING') {
+      throw new Error('the authorizer has not reconciled its bootstrap policy yet');
+    }
     done = true;
   });
 }

@@ -5,11 +5,16 @@ import { systemNamespaces } from './namespace-lifecycle.js';
 import type { Store } from './store.js';
 
 /** Creates each system namespace through the Store, retrying (1 s apart) until storage answers. */
-export async function ensureSystemNamespaces(namespaces: Store, log: Logger, signal?: AbortSignal): Promise<void> {
+export async function ensureSystemNamespaces(
+  namespaces: Store,
+  log: Logger,
+  signal?: AbortSignal
+): Promise<void> {
   for (const name of systemNamespaces) {
     for (let attempt = 0; !signal?.aborted; attempt++) {
       try {
-        await namespaces.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { dryRun: false });
+        const namespace = { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
+        await namespaces.create(namespace, { dryRun: false });
         log.info('created system namespace', { name });
         break;
       } catch (err) {
