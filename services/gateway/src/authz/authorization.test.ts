@@ -84,6 +84,11 @@ describe('authorization modes', () => {
     const nobody = await userKubeconfig(suite.pki, suite.gateways[0]!, 'nobody');
     const g = await gateway(['--authorization-mode=AlwaysAllow']);
     assert.equal((await get(g.port, '/api/v1/namespaces', nobody)).status, 200);
+    // No authorizer service, no bootstrap policy to wait for: /readyz has no such check.
+    const hook = '/readyz/poststarthook/rbac/bootstrap-roles';
+    assert.equal((await get(g.port, hook, suite.pki.file('admin'))).status, 404);
+    const rbacGateway = Number(new URL(suite.gateways[0]!).port);
+    assert.equal((await get(rbacGateway, hook, suite.pki.file('admin'))).status, 200);
     const rbacPort = Number(new URL(suite.gateways[0]!).port);
     const refused = await get(rbacPort, '/api/v1/namespaces', nobody);
     assert.equal(refused.status, 403);
