@@ -14,7 +14,8 @@ test('authorizer options: defaults', () => {
   assert.equal(o.serving.tls, undefined);
   assert.equal(o.metricsPort, 0);
   assert.equal(o.bootstrapPolicy, true);
-  assert.equal(authorizerOptions(['--kubeconfig=k', '--bootstrap-policy=false']).bootstrapPolicy, false);
+  const off = authorizerOptions(['--kubeconfig=k', '--bootstrap-policy=false']);
+  assert.equal(off.bootstrapPolicy, false);
 });
 
 test('authorizer options: RBAC needs --kubeconfig; the other modes do not', () => {

@@ -1,11 +1,14 @@
-// The storage service's options: flag defaults as the launchers rely on them, every error at once.
+// The storage service's options: flag defaults as the launchers rely on them, all errors at once.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { InvalidOptionsError } from '@orch/component-base/flags';
 import { storageOptions } from './options.js';
 
 test('storage options: defaults and derived values', () => {
-  const o = storageOptions(['--etcd-servers=http://a:2379,http://b:2379', '--leader-elect-ttl=2500ms']);
+  const o = storageOptions([
+    '--etcd-servers=http://a:2379,http://b:2379',
+    '--leader-elect-ttl=2500ms',
+  ]);
   assert.deepEqual(o.etcdServers, ['http://a:2379', 'http://b:2379']);
   assert.equal(o.serving.securePort, 6501);
   assert.equal(o.compactionRetentionMs, 5 * 60_000);
@@ -17,7 +20,11 @@ test('storage options: defaults and derived values', () => {
 
 test('storage options: every error at once', () => {
   try {
-    storageOptions(['--compaction-interval=soon', '--max-object-size-bytes=-1', '--client-ca-file=ca']);
+    storageOptions([
+      '--compaction-interval=soon',
+      '--max-object-size-bytes=-1',
+      '--client-ca-file=ca',
+    ]);
     assert.fail('accepted');
   } catch (err) {
     assert.ok(err instanceof InvalidOptionsError);
