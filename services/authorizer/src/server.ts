@@ -127,6 +127,7 @@ export class AuthorizerServer implements Runnable {
       grpc.setServing(false);
       grpc.health.setStatus(bootstrapPolicyHealthService, 'NOT_SERVING');
       stopBootstrap.abort();
+      rbac?.api.close(); // ends a bootstrap request in flight rather than wait for its timeout
       await bootstrap;
       this.#aggregator?.stop();
       source?.stop();

@@ -73,7 +73,6 @@ export interface CompletedGatewayOptions {
   serving: SecureServingOptions;
   storageAddress: string;
   grpcTls: TlsFiles | undefined;
-  grpcTlsErrors: string[];
   natsUrls: string[];
   shutdownDelayMs: number;
   livezGraceMs: number;
@@ -100,7 +99,7 @@ export function parseGatewayOptions(argv?: string[]): GatewayOptions {
 }
 
 export function completeGatewayOptions(f: GatewayOptions): CompletedGatewayOptions {
-  const problems: string[] = [];
+  const problems: string[] = [...validateGrpcClientTls(f)];
   const serving = secureServingOptions(f);
   const duration = (flag: keyof GatewayOptions & string, fallback: string): number =>
     deriveDuration(problems, flag, f[flag] as string | undefined, fallback);
@@ -111,7 +110,6 @@ export function completeGatewayOptions(f: GatewayOptions): CompletedGatewayOptio
     serving,
     storageAddress: f['storage-servers'] ?? '',
     grpcTls: grpcClientTls(f),
-    grpcTlsErrors: validateGrpcClientTls(f),
     natsUrls: natsUrls(f),
     shutdownDelayMs: duration('shutdown-delay-duration', '0s'),
     livezGraceMs: duration('livez-grace-period', '0s'),
@@ -137,7 +135,6 @@ export function validateGatewayOptions(o: CompletedGatewayOptions): string[] {
   const errors = [
     ...validateSecureServing(o.serving, { tlsRequired: true, server: 'gateway' }),
     ...o.problems,
-    ...o.grpcTlsErrors,
     ...validateNatsUrls(o.natsUrls),
     ...validateLogLevel(o.logLevel),
   ];
