@@ -4,7 +4,12 @@
 // launchSuite. A new process, flag or kubeconfig is one line here.
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { adminCertName, adminUserName } from '@orch/component-base/pki';
+import {
+  adminCertName,
+  adminUserName,
+  authorizerClientCertName,
+  componentUserName,
+} from '@orch/component-base/pki';
 import type { CertificateFiles } from '@orch/component-base/pki';
 import type { TlsFiles } from '@orch/component-base/grpc-server';
 import { findExecutable } from './find-executable.js';
@@ -144,6 +149,7 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
   const controllers = opts.controllers ?? true;
   const kubeconfigs: Record<string, KubeconfigSpec> = {
     admin: kubeconfig('admin', adminCertName, adminUserName),
+    authorizer: kubeconfig('authorizer', authorizerClientCertName, componentUserName('authorizer')),
     ...(controllers
       ? { controllers: kubeconfig('controllers', 'controllers', 'controllers') }
       : {}),
@@ -207,7 +213,8 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
         `--identity=storage-${i}`,
       ], [{ kind: 'grpc-health', address: storage[i]!, tls: tls('storage') }], 30_000)
     ),
-    // authorizer: SERVING once its RBAC caches are synced and the bootstrap policy reconciled.
+    // authorizer: SERVING once its RBAC caches are synced; it then writes the bootstrap policy
+    // through the first gateway (--kubeconfig), whose /readyz waits for that.
     [
       service('authorizer', 'authorizer', [
         `--storage-servers=${storage[0]}`,
@@ -216,6 +223,7 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
         `--secure-port=${authorizerPort}`,
         `--metrics-port=${authorizerMetricsPort}`,
         ...serving('authorizer'),
+        `--kubeconfig=${kubeconfigs['authorizer']!.path}`,
       ], [{ kind: 'grpc-health', address: authorizer, tls: tls('authorizer') }], 60_000),
     ],
     // gateways: ready when /readyz answers and the system namespaces exist.

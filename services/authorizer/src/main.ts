@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // orch-authorizer: authorization decisions (RBAC) over gRPC.
+import { optionsOrExit } from '@orch/component-base/flags';
 import { createLogger } from '@orch/component-base/logs';
-import { onShutdown } from '@orch/component-base/shutdown';
-import { authorizerConfig } from './options.js';
-import { startAuthorizerServer } from './server.js';
+import { runUntilSignal } from '@orch/component-base/run';
+import { newAuthorizerConfig } from './config.js';
+import { authorizerOptions } from './options.js';
+import { AuthorizerServer } from './server.js';
 
-const log = createLogger('authorizer');
-const server = await startAuthorizerServer(authorizerConfig(), log);
-onShutdown(log, [() => server.stop()]);
+const options = optionsOrExit(() => authorizerOptions());
+const log = createLogger('authorizer', options.logLevel);
+runUntilSignal(log, new AuthorizerServer(await newAuthorizerConfig(options, log)));

@@ -1,48 +1,121 @@
-// Flags of the authorizer service → a validated config.
-import { parseFlags } from '@orch/component-base/flags';
-import type { TlsFiles } from '@orch/component-base/grpc-server';
+// Flags of the authorizer service (options → complete → validate; config.ts builds from them).
+import {
+  InvalidOptionsError,
+  logLevel,
+  loggingFlags,
+  metricsFlags,
+  metricsPort,
+  natsFlags,
+  natsUrls,
+  parseFlags,
+  secureServingFlags,
+  secureServingOptions,
+  storageClientFlags,
+  validateLogLevel,
+  validateMetricsPort,
+  validateNatsUrls,
+  validateSecureServing,
+} from '@orch/component-base/flags';
+import type { FlagValues, SecureServingOptions } from '@orch/component-base/flags';
+import type { LogLevel } from '@orch/component-base/logs';
 
 export const authorizationModes = ['RBAC', 'AlwaysAllow', 'AlwaysDeny'] as const;
 export type AuthorizationMode = (typeof authorizationModes)[number];
 
 export const authorizerFlags = {
-  'authorization-mode': { type: 'string', default: 'RBAC', description: 'RBAC, AlwaysAllow or AlwaysDeny.' },
-  'storage-servers': { type: 'string', default: '127.0.0.1:6501', description: 'Address of the storage service (gRPC).' },
-  'nats-url': { type: 'string', default: 'nats://127.0.0.1:4222', description: 'NATS server URL(s), comma-separated.' },
-  'bind-address': { type: 'string', default: '127.0.0.1', description: 'Address the gRPC server listens on.' },
-  'secure-port': { type: 'string', default: '6502', description: 'gRPC port (0 picks a free one).' },
-  'metrics-port': { type: 'string', default: '0', description: 'Port of the Prometheus /metrics endpoint (0: off).' },
-  'tls-cert-file': { type: 'string', description: 'Serving certificate (mutual TLS); also the client certificate to storage.' },
-  'tls-private-key-file': { type: 'string', description: 'Key of the serving certificate.' },
-  'client-ca-file': { type: 'string', description: 'CA that client certificates must chain to (and that storage is verified against).' },
-  'bootstrap-policy': { type: 'string', default: 'true', description: 'Reconcile the bootstrap roles and bindings at start.' },
+  'authorization-mode': {
+    type: 'string',
+    default: 'RBAC',
+    description: 'RBAC, AlwaysAllow or AlwaysDeny.',
+  },
+  ...storageClientFlags(),
+  ...natsFlags(),
+  ...secureServingFlags({
+    port: '6502',
+    server: 'gRPC server',
+    certDescription: 'Serving certificate (mutual TLS); also the client certificate to storage.',
+    clientCaDescription:
+      'CA that client certificates must chain to (and that storage is verified against).',
+  }),
+  ...metricsFlags(),
+  'bootstrap-policy': {
+    type: 'string',
+    default: 'true',
+    description: 'Reconcile the bootstrap roles and bindings at start.',
+  },
+  kubeconfig: {
+    type: 'string',
+    description:
+      'Kubeconfig of the public API (a gateway) and the client certificate the authorizer writes ' +
+      'the bootstrap policy and aggregated roles with; required with --authorization-mode=RBAC.',
+  },
+  ...loggingFlags(),
 } as const;
 
-export interface AuthorizerConfig {
-  mode: AuthorizationMode;
+/** The raw flag values. */
+export type AuthorizerOptions = FlagValues<typeof authorizerFlags>;
+
+export interface CompletedAuthorizerOptions {
+  mode: string;
   storageAddress: string;
   natsUrls: string[];
-  address: string;
+  serving: SecureServingOptions;
   metricsPort: number;
-  tls: TlsFiles | undefined;
   bootstrapPolicy: boolean;
+  kubeconfig: string | undefined;
+  logLevel: LogLevel;
 }
 
-export function authorizerConfig(argv?: string[]): AuthorizerConfig {
-  const f = parseFlags('orch-authorizer', authorizerFlags, argv);
-  const mode = f['authorization-mode'] ?? 'RBAC';
-  if (!(authorizationModes as readonly string[]).includes(mode)) {
-    throw new Error(`--authorization-mode must be one of ${authorizationModes.join(', ')}, not ${JSON.stringify(mode)}`);
-  }
-  const tlsGiven = [f['tls-cert-file'], f['tls-private-key-file'], f['client-ca-file']].filter(Boolean).length;
-  if (tlsGiven !== 0 && tlsGiven !== 3) throw new Error('--tls-cert-file, --tls-private-key-file and --client-ca-file go together');
+export function parseAuthorizerOptions(argv?: string[]): AuthorizerOptions {
+  return parseFlags('orch-authorizer', authorizerFlags, argv);
+}
+
+export function completeAuthorizerOptions(f: AuthorizerOptions): CompletedAuthorizerOptions {
   return {
-    mode: mode as AuthorizationMode,
+    mode: f['authorization-mode'] ?? 'RBAC',
     storageAddress: f['storage-servers'] ?? '',
-    natsUrls: (f['nats-url'] ?? '').split(',').filter(Boolean),
-    address: `${f['bind-address']}:${f['secure-port']}`,
-    metricsPort: Number(f['metrics-port']),
-    tls: tlsGiven === 3 ? { certFile: f['tls-cert-file']!, keyFile: f['tls-private-key-file']!, caFile: f['client-ca-file']! } : undefined,
+    natsUrls: natsUrls(f),
+    serving: secureServingOptions(f),
+    metricsPort: metricsPort(f),
     bootstrapPolicy: f['bootstrap-policy'] !== 'false',
+    kubeconfig: f.kubeconfig,
+    logLevel: logLevel(f),
   };
+}
+
+/** Every error at once. */
+export function validateAuthorizerOptions(o: CompletedAuthorizerOptions): string[] {
+  const errors: string[] = [];
+  if (!(authorizationModes as readonly string[]).includes(o.mode)) {
+    errors.push(
+      `--authorization-mode must be one of ${authorizationModes.join(', ')}, ` +
+        `not ${JSON.stringify(o.mode)}`
+    );
+  }
+  if (o.mode === 'RBAC') {
+    if (!o.storageAddress) errors.push('--authorization-mode=RBAC needs --storage-servers');
+    errors.push(...validateNatsUrls(o.natsUrls));
+    if (!o.kubeconfig) {
+      errors.push(
+        '--authorization-mode=RBAC needs --kubeconfig: the bootstrap policy and the aggregated ' +
+          "roles' rules are written through the public API"
+      );
+    }
+  }
+  errors.push(
+    ...validateSecureServing(o.serving),
+    ...validateMetricsPort(o.metricsPort),
+    ...validateLogLevel(o.logLevel)
+  );
+  return errors;
+}
+
+/** parse → complete → validate; throws InvalidOptionsError with every error. */
+export function authorizerOptions(
+  argv?: string[]
+): CompletedAuthorizerOptions & { mode: AuthorizationMode } {
+  const completed = completeAuthorizerOptions(parseAuthorizerOptions(argv));
+  const errors = validateAuthorizerOptions(completed);
+  if (errors.length) throw new InvalidOptionsError('orch-authorizer', errors);
+  return completed as CompletedAuthorizerOptions & { mode: AuthorizationMode };
 }

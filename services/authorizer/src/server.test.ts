@@ -1,20 +1,57 @@
 // The authorizer service over real gRPC (mutual TLS), in a real suite: RBAC objects written
-// through the gateway reach its informers, the bootstrap policy is in storage like any object,
-// aggregation follows new labelled roles.
+// through the gateway reach its informers, the bootstrap policy is written through the public
+// API as the authorizer's own user (audited, validated and filled by the gateway's Store like
+// any create), aggregation follows new labelled roles.
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { RestClient, loadKubeconfig } from '@orch/apimachinery/client';
 import { isNotFound, toStatusError } from '@orch/apimachinery/errors';
 import { AuthorizerClient, StorageClient } from '@orch/apimachinery/grpc';
 import type { AuthorizeAttributes } from '@orch/apimachinery/grpc';
-import { clientCredentials } from '@orch/component-base/grpc-server';
+import {
+  HealthClient,
+  bootstrapPolicyHealthService,
+  clientCredentials,
+} from '@orch/component-base/grpc-server';
 import { createLogger } from '@orch/component-base/logs';
-import { startSuite, waitFor } from '@orch/testing';
+import { writeKubeconfig } from '@orch/component-base/pki';
+import { freePort, startSuite, waitFor } from '@orch/testing';
 import type { Suite } from '@orch/testing';
+import { startInBackground } from '@orch/component-base/run';
 import { reconcilePolicy } from './bootstrap/reconcile-policy.js';
+import { newAuthorizerConfig } from './config.js';
+import { authorizerOptions } from './options.js';
+import { AuthorizerServer } from './server.js';
 
 let suite: Suite;
 let client: AuthorizerClient;
 let storage: StorageClient;
+/** The public API as the authorizer (the suite's authorizer.kubeconfig). */
+let api: RestClient;
+const authorizerUser = 'system:orch:authorizer';
+
+interface AuditEvent {
+  verb: string;
+  user: { username: string; groups?: string[] };
+  objectRef?: { resource: string; name?: string };
+  responseStatus: { code: number };
+}
+const auditLog = (): string => join(suite.pki.dir, 'audit.log');
+async function audited(): Promise<AuditEvent[]> {
+  const text = await readFile(auditLog(), 'utf8');
+  return text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as AuditEvent);
+}
+/** Creates of cluster roles that the authorizer's user made and the gateway answered 201. */
+const authorizerCreates = async (): Promise<AuditEvent[]> =>
+  (await audited()).filter(
+    (e) =>
+      e.user.username === authorizerUser &&
+      e.verb === 'create' &&
+      e.objectRef?.resource === 'clusterroles' &&
+      e.responseStatus.code === 201
+  );
 
 const rbac = '/apis/rbac.authorization.orch.io/v1';
 const attrs = (user: string, groups: string[], a: Partial<AuthorizeAttributes>): AuthorizeAttributes => ({
@@ -35,7 +72,8 @@ const attrs = (user: string, groups: string[], a: Partial<AuthorizeAttributes>):
 });
 
 before(async () => {
-  suite = await startSuite();
+  suite = await startSuite({ gatewayArgs: (pki) => [`--audit-log-path=${join(pki.dir, 'audit.log')}`] });
+  api = new RestClient(loadKubeconfig(join(suite.pki.dir, 'authorizer.kubeconfig')));
   const g = suite.pki.file('gateway');
   const creds = () => clientCredentials({ caFile: suite.pki.caFile, certFile: g.certFile, keyFile: g.keyFile });
   client = new AuthorizerClient({ address: `127.0.0.1:${suite.authorizerPort}`, credentials: creds() });
@@ -45,6 +83,7 @@ before(async () => {
 after(async () => {
   client.close();
   storage.close();
+  api.close();
   await suite.stop();
 });
 
@@ -56,7 +95,7 @@ describe('authorizer service', () => {
     try {
       assert.equal((await suite.request(0, 'GET', '/api/v1/namespaces')).status, 200);
     } finally {
-      await reconcilePolicy(storage, createLogger('test'));
+      await reconcilePolicy(api, createLogger('test', 'error'));
     }
     assert.equal((await suite.request(0, 'GET', '/apis/rbac.authorization.orch.io/v1/clusterrolebindings/cluster-admin')).status, 200);
   });
@@ -80,7 +119,7 @@ describe('authorizer service', () => {
     assert.ok(role.metadata.uid && role.metadata.creationTimestamp && role.metadata.resourceVersion);
     const put = await suite.request(0, 'PUT', `${rbac}/clusterroles/system:basic-user`, { ...role, rules: [] });
     assert.equal(put.status, 200, put.text);
-    await reconcilePolicy(storage, createLogger('test'));
+    await reconcilePolicy(api, createLogger('test', 'error'));
     const again = (await suite.request(0, 'GET', `${rbac}/clusterroles/system:basic-user`)).body as typeof role;
     assert.equal(again.metadata.uid, role.metadata.uid);
     assert.deepEqual(again.rules, role.rules);
@@ -132,6 +171,82 @@ describe('authorizer service', () => {
       assert.fail('still stored');
     } catch (err) {
       assert.ok(isNotFound(err));
+    }
+  });
+
+  it('writes the bootstrap policy through the gateway as its own user, before the gateway is ready', async () => {
+    // The suite waited for /readyz: the bootstrap check passed, and the policy is there.
+    assert.equal((await suite.request(0, 'GET', '/readyz/poststarthook/rbac/bootstrap-roles')).status, 200);
+    const creates = await authorizerCreates();
+    assert.ok(creates.length > 0, 'the bootstrap roles were created through the gateway');
+    const self = await audited();
+    const e = self.find((x) => x.user.username === authorizerUser);
+    assert.deepEqual(e?.user.groups?.includes('system:masters'), true);
+    // Created by the Store: the system fields it fills, as for any object created through the API.
+    const role = (await suite.request(0, 'GET', `${rbac}/clusterroles/cluster-admin`)).body as {
+      metadata: { uid?: string; creationTimestamp?: string; resourceVersion?: string; generation?: number };
+    };
+    assert.ok(role.metadata.uid && role.metadata.creationTimestamp && role.metadata.resourceVersion);
+  });
+
+  it('recreates a deleted bootstrap role through the API', async () => {
+    const path = `${rbac}/clusterroles/system:public-info-viewer`;
+    const before = (await suite.request(0, 'GET', path)).body as { metadata: { uid: string }; rules: unknown[] };
+    assert.equal((await suite.request(0, 'DELETE', path)).status, 200);
+    assert.equal((await suite.request(0, 'GET', path)).status, 404);
+    const createsBefore = (await authorizerCreates()).length;
+    await reconcilePolicy(api, createLogger('test', 'error'));
+    const after = await suite.request(0, 'GET', path);
+    assert.equal(after.status, 200, after.text);
+    const role = after.body as typeof before;
+    assert.notEqual(role.metadata.uid, before.metadata.uid, 'a new object');
+    assert.deepEqual(role.rules, before.rules);
+    await waitFor('the audit line is written', async () => (await authorizerCreates()).length === createsBefore + 1, { timeoutMs: 5000 });
+  });
+
+  it('answers decisions before its bootstrap policy is in, and reports the policy not ready', async () => {
+    // A second authorizer whose gateway does not answer: its bootstrap retries in the background.
+    const dead = `https://127.0.0.1:${await freePort()}`;
+    const kubeconfig = join(suite.pki.dir, 'dead-gateway.kubeconfig');
+    const a = suite.pki.file('authorizer');
+    const ac = suite.pki.file('authorizer-client');
+    await writeKubeconfig(kubeconfig, { server: dead, caFile: suite.pki.caFile, certFile: ac.certFile, keyFile: ac.keyFile });
+    const options = authorizerOptions([
+      `--storage-servers=127.0.0.1:${suite.storagePort}`,
+      `--nats-url=${suite.nats.url}`,
+      '--secure-port=0',
+      `--tls-cert-file=${a.certFile}`,
+      `--tls-private-key-file=${a.keyFile}`,
+      `--client-ca-file=${suite.pki.caFile}`,
+      `--kubeconfig=${kubeconfig}`,
+    ]);
+    const log = createLogger('test-authorizer', 'error');
+    const running = await startInBackground(new AuthorizerServer(await newAuthorizerConfig(options, log)));
+    const g = suite.pki.file('gateway');
+    const creds = () => clientCredentials({ caFile: suite.pki.caFile, certFile: g.certFile, keyFile: g.keyFile });
+    const second = new AuthorizerClient({ address: `127.0.0.1:${running.port}`, credentials: creds() });
+    const health = new HealthClient(`127.0.0.1:${running.port}`, creds());
+    try {
+      await waitFor('decisions answered', async () => {
+        try {
+          return (await second.authorize(attrs('orch-admin', ['system:masters'], { verb: 'list', resource: 'pods' }))).decision === 'allow';
+        } catch {
+          return false;
+        }
+      }, { timeoutMs: 10_000 });
+      assert.equal(await health.check(''), 'SERVING');
+      assert.equal(await health.check(bootstrapPolicyHealthService), 'NOT_SERVING');
+      // The suite's own authorizer has its policy in.
+      const own = new HealthClient(`127.0.0.1:${suite.authorizerPort}`, creds());
+      try {
+        assert.equal(await own.check(bootstrapPolicyHealthService), 'SERVING');
+      } finally {
+        own.close();
+      }
+    } finally {
+      second.close();
+      health.close();
+      await running.stop();
     }
   });
 });

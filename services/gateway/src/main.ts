@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // orch-gateway: the HTTPS front of the control plane.
+import { optionsOrExit } from '@orch/component-base/flags';
 import { createLogger } from '@orch/component-base/logs';
-import { onShutdown } from '@orch/component-base/shutdown';
-import { gatewayConfig } from './options.js';
-import { startGatewayServer } from './server.js';
+import { runUntilSignal } from '@orch/component-base/run';
+import { newGatewayConfig } from './config.js';
+import { gatewayOptions } from './options.js';
+import { GatewayServer } from './server.js';
 
-const log = createLogger('gateway');
-const server = await startGatewayServer(gatewayConfig(), log);
-onShutdown(log, [() => server.stop()]);
+const options = optionsOrExit(() => gatewayOptions());
+const log = createLogger('gateway', options.logLevel);
+runUntilSignal(log, new GatewayServer(await newGatewayConfig(options, log)));

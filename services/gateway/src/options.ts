@@ -1,20 +1,41 @@
-// Flags of the gateway → a validated config (options → complete → validate → config).
-import { parseDuration, parseFlags } from '@orch/component-base/flags';
+// Flags of the gateway (options → complete → validate; config.ts builds from the result).
+import {
+  InvalidOptionsError,
+  authorizerClientFlags,
+  derive,
+  deriveDuration,
+  grpcClientTls,
+  grpcClientTlsFlags,
+  logLevel,
+  loggingFlags,
+  natsFlags,
+  natsUrls,
+  parseFlags,
+  secureServingFlags,
+  secureServingOptions,
+  storageClientFlags,
+  validateGrpcClientTls,
+  validateLogLevel,
+  validateNatsUrls,
+  validateSecureServing,
+} from '@orch/component-base/flags';
+import type { FlagValues, SecureServingOptions } from '@orch/component-base/flags';
 import type { TlsFiles } from '@orch/component-base/grpc-server';
+import type { LogLevel } from '@orch/component-base/logs';
 import { authenticationConfig, authenticationFlags } from './authn/authentication-options.js';
 import type { AuthenticationConfig } from './authn/authentication-options.js';
 
 export const gatewayFlags = {
-  'bind-address': { type: 'string', default: '127.0.0.1', description: 'Address the HTTPS server listens on.' },
-  'secure-port': { type: 'string', default: '6443', description: 'HTTPS port (0 picks a free one).' },
-  'tls-cert-file': { type: 'string', description: 'Serving certificate.' },
-  'tls-private-key-file': { type: 'string', description: 'Key of the serving certificate.' },
-  'client-ca-file': { type: 'string', description: 'CA that client certificates are verified against (CN = user, O = groups).' },
-  'storage-servers': { type: 'string', default: '127.0.0.1:6501', description: 'Address of the storage service (gRPC).' },
-  'grpc-ca-file': { type: 'string', description: 'CA of the internal gRPC services.' },
-  'grpc-cert-file': { type: 'string', description: 'Client certificate for internal gRPC (mutual TLS).' },
-  'grpc-key-file': { type: 'string', description: 'Key of the internal gRPC client certificate.' },
-  'nats-url': { type: 'string', default: 'nats://127.0.0.1:4222', description: 'NATS server URL(s), comma-separated.' },
+  ...secureServingFlags({
+    port: '6443',
+    server: 'HTTPS server',
+    certDescription: 'Serving certificate.',
+    clientCaDescription:
+      'CA that client certificates are verified against (CN = user, O = groups).',
+  }),
+  ...storageClientFlags(),
+  ...grpcClientTlsFlags(),
+  ...natsFlags(),
   'shutdown-delay-duration': { type: 'string', default: '0s', description: 'Time /readyz reports failure before the server stops accepting requests.' },
   'livez-grace-period': { type: 'string', default: '0s', description: 'Start-up time during which /livez checks do not fail.' },
   'max-request-body-bytes': { type: 'string', default: String(3 * 1024 * 1024), description: 'Largest request body accepted (413 above).' },
@@ -22,7 +43,9 @@ export const gatewayFlags = {
   'max-mutating-requests-inflight': { type: 'string', default: '200', description: 'Concurrent mutating requests (0: unlimited).' },
   'min-request-timeout': { type: 'string', default: '1800', description: 'Longest a watch runs without timeoutSeconds, in seconds.' },
   'authorization-mode': { type: 'string', default: 'RBAC', description: 'RBAC (asks the authorizer service), AlwaysAllow or AlwaysDeny.' },
-  'authorizer-servers': { type: 'string', default: '127.0.0.1:6502', description: 'Address of the authorizer service (gRPC), for --authorization-mode=RBAC.' },
+  ...authorizerClientFlags(
+    'Address of the authorizer service (gRPC), for --authorization-mode=RBAC.'
+  ),
   'authorization-cache-authorized-ttl': {
     type: 'string',
     default: '5m',
@@ -36,12 +59,18 @@ export const gatewayFlags = {
   'storage-request-timeout': { type: 'string', default: '10s', description: 'Deadline of each call to the storage service.' },
   // authentication: authn/authentication-options.ts
   ...authenticationFlags,
+  ...loggingFlags(),
 } as const;
 
-export interface GatewayConfig {
+/** The raw flag values. */
+export type GatewayOptions = FlagValues<typeof gatewayFlags>;
+
+/** Defaults filled and values derived; `problems` are derivations that failed (see validate). */
+export interface CompletedGatewayOptions {
   address: string;
   port: number;
   tls: TlsFiles | undefined;
+  serving: SecureServingOptions;
   storageAddress: string;
   grpcTls: TlsFiles | undefined;
   natsUrls: string[];
@@ -52,42 +81,87 @@ export interface GatewayConfig {
   maxMutatingInFlight: number;
   maxWatchSeconds: number;
   storageTimeoutMs: number;
-  authorizationMode: 'RBAC' | 'AlwaysAllow' | 'AlwaysDeny';
+  authorizationMode: string;
   authorizerAddress: string;
   authorizationCache: { authorizedTtlMs: number; unauthorizedTtlMs: number };
   authn: AuthenticationConfig;
+  logLevel: LogLevel;
+  problems: string[];
 }
 
-export function gatewayConfig(argv?: string[]): GatewayConfig {
-  const f = parseFlags('orch-gateway', gatewayFlags, argv);
-  const tls = f['tls-cert-file'] && f['tls-private-key-file'] && f['client-ca-file'];
-  if (!tls) throw new Error('--tls-cert-file, --tls-private-key-file and --client-ca-file are required: the gateway serves HTTPS only');
-  const authorizationMode = f['authorization-mode'] ?? 'RBAC';
-  if (authorizationMode !== 'RBAC' && authorizationMode !== 'AlwaysAllow' && authorizationMode !== 'AlwaysDeny') {
-    throw new Error(`--authorization-mode must be RBAC, AlwaysAllow or AlwaysDeny, not ${JSON.stringify(authorizationMode)}`);
-  }
-  if (authorizationMode === 'RBAC' && !f['authorizer-servers']) throw new Error('--authorization-mode=RBAC needs --authorizer-servers');
-  const grpc = f['grpc-ca-file'] && f['grpc-cert-file'] && f['grpc-key-file'];
+/** Options that passed validation: the authorization mode is one of the three. */
+export type ValidGatewayOptions = CompletedGatewayOptions & {
+  authorizationMode: 'RBAC' | 'AlwaysAllow' | 'AlwaysDeny';
+};
+
+export function parseGatewayOptions(argv?: string[]): GatewayOptions {
+  return parseFlags('orch-gateway', gatewayFlags, argv);
+}
+
+export function completeGatewayOptions(f: GatewayOptions): CompletedGatewayOptions {
+  const problems: string[] = [...validateGrpcClientTls(f)];
+  const serving = secureServingOptions(f);
+  const duration = (flag: keyof GatewayOptions & string, fallback: string): number =>
+    deriveDuration(problems, flag, f[flag] as string | undefined, fallback);
   return {
-    address: f['bind-address'] ?? '127.0.0.1',
-    port: Number(f['secure-port']),
-    tls: { certFile: f['tls-cert-file']!, keyFile: f['tls-private-key-file']!, caFile: f['client-ca-file']! },
+    address: serving.bindAddress,
+    port: serving.securePort,
+    tls: serving.tls,
+    serving,
     storageAddress: f['storage-servers'] ?? '',
-    grpcTls: grpc ? { caFile: f['grpc-ca-file']!, certFile: f['grpc-cert-file']!, keyFile: f['grpc-key-file']! } : undefined,
-    natsUrls: (f['nats-url'] ?? '').split(',').filter(Boolean),
-    shutdownDelayMs: parseDuration(f['shutdown-delay-duration'] ?? '0s'),
-    livezGraceMs: parseDuration(f['livez-grace-period'] ?? '0s'),
+    grpcTls: grpcClientTls(f),
+    natsUrls: natsUrls(f),
+    shutdownDelayMs: duration('shutdown-delay-duration', '0s'),
+    livezGraceMs: duration('livez-grace-period', '0s'),
     maxBodyBytes: Number(f['max-request-body-bytes']),
     maxReadOnlyInFlight: Number(f['max-requests-inflight']),
     maxMutatingInFlight: Number(f['max-mutating-requests-inflight']),
     maxWatchSeconds: Number(f['min-request-timeout']),
-    storageTimeoutMs: parseDuration(f['storage-request-timeout'] ?? '10s'),
-    authorizationMode,
+    storageTimeoutMs: duration('storage-request-timeout', '10s'),
+    authorizationMode: f['authorization-mode'] ?? 'RBAC',
     authorizerAddress: f['authorizer-servers'] ?? '',
     authorizationCache: {
-      authorizedTtlMs: parseDuration(f['authorization-cache-authorized-ttl'] ?? '5m'),
-      unauthorizedTtlMs: parseDuration(f['authorization-cache-unauthorized-ttl'] ?? '30s'),
+      authorizedTtlMs: duration('authorization-cache-authorized-ttl', '5m'),
+      unauthorizedTtlMs: duration('authorization-cache-unauthorized-ttl', '30s'),
     },
-    authn: authenticationConfig(f),
+    authn: derive(problems, '', () => authenticationConfig(f), undefined as never),
+    logLevel: logLevel(f),
+    problems,
   };
+}
+
+/** Every error at once. */
+export function validateGatewayOptions(o: CompletedGatewayOptions): string[] {
+  const errors = [
+    ...validateSecureServing(o.serving, { tlsRequired: true, server: 'gateway' }),
+    ...o.problems,
+    ...validateNatsUrls(o.natsUrls),
+    ...validateLogLevel(o.logLevel),
+  ];
+  const mode = o.authorizationMode;
+  if (mode !== 'RBAC' && mode !== 'AlwaysAllow' && mode !== 'AlwaysDeny') {
+    errors.push(
+      `--authorization-mode must be RBAC, AlwaysAllow or AlwaysDeny, not ${JSON.stringify(mode)}`
+    );
+  }
+  if (mode === 'RBAC' && !o.authorizerAddress) {
+    errors.push('--authorization-mode=RBAC needs --authorizer-servers');
+  }
+  for (const [flag, n] of [
+    ['max-request-body-bytes', o.maxBodyBytes],
+    ['max-requests-inflight', o.maxReadOnlyInFlight],
+    ['max-mutating-requests-inflight', o.maxMutatingInFlight],
+    ['min-request-timeout', o.maxWatchSeconds],
+  ] as const) {
+    if (!Number.isInteger(n) || n < 0) errors.push(`--${flag} must be a non-negative integer`);
+  }
+  return errors;
+}
+
+/** parse → complete → validate; throws InvalidOptionsError with every error. */
+export function gatewayOptions(argv?: string[]): ValidGatewayOptions {
+  const completed = completeGatewayOptions(parseGatewayOptions(argv));
+  const errors = validateGatewayOptions(completed);
+  if (errors.length) throw new InvalidOptionsError('orch-gateway', errors);
+  return completed as ValidGatewayOptions;
 }

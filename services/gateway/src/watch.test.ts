@@ -9,9 +9,10 @@ import { Etcd3 } from 'etcd3';
 import { startSuite, freePort } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 import { createLogger } from '@orch/component-base/logs';
-import { gatewayConfig } from './options.js';
-import { startGatewayServer } from './server.js';
-import type { GatewayServer } from './server.js';
+import { startInBackground } from '@orch/component-base/run';
+import { newGatewayConfig } from './config.js';
+import { gatewayOptions } from './options.js';
+import { GatewayServer } from './server.js';
 
 let suite: Suite;
 const ns = 'watching';
@@ -139,8 +140,8 @@ test('watch: a gateway losing NATS messages still gives every watcher every even
   const dropped: number[] = [];
   const g = suite.pki.file('gateway');
   const port = await freePort();
-  const gw: GatewayServer = await startGatewayServer(
-    gatewayConfig([`--secure-port=${port}`, `--tls-cert-file=${g.certFile}`, `--tls-private-key-file=${g.keyFile}`, `--client-ca-file=${suite.pki.caFile}`, `--storage-servers=127.0.0.1:${suite.storagePort}`, `--grpc-ca-file=${suite.pki.caFile}`, `--grpc-cert-file=${g.certFile}`, `--grpc-key-file=${g.keyFile}`, `--nats-url=${suite.nats.url}`, `--authorizer-servers=127.0.0.1:${suite.authorizerPort}`]),
+  const gw = await startInBackground(new GatewayServer(await newGatewayConfig(
+    gatewayOptions([`--secure-port=${port}`, `--tls-cert-file=${g.certFile}`, `--tls-private-key-file=${g.keyFile}`, `--client-ca-file=${suite.pki.caFile}`, `--storage-servers=127.0.0.1:${suite.storagePort}`, `--grpc-ca-file=${suite.pki.caFile}`, `--grpc-cert-file=${g.certFile}`, `--grpc-key-file=${g.keyFile}`, `--nats-url=${suite.nats.url}`, `--authorizer-servers=127.0.0.1:${suite.authorizerPort}`]),
     createLogger('gateway-test', 'error'),
     {
       // Lose every third change message, and a whole run of four.
@@ -152,7 +153,7 @@ test('watch: a gateway losing NATS messages still gives every watcher every even
         return drop;
       },
     }
-  );
+  )));
   try {
     const url = `https://127.0.0.1:${gw.port}`;
     const rv = rvOf((await suite.request(0, 'GET', `/api/v1/namespaces/${ns}/serviceaccounts`)).body);

@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // orch-storage: the only etcd client of the suite.
+import { optionsOrExit } from '@orch/component-base/flags';
 import { createLogger } from '@orch/component-base/logs';
-import { onShutdown } from '@orch/component-base/shutdown';
-import { storageConfig } from './options.js';
-import { startStorageServer } from './server.js';
+import { runUntilSignal } from '@orch/component-base/run';
+import { newStorageConfig } from './config.js';
+import { storageOptions } from './options.js';
+import { StorageServer } from './server.js';
 
-const log = createLogger('storage');
-const server = await startStorageServer(storageConfig(), log);
-onShutdown(log, [() => server.stop()]);
+const options = optionsOrExit(() => storageOptions());
+const log = createLogger('storage', options.logLevel);
+runUntilSignal(log, new StorageServer(await newStorageConfig(options, log)));

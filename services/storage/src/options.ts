@@ -1,56 +1,142 @@
-// Flags of the storage service → a validated config.
+// Flags of the storage service (options → complete → validate; config.ts builds from them).
 import { hostname } from 'node:os';
-import { parseDuration, parseFlags } from '@orch/component-base/flags';
-import type { TlsFiles } from '@orch/component-base/grpc-server';
+import {
+  InvalidOptionsError,
+  derive,
+  deriveDuration,
+  logLevel,
+  loggingFlags,
+  metricsFlags,
+  metricsPort,
+  natsFlags,
+  natsUrls,
+  parseFlags,
+  secureServingFlags,
+  secureServingOptions,
+  splitList,
+  validateLogLevel,
+  validateMetricsPort,
+  validateNatsUrls,
+  validateSecureServing,
+} from '@orch/component-base/flags';
+import type { FlagValues, SecureServingOptions } from '@orch/component-base/flags';
+import type { LogLevel } from '@orch/component-base/logs';
 
 export const storageFlags = {
-  'etcd-servers': { type: 'string', default: 'http://127.0.0.1:2379', description: 'Comma-separated etcd client URLs.' },
-  'nats-url': { type: 'string', default: 'nats://127.0.0.1:4222', description: 'NATS server URL(s), comma-separated.' },
-  'bind-address': { type: 'string', default: '127.0.0.1', description: 'Address the gRPC server listens on.' },
-  'secure-port': { type: 'string', default: '6501', description: 'gRPC port (0 picks a free one).' },
-  'metrics-port': { type: 'string', default: '0', description: 'Port of the Prometheus /metrics endpoint (0: off).' },
-  'tls-cert-file': { type: 'string', description: 'Serving certificate (mutual TLS).' },
-  'tls-private-key-file': { type: 'string', description: 'Key of the serving certificate.' },
-  'client-ca-file': { type: 'string', description: 'CA that client certificates must chain to.' },
-  'compaction-retention': { type: 'string', default: '5m', description: 'History kept for watch resumes and continue tokens.' },
-  'compaction-interval': { type: 'string', default: '1m', description: 'How often compaction runs.' },
-  'progress-interval': { type: 'string', default: '1s', description: 'How often the publisher announces progress (bookmarks).' },
-  'leader-elect-ttl': { type: 'string', default: '5s', description: 'Lease of the publisher election; a dead leader is replaced after it.' },
-  'max-object-size-bytes': { type: 'string', default: '1556480', description: 'Largest object stored (etcd accepts 1.5 MiB requests by default).' },
-  'identity': { type: 'string', default: `${hostname()}-${process.pid}`, description: 'Name of this replica in the publisher election.' },
+  'etcd-servers': {
+    type: 'string',
+    default: 'http://127.0.0.1:2379',
+    description: 'Comma-separated etcd client URLs.',
+  },
+  ...natsFlags(),
+  ...secureServingFlags({ port: '6501', server: 'gRPC server' }),
+  ...metricsFlags(),
+  'compaction-retention': {
+    type: 'string',
+    default: '5m',
+    description: 'History kept for watch resumes and continue tokens.',
+  },
+  'compaction-interval': {
+    type: 'string',
+    default: '1m',
+    description: 'How often compaction runs.',
+  },
+  'progress-interval': {
+    type: 'string',
+    default: '1s',
+    description: 'How often the publisher announces progress (bookmarks).',
+  },
+  'leader-elect-ttl': {
+    type: 'string',
+    default: '5s',
+    description: 'Lease of the publisher election; a dead leader is replaced after it.',
+  },
+  'max-object-size-bytes': {
+    type: 'string',
+    default: '1556480',
+    description: 'Largest object stored (etcd accepts 1.5 MiB requests by default).',
+  },
+  identity: {
+    type: 'string',
+    default: `${hostname()}-${process.pid}`,
+    description: 'Name of this replica in the publisher election.',
+  },
+  ...loggingFlags(),
 } as const;
 
-export interface StorageConfig {
+/** The raw flag values. */
+export type StorageOptions = FlagValues<typeof storageFlags>;
+
+/** Defaults filled and values derived; `problems` are derivations that failed (see validate). */
+export interface CompletedStorageOptions {
   etcdServers: string[];
   natsUrls: string[];
-  address: string;
+  serving: SecureServingOptions;
   metricsPort: number;
-  tls: TlsFiles | undefined;
   compactionRetentionMs: number;
   compactionIntervalMs: number;
   progressIntervalMs: number;
   leaderTtlSeconds: number;
   maxObjectBytes: number;
   identity: string;
+  logLevel: LogLevel;
+  problems: string[];
 }
 
-export function storageConfig(argv?: string[]): StorageConfig {
-  const f = parseFlags('orch-storage', storageFlags, argv);
-  const tlsGiven = [f['tls-cert-file'], f['tls-private-key-file'], f['client-ca-file']].filter(Boolean).length;
-  if (tlsGiven !== 0 && tlsGiven !== 3) {
-    throw new Error('--tls-cert-file, --tls-private-key-file and --client-ca-file go together');
-  }
+export function parseStorageOptions(argv?: string[]): StorageOptions {
+  return parseFlags('orch-storage', storageFlags, argv);
+}
+
+export function completeStorageOptions(f: StorageOptions): CompletedStorageOptions {
+  const problems: string[] = [];
+  const duration = (flag: keyof StorageOptions & string, fallback: string): number =>
+    deriveDuration(problems, flag, f[flag] as string | undefined, fallback);
+  const leaderTtlMs = duration('leader-elect-ttl', '5s');
   return {
-    etcdServers: (f['etcd-servers'] ?? '').split(',').filter(Boolean),
-    natsUrls: (f['nats-url'] ?? '').split(',').filter(Boolean),
-    address: `${f['bind-address']}:${f['secure-port']}`,
-    metricsPort: Number(f['metrics-port']),
-    tls: tlsGiven === 3 ? { certFile: f['tls-cert-file']!, keyFile: f['tls-private-key-file']!, caFile: f['client-ca-file']! } : undefined,
-    compactionRetentionMs: parseDuration(f['compaction-retention'] ?? '5m'),
-    compactionIntervalMs: parseDuration(f['compaction-interval'] ?? '1m'),
-    progressIntervalMs: parseDuration(f['progress-interval'] ?? '1s'),
-    leaderTtlSeconds: Math.max(1, Math.round(parseDuration(f['leader-elect-ttl'] ?? '5s') / 1000)),
-    maxObjectBytes: Number(f['max-object-size-bytes']),
+    etcdServers: splitList(f['etcd-servers']),
+    natsUrls: natsUrls(f),
+    serving: secureServingOptions(f),
+    metricsPort: metricsPort(f),
+    compactionRetentionMs: duration('compaction-retention', '5m'),
+    compactionIntervalMs: duration('compaction-interval', '1m'),
+    progressIntervalMs: duration('progress-interval', '1s'),
+    leaderTtlSeconds: Math.max(1, Math.round(leaderTtlMs / 1000)),
+    maxObjectBytes: derive(
+      problems,
+      'max-object-size-bytes',
+      () => positiveInteger(f['max-object-size-bytes']),
+      0
+    ),
     identity: f['identity'] ?? 'storage',
+    logLevel: logLevel(f),
+    problems,
   };
+}
+
+/** Every error at once. */
+export function validateStorageOptions(o: CompletedStorageOptions): string[] {
+  return [
+    ...o.problems,
+    ...(o.etcdServers.length ? [] : ['--etcd-servers must name at least one etcd URL']),
+    ...validateNatsUrls(o.natsUrls),
+    ...validateSecureServing(o.serving),
+    ...validateMetricsPort(o.metricsPort),
+    ...validateLogLevel(o.logLevel),
+  ];
+}
+
+/** parse → complete → validate; throws InvalidOptionsError with every error. */
+export function storageOptions(argv?: string[]): CompletedStorageOptions {
+  const completed = completeStorageOptions(parseStorageOptions(argv));
+  const errors = validateStorageOptions(completed);
+  if (errors.length) throw new InvalidOptionsError('orch-storage', errors);
+  return completed;
+}
+
+function positiveInteger(text: string | undefined): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n <= 0) {
+    throw new Error(`not a positive integer: ${JSON.stringify(text)}`);
+  }
+  return n;
 }

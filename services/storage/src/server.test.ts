@@ -9,36 +9,43 @@ import { clientCredentials } from '@orch/component-base/grpc-server';
 import { createLogger } from '@orch/component-base/logs';
 import { startEtcd, startNats, throwawayPki, waitFor } from '@orch/testing';
 import type { EtcdServer, NatsServer, ThrowawayPki } from '@orch/testing';
-import { storageConfig } from './options.js';
+import { startInBackground } from '@orch/component-base/run';
 import { collectPublished } from './collect-published.js';
-import { startStorageServer } from './server.js';
-import type { StorageServer } from './server.js';
+import { newStorageConfig } from './config.js';
+import { storageOptions } from './options.js';
+import { StorageServer } from './server.js';
+
+/** A replica running in the background: its port, its elector, stop(). */
+interface Replica {
+  port: number;
+  elector: StorageServer['elector'];
+  stop(): Promise<void>;
+}
 
 let etcd: EtcdServer;
 let nats: NatsServer;
 let pki: ThrowawayPki;
-const servers: StorageServer[] = [];
+const servers: Replica[] = [];
 const log = createLogger('storage-test', 'error');
 
-async function replica(name: string): Promise<{ server: StorageServer; client: StorageClient }> {
+async function replica(name: string): Promise<{ server: Replica; client: StorageClient }> {
   const files = pki.file('storage');
-  const server = await startStorageServer(
-    storageConfig([
-      `--etcd-servers=${etcd.endpoint}`,
-      `--nats-url=${nats.url}`,
-      '--secure-port=0',
-      `--tls-cert-file=${files.certFile}`,
-      `--tls-private-key-file=${files.keyFile}`,
-      `--client-ca-file=${pki.caFile}`,
-      '--progress-interval=200ms',
-      '--leader-elect-ttl=2s',
-      '--compaction-interval=100ms',
-      '--compaction-retention=1h',
-      '--max-object-size-bytes=100000',
-      `--identity=${name}`,
-    ]),
-    log
-  );
+  const options = storageOptions([
+    `--etcd-servers=${etcd.endpoint}`,
+    `--nats-url=${nats.url}`,
+    '--secure-port=0',
+    `--tls-cert-file=${files.certFile}`,
+    `--tls-private-key-file=${files.keyFile}`,
+    `--client-ca-file=${pki.caFile}`,
+    '--progress-interval=200ms',
+    '--leader-elect-ttl=2s',
+    '--compaction-interval=100ms',
+    '--compaction-retention=1h',
+    '--max-object-size-bytes=100000',
+    `--identity=${name}`,
+  ]);
+  const storage = new StorageServer(await newStorageConfig(options, log));
+  const server = { ...(await startInBackground(storage)), elector: storage.elector };
   servers.push(server);
   const gw = pki.file('gateway');
   const client = new StorageClient({
@@ -57,7 +64,7 @@ const cm = (name: string, extra: Record<string, unknown> = {}) => ({
 
 const prefix = '/registry/core/configmaps/';
 let client: StorageClient;
-let first: StorageServer;
+let first: Replica;
 
 before(async () => {
   [etcd, nats, pki] = await Promise.all([startEtcd(), startNats(), throwawayPki()]);

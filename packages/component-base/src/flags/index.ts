@@ -1,3 +1,28 @@
+export { derive, deriveDuration, optionsOrExit, InvalidOptionsError } from './derive.js';
 export { parseDuration } from './duration.js';
 export type { FlagSpec, FlagSpecs, FlagValues } from './parse-flags.js';
 export { parseFlags } from './parse-flags.js';
+export type { SecureServingDefaults, SecureServingOptions } from './secure-serving.js';
+export {
+  secureServingFlags,
+  secureServingOptions,
+  servingAddress,
+  validateSecureServing,
+} from './secure-serving.js';
+export {
+  authorizerClientFlags,
+  grpcClientTls,
+  grpcClientTlsFlags,
+  logLevel,
+  loggingFlags,
+  metricsFlags,
+  metricsPort,
+  natsFlags,
+  natsUrls,
+  splitList,
+  storageClientFlags,
+  validateGrpcClientTls,
+  validateLogLevel,
+  validateMetricsPort,
+  validateNatsUrls,
+} from './service-flags.js';

@@ -70,6 +70,9 @@ describe('ensureClusterPki', () => {
     const admin = new X509Certificate(await readFile(pki.file('admin').certFile));
     assert.deepEqual(subjectLines(admin), ['CN=orch-admin', 'O=system:masters']);
     assert.deepEqual(admin.keyUsage, ['1.3.6.1.5.5.7.3.2']);
+    const authorizer = new X509Certificate(await readFile(pki.file('authorizer-client').certFile));
+    assert.deepEqual(subjectLines(authorizer), ['CN=system:orch:authorizer', 'O=system:masters']);
+    assert.deepEqual(authorizer.keyUsage, ['1.3.6.1.5.5.7.3.2']);
   });
 
   it('puts one O RDN per group', async () => {

@@ -25,6 +25,15 @@ export const adminUserName = 'orch-admin';
 export const mastersGroup = 'system:masters';
 /** Name of the admin certificate files (`admin.crt`, `admin.key`). */
 export const adminCertName = 'admin';
+/**
+ * Name of the authorizer's client certificate for the public API (`authorizer-client.crt`):
+ * CN `system:orch:authorizer`, O `system:masters`. The authorizer writes the bootstrap policy
+ * and the aggregated roles' rules through the gateway with it (upstream's RBAC bootstrap hook
+ * uses a loopback client in system:masters): masters are allowed by the authorizer's
+ * privileged-groups mode before any RBAC object exists, so its own requests never wait on the
+ * policy they create.
+ */
+export const authorizerClientCertName = 'authorizer-client';
 
 export interface EnsureClusterPkiOptions {
   /** Default {@link defaultServiceNames}. */
@@ -54,9 +63,10 @@ export function componentUserName(name: string): string {
 }
 
 /**
- * Makes sure `dir` holds a cluster CA, a serving + client certificate per component and an admin
- * client certificate. Idempotent: an existing CA (`ca.crt` + `ca.key`) is reused and only missing
- * certificate files are created; existing ones are never rewritten. Keys are written mode 0600.
+ * Makes sure `dir` holds a cluster CA, a serving + client certificate per component, an admin
+ * client certificate and the authorizer's API client certificate. Idempotent: an existing CA
+ * (`ca.crt` + `ca.key`) is reused and only missing certificate files are created; existing ones
+ * are never rewritten. Keys are written mode 0600.
  */
 export async function ensureClusterPki(
   dir: string,
@@ -97,6 +107,14 @@ export async function ensureClusterPki(
       ]
     ),
     [adminCertName, { commonName: adminUserName, organizations: [mastersGroup], usages: ['client'] }],
+    [
+      authorizerClientCertName,
+      {
+        commonName: componentUserName('authorizer'),
+        organizations: [mastersGroup],
+        usages: ['client'],
+      },
+    ],
   ];
   for (const [name, issueOpts] of wanted) {
     const files = file(name);

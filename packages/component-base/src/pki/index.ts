@@ -7,6 +7,7 @@ export type { CertificateFiles, ClusterPki, EnsureClusterPkiOptions } from './cl
 export {
   adminCertName,
   adminUserName,
+  authorizerClientCertName,
   componentUserName,
   componentsGroup,
   defaultServiceNames,

@@ -1,24 +1,26 @@
-// Writes the bootstrap policy through the storage service at start (k8s
-// EnsureRBACPolicy + reconciliation): a missing object is created with the system fields any
-// created object has; an existing one gets the rules or subjects it lacks, unless its
-// `rbac.authorization.orch.io/autoupdate` annotation is "false". Nothing is ever removed.
-import { randomUUID } from 'node:crypto';
-import { isAlreadyExists, isConflict } from '@orch/apimachinery/errors';
-import { storageKey } from '@orch/apimachinery/registry';
+// Writes the bootstrap policy through the public API, as a client with the authorizer's own
+// identity (k8s EnsureRBACPolicy, run by the RBAC bootstrap post-start hook over a loopback
+// client in system:masters): a missing object is created (the gateway's Store fills the system
+// fields, validates and admits it as any create); an existing one gets the rules or subjects it
+// lacks, unless its `rbac.authorization.orch.io/autoupdate` annotation is "false". Nothing is
+// ever removed.
+import { isAlreadyExists, isConflict, isNotFound } from '@orch/apimachinery/errors';
 import type { Logger } from '@orch/component-base/logs';
-import { rbacDefinition } from '../rbac/informer-source.js';
+import { rbacGroup } from '../rbac/informer-source.js';
 import type { Binding, Role } from '../rbac/types.js';
 import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from './policy.js';
 
 type Json = Record<string, unknown>;
 
-export interface PolicyWriter {
-  get(key: string, consistency: 'MOST_RECENT'): Promise<Json>;
-  create(key: string, object: Json): Promise<Json>;
-  update(key: string, object: Json, pre: { revision?: number }): Promise<Json>;
+/** The part of `RestClient` (`@orch/apimachinery/client`) the reconcilers use. */
+export interface PolicyClient {
+  request(method: string, path: string, body?: unknown): Promise<Json>;
 }
 
-const now = (): string => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+/** Path of a cluster-scoped RBAC resource (and object) in the public API. */
+export const rbacPath = (resource: string, name?: string): string =>
+  `/apis/${rbacGroup}/v1/${resource}${name === undefined ? '' : `/${encodeURIComponent(name)}`}`;
+
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /** What an existing object lacks of the bootstrap one; undefined when nothing. */
@@ -43,36 +45,79 @@ function missing(kind: 'role' | 'binding', want: Json, have: Json): Json | undef
   return add.length ? { ...have, subjects: [...subjects, ...add] } : undefined;
 }
 
-async function ensure(storage: PolicyWriter, resource: string, kind: 'role' | 'binding', want: Json, log: Logger): Promise<void> {
+async function ensure(
+  client: PolicyClient,
+  resource: string,
+  kind: 'role' | 'binding',
+  want: Json,
+  log: Logger
+): Promise<void> {
   const name = (want['metadata'] as { name: string }).name;
-  const key = storageKey(rbacDefinition(resource), undefined, name);
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
-      const obj = structuredClone(want);
-      Object.assign(obj['metadata'] as Json, { uid: randomUUID(), creationTimestamp: now(), generation: 1 });
-      await storage.create(key, obj);
+      await client.request('POST', rbacPath(resource), want);
       log.info('created bootstrap policy object', { resource, name });
       return;
     } catch (err) {
       if (!isAlreadyExists(err)) throw err;
     }
-    const have = await storage.get(key, 'MOST_RECENT');
+    let have: Json;
+    try {
+      have = await client.request('GET', rbacPath(resource, name));
+    } catch (err) {
+      if (isNotFound(err)) continue; // deleted in between: create again
+      throw err;
+    }
     const next = missing(kind, want, have);
     if (!next) return;
     try {
-      const rv = Number((have['metadata'] as Json)['resourceVersion']);
-      await storage.update(key, next, { revision: rv });
+      // `have` carries its resourceVersion: the update is conditional on it.
+      await client.request('PUT', rbacPath(resource, name), next);
       log.info('reconciled bootstrap policy object', { resource, name });
       return;
     } catch (err) {
-      if (!isConflict(err)) throw err;
+      if (!isConflict(err) && !isNotFound(err)) throw err;
     }
   }
   throw new Error(`could not reconcile ${resource} ${name}: too many conflicts`);
 }
 
 /** Creates or completes every bootstrap role and binding. */
-export async function reconcilePolicy(storage: PolicyWriter, log: Logger): Promise<void> {
-  for (const r of bootstrapClusterRoles()) await ensure(storage, 'clusterroles', 'role', r as unknown as Json, log);
-  for (const b of bootstrapClusterRoleBindings()) await ensure(storage, 'clusterrolebindings', 'binding', b as unknown as Json, log);
+export async function reconcilePolicy(client: PolicyClient, log: Logger): Promise<void> {
+  for (const r of bootstrapClusterRoles()) {
+    await ensure(client, 'clusterroles', 'role', r as unknown as Json, log);
+  }
+  for (const b of bootstrapClusterRoleBindings()) {
+    await ensure(client, 'clusterrolebindings', 'binding', b as unknown as Json, log);
+  }
+}
+
+/**
+ * The bootstrap reconciliation as the authorizer runs it, in the background once its caches are
+ * synced: in RBAC mode the gateway asks this very authorizer about each of these requests, so
+ * they can only succeed once it answers decisions. Retries with backoff (0.2 s doubling to 5 s)
+ * until the gateway answers and the policy is in; resolves true then, false if aborted first.
+ */
+export async function reconcilePolicyWithBackoff(
+  client: PolicyClient,
+  log: Logger,
+  signal: AbortSignal
+): Promise<boolean> {
+  for (let delayMs = 200; !signal.aborted; delayMs = Math.min(delayMs * 2, 5000)) {
+    try {
+      await reconcilePolicy(client, log);
+      return true;
+    } catch (err) {
+      if (signal.aborted) break;
+      log.info('bootstrap policy not reconciled yet; retrying', { err: String(err), delayMs });
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delayMs);
+        signal.addEventListener('abort', () => {
+          clearTimeout(timer);
+          resolve();
+        }, { once: true });
+      });
+    }
+  }
+  return false;
 }

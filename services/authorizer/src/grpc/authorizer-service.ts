@@ -1,6 +1,6 @@
 // The orch.authz.v1.Authorizer gRPC service over an authorizer mode.
-import type { sendUnaryData, ServerUnaryCall } from '@grpc/grpc-js';
-import { newBadRequest, newServiceUnavailable, toGrpcError } from '@orch/apimachinery/errors';
+import { newBadRequest, newServiceUnavailable } from '@orch/apimachinery/errors';
+import { unaryHandlers } from '@orch/component-base/grpc-server';
 import type {
   AuthorizeRequest__Output,
   AuthorizeResponse,
@@ -53,8 +53,9 @@ const resourceRule = (r: PolicyRule) => ({
 
 /**
  * The service; `policyRevisions` says which policy the decisions stand on (callers cache by it);
- * `ready` is false until the RBAC caches are synced and the bootstrap policy is in
- * (a decision on a partial cache could deny wrongly), and calls then fail as unavailable.
+ * `ready` is false until the RBAC caches are synced (a decision on a partial cache could deny
+ * wrongly), and calls then fail as unavailable. It does not wait for the bootstrap policy: that
+ * is written through the gateway, which asks this service about each of those writes.
  */
 export function authorizerService(
   authorizer: Authorizer,
@@ -62,21 +63,14 @@ export function authorizerService(
   ready: () => boolean = () => true,
   policyRevisions: () => Record<string, number> = () => ({})
 ): AuthorizerHandlers {
-  const unary =
-    <Req, Res>(rpc: string, fn: (req: Req) => Res) =>
-    (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>): void => {
-      const end = metrics.latency.startTimer({ rpc });
-      try {
-        if (!ready()) throw newServiceUnavailable('the authorizer is starting: its RBAC caches are not synced yet');
-        const res = fn(call.request);
-        end({ code: 'OK' });
-        callback(null, res);
-      } catch (err) {
-        const g = toGrpcError(err);
-        end({ code: String(g.code) });
-        callback(g);
-      }
-    };
+  const unary = unaryHandlers({
+    latency: metrics.latency,
+    label: 'rpc',
+    notReady: () =>
+      ready()
+        ? undefined
+        : newServiceUnavailable('the authorizer is starting: its RBAC caches are not synced yet'),
+  });
   return {
     Authorize: unary<AuthorizeRequest__Output, AuthorizeResponse>('Authorize', (req) => {
       const result = authorizer.authorize(attributesOf(req));

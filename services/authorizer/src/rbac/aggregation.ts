@@ -1,13 +1,14 @@
 // Aggregated ClusterRoles (k8s clusterroleaggregation controller): a ClusterRole with an
 // aggregationRule gets the union of the rules of every ClusterRole its selectors match. Every
-// authorizer replica runs it; writes carry the read revision as a precondition, so replicas
-// agree (a lost race is a conflict and the next change event recomputes).
+// authorizer replica runs it, writing through the public API with the authorizer's identity (as
+// upstream's controller acts through the API); an update carries the resourceVersion it read, so
+// replicas agree (a lost race is a conflict and the next change event recomputes).
 import { isConflict, isNotFound } from '@orch/apimachinery/errors';
-import { storageKey } from '@orch/apimachinery/registry';
 import { labelSelectorFromLabelSelectorObject } from '@orch/apimachinery/selectors';
 import type { LabelSelectorObject } from '@orch/apimachinery/selectors';
 import type { Logger } from '@orch/component-base/logs';
-import { rbacDefinition } from './informer-source.js';
+import type { PolicyClient } from '../bootstrap/reconcile-policy.js';
+import { rbacPath } from '../bootstrap/reconcile-policy.js';
 import type { PolicyRule, Role } from './types.js';
 
 /** The rules an aggregated role should have, given every ClusterRole (sorted by name, deduplicated). */
@@ -31,28 +32,29 @@ export function aggregatedRules(role: Role, all: Role[]): PolicyRule[] {
   return out;
 }
 
-export interface AggregationWriter {
-  get(key: string, consistency: 'MOST_RECENT'): Promise<Record<string, unknown>>;
-  update(key: string, object: Record<string, unknown>, pre: { revision?: number }): Promise<Record<string, unknown>>;
-}
-
 export class ClusterRoleAggregator {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> = Promise.resolve();
+  #stopped = false;
 
   constructor(
     private readonly list: () => Role[],
-    private readonly storage: AggregationWriter,
+    private readonly client: PolicyClient,
     private readonly log: Logger
   ) {}
 
-  /** Recomputes soon (changes arriving together are handled once). */
-  schedule(): void {
-    if (this.#timer) return;
+  /** Recomputes soon (changes arriving together are handled once); a failure retries in 1 s. */
+  schedule(delayMs = 50): void {
+    if (this.#timer || this.#stopped) return;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
-      this.#running = this.#running.then(() => this.reconcile()).catch((err: unknown) => this.log.warn('aggregation failed', { err: String(err) }));
-    }, 50);
+      this.#running = this.#running
+        .then(() => this.reconcile())
+        .catch((err: unknown) => {
+          this.log.warn('aggregation failed; retrying', { err: String(err) });
+          this.schedule(1000);
+        });
+    }, delayMs);
   }
 
   async reconcile(): Promise<void> {
@@ -61,10 +63,10 @@ export class ClusterRoleAggregator {
       if (!role.aggregationRule) continue;
       const want = aggregatedRules(role, all);
       if (JSON.stringify(want) === JSON.stringify(role.rules ?? [])) continue;
-      const key = storageKey(rbacDefinition('clusterroles'), undefined, role.metadata.name ?? '');
+      const path = rbacPath('clusterroles', role.metadata.name ?? '');
       try {
-        const current = (await this.storage.get(key, 'MOST_RECENT')) as Role;
-        await this.storage.update(key, { ...current, rules: want }, { revision: Number(current.metadata.resourceVersion) });
+        const current = (await this.client.request('GET', path)) as unknown as Role;
+        await this.client.request('PUT', path, { ...current, rules: want });
         this.log.info('aggregated cluster role updated', { name: role.metadata.name, rules: want.length });
       } catch (err) {
         if (isConflict(err) || isNotFound(err)) continue; // the change event that follows recomputes
@@ -74,6 +76,7 @@ export class ClusterRoleAggregator {
   }
 
   stop(): void {
+    this.#stopped = true;
     if (this.#timer) clearTimeout(this.#timer);
   }
 }

@@ -4,7 +4,7 @@
 // removes the namespace.
 import { isNotFound } from '@orch/apimachinery/errors';
 import type { Logger } from '@orch/component-base/logs';
-import type { RestClient } from '../client/rest-client.js';
+import type { RestClient } from '@orch/apimachinery/client';
 
 export const namespaceFinalizer = 'orch.io/namespace';
 

@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { gatewayConfig } from '../options.js';
+import { gatewayOptions } from '../options.js';
 
 const required = ['--tls-cert-file=c', '--tls-private-key-file=k', '--client-ca-file=ca'];
 
 test('authentication flags: defaults', () => {
-  const c = gatewayConfig(required).authn;
+  const c = gatewayOptions(required).authn;
   assert.equal(c.anonymous, true);
   assert.equal(c.bootstrapTokens, false);
   assert.deepEqual(c.serviceAccounts.keyFiles, ['k'], 'falls back to --tls-private-key-file');
@@ -17,7 +17,7 @@ test('authentication flags: defaults', () => {
 });
 
 test('authentication flags: repeatable keys and claims, lists, booleans as --flag=false, spec defaults', () => {
-  const c = gatewayConfig([
+  const c = gatewayOptions([
     ...required,
     '--anonymous-auth=false',
     '--service-account-key-file=a.pem',
@@ -46,10 +46,10 @@ test('authentication flags: repeatable keys and claims, lists, booleans as --fla
 });
 
 test('authentication flags: inconsistent values are refused', () => {
-  assert.throws(() => gatewayConfig([...required, '--anonymous-auth=maybe']), /anonymous-auth/);
-  assert.throws(() => gatewayConfig([...required, '--oidc-issuer-url=https://idp']), /go together/);
-  assert.throws(() => gatewayConfig([...required, '--oidc-issuer-url=http://idp', '--oidc-client-id=x']), /https/);
-  assert.throws(() => gatewayConfig([...required, '--oidc-issuer-url=https://idp', '--oidc-client-id=x', '--oidc-required-claim=novalue']), /key=value/);
-  assert.throws(() => gatewayConfig([...required, '--authentication-token-webhook-version=v2']), /v1 or v1beta1/);
-  assert.throws(() => gatewayConfig([...required, '--requestheader-client-ca-file=p.crt']), /username-headers is required/);
+  assert.throws(() => gatewayOptions([...required, '--anonymous-auth=maybe']), /anonymous-auth/);
+  assert.throws(() => gatewayOptions([...required, '--oidc-issuer-url=https://idp']), /go together/);
+  assert.throws(() => gatewayOptions([...required, '--oidc-issuer-url=http://idp', '--oidc-client-id=x']), /https/);
+  assert.throws(() => gatewayOptions([...required, '--oidc-issuer-url=https://idp', '--oidc-client-id=x', '--oidc-required-claim=novalue']), /key=value/);
+  assert.throws(() => gatewayOptions([...required, '--authentication-token-webhook-version=v2']), /v1 or v1beta1/);
+  assert.throws(() => gatewayOptions([...required, '--requestheader-client-ca-file=p.crt']), /username-headers is required/);
 });

@@ -7,12 +7,14 @@ import { after, before, describe, it } from 'node:test';
 import { createLogger } from '@orch/component-base/logs';
 import { freePort, startSuite, userKubeconfig, waitFor } from '@orch/testing';
 import type { Suite } from '@orch/testing';
-import { gatewayConfig } from '../options.js';
-import { startGatewayServer } from '../server.js';
-import type { GatewayServer } from '../server.js';
+import { startInBackground } from '@orch/component-base/run';
+import type { Started } from '@orch/component-base/run';
+import { newGatewayConfig } from '../config.js';
+import { gatewayOptions } from '../options.js';
+import { GatewayServer } from '../server.js';
 
 let suite: Suite;
-const servers: GatewayServer[] = [];
+const servers: Started[] = [];
 
 before(async () => {
   suite = await startSuite();
@@ -23,9 +25,9 @@ after(async () => {
   await suite.stop();
 });
 
-async function gateway(args: string[]): Promise<GatewayServer> {
+async function gateway(args: string[]): Promise<Started> {
   const g = suite.pki.file('gateway');
-  const config = gatewayConfig([
+  const options = gatewayOptions([
     '--secure-port=0',
     `--tls-cert-file=${g.certFile}`,
     `--tls-private-key-file=${g.keyFile}`,
@@ -37,7 +39,8 @@ async function gateway(args: string[]): Promise<GatewayServer> {
     `--nats-url=${suite.nats.url}`,
     ...args,
   ]);
-  const s = await startGatewayServer(config, createLogger('test-gateway'));
+  const log = createLogger('test-gateway');
+  const s = await startInBackground(new GatewayServer(await newGatewayConfig(options, log)));
   servers.push(s);
   return s;
 }
@@ -81,6 +84,11 @@ describe('authorization modes', () => {
     const nobody = await userKubeconfig(suite.pki, suite.gateways[0]!, 'nobody');
     const g = await gateway(['--authorization-mode=AlwaysAllow']);
     assert.equal((await get(g.port, '/api/v1/namespaces', nobody)).status, 200);
+    // No authorizer service, no bootstrap policy to wait for: /readyz has no such check.
+    const hook = '/readyz/poststarthook/rbac/bootstrap-roles';
+    assert.equal((await get(g.port, hook, suite.pki.file('admin'))).status, 404);
+    const rbacGateway = Number(new URL(suite.gateways[0]!).port);
+    assert.equal((await get(rbacGateway, hook, suite.pki.file('admin'))).status, 200);
     const rbacPort = Number(new URL(suite.gateways[0]!).port);
     const refused = await get(rbacPort, '/api/v1/namespaces', nobody);
     assert.equal(refused.status, 403);

@@ -1,8 +1,9 @@
 // The orch.storage.v1.Storage gRPC service over the etcd store.
 import type { Etcd3 } from 'etcd3';
-import type { sendUnaryData, ServerUnaryCall, ServerWritableStream } from '@grpc/grpc-js';
+import type { ServerWritableStream } from '@grpc/grpc-js';
 import { toGrpcError } from '@orch/apimachinery/errors';
 import type { StorageHandlers } from '@orch/proto';
+import { unaryHandlers } from '@orch/component-base/grpc-server';
 import type { Histogram } from 'prom-client';
 import type { Consistency, EtcdStore } from '../etcd3/store.js';
 import { replayHistory } from '../etcd3/history.js';
@@ -21,22 +22,7 @@ const consistencyOf = (c: string): Consistency => {
 };
 
 export function storageService(store: EtcdStore, etcd: Etcd3, latency: Histogram<'operation' | 'code'>): StorageHandlers {
-  const unary =
-    <Req, Res>(operation: string, fn: (req: Req) => Promise<Res>) =>
-    (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>): void => {
-      const end = latency.startTimer({ operation });
-      fn(call.request).then(
-        (res) => {
-          end({ code: 'OK' });
-          callback(null, res);
-        },
-        (err: unknown) => {
-          const g = toGrpcError(err);
-          end({ code: String(g.code) });
-          callback(g);
-        }
-      );
-    };
+  const unary = unaryHandlers({ latency, label: 'operation' });
 
   return {
     Get: unary('get', async (req) => {

@@ -1,9 +1,10 @@
-// A small client of the public API over HTTPS with a client certificate, as controllers act
-// through the API like any other client. Errors come back as StatusError.
+// A small client of the public API over HTTPS with a client certificate (client-go's rest
+// client): the controllers and the authorizer's bootstrap act through the API like any other
+// client, each with its own identity. Errors come back as StatusError.
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import { parse as parseYaml } from 'yaml';
-import { StatusError, isStatus, newInternalError } from '@orch/apimachinery/errors';
+import { StatusError, isStatus, newInternalError } from '../errors/index.js';
 
 export interface RestConfig {
   server: string;

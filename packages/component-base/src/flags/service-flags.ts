@@ -1,0 +1,122 @@
+// The small flag sets services compose: metrics, NATS, the storage and authorizer clients, the
+// gRPC client certificate, logging. Names, defaults and meanings are the ones the scripts,
+// docker-compose and the deploy manifests pass.
+import type { LogLevel } from '../logs/index.js';
+import type { TlsFiles } from '../grpc-server/index.js';
+import type { FlagValues } from './parse-flags.js';
+
+/** `--metrics-port`: Prometheus /metrics of a service without an HTTP front of its own. */
+export function metricsFlags() {
+  return {
+    'metrics-port': {
+      type: 'string',
+      default: '0',
+      description: 'Port of the Prometheus /metrics endpoint (0: off).',
+    },
+  } as const;
+}
+
+export const metricsPort = (f: FlagValues<ReturnType<typeof metricsFlags>>): number =>
+  Number(f['metrics-port']);
+
+export function validateMetricsPort(port: number): string[] {
+  return Number.isInteger(port) && port >= 0 && port <= 65535
+    ? []
+    : ['--metrics-port must be a port number (0: off)'];
+}
+
+/** `--nats-url`. */
+export function natsFlags() {
+  return {
+    'nats-url': {
+      type: 'string',
+      default: 'nats://127.0.0.1:4222',
+      description: 'NATS server URL(s), comma-separated.',
+    },
+  } as const;
+}
+
+export const natsUrls = (f: FlagValues<ReturnType<typeof natsFlags>>): string[] =>
+  splitList(f['nats-url']);
+
+export function validateNatsUrls(urls: string[]): string[] {
+  return urls.length ? [] : ['--nats-url must name at least one NATS server'];
+}
+
+/** `--storage-servers`: the storage service (gRPC). */
+export function storageClientFlags() {
+  return {
+    'storage-servers': {
+      type: 'string',
+      default: '127.0.0.1:6501',
+      description: 'Address of the storage service (gRPC).',
+    },
+  } as const;
+}
+
+/** `--authorizer-servers`: the authorizer service (gRPC). */
+export function authorizerClientFlags(description = 'Address of the authorizer service (gRPC).') {
+  return {
+    'authorizer-servers': { type: 'string', default: '127.0.0.1:6502', description },
+  } as const;
+}
+
+/** `--grpc-ca-file`, `--grpc-cert-file`, `--grpc-key-file`: the client side of internal mTLS. */
+export function grpcClientTlsFlags() {
+  return {
+    'grpc-ca-file': { type: 'string', description: 'CA of the internal gRPC services.' },
+    'grpc-cert-file': {
+      type: 'string',
+      description: 'Client certificate for internal gRPC (mutual TLS).',
+    },
+    'grpc-key-file': {
+      type: 'string',
+      description: 'Key of the internal gRPC client certificate.',
+    },
+  } as const;
+}
+
+export function grpcClientTls(
+  f: FlagValues<ReturnType<typeof grpcClientTlsFlags>>
+): TlsFiles | undefined {
+  const ca = f['grpc-ca-file'];
+  const cert = f['grpc-cert-file'];
+  const key = f['grpc-key-file'];
+  return ca && cert && key ? { caFile: ca, certFile: cert, keyFile: key } : undefined;
+}
+
+export function validateGrpcClientTls(
+  f: FlagValues<ReturnType<typeof grpcClientTlsFlags>>
+): string[] {
+  const given = [f['grpc-ca-file'], f['grpc-cert-file'], f['grpc-key-file']].filter(Boolean);
+  return given.length === 0 || given.length === 3
+    ? []
+    : ['--grpc-ca-file, --grpc-cert-file and --grpc-key-file go together'];
+}
+
+const logLevels: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
+
+/** `--log-level` (default: $ORCH_LOG_LEVEL, else info). */
+export function loggingFlags() {
+  return {
+    'log-level': {
+      type: 'string',
+      description: 'debug, info, warn or error (default $ORCH_LOG_LEVEL, else info).',
+    },
+  } as const;
+}
+
+export function logLevel(f: FlagValues<ReturnType<typeof loggingFlags>>): LogLevel {
+  return (f['log-level'] ?? process.env['ORCH_LOG_LEVEL'] ?? 'info') as LogLevel;
+}
+
+export function validateLogLevel(level: string): string[] {
+  return (logLevels as readonly string[]).includes(level)
+    ? []
+    : [`--log-level must be one of ${logLevels.join(', ')}, not ${JSON.stringify(level)}`];
+}
+
+/** A comma-separated flag as a list, empty items dropped. */
+export function splitList(value: string | undefined): string[] {
+  return (value ?? '').split(',').filter(Boolean);
+}

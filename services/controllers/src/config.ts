@@ -1,0 +1,19 @@
+// The controllers' dependencies: a client of the public API with this component's identity.
+import { RestClient, loadKubeconfig } from '@orch/apimachinery/client';
+import type { Logger } from '@orch/component-base/logs';
+import type { CompletedControllersOptions } from './options.js';
+
+export interface ControllersConfig {
+  options: CompletedControllersOptions;
+  log: Logger;
+  client: RestClient;
+  close(): void;
+}
+
+export function newControllersConfig(
+  options: CompletedControllersOptions,
+  log: Logger
+): ControllersConfig {
+  const client = new RestClient(loadKubeconfig(options.kubeconfig));
+  return { options, log, client, close: () => client.close() };
+}

@@ -1,0 +1,90 @@
+// The gateway's dependencies, built from its completed options: the resource registry and
+// schema model, the storage client (timed), the NATS connection and the watch fan-out over it,
+// the metrics, the authorizer. Nothing listens yet (server.ts wires, run() serves).
+import { connect } from 'nats';
+import type { NatsConnection } from 'nats';
+import { StorageClient } from '@orch/apimachinery/grpc';
+import { ResourceRegistry, builtinResources } from '@orch/apimachinery/registry';
+import { builtinSchemaModel } from '@orch/apimachinery/schema-model';
+import { clientCredentials } from '@orch/component-base/grpc-server';
+import type { Logger } from '@orch/component-base/logs';
+import { authorizationFor } from './authz/authorization-for.js';
+import type { Authorization } from './authz/authorization-for.js';
+import { GatewayMetrics } from './metrics.js';
+import type { ValidGatewayOptions } from './options.js';
+import type { FeedHooks } from './watch/type-feed.js';
+import { Fanout } from './watch/fanout.js';
+
+export interface GatewayConfig {
+  options: ValidGatewayOptions;
+  log: Logger;
+  registry: ResourceRegistry;
+  /** The storage client itself (health checks, current revision). */
+  rawStorage: StorageClient;
+  /** The storage client with its calls timed in the metrics (the stores use it). */
+  storage: StorageClient;
+  nats: NatsConnection;
+  fanout: Fanout;
+  metrics: GatewayMetrics;
+  authz: Authorization;
+  close(): Promise<void>;
+}
+
+export async function newGatewayConfig(
+  options: ValidGatewayOptions,
+  log: Logger,
+  hooks: FeedHooks = {}
+): Promise<GatewayConfig> {
+  const registry = new ResourceRegistry(builtinResources);
+  // One schema source: the kinds of proto/orch/api compiled once, at start (field validation,
+  // the binary envelope, tables, strategic merge patch and OpenAPI read it).
+  builtinSchemaModel();
+  const rawStorage = new StorageClient({
+    address: options.storageAddress,
+    credentials: clientCredentials(options.grpcTls),
+    timeoutMs: options.storageTimeoutMs,
+  });
+  const nats = await connect({
+    servers: options.natsUrls,
+    maxReconnectAttempts: -1,
+    name: 'orch-gateway',
+  });
+  let fanout: Fanout | undefined;
+  const metrics = new GatewayMetrics(() => fanout?.openWatchCount() ?? 0);
+  const storage = metrics.timeStorage(rawStorage);
+  fanout = new Fanout(nats, storage, log, {
+    ...hooks,
+    onFanout: (n) => {
+      metrics.watchEvents.inc(n);
+      hooks.onFanout?.(n);
+    },
+    onGapRepaired: (n) => {
+      metrics.gapsRepaired.inc();
+      hooks.onGapRepaired?.(n);
+    },
+  });
+  const authz = authorizationFor(options.authorizationMode, {
+    address: options.authorizerAddress,
+    credentials: () => clientCredentials(options.grpcTls),
+    cache: options.authorizationCache,
+    metrics,
+  });
+  const f = fanout;
+  return {
+    options,
+    log,
+    registry,
+    rawStorage,
+    storage,
+    nats,
+    fanout: f,
+    metrics,
+    authz,
+    async close() {
+      f.stop();
+      await nats.drain().catch(() => undefined);
+      rawStorage.close();
+      authz.close();
+    },
+  };
+}

@@ -1,0 +1,50 @@
+// The storage service's dependencies, built from its completed options: the etcd client and
+// store, the NATS connection, the metrics registry. Nothing listens yet (server.ts wires,
+// run() serves).
+import { Etcd3 } from 'etcd3';
+import { connect } from 'nats';
+import type { NatsConnection } from 'nats';
+import type { Registry } from 'prom-client';
+import { channelOptions } from '@orch/proto';
+import type { Logger } from '@orch/component-base/logs';
+import { newRegistry } from '@orch/component-base/metrics';
+import { EtcdStore } from './etcd3/store.js';
+import type { CompletedStorageOptions } from './options.js';
+
+export interface StorageConfig {
+  options: CompletedStorageOptions;
+  log: Logger;
+  etcd: Etcd3;
+  store: EtcdStore;
+  nats: NatsConnection;
+  registry: Registry;
+  /** Closes what the config opened (run() calls it last). */
+  close(): Promise<void>;
+}
+
+export async function newStorageConfig(
+  options: CompletedStorageOptions,
+  log: Logger
+): Promise<StorageConfig> {
+  const etcd = new Etcd3({
+    hosts: options.etcdServers,
+    grpcOptions: { ...channelOptions, 'grpc.max_receive_message_length': 64 * 1024 * 1024 },
+  });
+  const nats = await connect({
+    servers: options.natsUrls,
+    maxReconnectAttempts: -1,
+    name: `orch-storage ${options.identity}`,
+  });
+  return {
+    options,
+    log,
+    etcd,
+    store: new EtcdStore(etcd, { maxObjectBytes: options.maxObjectBytes }),
+    nats,
+    registry: newRegistry('storage'),
+    async close() {
+      await nats.drain().catch(() => undefined);
+      etcd.close();
+    },
+  };
+}
