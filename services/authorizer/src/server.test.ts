@@ -28,7 +28,7 @@ import { AuthorizerServer } from './server.js';
 let suite: Suite;
 let client: AuthorizerClient;
 let storage: StorageClient;
-/** The public API as the authorizer (the suite's authorizer.kubeconfig). */
+/** The public API as the authorizer (its client certificate). */
 let api: RestClient;
 const authorizerUser = 'system:orch:authorizer';
 
@@ -73,7 +73,12 @@ const attrs = (user: string, groups: string[], a: Partial<AuthorizeAttributes>):
 
 before(async () => {
   suite = await startSuite({ gatewayArgs: (pki) => [`--audit-log-path=${join(pki.dir, 'audit.log')}`] });
-  api = new RestClient(loadKubeconfig(join(suite.pki.dir, 'authorizer.kubeconfig')));
+  // The same identity as the suite's authorizer: its client certificate, at the first gateway.
+  const asAuthorizer = join(suite.pki.dir, 'as-authorizer.kubeconfig');
+  const ac = suite.pki.file('authorizer-client');
+  const server = suite.gateways[0]!;
+  await writeKubeconfig(asAuthorizer, { server, caFile: suite.pki.caFile, ...ac });
+  api = new RestClient(loadKubeconfig(asAuthorizer));
   const g = suite.pki.file('gateway');
   const creds = () => clientCredentials({ caFile: suite.pki.caFile, certFile: g.certFile, keyFile: g.keyFile });
   client = new AuthorizerClient({ address: `127.0.0.1:${suite.authorizerPort}`, credentials: creds() });
