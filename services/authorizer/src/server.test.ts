@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { isNotFound, toStatusError } from '@orch/apimachinery/errors';
 import { AuthorizerClient, StorageClient } from '@orch/apimachinery/grpc';
-import type { AuthorizeAttributes } from '@orch/apimachinery/grpc';
+import type { Attributes } from '@orch/apimachinery/auth';
 import { clientCredentials } from '@orch/component-base/grpc-server';
 import { createLogger } from '@orch/component-base/logs';
 import { startSuite, waitFor } from '@orch/testing';
@@ -17,11 +17,9 @@ let client: AuthorizerClient;
 let storage: StorageClient;
 
 const rbac = '/apis/rbac.authorization.orch.io/v1';
-const attrs = (user: string, groups: string[], a: Partial<AuthorizeAttributes>): AuthorizeAttributes => ({
-  user,
-  groups,
-  uid: '',
-  extra: {},
+type Request = Partial<Omit<Attributes, 'user'>>;
+const attrs = (name: string, groups: string[], a: Request): Attributes => ({
+  user: { name, groups, uid: '', extra: {} },
   verb: 'get',
   isResourceRequest: true,
   path: '',
@@ -104,7 +102,7 @@ describe('authorizer service', () => {
     assert.equal((await ask('default')).decision, 'no-opinion');
     assert.equal((await ask('')).decision, 'no-opinion');
     assert.equal((await ask('authz-it', 'delete')).decision, 'no-opinion');
-    const rules = await client.rulesReview({ user: 'carol', groups: ['system:authenticated'], uid: '', extra: {} }, 'authz-it');
+    const rules = await client.rulesReview({ name: 'carol', groups: ['system:authenticated'], uid: '', extra: {} }, 'authz-it');
     assert.ok(rules.resourceRules.some((r) => r.resources.includes('configmaps') && r.verbs.includes('list')));
     assert.ok(rules.resourceRules.some((r) => r.resources.includes('selfsubjectaccessreviews')));
     assert.equal(rules.incomplete, false);

@@ -15,3 +15,10 @@ export {
   validateLabels,
   validateObjectName,
 } from './name-validation.js';
+export type { ApiObject, ListMeta, ObjectMeta, OwnerReference, TypeMeta } from './object-meta.js';
+export {
+  fillObjectMetaSystemFields,
+  formatTimestamp,
+  now,
+  wipeObjectMetaSystemFields,
+} from './system-fields.js';

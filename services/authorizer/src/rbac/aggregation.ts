@@ -8,7 +8,7 @@ import { labelSelectorFromLabelSelectorObject } from '@orch/apimachinery/selecto
 import type { LabelSelectorObject } from '@orch/apimachinery/selectors';
 import type { Logger } from '@orch/component-base/logs';
 import { rbacDefinition } from './informer-source.js';
-import type { PolicyRule, Role } from './types.js';
+import type { PolicyRule, Role } from '@orch/apimachinery/auth';
 
 /** The rules an aggregated role should have, given every ClusterRole (sorted by name, deduplicated). */
 export function aggregatedRules(role: Role, all: Role[]): PolicyRule[] {

@@ -4,21 +4,14 @@ import type { sendUnaryData, ServerUnaryCall, ServerWritableStream } from '@grpc
 import { toGrpcError } from '@orch/apimachinery/errors';
 import type { StorageHandlers } from '@orch/proto';
 import type { Histogram } from 'prom-client';
-import type { Consistency, EtcdStore } from '../etcd3/store.js';
+import {
+  consistencyFromProto,
+  listOptionsFromProto,
+  listResultToProto,
+  preconditionsFromProto,
+} from '@orch/apimachinery/grpc';
+import type { EtcdStore } from '../etcd3/store.js';
 import { replayHistory } from '../etcd3/history.js';
-
-const consistencyOf = (c: string): Consistency => {
-  switch (c) {
-    case 'CONSISTENCY_ANY':
-      return 'ANY';
-    case 'CONSISTENCY_NOT_OLDER_THAN':
-      return 'NOT_OLDER_THAN';
-    case 'CONSISTENCY_EXACT':
-      return 'EXACT';
-    default:
-      return 'MOST_RECENT';
-  }
-};
 
 export function storageService(store: EtcdStore, etcd: Etcd3, latency: Histogram<'operation' | 'code'>): StorageHandlers {
   const unary =
@@ -40,33 +33,19 @@ export function storageService(store: EtcdStore, etcd: Etcd3, latency: Histogram
 
   return {
     Get: unary('get', async (req) => {
-      const r = await store.get(req.key, consistencyOf(req.consistency), req.revision);
+      const r = await store.get(req.key, consistencyFromProto(req.consistency), req.revision);
       return { object: r.object, revision: r.revision };
     }),
     GetList: unary('list', async (req) => {
-      const r = await store.list({
-        prefix: req.prefix,
-        consistency: consistencyOf(req.consistency),
-        revision: req.revision,
-        limit: req.limit,
-        continueToken: req.continue,
-        labelSelector: req.label_selector,
-        fieldSelector: req.field_selector,
-      });
-      return { items: r.items, revision: r.revision, continue: r.continueToken, remaining_item_count: r.remainingItemCount };
+      const r = await store.list(listOptionsFromProto(req));
+      return listResultToProto(r);
     }),
     Create: unary('create', async (req) => ({ object: await store.create(req.key, req.object) })),
     Update: unary('update', async (req) => ({
-      object: await store.update(req.key, req.object, {
-        uid: req.preconditions?.uid ?? '',
-        revision: req.preconditions?.revision ?? 0,
-      }),
+      object: await store.update(req.key, req.object, preconditionsFromProto(req.preconditions)),
     })),
     Delete: unary('delete', async (req) => {
-      const r = await store.delete(req.key, {
-        uid: req.preconditions?.uid ?? '',
-        revision: req.preconditions?.revision ?? 0,
-      });
+      const r = await store.delete(req.key, preconditionsFromProto(req.preconditions));
       return { object: r.object, revision: r.revision };
     }),
     CurrentRevision: unary('current_revision', async () => ({ revision: await store.currentRevision() })),

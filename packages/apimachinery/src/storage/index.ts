@@ -1,0 +1,1 @@
+export type { Consistency, ListOptions, ListResult, Preconditions } from './list-options.js';
