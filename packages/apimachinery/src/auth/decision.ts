@@ -1,6 +1,9 @@
 // An authorizer's answer (k8s authorizer.Decision and the reason and error returned with it).
 
-/** k8s authorizer.DecisionAllow / DecisionDeny / DecisionNoOpinion; the gateway refuses all but allow. */
+/**
+ * k8s authorizer.DecisionAllow / DecisionDeny / DecisionNoOpinion; the gateway refuses all but
+ * allow.
+ */
 export type Decision = 'allow' | 'deny' | 'no-opinion';
 
 /** A decision with its reason (k8s Authorize's (Decision, reason, error) triple). */

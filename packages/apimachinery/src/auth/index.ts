@@ -1,5 +1,11 @@
 export type { UserInfo } from './user-info.js';
-export { anonymousUser, serviceAccountPrefix, unauthenticatedGroup } from './user-info.js';
+export {
+  allAuthenticated,
+  allServiceAccountsGroup,
+  allUnauthenticated,
+  anonymousUser,
+  serviceAccountPrefix,
+} from './user-info.js';
 export type { Attributes } from './attributes.js';
 export type { AuthorizationResult, Decision } from './decision.js';
 export type {

@@ -12,7 +12,11 @@ export interface UserInfo {
 
 /** The user of a request no authenticator recognised (k8s user.Anonymous). */
 export const anonymousUser = 'system:anonymous';
+/** The group of every authenticated user (k8s user.AllAuthenticated). */
+export const allAuthenticated = 'system:authenticated';
 /** The group of the anonymous user (k8s user.AllUnauthenticated). */
-export const unauthenticatedGroup = 'system:unauthenticated';
+export const allUnauthenticated = 'system:unauthenticated';
 /** The prefix of service-account user names (k8s serviceaccount.ServiceAccountUsernamePrefix). */
 export const serviceAccountPrefix = 'system:serviceaccount:';
+/** The group of every service account (k8s serviceaccount.AllServiceAccountsGroup). */
+export const allServiceAccountsGroup = 'system:serviceaccounts';

@@ -4,7 +4,12 @@ import type { ChannelCredentials } from '@grpc/grpc-js';
 import { channelOptions, authorizerProto } from '@orch/proto';
 import type { AuthorizerClient as GrpcAuthorizerClient } from '@orch/proto';
 import { fromGrpcError } from '../errors/index.js';
-import type { Attributes, AuthorizationResult, RulesReviewResult, UserInfo } from '../auth/index.js';
+import type {
+  Attributes,
+  AuthorizationResult,
+  RulesReviewResult,
+  UserInfo,
+} from '../auth/index.js';
 import {
   attributesToProto,
   authorizationResultFromProto,

@@ -6,6 +6,7 @@ import type {
   AuthorizeRequest__Output,
   AuthorizeResponse,
   AuthorizeResponse__Output,
+  RulesReviewRequest,
   RulesReviewResponse,
   RulesReviewResponse__Output,
 } from '@orch/proto';
@@ -17,24 +18,17 @@ import type {
   UserInfo,
 } from '../auth/index.js';
 
-type ProtoExtra = Record<string, { values: string[] }>;
+// The user fields the Authorize and RulesReview requests carry flat.
+type UserFields = 'user' | 'groups' | 'uid' | 'extra';
 
-/** The user fields the Authorize and RulesReview requests carry flat. */
-export interface ProtoUser {
-  user: string;
-  groups: string[];
-  uid: string;
-  extra: ProtoExtra;
-}
-
-export function userToProto(u: UserInfo): ProtoUser {
+export function userToProto(u: UserInfo): Required<Pick<RulesReviewRequest, UserFields>> {
   const extra = Object.fromEntries(Object.entries(u.extra).map(([k, v]) => [k, { values: v }]));
   return { user: u.name, groups: u.groups, uid: u.uid, extra };
 }
 
-export function userFromProto(r: Partial<ProtoUser>): UserInfo {
+export function userFromProto(r: Pick<RulesReviewRequest, UserFields>): UserInfo {
   const extra: Record<string, string[]> = {};
-  for (const [k, v] of Object.entries(r.extra ?? {})) extra[k] = v.values;
+  for (const [k, v] of Object.entries(r.extra ?? {})) extra[k] = v.values ?? [];
   return { name: r.user ?? '', uid: r.uid ?? '', groups: r.groups ?? [], extra };
 }
 

@@ -15,7 +15,6 @@ export {
 } from './storage-mapping.js';
 export type { AuthorizerClientOptions } from './authorizer-client.js';
 export { AuthorizerClient } from './authorizer-client.js';
-export type { ProtoUser } from './authorizer-mapping.js';
 export {
   attributesFromProto,
   attributesToProto,

@@ -9,8 +9,10 @@ import {
 import type { ObjectMeta } from './object-meta.js';
 
 test('formatTimestamp writes RFC 3339 in UTC to the second', () => {
-  assert.equal(formatTimestamp(new Date(Date.UTC(2024, 4, 1, 10, 0, 7, 999))), '2024-05-01T10:00:07Z');
-  assert.equal(formatTimestamp(new Date(Date.UTC(1999, 11, 31, 23, 59, 59, 0))), '1999-12-31T23:59:59Z');
+  const at = (...p: [number, number, number, number, number, number, number]) =>
+    formatTimestamp(new Date(Date.UTC(...p)));
+  assert.equal(at(2024, 4, 1, 10, 0, 7, 999), '2024-05-01T10:00:07Z');
+  assert.equal(at(1999, 11, 31, 23, 59, 59, 0), '1999-12-31T23:59:59Z');
 });
 
 test('now has no fractional seconds and round-trips through Date', () => {
@@ -20,7 +22,12 @@ test('now has no fractional seconds and round-trips through Date', () => {
 });
 
 test('fill sets a fresh uid and creationTimestamp; wipe clears the server-set fields only', () => {
-  const meta: ObjectMeta = { name: 'a', uid: 'client-uid', deletionTimestamp: 'x', labels: { k: 'v' } };
+  const meta: ObjectMeta = {
+    name: 'a',
+    uid: 'client-uid',
+    deletionTimestamp: 'x',
+    labels: { k: 'v' },
+  };
   fillObjectMetaSystemFields(meta);
   assert.notEqual(meta.uid, 'client-uid');
   assert.match(meta.uid ?? '', /^[0-9a-f-]{36}$/);

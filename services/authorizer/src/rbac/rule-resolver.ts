@@ -8,7 +8,7 @@ import type {
   Subject,
   UserInfo,
 } from '@orch/apimachinery/auth';
-import { anonymousUser, serviceAccountPrefix, unauthenticatedGroup } from '@orch/apimachinery/auth';
+import { allUnauthenticated, anonymousUser, serviceAccountPrefix } from '@orch/apimachinery/auth';
 
 /** Where the RBAC objects come from (informer caches in the service, plain arrays in tests). */
 export interface RbacSource {
@@ -28,7 +28,7 @@ export interface RuleSource {
 /** Return false to stop visiting. */
 export type RuleVisitor = (source: RuleSource | undefined, rule: PolicyRule | undefined, err: string | undefined) => boolean;
 
-const isAnonymous = (u: UserInfo): boolean => u.name === anonymousUser || u.groups.includes(unauthenticatedGroup);
+const isAnonymous = (u: UserInfo): boolean => u.name === anonymousUser || u.groups.includes(allUnauthenticated);
 
 /**
  * Whether a subject names the user (k8s appliesToUser). A subject named `*` (User or Group) is

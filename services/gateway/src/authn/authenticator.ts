@@ -38,9 +38,7 @@ export class TokenAuthenticatorFunc implements TokenAuthenticator {
 }
 
 /** Groups every authenticated user is in, and those of anonymous requests. */
-export const allAuthenticated = 'system:authenticated';
-export const anonymousUser = 'system:anonymous';
-export const allUnauthenticated = 'system:unauthenticated';
+export { allAuthenticated, allUnauthenticated, anonymousUser } from '@orch/apimachinery/auth';
 
 /** A token authenticator that is valid for any audience asked (static tokens, bootstrap tokens). */
 export function audienceAgnostic(fn: (token: string) => Promise<UserInfo | undefined> | UserInfo | undefined): TokenAuthenticator {

@@ -6,7 +6,12 @@
 import type { IncomingMessage } from 'node:http';
 import { isNotFound, newForbidden } from '@orch/apimachinery/errors';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
-import type { ResourceRuleInfo, NonResourceRuleInfo } from '@orch/apimachinery/grpc';
+import type {
+  NonResourceRuleInfo,
+  PolicyRule,
+  ResourceRuleInfo,
+  RoleRef,
+} from '@orch/apimachinery/auth';
 import { userFrom } from '../request/context.js';
 import type { UserInfo } from '../request/context.js';
 import type { Store, ValidateObjectFunc } from '../registry/store.js';
@@ -15,20 +20,6 @@ import type { Authorizer } from './authorizer.js';
 import type { RuleReviewer } from './grpc-authorizer.js';
 
 export const rbacGroup = 'rbac.authorization.orch.io';
-
-export interface PolicyRule {
-  verbs?: string[];
-  apiGroups?: string[];
-  resources?: string[];
-  resourceNames?: string[];
-  nonResourceURLs?: string[];
-}
-
-interface RoleRef {
-  apiGroup?: string;
-  kind?: string;
-  name?: string;
-}
 
 const has = (list: readonly string[] | undefined, v: string): boolean => (list ?? []).includes(v);
 
@@ -116,7 +107,7 @@ export function escalationCheck(def: ResourceDefinition, req: IncomingMessage, d
     return async (obj, old, operation) => {
       if (operation === 'DELETE') return;
       const name = obj.metadata.name ?? '';
-      const ref = (obj['roleRef'] ?? {}) as RoleRef;
+      const ref = (obj['roleRef'] ?? {}) as Partial<RoleRef>;
       if (old) return; // roleRef is immutable: what it grants was checked at create
       const user = userFrom(req);
       if (!user || isMaster(user)) return;
