@@ -13,7 +13,7 @@ import type {
   RoleRef,
 } from '@orch/apimachinery/auth';
 import { userFrom } from '../request/context.js';
-import type { UserInfo } from '../request/context.js';
+import type { UserInfo } from '@orch/apimachinery/auth';
 import type { Store, ValidateObjectFunc } from '../registry/store.js';
 import type { Obj } from '../registry/strategy.js';
 import type { Authorizer } from './authorizer.js';

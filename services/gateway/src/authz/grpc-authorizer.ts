@@ -1,9 +1,14 @@
 // The Authorizer role answered by the authorizer service over gRPC (mutual TLS). Any failure to
 // get an answer is a 503 for the request: authorization fails closed, never open.
 import { newServiceUnavailable, toStatusError } from '@orch/apimachinery/errors';
-import type { RulesReviewResult, UserInfo } from '@orch/apimachinery/auth';
+import type {
+  Attributes,
+  AuthorizationResult,
+  RulesReviewResult,
+  UserInfo,
+} from '@orch/apimachinery/auth';
 import type { AuthorizerClient } from '@orch/apimachinery/grpc';
-import type { Attributes, AuthorizationResult, Authorizer } from './authorizer.js';
+import type { Authorizer } from './authorizer.js';
 
 /** The authorizer's view of a user's rules in a namespace (SelfSubjectRulesReview, escalation checks). */
 export interface RuleReviewer {

@@ -6,9 +6,9 @@ import type { RequestHandler } from 'express';
 import { StatusError, newForbidden } from '@orch/apimachinery/errors';
 import { writeErrorNegotiated } from '../negotiation/response-writers.js';
 import { requestInfoFrom, userFrom, withUser } from '../request/context.js';
-import type { UserInfo } from '../request/context.js';
+import type { Attributes, UserInfo } from '@orch/apimachinery/auth';
 import { requestInfoOf, requestUrl } from '../request/request-info.js';
-import type { Attributes, Authorizer } from '../authz/authorizer.js';
+import type { Authorizer } from '../authz/authorizer.js';
 
 /** Who a request without credentials is (the anonymous user of the spec). */
 export const anonymousUser: UserInfo = { name: 'system:anonymous', uid: '', groups: ['system:unauthenticated'], extra: {} };
