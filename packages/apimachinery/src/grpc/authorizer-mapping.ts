@@ -19,14 +19,14 @@ import type {
 } from '../auth/index.js';
 
 // The user fields the Authorize and RulesReview requests carry flat.
-type UserFields = 'user' | 'groups' | 'uid' | 'extra';
+type IdentityFields = 'user' | 'groups' | 'uid' | 'extra';
 
-export function userToProto(u: UserInfo): Required<Pick<RulesReviewRequest, UserFields>> {
+export function userToProto(u: UserInfo): Required<Pick<RulesReviewRequest, IdentityFields>> {
   const extra = Object.fromEntries(Object.entries(u.extra).map(([k, v]) => [k, { values: v }]));
   return { user: u.name, groups: u.groups, uid: u.uid, extra };
 }
 
-export function userFromProto(r: Pick<RulesReviewRequest, UserFields>): UserInfo {
+export function userFromProto(r: Pick<RulesReviewRequest, IdentityFields>): UserInfo {
   const extra: Record<string, string[]> = {};
   for (const [k, v] of Object.entries(r.extra ?? {})) extra[k] = v.values ?? [];
   return { name: r.user ?? '', uid: r.uid ?? '', groups: r.groups ?? [], extra };

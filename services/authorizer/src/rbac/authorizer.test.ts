@@ -5,13 +5,7 @@ import { aggregatedRules } from './aggregation.js';
 import { RbacAuthorizer } from './authorizer.js';
 import { nonResourceURLMatches, resourceMatches, ruleAllows } from './rule-matcher.js';
 import type { RbacSource } from './rule-resolver.js';
-import type {
-  Attributes,
-  PolicyRule,
-  Role,
-  RoleBinding,
-  UserInfo,
-} from '@orch/apimachinery/auth';
+import type { Attributes, PolicyRule, Role, RoleBinding, UserInfo } from '@orch/apimachinery/auth';
 
 const alice: UserInfo = { name: 'alice', uid: '', groups: ['system:authenticated'], extra: {} };
 const anonymous: UserInfo = { name: 'system:anonymous', uid: '', groups: ['system:unauthenticated'], extra: {} };

@@ -1,13 +1,7 @@
 // Which rules apply to a user in a namespace (k8s pkg/registry/rbac/validation DefaultRuleResolver):
 // the ClusterRoles of every ClusterRoleBinding naming the user, then, in a namespace, the
 // Roles or ClusterRoles of every RoleBinding there naming the user.
-import type {
-  PolicyRule,
-  Role,
-  RoleBinding,
-  Subject,
-  UserInfo,
-} from '@orch/apimachinery/auth';
+import type { PolicyRule, Role, RoleBinding, Subject, UserInfo } from '@orch/apimachinery/auth';
 import { allUnauthenticated, anonymousUser, serviceAccountPrefix } from '@orch/apimachinery/auth';
 
 /** Where the RBAC objects come from (informer caches in the service, plain arrays in tests). */
