@@ -1,4 +1,4 @@
-export type { HistoryEvent, ListResponse, StorageClientOptions } from './storage-client.js';
+export type { DecodedHistoryEvent, ListResponse, StorageClientOptions } from './storage-client.js';
 export { StorageClient } from './storage-client.js';
 // Kept for the gateway's handlers/list-options.ts (switched to @orch/apimachinery/storage after
 // the merge of the rest branch); the types themselves live in ../storage.
@@ -6,6 +6,10 @@ export type { Consistency, ListOptions as ListRequest } from '../storage/index.j
 export {
   consistencyFromProto,
   consistencyToProto,
+  historyEventFromProto,
+  historyEventToProto,
+  historyProgressFromProto,
+  historyProgressToProto,
   listOptionsFromProto,
   listOptionsToProto,
   listResultFromProto,

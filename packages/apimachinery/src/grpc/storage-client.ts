@@ -3,14 +3,23 @@
 import type { ChannelCredentials } from '@grpc/grpc-js';
 import { channelOptions, storageProto } from '@orch/proto';
 import type {
+  Event__Output,
   GetListRequest,
   GetListResponse__Output,
   StorageClient as GrpcStorageClient,
 } from '@orch/proto';
 import { fromGrpcError } from '../errors/index.js';
-import type { Consistency, ListOptions, ListResult, Preconditions } from '../storage/index.js';
+import type {
+  Consistency,
+  HistoryEvent,
+  ListOptions,
+  ListResult,
+  Preconditions,
+} from '../storage/index.js';
 import {
   consistencyToProto,
+  historyEventFromProto,
+  historyProgressFromProto,
   listOptionsToProto,
   listResultFromProto,
   preconditionsToProto,
@@ -19,13 +28,11 @@ import {
 /** A list with each item decoded. */
 export type ListResponse = Omit<ListResult, 'items'> & { items: Record<string, unknown>[] };
 
-export interface HistoryEvent {
-  type: 'ADDED' | 'MODIFIED' | 'DELETED';
-  key: string;
-  revision: number;
+/** A change of a replayed history with its objects decoded. */
+export type DecodedHistoryEvent = Omit<HistoryEvent, 'object' | 'prevObject'> & {
   object: Record<string, unknown>;
   prevObject?: Record<string, unknown>;
-}
+};
 
 type Json = Record<string, unknown>;
 
@@ -111,22 +118,21 @@ export class StorageClient {
   }
 
   /** Replays the changes of a type after a revision; resolves with the revision it is complete up to. */
-  history(prefix: string, afterRevision: number, onEvent: (e: HistoryEvent) => void): Promise<number> {
+  history(prefix: string, afterRevision: number, onEvent: (e: DecodedHistoryEvent) => void): Promise<number> {
     return new Promise<number>((resolve, reject) => {
       const call = this.#client.History({ prefix, after_revision: afterRevision }, { deadline: Date.now() + this.#historyTimeoutMs });
       let until = 0;
-      call.on('data', (e: { type: string; key: string; revision: number; object: Buffer; prev_object: Buffer }) => {
-        if (e.type === 'EVENT_TYPE_PROGRESS') {
-          until = e.revision;
+      call.on('data', (e: Event__Output) => {
+        const progress = historyProgressFromProto(e);
+        if (progress !== undefined) {
+          until = progress;
           return;
         }
-        const ev: HistoryEvent = {
-          type: e.type.replace('EVENT_TYPE_', '') as HistoryEvent['type'],
-          key: e.key,
-          revision: e.revision,
-          object: parse(e.object),
-        };
-        if (e.prev_object.length > 0) ev.prevObject = parse(e.prev_object);
+        const h = historyEventFromProto(e);
+        if (!h) return;
+        const { object, prevObject, ...change } = h;
+        const ev: DecodedHistoryEvent = { ...change, object: parse(object) };
+        if (prevObject) ev.prevObject = parse(prevObject);
         onEvent(ev);
       });
       call.on('error', (err: unknown) => reject(fromGrpcError(err, 'storage History')));

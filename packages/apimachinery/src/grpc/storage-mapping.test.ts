@@ -2,11 +2,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { storageProto } from '@orch/proto';
-import type { GetListRequest__Output, GetListResponse__Output } from '@orch/proto';
-import type { Consistency, ListOptions, ListResult } from '../storage/index.js';
+import type { Event__Output, GetListRequest__Output, GetListResponse__Output } from '@orch/proto';
+import type { Consistency, HistoryEvent, ListOptions, ListResult } from '../storage/index.js';
 import {
   consistencyFromProto,
   consistencyToProto,
+  historyEventFromProto,
+  historyEventToProto,
+  historyProgressFromProto,
+  historyProgressToProto,
   listOptionsFromProto,
   listOptionsToProto,
   listResultFromProto,
@@ -76,4 +80,41 @@ test('preconditions: set fields pass, absent ones and an absent message are none
   });
   assert.deepEqual(preconditionsToProto({}), { uid: '', revision: 0 });
   assert.deepEqual(preconditionsFromProto(null), { uid: '', revision: 0 });
+});
+
+test('history changes and the closing progress survive the History stream', () => {
+  const m = service.History;
+  const through = (e: unknown): Event__Output =>
+    m.responseDeserialize(m.responseSerialize(e as never)) as Event__Output;
+  const changes: HistoryEvent[] = [
+    { type: 'ADDED', key: '/registry/pods/ns1/a', revision: 5, object: Buffer.from('{"v":1}') },
+    {
+      type: 'MODIFIED',
+      key: '/registry/pods/ns1/a',
+      revision: 6,
+      object: Buffer.from('{"v":2}'),
+      prevObject: Buffer.from('{"v":1}'),
+    },
+    {
+      type: 'DELETED',
+      key: '/registry/pods/ns1/a',
+      revision: 7,
+      object: Buffer.from('{"v":2}'),
+      prevObject: Buffer.from('{"v":2}'),
+    },
+  ];
+  for (const c of changes) {
+    const back = through(historyEventToProto(c));
+    assert.equal(historyProgressFromProto(back), undefined);
+    const ev = historyEventFromProto(back);
+    assert.ok(ev);
+    assert.deepEqual(
+      { ...ev, object: ev.object.toString(), prevObject: ev.prevObject?.toString() },
+      { ...c, object: c.object.toString(), prevObject: c.prevObject?.toString() }
+    );
+    assert.equal('prevObject' in ev, c.prevObject !== undefined);
+  }
+  const done = through(historyProgressToProto(7));
+  assert.equal(historyProgressFromProto(done), 7);
+  assert.equal(historyEventFromProto(done), undefined);
 });

@@ -3,6 +3,8 @@
 // with the *ToProto functions and reads with the *FromProto ones, the service the other way.
 import type {
   Consistency as ProtoConsistency,
+  Event,
+  Event__Output,
   GetListRequest,
   GetListRequest__Output,
   GetListResponse,
@@ -10,7 +12,14 @@ import type {
   Preconditions as ProtoPreconditions,
   Preconditions__Output,
 } from '@orch/proto';
-import type { Consistency, ListOptions, ListResult, Preconditions } from '../storage/index.js';
+import type {
+  Consistency,
+  HistoryEvent,
+  HistoryEventType,
+  ListOptions,
+  ListResult,
+  Preconditions,
+} from '../storage/index.js';
 
 export function consistencyToProto(c: Consistency): ProtoConsistency {
   return `CONSISTENCY_${c}`;
@@ -79,4 +88,37 @@ export function preconditionsToProto(p: Preconditions): ProtoPreconditions {
 /** An absent message is no precondition. */
 export function preconditionsFromProto(p: Preconditions__Output | null | undefined): Preconditions {
   return { uid: p?.uid ?? '', revision: p?.revision ?? 0 };
+}
+
+export function historyEventToProto(e: HistoryEvent): Event {
+  return {
+    type: `EVENT_TYPE_${e.type}`,
+    key: e.key,
+    revision: e.revision,
+    object: e.object,
+    prev_object: e.prevObject ?? Buffer.alloc(0),
+  };
+}
+
+/** The last message of a History stream: every change up to `revision` was sent. */
+export function historyProgressToProto(revision: number): Event {
+  return { type: 'EVENT_TYPE_PROGRESS', revision };
+}
+
+/** A change of the stream; undefined for the progress message (see `historyProgressFromProto`). */
+export function historyEventFromProto(e: Event__Output): HistoryEvent | undefined {
+  if (e.type === 'EVENT_TYPE_PROGRESS' || e.type === 'EVENT_TYPE_UNSPECIFIED') return undefined;
+  const ev: HistoryEvent = {
+    type: e.type.slice('EVENT_TYPE_'.length) as HistoryEventType,
+    key: e.key,
+    revision: e.revision,
+    object: e.object,
+  };
+  if (e.prev_object.length > 0) ev.prevObject = e.prev_object;
+  return ev;
+}
+
+/** The revision a progress message says the replay is complete up to; undefined for a change. */
+export function historyProgressFromProto(e: Event__Output): number | undefined {
+  return e.type === 'EVENT_TYPE_PROGRESS' ? e.revision : undefined;
 }

@@ -6,6 +6,8 @@ import type { StorageHandlers } from '@orch/proto';
 import type { Histogram } from 'prom-client';
 import {
   consistencyFromProto,
+  historyEventToProto,
+  historyProgressToProto,
   listOptionsFromProto,
   listResultToProto,
   preconditionsFromProto,
@@ -52,16 +54,10 @@ export function storageService(store: EtcdStore, etcd: Etcd3, latency: Histogram
     History: (call: ServerWritableStream<{ prefix: string; after_revision: number }, unknown>) => {
       const end = latency.startTimer({ operation: 'history' });
       replayHistory(etcd, call.request.prefix, call.request.after_revision, (e) => {
-        call.write({
-          type: `EVENT_TYPE_${e.type}`,
-          key: e.key,
-          revision: e.revision,
-          object: e.object,
-          prev_object: e.prevObject ?? Buffer.alloc(0),
-        });
+        call.write(historyEventToProto(e));
       }).then(
         (until) => {
-          call.write({ type: 'EVENT_TYPE_PROGRESS', revision: until });
+          call.write(historyProgressToProto(until));
           end({ code: 'OK' });
           call.end();
         },
