@@ -37,7 +37,8 @@ export type { Event, Event__Output } from './generated/types/orch/storage/v1/Eve
 export type { GetRequest__Output } from './generated/types/orch/storage/v1/GetRequest.js';
 export type { GetResponse__Output } from './generated/types/orch/storage/v1/GetResponse.js';
 export type { GetListRequest, GetListRequest__Output } from './generated/types/orch/storage/v1/GetListRequest.js';
-export type { GetListResponse__Output } from './generated/types/orch/storage/v1/GetListResponse.js';
+export type { GetListResponse, GetListResponse__Output } from './generated/types/orch/storage/v1/GetListResponse.js';
+export type { Preconditions, Preconditions__Output } from './generated/types/orch/storage/v1/Preconditions.js';
 export type { CreateRequest__Output } from './generated/types/orch/storage/v1/CreateRequest.js';
 export type { UpdateRequest__Output } from './generated/types/orch/storage/v1/UpdateRequest.js';
 export type { DeleteRequest__Output } from './generated/types/orch/storage/v1/DeleteRequest.js';

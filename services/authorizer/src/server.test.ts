@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { RestClient, loadKubeconfig } from '@orch/apimachinery/client';
 import { isNotFound, toStatusError } from '@orch/apimachinery/errors';
 import { AuthorizerClient, StorageClient } from '@orch/apimachinery/grpc';
-import type { AuthorizeAttributes } from '@orch/apimachinery/grpc';
+import type { Attributes } from '@orch/apimachinery/auth';
 import {
   HealthClient,
   bootstrapPolicyHealthService,
@@ -54,11 +54,9 @@ const authorizerCreates = async (): Promise<AuditEvent[]> =>
   );
 
 const rbac = '/apis/rbac.authorization.orch.io/v1';
-const attrs = (user: string, groups: string[], a: Partial<AuthorizeAttributes>): AuthorizeAttributes => ({
-  user,
-  groups,
-  uid: '',
-  extra: {},
+type Request = Partial<Omit<Attributes, 'user'>>;
+const attrs = (name: string, groups: string[], a: Request): Attributes => ({
+  user: { name, groups, uid: '', extra: {} },
   verb: 'get',
   isResourceRequest: true,
   path: '',
@@ -148,7 +146,7 @@ describe('authorizer service', () => {
     assert.equal((await ask('default')).decision, 'no-opinion');
     assert.equal((await ask('')).decision, 'no-opinion');
     assert.equal((await ask('authz-it', 'delete')).decision, 'no-opinion');
-    const rules = await client.rulesReview({ user: 'carol', groups: ['system:authenticated'], uid: '', extra: {} }, 'authz-it');
+    const rules = await client.rulesReview({ name: 'carol', groups: ['system:authenticated'], uid: '', extra: {} }, 'authz-it');
     assert.ok(rules.resourceRules.some((r) => r.resources.includes('configmaps') && r.verbs.includes('list')));
     assert.ok(rules.resourceRules.some((r) => r.resources.includes('selfsubjectaccessreviews')));
     assert.equal(rules.incomplete, false);

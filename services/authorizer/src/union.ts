@@ -1,6 +1,7 @@
 // Several authorizers in order (k8s pkg/authorization/union): the first that allows or denies
 // decides; no opinion passes to the next. Rules reviews concatenate.
-import type { AuthorizationResult, Authorizer } from './rbac/types.js';
+import type { AuthorizationResult } from '@orch/apimachinery/auth';
+import type { Authorizer } from './rbac/types.js';
 
 export function union(...authorizers: Authorizer[]): Authorizer {
   return {

@@ -4,72 +4,24 @@ import type { ChannelCredentials } from '@grpc/grpc-js';
 import { channelOptions, authorizerProto } from '@orch/proto';
 import type { AuthorizerClient as GrpcAuthorizerClient } from '@orch/proto';
 import { fromGrpcError } from '../errors/index.js';
-
-export interface AuthorizeUser {
-  user: string;
-  groups: string[];
-  uid: string;
-  extra: Record<string, string[]>;
-}
-
-export interface AuthorizeAttributes extends AuthorizeUser {
-  verb: string;
-  isResourceRequest: boolean;
-  path: string;
-  apiGroup: string;
-  apiVersion: string;
-  resource: string;
-  subresource: string;
-  namespace: string;
-  name: string;
-}
-
-/** An authorizer's answer (k8s authorizer.Decision); the gateway refuses all but allow. */
-export type Decision = 'allow' | 'deny' | 'no-opinion';
-
-export interface AuthorizeResult {
-  decision: Decision;
-  reason: string;
-  evaluationError: string;
-  /** Revision through which each kind of policy object was applied when deciding. */
-  policyRevisions: Record<string, number>;
-  /** The decision holds for any resource name. */
-  nameIndependent: boolean;
-}
-
-export interface ResourceRuleInfo {
-  verbs: string[];
-  apiGroups: string[];
-  resources: string[];
-  resourceNames: string[];
-}
-
-export interface NonResourceRuleInfo {
-  verbs: string[];
-  nonResourceURLs: string[];
-}
-
-export interface RulesReviewResult {
-  resourceRules: ResourceRuleInfo[];
-  nonResourceRules: NonResourceRuleInfo[];
-  incomplete: boolean;
-  evaluationError: string;
-}
+import type {
+  Attributes,
+  AuthorizationResult,
+  RulesReviewResult,
+  UserInfo,
+} from '../auth/index.js';
+import {
+  attributesToProto,
+  authorizationResultFromProto,
+  rulesReviewFromProto,
+  userToProto,
+} from './authorizer-mapping.js';
 
 export interface AuthorizerClientOptions {
   address: string;
   credentials: ChannelCredentials;
   timeoutMs?: number;
 }
-
-const extraOf = (extra: Record<string, string[]>): Record<string, { values: string[] }> =>
-  Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, { values: v }]));
-
-const decisions: Record<string, AuthorizeResult['decision']> = {
-  DECISION_ALLOW: 'allow',
-  DECISION_DENY: 'deny',
-  DECISION_NO_OPINION: 'no-opinion',
-};
 
 export class AuthorizerClient {
   readonly #client: GrpcAuthorizerClient;
@@ -84,52 +36,27 @@ export class AuthorizerClient {
     this.#timeoutMs = opts.timeoutMs ?? 5_000;
   }
 
-  authorize(a: AuthorizeAttributes): Promise<AuthorizeResult> {
+  authorize(a: Attributes): Promise<AuthorizationResult> {
     return new Promise((resolve, reject) => {
       this.#client.Authorize(
-        {
-          user: a.user,
-          groups: a.groups,
-          uid: a.uid,
-          extra: extraOf(a.extra),
-          verb: a.verb,
-          api_group: a.apiGroup,
-          api_version: a.apiVersion,
-          resource: a.resource,
-          subresource: a.subresource,
-          namespace: a.namespace,
-          name: a.name,
-          is_resource_request: a.isResourceRequest,
-          path: a.path,
-        },
+        attributesToProto(a),
         { deadline: Date.now() + this.#timeoutMs },
         (err, res) => {
           if (err || !res) return reject(fromGrpcError(err, 'authorizer Authorize'));
-          resolve({
-            decision: decisions[res.decision] ?? 'no-opinion',
-            reason: res.reason,
-            evaluationError: res.evaluation_error,
-            policyRevisions: res.policy_revisions ?? {},
-            nameIndependent: res.name_independent === true,
-          });
+          resolve(authorizationResultFromProto(res));
         }
       );
     });
   }
 
-  rulesReview(u: AuthorizeUser, namespace: string): Promise<RulesReviewResult> {
+  rulesReview(u: UserInfo, namespace: string): Promise<RulesReviewResult> {
     return new Promise((resolve, reject) => {
       this.#client.RulesReview(
-        { user: u.user, groups: u.groups, uid: u.uid, extra: extraOf(u.extra), namespace },
+        { ...userToProto(u), namespace },
         { deadline: Date.now() + this.#timeoutMs },
         (err, res) => {
           if (err || !res) return reject(fromGrpcError(err, 'authorizer RulesReview'));
-          resolve({
-            resourceRules: res.resource_rules.map((r) => ({ verbs: r.verbs, apiGroups: r.api_groups, resources: r.resources, resourceNames: r.resource_names })),
-            nonResourceRules: res.non_resource_rules.map((r) => ({ verbs: r.verbs, nonResourceURLs: r.non_resource_urls })),
-            incomplete: res.incomplete,
-            evaluationError: res.evaluation_error,
-          });
+          resolve(rulesReviewFromProto(res));
         }
       );
     });

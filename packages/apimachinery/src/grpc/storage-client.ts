@@ -2,54 +2,37 @@
 // rebuilt as StatusError.
 import type { ChannelCredentials } from '@grpc/grpc-js';
 import { channelOptions, storageProto } from '@orch/proto';
-import type { StorageClient as GrpcStorageClient } from '@orch/proto';
+import type {
+  Event__Output,
+  GetListRequest,
+  GetListResponse__Output,
+  StorageClient as GrpcStorageClient,
+} from '@orch/proto';
 import { fromGrpcError } from '../errors/index.js';
+import type {
+  Consistency,
+  HistoryEvent,
+  ListOptions,
+  ListResult,
+  Preconditions,
+} from '../storage/index.js';
+import {
+  consistencyToProto,
+  historyEventFromProto,
+  historyProgressFromProto,
+  listOptionsToProto,
+  listResultFromProto,
+  preconditionsToProto,
+} from './storage-mapping.js';
 
-export type Consistency = 'MOST_RECENT' | 'ANY' | 'NOT_OLDER_THAN' | 'EXACT';
+/** A list with each item decoded. */
+export type ListResponse = Omit<ListResult, 'items'> & { items: Record<string, unknown>[] };
 
-export interface StoredObject {
-  object: Record<string, unknown>;
-}
-
-export interface ListRequest {
-  prefix: string;
-  consistency: Consistency;
-  revision?: number;
-  limit?: number;
-  continueToken?: string;
-  labelSelector?: string;
-  fieldSelector?: string;
-}
-
-export interface ListResponse {
-  items: Record<string, unknown>[];
-  revision: number;
-  continueToken: string;
-  /** -1 when not known (complete, or filtered by a selector). */
-  remainingItemCount: number;
-}
-
-export interface RawListResponse {
-  /** Each object's JSON, resourceVersion included. */
-  items: Buffer[];
-  revision: number;
-  continueToken: string;
-  /** -1 when not known (complete, or filtered by a selector). */
-  remainingItemCount: number;
-}
-
-export interface HistoryEvent {
-  type: 'ADDED' | 'MODIFIED' | 'DELETED';
-  key: string;
-  revision: number;
+/** A change of a replayed history with its objects decoded. */
+export type DecodedHistoryEvent = Omit<HistoryEvent, 'object' | 'prevObject'> & {
   object: Record<string, unknown>;
   prevObject?: Record<string, unknown>;
-}
-
-export interface Preconditions {
-  uid?: string;
-  revision?: number;
-}
+};
 
 type Json = Record<string, unknown>;
 
@@ -92,50 +75,41 @@ export class StorageClient {
   }
 
   async get(key: string, consistency: Consistency, revision = 0): Promise<Json> {
-    const res = await this.#unary<object, { object: Buffer }>('Get', { key, consistency: `CONSISTENCY_${consistency}`, revision });
+    const req = { key, consistency: consistencyToProto(consistency), revision };
+    const res = await this.#unary<object, { object: Buffer }>('Get', req);
     return parse(res.object);
   }
 
-  async list(req: ListRequest): Promise<ListResponse> {
+  async list(req: ListOptions): Promise<ListResponse> {
     const res = await this.listRaw(req);
     return { ...res, items: res.items.map(parse) };
   }
 
   /** A list with each item as the JSON bytes storage answered (for answers that pass them on). */
-  async listRaw(req: ListRequest): Promise<RawListResponse> {
-    const res = await this.#unary<object, { items: Buffer[]; revision: number; continue: string; remaining_item_count: number }>(
+  async listRaw(req: ListOptions): Promise<ListResult> {
+    const res = await this.#unary<GetListRequest, GetListResponse__Output>(
       'GetList',
-      {
-        prefix: req.prefix,
-        consistency: `CONSISTENCY_${req.consistency}`,
-        revision: req.revision ?? 0,
-        limit: req.limit ?? 0,
-        continue: req.continueToken ?? '',
-        label_selector: req.labelSelector ?? '',
-        field_selector: req.fieldSelector ?? '',
-      },
+      listOptionsToProto(req),
       this.#timeoutMs * 3
     );
-    return {
-      items: res.items,
-      revision: res.revision,
-      continueToken: res.continue,
-      remainingItemCount: res.remaining_item_count,
-    };
+    return listResultFromProto(res);
   }
-
 
   async create(key: string, object: Json): Promise<Json> {
     return parse((await this.#unary<object, { object: Buffer }>('Create', { key, object: bytes(object) })).object);
   }
 
   async update(key: string, object: Json, pre: Preconditions): Promise<Json> {
-    const res = await this.#unary<object, { object: Buffer }>('Update', { key, object: bytes(object), preconditions: pre });
+    const req = { key, object: bytes(object), preconditions: preconditionsToProto(pre) };
+    const res = await this.#unary<object, { object: Buffer }>('Update', req);
     return parse(res.object);
   }
 
   async delete(key: string, pre: Preconditions): Promise<{ object: Json; revision: number }> {
-    const res = await this.#unary<object, { object: Buffer; revision: number }>('Delete', { key, preconditions: pre });
+    const res = await this.#unary<object, { object: Buffer; revision: number }>('Delete', {
+      key,
+      preconditions: preconditionsToProto(pre),
+    });
     return { object: parse(res.object), revision: res.revision };
   }
 
@@ -144,22 +118,21 @@ export class StorageClient {
   }
 
   /** Replays the changes of a type after a revision; resolves with the revision it is complete up to. */
-  history(prefix: string, afterRevision: number, onEvent: (e: HistoryEvent) => void): Promise<number> {
+  history(prefix: string, afterRevision: number, onEvent: (e: DecodedHistoryEvent) => void): Promise<number> {
     return new Promise<number>((resolve, reject) => {
       const call = this.#client.History({ prefix, after_revision: afterRevision }, { deadline: Date.now() + this.#historyTimeoutMs });
       let until = 0;
-      call.on('data', (e: { type: string; key: string; revision: number; object: Buffer; prev_object: Buffer }) => {
-        if (e.type === 'EVENT_TYPE_PROGRESS') {
-          until = e.revision;
+      call.on('data', (e: Event__Output) => {
+        const progress = historyProgressFromProto(e);
+        if (progress !== undefined) {
+          until = progress;
           return;
         }
-        const ev: HistoryEvent = {
-          type: e.type.replace('EVENT_TYPE_', '') as HistoryEvent['type'],
-          key: e.key,
-          revision: e.revision,
-          object: parse(e.object),
-        };
-        if (e.prev_object.length > 0) ev.prevObject = parse(e.prev_object);
+        const h = historyEventFromProto(e);
+        if (!h) return;
+        const { object, prevObject, ...change } = h;
+        const ev: DecodedHistoryEvent = { ...change, object: parse(object) };
+        if (prevObject) ev.prevObject = parse(prevObject);
         onEvent(ev);
       });
       call.on('error', (err: unknown) => reject(fromGrpcError(err, 'storage History')));

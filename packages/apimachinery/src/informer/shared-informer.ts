@@ -9,7 +9,8 @@
 // from memory (the authorizer, admission).
 import type { NatsConnection, Subscription } from 'nats';
 import { toStatusError } from '../errors/index.js';
-import type { HistoryEvent, ListRequest, ListResponse } from '../grpc/index.js';
+import type { DecodedHistoryEvent, ListResponse } from '../grpc/index.js';
+import type { ListOptions } from '../storage/index.js';
 import { decodeWatchMessage, subjectForKey } from '../watch/index.js';
 import type { WatchMessage } from '../watch/index.js';
 
@@ -17,8 +18,8 @@ type Obj = Record<string, unknown>;
 
 /** What the informer needs of a storage client (StorageClient satisfies it). */
 export interface InformerStorage {
-  list(req: ListRequest): Promise<ListResponse>;
-  history(prefix: string, afterRevision: number, onEvent: (e: HistoryEvent) => void): Promise<number>;
+  list(req: ListOptions): Promise<ListResponse>;
+  history(prefix: string, afterRevision: number, onEvent: (e: DecodedHistoryEvent) => void): Promise<number>;
 }
 
 export interface InformerLogger {

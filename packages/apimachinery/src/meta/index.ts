@@ -28,3 +28,10 @@ export {
   validateObjectMetaUpdate,
   warningsForObjectMeta,
 } from './object-meta-validation.js';
+export type { ApiObject, ListMeta, ObjectMeta, OwnerReference, TypeMeta } from './object-meta.js';
+export {
+  fillObjectMetaSystemFields,
+  formatTimestamp,
+  now,
+  wipeObjectMetaSystemFields,
+} from './system-fields.js';

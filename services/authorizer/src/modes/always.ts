@@ -1,7 +1,7 @@
 // The AlwaysAllow and AlwaysDeny modes (k8s authorizerfactory).
 import type { Authorizer } from '../rbac/types.js';
 
-const everything = { verbs: ['*'], apiGroups: ['*'], resources: ['*'] };
+const everything = { verbs: ['*'], apiGroups: ['*'], resources: ['*'], resourceNames: [] };
 
 export const alwaysAllow: Authorizer = {
   authorize: () => ({ decision: 'allow', reason: '', nameIndependent: true }),

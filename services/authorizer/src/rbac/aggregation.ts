@@ -7,9 +7,9 @@ import { isConflict, isNotFound } from '@orch/apimachinery/errors';
 import { labelSelectorFromLabelSelectorObject } from '@orch/apimachinery/selectors';
 import type { LabelSelectorObject } from '@orch/apimachinery/selectors';
 import type { Logger } from '@orch/component-base/logs';
+import type { PolicyRule, Role } from '@orch/apimachinery/auth';
 import type { PolicyClient } from '../bootstrap/reconcile-policy.js';
 import { rbacPath } from '../bootstrap/reconcile-policy.js';
-import type { PolicyRule, Role } from './types.js';
 
 /** The rules an aggregated role should have, given every ClusterRole (sorted by name, deduplicated). */
 export function aggregatedRules(role: Role, all: Role[]): PolicyRule[] {

@@ -5,29 +5,31 @@ import { aggregatedRules } from './aggregation.js';
 import { RbacAuthorizer } from './authorizer.js';
 import { nonResourceURLMatches, resourceMatches, ruleAllows } from './rule-matcher.js';
 import type { RbacSource } from './rule-resolver.js';
-import type { Attributes, Binding, PolicyRule, Role, UserAttributes } from './types.js';
+import type { Attributes, PolicyRule, Role, RoleBinding, UserInfo } from '@orch/apimachinery/auth';
 
-const alice: UserAttributes = { name: 'alice', uid: '', groups: ['system:authenticated'], extra: {} };
-const anonymous: UserAttributes = { name: 'system:anonymous', uid: '', groups: ['system:unauthenticated'], extra: {} };
+const alice: UserInfo = { name: 'alice', uid: '', groups: ['system:authenticated'], extra: {} };
+const anonymous: UserInfo = { name: 'system:anonymous', uid: '', groups: ['system:unauthenticated'], extra: {} };
 
-const res = (user: UserAttributes, verb: string, resource: string, extra: Partial<Attributes> = {}): Attributes => ({
+const res = (user: UserInfo, verb: string, resource: string, extra: Partial<Attributes> = {}): Attributes => ({
   user,
   verb,
   isResourceRequest: true,
   path: '',
   apiGroup: '',
+  apiVersion: 'v1',
   resource,
   subresource: '',
   namespace: '',
   name: '',
   ...extra,
 });
-const url = (user: UserAttributes, verb: string, path: string): Attributes => ({
+const url = (user: UserInfo, verb: string, path: string): Attributes => ({
   user,
   verb,
   isResourceRequest: false,
   path,
   apiGroup: '',
+  apiVersion: '',
   resource: '',
   subresource: '',
   namespace: '',
@@ -38,8 +40,8 @@ class StaticSource implements RbacSource {
   constructor(
     readonly roles: Role[],
     readonly clusterRoles: Role[],
-    readonly bindings: Binding[],
-    readonly clusterBindings: Binding[]
+    readonly bindings: RoleBinding[],
+    readonly clusterBindings: RoleBinding[]
   ) {}
   getRole(ns: string, name: string): Role | undefined {
     return this.roles.find((r) => r.metadata.namespace === ns && r.metadata.name === name);
@@ -47,16 +49,16 @@ class StaticSource implements RbacSource {
   getClusterRole(name: string): Role | undefined {
     return this.clusterRoles.find((r) => r.metadata.name === name);
   }
-  listRoleBindings(ns: string): Binding[] {
+  listRoleBindings(ns: string): RoleBinding[] {
     return this.bindings.filter((b) => b.metadata.namespace === ns);
   }
-  listClusterRoleBindings(): Binding[] {
+  listClusterRoleBindings(): RoleBinding[] {
     return this.clusterBindings;
   }
 }
 
 const role = (name: string, rules: PolicyRule[], namespace?: string): Role => ({ metadata: { name, ...(namespace ? { namespace } : {}) }, rules });
-const binding = (name: string, roleRef: Binding['roleRef'], subjects: Binding['subjects'], namespace?: string): Binding => ({
+const binding = (name: string, roleRef: RoleBinding['roleRef'], subjects: RoleBinding['subjects'], namespace?: string): RoleBinding => ({
   metadata: { name, ...(namespace ? { namespace } : {}) },
   roleRef,
   subjects,
@@ -130,20 +132,22 @@ describe('RBAC authorizer', () => {
         []
       )
     );
-    const dev: UserAttributes = { ...alice, groups: ['devs'] };
+    const dev: UserInfo = { ...alice, groups: ['devs'] };
     assert.equal(a.authorize(res(dev, 'get', 'secrets', { namespace: 'ns1', name: 'x' })).decision, 'allow');
     const denied = a.authorize(res(dev, 'list', 'secrets', { namespace: 'ns1' }));
     assert.equal(denied.decision, 'no-opinion');
     assert.match(denied.evaluationError ?? '', /role.rbac.authorization.orch.io "missing" not found/);
     const rules = a.rulesFor(dev, 'ns1');
     assert.equal(rules.incomplete, true);
-    assert.deepEqual(rules.resourceRules, secretReader.rules);
+    assert.deepEqual(rules.resourceRules, [
+      { verbs: ['get'], apiGroups: [''], resources: ['secrets'], resourceNames: [] },
+    ]);
   });
 
   it('matches service accounts by system:serviceaccount:<ns>:<name>, defaulting the namespace to the binding', () => {
     const a = new RbacAuthorizer(new StaticSource([], [view], [binding('sa', { kind: 'ClusterRole', name: 'view' }, [{ kind: 'ServiceAccount', name: 'robot' }], 'ns1')], []));
-    const robot: UserAttributes = { name: 'system:serviceaccount:ns1:robot', uid: '', groups: ['system:serviceaccounts'], extra: {} };
-    const other: UserAttributes = { ...robot, name: 'system:serviceaccount:ns2:robot' };
+    const robot: UserInfo = { name: 'system:serviceaccount:ns1:robot', uid: '', groups: ['system:serviceaccounts'], extra: {} };
+    const other: UserInfo = { ...robot, name: 'system:serviceaccount:ns2:robot' };
     assert.equal(a.authorize(res(robot, 'get', 'pods', { namespace: 'ns1', name: 'p' })).decision, 'allow');
     assert.equal(a.authorize(res(other, 'get', 'pods', { namespace: 'ns1', name: 'p' })).decision, 'no-opinion');
   });
@@ -177,9 +181,9 @@ describe('RBAC authorizer', () => {
     assert.equal(a.authorize(url(alice, 'get', '/apis/apps/v1')).decision, 'allow');
     assert.equal(a.authorize(res(alice, 'get', 'pods', { namespace: 'x', name: 'p' })).decision, 'no-opinion');
     assert.equal(a.authorize(res(alice, 'create', 'selfsubjectaccessreviews', { apiGroup: 'authorization.orch.io' })).decision, 'allow');
-    const admin: UserAttributes = { name: 'orch-admin', uid: '', groups: ['system:masters', 'system:authenticated'], extra: {} };
+    const admin: UserInfo = { name: 'orch-admin', uid: '', groups: ['system:masters', 'system:authenticated'], extra: {} };
     assert.match(a.authorize(res(admin, 'escalate', 'clusterroles', { apiGroup: 'rbac.authorization.orch.io' })).reason, /ClusterRoleBinding "cluster-admin"/);
-    const signer: UserAttributes = { name: 'system:orch:certificates', uid: '', groups: ['system:orch-components'], extra: {} };
+    const signer: UserInfo = { name: 'system:orch:certificates', uid: '', groups: ['system:orch-components'], extra: {} };
     const sign = (name: string) => res(signer, 'sign', 'signers', { apiGroup: 'certificates.orch.io', name });
     assert.equal(a.authorize(sign('orch.io/apiserver-client')).decision, 'allow');
     assert.equal(a.authorize(sign('example.com/other')).decision, 'no-opinion');

@@ -3,7 +3,13 @@
 import { ruleAllows } from './rule-matcher.js';
 import type { RbacSource, RuleSource } from './rule-resolver.js';
 import { RuleResolver } from './rule-resolver.js';
-import type { Attributes, AuthorizationResult, Authorizer, RulesReviewResult, UserAttributes } from './types.js';
+import type {
+  Attributes,
+  AuthorizationResult,
+  RulesReviewResult,
+  UserInfo,
+} from '@orch/apimachinery/auth';
+import type { Authorizer } from './types.js';
 
 function describe(src: RuleSource): string {
   const b = src.binding;
@@ -43,11 +49,20 @@ export class RbacAuthorizer implements Authorizer {
     return result;
   }
 
-  rulesFor(user: UserAttributes, namespace: string): RulesReviewResult {
+  rulesFor(user: UserInfo, namespace: string): RulesReviewResult {
     const { rules, errors } = this.resolver.rulesFor(user, namespace);
     return {
-      resourceRules: rules.filter((r) => (r.resources ?? []).length > 0),
-      nonResourceRules: rules.filter((r) => (r.nonResourceURLs ?? []).length > 0),
+      resourceRules: rules
+        .filter((r) => (r.resources ?? []).length > 0)
+        .map((r) => ({
+          verbs: r.verbs,
+          apiGroups: r.apiGroups ?? [],
+          resources: r.resources ?? [],
+          resourceNames: r.resourceNames ?? [],
+        })),
+      nonResourceRules: rules
+        .filter((r) => (r.nonResourceURLs ?? []).length > 0)
+        .map((r) => ({ verbs: r.verbs, nonResourceURLs: r.nonResourceURLs ?? [] })),
       incomplete: errors.length > 0,
       evaluationError: errors.join('; '),
     };

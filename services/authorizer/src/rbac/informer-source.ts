@@ -6,7 +6,7 @@ import type { InformerLogger, InformerStorage } from '@orch/apimachinery/informe
 import { builtinResources, storagePrefix } from '@orch/apimachinery/registry';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import type { RbacSource } from './rule-resolver.js';
-import type { Binding, Role } from './types.js';
+import type { Role, RoleBinding } from '@orch/apimachinery/auth';
 
 export const rbacGroup = 'rbac.authorization.orch.io';
 
@@ -21,8 +21,8 @@ export class InformerSource implements RbacSource {
   readonly roleBindings: SharedInformer;
   readonly clusterRoles: SharedInformer;
   readonly clusterRoleBindings: SharedInformer;
-  #bindingsByNamespace: Map<string, Binding[]> | undefined;
-  #clusterBindings: Binding[] | undefined;
+  #bindingsByNamespace: Map<string, RoleBinding[]> | undefined;
+  #clusterBindings: RoleBinding[] | undefined;
 
   constructor(storage: InformerStorage, nats: NatsConnection, log?: InformerLogger) {
     const informer = (resource: string): SharedInformer =>
@@ -70,10 +70,10 @@ export class InformerSource implements RbacSource {
     return this.clusterRoles.get(name) as Role | undefined;
   }
 
-  listRoleBindings(namespace: string): Binding[] {
+  listRoleBindings(namespace: string): RoleBinding[] {
     if (!this.#bindingsByNamespace) {
-      const m = new Map<string, Binding[]>();
-      for (const b of this.roleBindings.list() as unknown as Binding[]) {
+      const m = new Map<string, RoleBinding[]>();
+      for (const b of this.roleBindings.list() as unknown as RoleBinding[]) {
         const ns = b.metadata.namespace ?? '';
         const list = m.get(ns);
         if (list) list.push(b);
@@ -84,7 +84,7 @@ export class InformerSource implements RbacSource {
     return this.#bindingsByNamespace.get(namespace) ?? [];
   }
 
-  listClusterRoleBindings(): Binding[] {
-    return (this.#clusterBindings ??= this.clusterRoleBindings.list() as unknown as Binding[]);
+  listClusterRoleBindings(): RoleBinding[] {
+    return (this.#clusterBindings ??= this.clusterRoleBindings.list() as unknown as RoleBinding[]);
   }
 }

@@ -1,6 +1,6 @@
 // Does a rule cover a request (k8s plugin/pkg/auth/authorizer/rbac/rbac.go RuleAllows and
 // pkg/apis/rbac/v1/evaluation_helpers.go).
-import type { Attributes, PolicyRule } from './types.js';
+import type { Attributes, PolicyRule } from '@orch/apimachinery/auth';
 
 export function verbMatches(rule: PolicyRule, verb: string): boolean {
   return rule.verbs.some((v) => v === '*' || v === verb);

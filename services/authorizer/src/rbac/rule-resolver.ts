@@ -1,20 +1,20 @@
 // Which rules apply to a user in a namespace (k8s pkg/registry/rbac/validation DefaultRuleResolver):
 // the ClusterRoles of every ClusterRoleBinding naming the user, then, in a namespace, the
 // Roles or ClusterRoles of every RoleBinding there naming the user.
-import type { Binding, PolicyRule, Role, Subject, UserAttributes } from './types.js';
-import { anonymousUser, serviceAccountPrefix, unauthenticatedGroup } from './types.js';
+import type { PolicyRule, Role, RoleBinding, Subject, UserInfo } from '@orch/apimachinery/auth';
+import { allUnauthenticated, anonymousUser, serviceAccountPrefix } from '@orch/apimachinery/auth';
 
 /** Where the RBAC objects come from (informer caches in the service, plain arrays in tests). */
 export interface RbacSource {
   getRole(namespace: string, name: string): Role | undefined;
   getClusterRole(name: string): Role | undefined;
-  listRoleBindings(namespace: string): Binding[];
-  listClusterRoleBindings(): Binding[];
+  listRoleBindings(namespace: string): RoleBinding[];
+  listClusterRoleBindings(): RoleBinding[];
 }
 
 /** Why a rule applies, for the decision's reason. */
 export interface RuleSource {
-  binding: Binding;
+  binding: RoleBinding;
   bindingKind: 'ClusterRoleBinding' | 'RoleBinding';
   subject: Subject;
 }
@@ -22,14 +22,14 @@ export interface RuleSource {
 /** Return false to stop visiting. */
 export type RuleVisitor = (source: RuleSource | undefined, rule: PolicyRule | undefined, err: string | undefined) => boolean;
 
-const isAnonymous = (u: UserAttributes): boolean => u.name === anonymousUser || u.groups.includes(unauthenticatedGroup);
+const isAnonymous = (u: UserInfo): boolean => u.name === anonymousUser || u.groups.includes(allUnauthenticated);
 
 /**
  * Whether a subject names the user (k8s appliesToUser). A subject named `*` (User or Group) is
  * a wildcard grant: every user but the anonymous one, who needs an explicit `system:anonymous`
  * or `system:unauthenticated` subject.
  */
-export function appliesTo(user: UserAttributes, s: Subject, bindingNamespace: string): boolean {
+export function appliesTo(user: UserInfo, s: Subject, bindingNamespace: string): boolean {
   switch (s.kind) {
     case 'User':
       if (s.name === '*') return !isAnonymous(user);
@@ -47,7 +47,7 @@ export function appliesTo(user: UserAttributes, s: Subject, bindingNamespace: st
   }
 }
 
-function appliesToUser(user: UserAttributes, b: Binding, namespace: string): Subject | undefined {
+function appliesToUser(user: UserInfo, b: RoleBinding, namespace: string): Subject | undefined {
   return (b.subjects ?? []).find((s) => appliesTo(user, s, namespace));
 }
 
@@ -68,7 +68,7 @@ export class RuleResolver {
   }
 
   /** Visits every rule that applies to the user in the namespace ('' = cluster-wide only). */
-  visitRulesFor(user: UserAttributes, namespace: string, visit: RuleVisitor): void {
+  visitRulesFor(user: UserInfo, namespace: string, visit: RuleVisitor): void {
     for (const b of this.source.listClusterRoleBindings()) {
       const subject = appliesToUser(user, b, '');
       if (!subject) continue;
@@ -89,7 +89,7 @@ export class RuleResolver {
   }
 
   /** Every rule of the user in the namespace, and the errors met on the way. */
-  rulesFor(user: UserAttributes, namespace: string): { rules: PolicyRule[]; errors: string[] } {
+  rulesFor(user: UserInfo, namespace: string): { rules: PolicyRule[]; errors: string[] } {
     const rules: PolicyRule[] = [];
     const errors: string[] = [];
     this.visitRulesFor(user, namespace, (_s, r, e) => {

@@ -3,6 +3,7 @@
 // `orch.io/namespace` finalizer is removed through the finalize subresource, and the gateway
 // removes the namespace.
 import { isNotFound } from '@orch/apimachinery/errors';
+import type { ObjectMeta } from '@orch/apimachinery/meta';
 import type { Logger } from '@orch/component-base/logs';
 import type { RestClient } from '@orch/apimachinery/client';
 
@@ -10,7 +11,7 @@ export const namespaceFinalizer = 'orch.io/namespace';
 
 type Json = Record<string, unknown>;
 interface Namespace {
-  metadata: { name: string; deletionTimestamp?: string; resourceVersion?: string };
+  metadata: ObjectMeta & { name: string };
   spec?: { finalizers?: string[] };
 }
 

@@ -1,6 +1,6 @@
 // Anonymous requests (--anonymous-auth): no credentials presented at all.
-import type { UserInfo } from '../request/context.js';
-import { allUnauthenticated, anonymousUser } from './authenticator.js';
+import type { UserInfo } from '@orch/apimachinery/auth';
+import { allUnauthenticated, anonymousUser } from '@orch/apimachinery/auth';
 
 export const anonymousUserInfo = (): UserInfo => ({ name: anonymousUser, uid: '', groups: [allUnauthenticated], extra: {} });
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { UserInfo } from '../request/context.js';
+import type { UserInfo } from '@orch/apimachinery/auth';
 
 /** Answers who made a request, undefined when this method does not apply, or throws (401). */
 export interface Authenticator {
@@ -36,11 +36,6 @@ export class TokenAuthenticatorFunc implements TokenAuthenticator {
     return this.fn(token, audiences);
   }
 }
-
-/** Groups every authenticated user is in, and those of anonymous requests. */
-export const allAuthenticated = 'system:authenticated';
-export const anonymousUser = 'system:anonymous';
-export const allUnauthenticated = 'system:unauthenticated';
 
 /** A token authenticator that is valid for any audience asked (static tokens, bootstrap tokens). */
 export function audienceAgnostic(fn: (token: string) => Promise<UserInfo | undefined> | UserInfo | undefined): TokenAuthenticator {

@@ -5,7 +5,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Logger } from '@orch/component-base/logs';
 import { newUnauthorized } from '@orch/apimachinery/errors';
 import type { Status } from '@orch/apimachinery/errors';
-import type { UserInfo } from '../request/context.js';
+import type { UserInfo } from '@orch/apimachinery/auth';
 import type { Store } from '../registry/store.js';
 import type { Obj } from '../registry/strategy.js';
 import type { Fanout } from '../watch/fanout.js';

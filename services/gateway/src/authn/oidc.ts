@@ -8,7 +8,7 @@ import type { JWTPayload } from 'jose';
 import * as client from 'openid-client';
 import type { Logger } from '@orch/component-base/logs';
 import { newUnauthorized } from '@orch/apimachinery/errors';
-import type { UserInfo } from '../request/context.js';
+import type { UserInfo } from '@orch/apimachinery/auth';
 import type { OidcConfig } from './authentication-options.js';
 import type { TokenAuthenticator, TokenResponse } from './authenticator.js';
 import { httpsFetch } from './https-fetch.js';

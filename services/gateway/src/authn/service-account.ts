@@ -3,14 +3,13 @@
 // the object the token is bound to) must still exist with the same uid.
 import { randomUUID } from 'node:crypto';
 import { SignJWT, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
+import { allServiceAccountsGroup, serviceAccountPrefix } from '@orch/apimachinery/auth';
 import { isNotFound, newUnauthorized } from '@orch/apimachinery/errors';
-import type { UserInfo } from '../request/context.js';
+import type { UserInfo } from '@orch/apimachinery/auth';
 import type { Store } from '../registry/store.js';
 import type { TokenAuthenticator, TokenResponse } from './authenticator.js';
 import type { SigningKey, VerifyKey } from './service-account-keys.js';
 
-export const serviceAccountPrefix = 'system:serviceaccount:';
-export const allServiceAccountsGroup = 'system:serviceaccounts';
 /** The private claim holding namespace, account and bound object (k8s `kubernetes.io`). */
 export const privateClaim = 'orch.io';
 

@@ -1,6 +1,6 @@
 // Static token file (--token-auth-file): CSV rows `token,user,uid,"group1,group2"`, read once at start.
 import { readFileSync } from 'node:fs';
-import type { UserInfo } from '../request/context.js';
+import type { UserInfo } from '@orch/apimachinery/auth';
 import type { TokenAuthenticator } from './authenticator.js';
 import { audienceAgnostic } from './authenticator.js';
 

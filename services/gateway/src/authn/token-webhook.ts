@@ -8,7 +8,8 @@ import { kubeconfigClient } from './kubeconfig-client.js';
 const denialTtlMs = 10_000;
 const timeoutMs = 10_000;
 
-interface Decision {
+/** A TokenReview answer as cached, until `expires`. */
+interface CachedReview {
   expires: number;
   authenticated: boolean;
   error: string;
@@ -18,7 +19,7 @@ interface Decision {
 
 export class TokenWebhookAuthenticator implements TokenAuthenticator {
   readonly #client;
-  readonly #cache = new Map<string, Decision>();
+  readonly #cache = new Map<string, CachedReview>();
   /** How many TokenReviews were sent (cache misses). */
   calls = 0;
 
@@ -51,7 +52,7 @@ export class TokenWebhookAuthenticator implements TokenAuthenticator {
     return { user: d.user, audiences: granted };
   }
 
-  async #review(token: string, audiences: string[]): Promise<Decision> {
+  async #review(token: string, audiences: string[]): Promise<CachedReview> {
     this.calls++;
     const r = await this.#client.post(
       { apiVersion: `authentication.orch.io/${this.version}`, kind: 'TokenReview', spec: { token, ...(audiences.length > 0 ? { audiences } : {}) } },

@@ -1,9 +1,9 @@
 // Unions of authenticators (k8s request/union and token/union): the first that succeeds decides;
 // when none does, the first error (a presented but invalid credential) wins over "not mine".
 import type { IncomingMessage } from 'node:http';
-import type { UserInfo } from '../request/context.js';
+import type { UserInfo } from '@orch/apimachinery/auth';
 import type { Authenticator, TokenAuthenticator, TokenResponse } from './authenticator.js';
-import { allAuthenticated } from './authenticator.js';
+import { allAuthenticated } from '@orch/apimachinery/auth';
 
 /** The user plus `system:authenticated`, once. */
 export function withAuthenticatedGroup(user: UserInfo): UserInfo {

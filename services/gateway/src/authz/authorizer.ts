@@ -1,35 +1,9 @@
 // The authorizer role (k8s authorizer.Authorizer): the gateway asks it about every request after
 // authentication and impersonation. Modes are implementations; the RBAC one lives in the
 // authorizer service and is reached over gRPC.
-import type { Decision } from '@orch/apimachinery/grpc';
-import type { UserInfo } from '../request/context.js';
+import type { Attributes, AuthorizationResult } from '@orch/apimachinery/auth';
 
-/** What a request wants to do (k8s authorizer.Attributes). */
-export interface Attributes {
-  user: UserInfo;
-  /** get, list, watch, create, update, patch, delete, deletecollection, impersonate, ...; or the lowercased HTTP method for non-resource paths. */
-  verb: string;
-  isResourceRequest: boolean;
-  /** The URL path, for non-resource requests. */
-  path: string;
-  apiGroup: string;
-  apiVersion: string;
-  resource: string;
-  subresource: string;
-  namespace: string;
-  name: string;
-}
-
-export type { Decision };
-
-export interface AuthorizationResult {
-  decision: Decision;
-  reason: string;
-  /** Through which revision of each kind of policy object the decision was made (see CachingAuthorizer). */
-  policyRevisions?: Record<string, number>;
-  /** The decision holds for any resource name (see CachingAuthorizer). */
-  nameIndependent?: boolean;
-}
+export type { Attributes, AuthorizationResult, Decision } from '@orch/apimachinery/auth';
 
 export interface Authorizer {
   authorize(a: Attributes): Promise<AuthorizationResult>;

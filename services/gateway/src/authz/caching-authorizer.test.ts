@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AuthorizerFunc } from './authorizer.js';
-import type { Attributes, AuthorizationResult } from './authorizer.js';
+import type { Attributes, AuthorizationResult } from '@orch/apimachinery/auth';
 import { CachingAuthorizer } from './caching-authorizer.js';
 
 const user = { name: 'alice', uid: '', groups: ['dev'], extra: {} };

@@ -10,7 +10,8 @@ import type { Change, FeedListener } from '../watch/type-feed.js';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import type { Logger } from '@orch/component-base/logs';
 import type { Status } from '@orch/apimachinery/errors';
-import type { Attributes, AuthorizationResult, Authorizer } from './authorizer.js';
+import type { Attributes, AuthorizationResult } from '@orch/apimachinery/auth';
+import type { Authorizer } from './authorizer.js';
 
 export interface DecisionCacheOptions {
   /** How long an allow is kept (0: not cached). */

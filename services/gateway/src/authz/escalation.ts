@@ -4,28 +4,19 @@
 // role whose rules they hold, or with the `bind` verb on it. Runs as a validate step of the
 // Store, so it sees the final object of a create, update, patch or apply.
 import { isNotFound, newForbidden } from '@orch/apimachinery/errors';
-import type { ResourceRuleInfo, NonResourceRuleInfo } from '@orch/apimachinery/grpc';
-import type { UserInfo } from '../request/context.js';
+import type {
+  NonResourceRuleInfo,
+  PolicyRule,
+  ResourceRuleInfo,
+  RoleRef,
+  UserInfo,
+} from '@orch/apimachinery/auth';
 import type { ValidationFunc } from '../registry/admission-attributes.js';
 import type { Getter } from '../registry/rest.js';
 import type { Authorizer } from './authorizer.js';
 import type { RuleReviewer } from './grpc-authorizer.js';
 
 export const rbacGroup = 'rbac.authorization.orch.io';
-
-export interface PolicyRule {
-  verbs?: string[];
-  apiGroups?: string[];
-  resources?: string[];
-  resourceNames?: string[];
-  nonResourceURLs?: string[];
-}
-
-interface RoleRef {
-  apiGroup?: string;
-  kind?: string;
-  name?: string;
-}
 
 const has = (list: readonly string[] | undefined, v: string): boolean => (list ?? []).includes(v);
 
@@ -110,7 +101,7 @@ export function escalationCheck(deps: EscalationDeps): ValidationFunc {
       return;
     }
     if (gr.resource === 'rolebindings' || gr.resource === 'clusterrolebindings') {
-      const ref = (obj['roleRef'] ?? {}) as RoleRef;
+      const ref = (obj['roleRef'] ?? {}) as Partial<RoleRef>;
       if (old) return; // roleRef is immutable: what it grants was checked at create
       const user = a.user;
       if (!user || isMaster(user)) return;

@@ -1,9 +1,14 @@
 // The Authorizer role answered by the authorizer service over gRPC (mutual TLS). Any failure to
 // get an answer is a 503 for the request: authorization fails closed, never open.
 import { newServiceUnavailable, toStatusError } from '@orch/apimachinery/errors';
-import type { AuthorizerClient, RulesReviewResult } from '@orch/apimachinery/grpc';
-import type { UserInfo } from '../request/context.js';
-import type { Attributes, AuthorizationResult, Authorizer } from './authorizer.js';
+import type {
+  Attributes,
+  AuthorizationResult,
+  RulesReviewResult,
+  UserInfo,
+} from '@orch/apimachinery/auth';
+import type { AuthorizerClient } from '@orch/apimachinery/grpc';
+import type { Authorizer } from './authorizer.js';
 
 /** The authorizer's view of a user's rules in a namespace (SelfSubjectRulesReview, escalation checks). */
 export interface RuleReviewer {
@@ -15,21 +20,7 @@ export class GrpcAuthorizer implements Authorizer, RuleReviewer {
 
   async authorize(a: Attributes): Promise<AuthorizationResult> {
     try {
-      const r = await this.client.authorize({
-        user: a.user.name,
-        groups: a.user.groups,
-        uid: a.user.uid,
-        extra: a.user.extra,
-        verb: a.verb,
-        isResourceRequest: a.isResourceRequest,
-        path: a.path,
-        apiGroup: a.apiGroup,
-        apiVersion: a.apiVersion,
-        resource: a.resource,
-        subresource: a.subresource,
-        namespace: a.namespace,
-        name: a.name,
-      });
+      const r = await this.client.authorize(a);
       return { decision: r.decision, reason: r.reason, policyRevisions: r.policyRevisions, nameIndependent: r.nameIndependent };
     } catch (err) {
       throw failClosed(err);
@@ -38,7 +29,7 @@ export class GrpcAuthorizer implements Authorizer, RuleReviewer {
 
   async rulesReview(user: UserInfo, namespace: string): Promise<RulesReviewResult> {
     try {
-      return await this.client.rulesReview({ user: user.name, groups: user.groups, uid: user.uid, extra: user.extra }, namespace);
+      return await this.client.rulesReview(user, namespace);
     } catch (err) {
       throw failClosed(err);
     }

@@ -4,7 +4,7 @@ import { createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import type { RequestHandler } from 'express';
 import { auditIdFrom, requestInfoFrom, userFrom } from '../request/context.js';
-import type { UserInfo } from '../request/context.js';
+import type { UserInfo } from '@orch/apimachinery/auth';
 import { impersonatorFrom } from './with-impersonation.js';
 
 export interface AuditSink {

@@ -4,14 +4,12 @@
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 import { StatusError, newForbidden } from '@orch/apimachinery/errors';
+import { anonymousUserInfo } from '../authn/anonymous.js';
 import { writeErrorNegotiated } from '../negotiation/response-writers.js';
 import { requestInfoFrom, userFrom, withUser } from '../request/context.js';
-import type { UserInfo } from '../request/context.js';
+import type { Attributes, UserInfo } from '@orch/apimachinery/auth';
 import { requestInfoOf, requestUrl } from '../request/request-info.js';
-import type { Attributes, Authorizer } from '../authz/authorizer.js';
-
-/** Who a request without credentials is (the anonymous user of the spec). */
-export const anonymousUser: UserInfo = { name: 'system:anonymous', uid: '', groups: ['system:unauthenticated'], extra: {} };
+import type { Authorizer } from '../authz/authorizer.js';
 
 /** The authorizer attributes of a request (k8s GetAuthorizerAttributes). */
 export function attributesFor(req: IncomingMessage, user: UserInfo): Attributes {
@@ -57,7 +55,7 @@ export const withAuthorization =
     try {
       let user = userFrom(req);
       if (!user) {
-        user = anonymousUser;
+        user = anonymousUserInfo();
         withUser(req, user);
       }
       const a = attributesFor(req, user);

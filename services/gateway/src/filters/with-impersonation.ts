@@ -7,10 +7,15 @@ import type { RequestHandler } from 'express';
 import { newBadRequest, newForbidden, newInternalError } from '@orch/apimachinery/errors';
 import { writeErrorNegotiated } from '../negotiation/response-writers.js';
 import { userFrom, withUser } from '../request/context.js';
-import type { UserInfo } from '../request/context.js';
-import type { Attributes, Authorizer } from '../authz/authorizer.js';
-import { allAuthenticated, allUnauthenticated, anonymousUser } from '../authn/authenticator.js';
-import { allServiceAccountsGroup, splitServiceAccountName } from '../authn/service-account.js';
+import type { Attributes, UserInfo } from '@orch/apimachinery/auth';
+import type { Authorizer } from '../authz/authorizer.js';
+import {
+  allAuthenticated,
+  allServiceAccountsGroup,
+  allUnauthenticated,
+  anonymousUser,
+} from '@orch/apimachinery/auth';
+import { splitServiceAccountName } from '../authn/service-account.js';
 
 const extraPrefix = 'impersonate-extra-';
 const impersonators = new WeakMap<IncomingMessage, UserInfo>();

@@ -2,26 +2,11 @@
 // RESTDeleteStrategy camelCased. Strategies are pure: they change the object they are given
 // and return field errors; the Store owns the sequence, storage and retries.
 import type { FieldError } from '@orch/apimachinery/errors';
+import type { ApiObject as Obj } from '@orch/apimachinery/meta';
 
-export type Obj = Record<string, unknown> & { metadata: Meta };
-
-export interface Meta {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  generation?: number;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  deletionGracePeriodSeconds?: number;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  finalizers?: string[];
-  ownerReferences?: unknown[];
-  managedFields?: unknown[];
-  [k: string]: unknown;
-}
+// The object and metadata types are apimachinery's; the names Obj and Meta stay for the
+// registry's users.
+export type { ApiObject as Obj, ObjectMeta as Meta } from '@orch/apimachinery/meta';
 
 export interface Strategy {
   /** Whether a status subresource exists: then writes to the object keep status and vice versa. */

@@ -1,14 +1,10 @@
 // Request-scoped data, set by the filters and read through accessor pairs, never as ad-hoc
 // fields on the request (k8s apiserver/pkg/endpoints/request/context.go).
 import type { IncomingMessage } from 'node:http';
+import type { UserInfo } from '@orch/apimachinery/auth';
 import type { RequestInfo } from './request-info.js';
 
-export interface UserInfo {
-  name: string;
-  uid: string;
-  groups: string[];
-  extra: Record<string, string[]>;
-}
+export type { UserInfo };
 
 interface RequestContext {
   info?: RequestInfo;

@@ -7,19 +7,10 @@
 // in revision order, so the sentinel's own event proves every earlier one was delivered.
 import type { Etcd3, IEvent } from 'etcd3';
 import { newBadRequest, newResourceExpired } from '@orch/apimachinery/errors';
+import type { HistoryEvent } from '@orch/apimachinery/storage';
 import { interpretEtcdError } from './errors.js';
 import { isTypePrefix, prefixEnd, withResourceVersion } from './keys.js';
 import { WatchCompactedError, openRawWatch } from './raw-watch.js';
-
-export type HistoryEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
-
-export interface HistoryEvent {
-  type: HistoryEventType;
-  key: string;
-  revision: number;
-  object: Buffer;
-  prevObject?: Buffer;
-}
 
 /** Translates one etcd event; resourceVersion of a deleted object is the deletion revision. */
 export function toHistoryEvent(e: IEvent): HistoryEvent | undefined {

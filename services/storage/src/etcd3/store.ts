@@ -13,33 +13,15 @@ import {
 } from '@orch/apimachinery/errors';
 import { fieldValue, parseFieldSelector, parseLabelSelector } from '@orch/apimachinery/selectors';
 import type { FieldSelector, LabelSelector } from '@orch/apimachinery/selectors';
+import type {
+  Consistency,
+  ListOptions,
+  ListResult,
+  Preconditions,
+} from '@orch/apimachinery/storage';
 import { decodeContinue, encodeContinue } from './continue-token.js';
 import { interpretEtcdError } from './errors.js';
 import { decodeFromStorage, encodeForStorage, groupResourceOf, prefixEnd, validatePrefix, withResourceVersion } from './keys.js';
-
-export type Consistency = 'MOST_RECENT' | 'ANY' | 'NOT_OLDER_THAN' | 'EXACT';
-
-export interface Preconditions {
-  uid?: string;
-  revision?: number;
-}
-
-export interface ListOptions {
-  prefix: string;
-  consistency: Consistency;
-  revision?: number;
-  limit?: number;
-  continueToken?: string;
-  labelSelector?: string;
-  fieldSelector?: string;
-}
-
-export interface ListResult {
-  items: Buffer[];
-  revision: number;
-  continueToken: string;
-  remainingItemCount: number;
-}
 
 export interface StoreOptions {
   /** Largest object accepted, in bytes (etcd's default request limit is 1.5 MiB). */

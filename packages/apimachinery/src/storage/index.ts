@@ -1,0 +1,2 @@
+export type { HistoryEvent, HistoryEventType } from './history-event.js';
+export type { Consistency, ListOptions, ListResult, Preconditions } from './list-options.js';
