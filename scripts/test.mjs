@@ -17,7 +17,9 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const unknown = args.filter((a) => a !== '--unit');
 if (unknown.length > 0) {
-  process.stderr.write(`usage: node scripts/test.mjs [--unit]\nunknown argument: ${unknown.join(' ')}\n`);
+  process.stderr.write(
+    `usage: node scripts/test.mjs [--unit]\nunknown argument: ${unknown.join(' ')}\n`
+  );
   process.exit(2);
 }
 const roots = args.includes('--unit') ? ['packages'] : ['packages', 'services', 'e2e'];
@@ -29,7 +31,9 @@ const files = roots
   .map((file) => relative(repo, file))
   .sort();
 
-process.stdout.write(`${files.length} test file${files.length === 1 ? '' : 's'} in ${roots.join(', ')}\n`);
+process.stdout.write(
+  `${files.length} test file${files.length === 1 ? '' : 's'} in ${roots.join(', ')}\n`
+);
 if (files.length === 0) {
   process.stderr.write('no compiled tests found: build first (npx tsc --build, or make test)\n');
   process.exit(1);

@@ -32,16 +32,28 @@ export const wallClock = (): number => performance.timeOrigin + performance.now(
 
 async function main(): Promise<void> {
   const input = workerData as WatchClientsInput;
-  const agent = new Agent({ connect: input.tls, keepAliveTimeout: 60_000, headersTimeout: 30_000, bodyTimeout: 0 });
+  const agent = new Agent({
+    connect: input.tls,
+    keepAliveTimeout: 60_000,
+    headersTimeout: 30_000,
+    bodyTimeout: 0,
+  });
   const abort = new AbortController();
   setMaxListeners(input.urls.length + 10, abort.signal); // one signal ends every watch
-  const result: WatchClientsResult = { received: input.urls.map(() => 0), events: input.urls.map(() => []), errors: [] };
+  const result: WatchClientsResult = {
+    received: input.urls.map(() => 0),
+    events: input.urls.map(() => []),
+    errors: [],
+  };
   const done: Promise<void>[] = [];
   try {
     await Promise.all(
       input.urls.map(async (url, k) => {
         const res = await request(url, { method: 'GET', dispatcher: agent, signal: abort.signal });
-        if (res.statusCode !== 200) throw new Error(`watch ${url}: ${res.statusCode} ${(await res.body.text()).slice(0, 200)}`);
+        if (res.statusCode !== 200)
+          throw new Error(
+            `watch ${url}: ${res.statusCode} ${(await res.body.text()).slice(0, 200)}`
+          );
         res.body.setEncoding('utf8');
         done.push(
           (async () => {
@@ -75,7 +87,14 @@ async function main(): Promise<void> {
     return;
   }
   parentPort!.postMessage({ type: 'ready' } satisfies WatchClientsMessage);
-  const progress = setInterval(() => parentPort!.postMessage({ type: 'progress', min: Math.min(...result.received) } satisfies WatchClientsMessage), 100);
+  const progress = setInterval(
+    () =>
+      parentPort!.postMessage({
+        type: 'progress',
+        min: Math.min(...result.received),
+      } satisfies WatchClientsMessage),
+    100
+  );
   await new Promise<void>((resolve) => parentPort!.once('message', () => resolve()));
   clearInterval(progress);
   abort.abort();

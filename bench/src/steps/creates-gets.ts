@@ -21,32 +21,53 @@ async function benchCreates(ctx: BenchContext): Promise<string[]> {
   const { rows, notes } = ctx.report;
   console.log('[1] creates: raw etcd txn (64 in flight, 8 s)...');
   const runId = Date.now().toString(36);
-  const { result: raw, perOp: rawCpu } = await cpuPerOp(processes, () => runFor(8000, 64, async (i) => {
-    const key = Buffer.from(`/bench-raw/creates/${runId}-${i}`);
-    const res = await etcd.kv.txn({
-      compare: [{ key, target: 'Version', result: 'Equal', version: 0 }],
-      success: [{ request_put: { key, value: Buffer.from(kib) } }],
-      failure: [],
-    });
-    if (!res.succeeded) throw new Error('txn did not succeed');
-  }));
+  const { result: raw, perOp: rawCpu } = await cpuPerOp(processes, () =>
+    runFor(8000, 64, async (i) => {
+      const key = Buffer.from(`/bench-raw/creates/${runId}-${i}`);
+      const res = await etcd.kv.txn({
+        compare: [{ key, target: 'Version', result: 'Equal', version: 0 }],
+        success: [{ request_put: { key, value: Buffer.from(kib) } }],
+        failure: [],
+      });
+      if (!res.succeeded) throw new Error('txn did not succeed');
+    })
+  );
   console.log('[1] creates: gateway POST (64 in flight over both gateways, 8 s)...');
   const names: string[] = [];
-  const { result: gw, perOp: gwCpu } = await cpuPerOp(processes, () => runFor(8000, 64, async (i) => {
-    const name = `c-${runId}-${i}`;
-    const g = gws[i % gws.length]!;
-    const r = await client.call(`${g.url}/api/v1/namespaces/default/configmaps`, 'POST', {
-      apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { v: kib },
-    });
-    if (r.status !== 201) throw new Error(`create: ${r.status} ${r.text.slice(0, 200)}`);
-    names.push(name);
-  }));
+  const { result: gw, perOp: gwCpu } = await cpuPerOp(processes, () =>
+    runFor(8000, 64, async (i) => {
+      const name = `c-${runId}-${i}`;
+      const g = gws[i % gws.length]!;
+      const r = await client.call(`${g.url}/api/v1/namespaces/default/configmaps`, 'POST', {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name },
+        data: { v: kib },
+      });
+      if (r.status !== 201) throw new Error(`create: ${r.status} ${r.text.slice(0, 200)}`);
+      names.push(name);
+    })
+  );
   notes.push(`creates, CPU µs per create: raw etcd txn: ${rawCpu}; gateway POST: ${gwCpu}`);
   const gwRate = gw.ok / gw.seconds;
   const rawRate = raw.ok / raw.seconds;
   const ratio = gwRate / rawRate;
-  rows.push({ metric: 'creates/s (64 in flight, 1 KiB)', orch: f(gwRate, 0), baseline: f(rawRate, 0) + ' (etcd txn)', ratio: f(ratio, 2), target: 'ratio >= 0.35', pass: ratio >= 0.35 });
-  rows.push({ metric: 'create p50/p99 ms', orch: `${f(pct(gw.latencies, 0.5))}/${f(pct(gw.latencies, 0.99))}`, baseline: `${f(pct(raw.latencies, 0.5))}/${f(pct(raw.latencies, 0.99))}`, ratio: f(pct(gw.latencies, 0.99) / pct(raw.latencies, 0.99), 2), target: '-', pass: undefined });
+  rows.push({
+    metric: 'creates/s (64 in flight, 1 KiB)',
+    orch: f(gwRate, 0),
+    baseline: f(rawRate, 0) + ' (etcd txn)',
+    ratio: f(ratio, 2),
+    target: 'ratio >= 0.35',
+    pass: ratio >= 0.35,
+  });
+  rows.push({
+    metric: 'create p50/p99 ms',
+    orch: `${f(pct(gw.latencies, 0.5))}/${f(pct(gw.latencies, 0.99))}`,
+    baseline: `${f(pct(raw.latencies, 0.5))}/${f(pct(raw.latencies, 0.99))}`,
+    ratio: f(pct(gw.latencies, 0.99) / pct(raw.latencies, 0.99), 2),
+    target: '-',
+    pass: undefined,
+  });
   if (gw.errors) notes.push(`gateway creates: ${gw.errors} errors, first: ${gw.firstError}`);
   if (raw.errors) notes.push(`raw creates: ${raw.errors} errors, first: ${raw.firstError}`);
   return names;
@@ -58,21 +79,51 @@ async function benchGets(ctx: BenchContext, names: string[]): Promise<void> {
   const sample = names.slice(0, 1000);
   if (sample.length === 0) throw new Error('no configmaps were created: cannot benchmark GET');
   console.log('[2] gets: raw etcd linearizable range (16 in flight, 8 s)...');
-  const { result: raw, perOp: rawCpu } = await cpuPerOp(processes, () => runFor(8000, 16, async (i) => {
-    const res = await etcd.kv.range({ key: Buffer.from(`/registry/core/configmaps/default/${sample[i % sample.length]}`) });
-    if (res.kvs.length !== 1) throw new Error('raw get: not found');
-  }));
+  const { result: raw, perOp: rawCpu } = await cpuPerOp(processes, () =>
+    runFor(8000, 16, async (i) => {
+      const res = await etcd.kv.range({
+        key: Buffer.from(`/registry/core/configmaps/default/${sample[i % sample.length]}`),
+      });
+      if (res.kvs.length !== 1) throw new Error('raw get: not found');
+    })
+  );
   console.log('[2] gets: gateway GET (16 in flight over both gateways, 8 s)...');
-  const { result: gw, perOp: gwCpu } = await cpuPerOp(processes, () => runFor(8000, 16, async (i) => {
-    const g = gws[i % gws.length]!;
-    const r = await client.call(`${g.url}/api/v1/namespaces/default/configmaps/${sample[i % sample.length]}`, 'GET');
-    if (r.status !== 200) throw new Error(`get: ${r.status} ${r.text.slice(0, 200)}`);
-  }));
+  const { result: gw, perOp: gwCpu } = await cpuPerOp(processes, () =>
+    runFor(8000, 16, async (i) => {
+      const g = gws[i % gws.length]!;
+      const r = await client.call(
+        `${g.url}/api/v1/namespaces/default/configmaps/${sample[i % sample.length]}`,
+        'GET'
+      );
+      if (r.status !== 200) throw new Error(`get: ${r.status} ${r.text.slice(0, 200)}`);
+    })
+  );
   notes.push(`gets, CPU µs per get: raw etcd range: ${rawCpu}; gateway GET: ${gwCpu}`);
   const gp99 = pct(gw.latencies, 0.99);
   const rp99 = pct(raw.latencies, 0.99);
-  rows.push({ metric: 'GET p50 ms (16 in flight)', orch: f(pct(gw.latencies, 0.5), 2), baseline: f(pct(raw.latencies, 0.5), 2) + ' (etcd range)', ratio: f(pct(gw.latencies, 0.5) / pct(raw.latencies, 0.5), 2), target: '-', pass: undefined });
-  rows.push({ metric: 'GET p99 ms (16 in flight)', orch: f(gp99, 2), baseline: f(rp99, 2) + ' (etcd range)', ratio: f(gp99 / rp99, 2), target: 'p99 <= 15 ms', pass: gp99 <= 15 });
-  rows.push({ metric: 'GET/s (16 in flight)', orch: f(gw.ok / gw.seconds, 0), baseline: f(raw.ok / raw.seconds, 0), ratio: f(gw.ok / gw.seconds / (raw.ok / raw.seconds), 2), target: '-', pass: undefined });
+  rows.push({
+    metric: 'GET p50 ms (16 in flight)',
+    orch: f(pct(gw.latencies, 0.5), 2),
+    baseline: f(pct(raw.latencies, 0.5), 2) + ' (etcd range)',
+    ratio: f(pct(gw.latencies, 0.5) / pct(raw.latencies, 0.5), 2),
+    target: '-',
+    pass: undefined,
+  });
+  rows.push({
+    metric: 'GET p99 ms (16 in flight)',
+    orch: f(gp99, 2),
+    baseline: f(rp99, 2) + ' (etcd range)',
+    ratio: f(gp99 / rp99, 2),
+    target: 'p99 <= 15 ms',
+    pass: gp99 <= 15,
+  });
+  rows.push({
+    metric: 'GET/s (16 in flight)',
+    orch: f(gw.ok / gw.seconds, 0),
+    baseline: f(raw.ok / raw.seconds, 0),
+    ratio: f(gw.ok / gw.seconds / (raw.ok / raw.seconds), 2),
+    target: '-',
+    pass: undefined,
+  });
   if (gw.errors) notes.push(`gateway gets: ${gw.errors} errors, first: ${gw.firstError}`);
 }

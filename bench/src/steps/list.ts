@@ -30,7 +30,8 @@ async function benchList(ctx: BenchContext): Promise<void> {
     for (let j = 0; j < 100; j++) {
       const name = `cm-${String(b * 100 + j).padStart(5, '0')}`;
       const value = JSON.stringify({
-        apiVersion: 'v1', kind: 'ConfigMap',
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
         metadata: { name, namespace: ns, uid: randomUUID(), creationTimestamp: now },
         data: { v: 'y'.repeat(256) },
       });
@@ -47,7 +48,12 @@ async function benchList(ctx: BenchContext): Promise<void> {
     const end = prefixEnd(prefix);
     let revision: string | undefined;
     for (;;) {
-      const res = await etcd.kv.range({ key: start, range_end: end, limit: 500, ...(revision ? { revision } : {}) });
+      const res = await etcd.kv.range({
+        key: start,
+        range_end: end,
+        limit: 500,
+        ...(revision ? { revision } : {}),
+      });
       revision ??= res.header.revision;
       count += res.kvs.length;
       if (!res.more || res.kvs.length === 0) break;
@@ -60,7 +66,10 @@ async function benchList(ctx: BenchContext): Promise<void> {
     let cont = '';
     for (;;) {
       const url = `${gw.url}/api/v1/namespaces/${ns}/configmaps?limit=500${cont ? `&continue=${encodeURIComponent(cont)}` : ''}`;
-      const body = JSON.parse(await mustCall(url, 'GET')) as { items: unknown[]; metadata: { continue?: string } };
+      const body = JSON.parse(await mustCall(url, 'GET')) as {
+        items: unknown[];
+        metadata: { continue?: string };
+      };
       count += body.items.length;
       cont = body.metadata.continue ?? '';
       if (!cont) break;
@@ -83,5 +92,12 @@ async function benchList(ctx: BenchContext): Promise<void> {
   const raw = await timeIt(rawList);
   const g = await timeIt(gwList);
   const ratio = g.ms / raw.ms;
-  rows.push({ metric: `list ${n} in pages of 500, ms`, orch: `${f(g.ms, 0)} (${g.count} items)`, baseline: `${f(raw.ms, 0)} (${raw.count} keys)`, ratio: f(ratio, 2) + 'x', target: '<= 3x raw', pass: ratio <= 3 && g.count === n });
+  rows.push({
+    metric: `list ${n} in pages of 500, ms`,
+    orch: `${f(g.ms, 0)} (${g.count} items)`,
+    baseline: `${f(raw.ms, 0)} (${raw.count} keys)`,
+    ratio: f(ratio, 2) + 'x',
+    target: '<= 3x raw',
+    pass: ratio <= 3 && g.count === n,
+  });
 }

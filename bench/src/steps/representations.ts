@@ -20,22 +20,41 @@ async function benchRepresentations(ctx: BenchContext): Promise<void> {
   console.log(`[4] representations: creating ${n} realistic pods...`);
   const { metadata, status: _status, ...rest } = realisticPod;
   for (let i = 0; i < n; i += 25) {
-    await Promise.all(Array.from({ length: 25 }, (_, j) =>
-      mustCall(`${gw.url}/api/v1/namespaces/${ns}/pods`, 'POST', {
-        ...rest,
-        metadata: { name: `pod-${String(i + j).padStart(4, '0')}`, labels: metadata.labels, annotations: metadata.annotations },
-      })
-    ));
+    await Promise.all(
+      Array.from({ length: 25 }, (_, j) =>
+        mustCall(`${gw.url}/api/v1/namespaces/${ns}/pods`, 'POST', {
+          ...rest,
+          metadata: {
+            name: `pod-${String(i + j).padStart(4, '0')}`,
+            labels: metadata.labels,
+            annotations: metadata.annotations,
+          },
+        })
+      )
+    );
   }
   const kinds: [string, string, (b: Buffer) => unknown][] = [
     ['JSON', 'application/json', (b) => JSON.parse(b.toString('utf8'))],
     ['binary', 'application/vnd.orch.protobuf', (b) => decodeEnvelope(b)],
-    ['Table', 'application/json;as=Table;g=meta.orch.io;v=v1', (b) => JSON.parse(b.toString('utf8'))],
+    [
+      'Table',
+      'application/json;as=Table;g=meta.orch.io;v=v1',
+      (b) => JSON.parse(b.toString('utf8')),
+    ],
   ];
-  const measure = async (path: string, accept: string, decode: (b: Buffer) => unknown, concurrency: number): Promise<{ rate: number; bytes: number; errors: number }> => {
+  const measure = async (
+    path: string,
+    accept: string,
+    decode: (b: Buffer) => unknown,
+    concurrency: number
+  ): Promise<{ rate: number; bytes: number; errors: number }> => {
     let bytes = 0;
     const r = await runFor(4000, concurrency, async () => {
-      const res = await request(`${gw.url}${path}`, { method: 'GET', dispatcher: agent, headers: { accept } });
+      const res = await request(`${gw.url}${path}`, {
+        method: 'GET',
+        dispatcher: agent,
+        headers: { accept },
+      });
       const body = Buffer.from(await res.body.arrayBuffer());
       if (res.statusCode !== 200) throw new Error(`${accept}: ${res.statusCode}`);
       bytes = body.length;
@@ -43,10 +62,14 @@ async function benchRepresentations(ctx: BenchContext): Promise<void> {
     });
     return { rate: r.ok / r.seconds, bytes, errors: r.errors };
   };
-  for (const [what, path, conc] of [['GET pod', `/api/v1/namespaces/${ns}/pods/pod-0000`, 16], [`list ${n} pods`, `/api/v1/namespaces/${ns}/pods`, 4]] as const) {
+  for (const [what, path, conc] of [
+    ['GET pod', `/api/v1/namespaces/${ns}/pods/pod-0000`, 16],
+    [`list ${n} pods`, `/api/v1/namespaces/${ns}/pods`, 4],
+  ] as const) {
     console.log(`[4] representations: ${what} in JSON, binary and Table (4 s each)...`);
     const results = [];
-    for (const [name, accept, decode] of kinds) results.push({ name, ...(await measure(path, accept, decode, conc)) });
+    for (const [name, accept, decode] of kinds)
+      results.push({ name, ...(await measure(path, accept, decode, conc)) });
     const json = results[0]!;
     for (const r of results) {
       rows.push({

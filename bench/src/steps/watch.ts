@@ -15,7 +15,10 @@ import { sentStampRe, wallClock } from '../watch-clients.js';
 import { startWatchClients } from '../watches.js';
 
 export const watch: BenchStep = { name: 'watch', run: (ctx) => benchWatch(ctx, 'gateway') };
-export const watchViaEtcd: BenchStep = { name: 'watch via etcd', run: (ctx) => benchWatch(ctx, 'etcd') };
+export const watchViaEtcd: BenchStep = {
+  name: 'watch via etcd',
+  run: (ctx) => benchWatch(ctx, 'etcd'),
+};
 
 async function benchWatch(ctx: BenchContext, via: 'gateway' | 'etcd'): Promise<void> {
   const { gateways: gws, natsUrl, etcd, client } = ctx;
@@ -27,10 +30,21 @@ async function benchWatch(ctx: BenchContext, via: 'gateway' | 'etcd'): Promise<v
   const rate = 1000;
   const seconds = 5;
   await createNamespace(gws[0]!, ns);
-  await waitFor(`namespace ${ns}`, async () => (await call(`${gws[1]!.url}/api/v1/namespaces/${ns}`, 'GET')).status === 200, { timeoutMs: 10_000 });
-  const list = JSON.parse(await mustCall(`${gws[0]!.url}/api/v1/namespaces/${ns}/configmaps`, 'GET')) as { metadata: { resourceVersion: string } };
+  await waitFor(
+    `namespace ${ns}`,
+    async () => (await call(`${gws[1]!.url}/api/v1/namespaces/${ns}`, 'GET')).status === 200,
+    { timeoutMs: 10_000 }
+  );
+  const list = JSON.parse(
+    await mustCall(`${gws[0]!.url}/api/v1/namespaces/${ns}/configmaps`, 'GET')
+  ) as { metadata: { resourceVersion: string } };
   const rv = list.metadata.resourceVersion;
-  const urls = gws.flatMap((g) => Array.from({ length: perGateway }, () => `${g.url}/api/v1/namespaces/${ns}/configmaps?watch=1&resourceVersion=${rv}`));
+  const urls = gws.flatMap((g) =>
+    Array.from(
+      { length: perGateway },
+      () => `${g.url}/api/v1/namespaces/${ns}/configmaps?watch=1&resourceVersion=${rv}`
+    )
+  );
   console.log(`[4] ${label}: opening ${urls.length} watches at rv ${rv} (on a worker thread)...`);
   const clients = await startWatchClients(urls, client.tls);
 
@@ -47,7 +61,11 @@ async function benchWatch(ctx: BenchContext, via: 'gateway' | 'etcd'): Promise<v
   // And a raw etcd watch on the same prefix: when etcd delivers the change.
   const etcdTapLat: number[] = [];
   const committedAt = new Map<string, number>();
-  const etcdTap = await etcd.watch().prefix(`/registry/core/configmaps/${ns}/`).withPreviousKV().create();
+  const etcdTap = await etcd
+    .watch()
+    .prefix(`/registry/core/configmaps/${ns}/`)
+    .withPreviousKV()
+    .create();
   etcdTap.on('put', (kv) => {
     const m = sentStampRe.exec(kv.value.toString());
     if (!m) return;
@@ -60,12 +78,34 @@ async function benchWatch(ctx: BenchContext, via: 'gateway' | 'etcd'): Promise<v
   const write = async (g: Gateway, name: string): Promise<{ status: number; text: string }> => {
     const annotations = { 'bench.orch.io/sent': wallClock().toFixed(3) };
     if (via === 'gateway') {
-      return call(`${g.url}/api/v1/namespaces/${ns}/configmaps`, 'POST', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, annotations }, data: { v: 'z'.repeat(128) } });
+      return call(`${g.url}/api/v1/namespaces/${ns}/configmaps`, 'POST', {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name, annotations },
+        data: { v: 'z'.repeat(128) },
+      });
     }
     const key = Buffer.from(`/registry/core/configmaps/${ns}/${name}`);
-    const metadata = { name, namespace: ns, uid: randomUUID(), creationTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), annotations };
-    const value = Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata, data: { v: 'z'.repeat(128) } }));
-    const res = await etcd.kv.txn({ compare: [{ key, target: 'Version', result: 'Equal', version: 0 }], success: [{ request_put: { key, value } }], failure: [] });
+    const metadata = {
+      name,
+      namespace: ns,
+      uid: randomUUID(),
+      creationTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+      annotations,
+    };
+    const value = Buffer.from(
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata,
+        data: { v: 'z'.repeat(128) },
+      })
+    );
+    const res = await etcd.kv.txn({
+      compare: [{ key, target: 'Version', result: 'Equal', version: 0 }],
+      success: [{ request_put: { key, value } }],
+      failure: [],
+    });
     return res.succeeded ? { status: 201, text: '' } : { status: 409, text: 'exists' };
   };
   let sent = 0;
@@ -115,10 +155,14 @@ async function benchWatch(ctx: BenchContext, via: 'gateway' | 'etcd'): Promise<v
   await tap.close();
   await etcdTap.cancel();
   etcdTapLat.sort((a, b) => a - b);
-  notes.push(`${label}: breakdown: send → raw etcd watch event p50 ${f(pct(etcdTapLat, 0.5), 0)} ms p99 ${f(pct(etcdTapLat, 0.99), 0)} ms (${etcdTapLat.length} seen)`);
+  notes.push(
+    `${label}: breakdown: send → raw etcd watch event p50 ${f(pct(etcdTapLat, 0.5), 0)} ms p99 ${f(pct(etcdTapLat, 0.99), 0)} ms (${etcdTapLat.length} seen)`
+  );
   createLat.sort((a, b) => a - b);
   natsTapLat.sort((a, b) => a - b);
-  notes.push(`${label}: breakdown: write round trip p50 ${f(pct(createLat, 0.5), 0)} ms p99 ${f(pct(createLat, 0.99), 0)} ms; send → publisher's NATS message p50 ${f(pct(natsTapLat, 0.5), 0)} ms p99 ${f(pct(natsTapLat, 0.99), 0)} ms (${natsTapLat.length} seen)`);
+  notes.push(
+    `${label}: breakdown: write round trip p50 ${f(pct(createLat, 0.5), 0)} ms p99 ${f(pct(createLat, 0.99), 0)} ms; send → publisher's NATS message p50 ${f(pct(natsTapLat, 0.5), 0)} ms p99 ${f(pct(natsTapLat, 0.99), 0)} ms (${natsTapLat.length} seen)`
+  );
 
   const events = result.events.flat();
   const sendToClient = events.map(([stamp, at]) => at - Number(stamp)).sort((a, b) => a - b);
@@ -129,24 +173,97 @@ async function benchWatch(ctx: BenchContext, via: 'gateway' | 'etcd'): Promise<v
     .sort((a, b) => a - b);
   // Latency by second of the write phase: a backlog grows, a fixed cost stays flat.
   const bySecond: number[][] = [];
-  for (const [stamp, at] of events) (bySecond[Math.max(0, Math.floor((Number(stamp) - t0Wall) / 1000))] ??= []).push(at - Number(stamp));
-  notes.push(`${label}: p50 latency ms by second of writing: ` + bySecond.map((b) => f(pct(b.sort((x, y) => x - y), 0.5), 0)).join(', '));
+  for (const [stamp, at] of events)
+    (bySecond[Math.max(0, Math.floor((Number(stamp) - t0Wall) / 1000))] ??= []).push(
+      at - Number(stamp)
+    );
+  notes.push(
+    `${label}: p50 latency ms by second of writing: ` +
+      bySecond
+        .map((b) =>
+          f(
+            pct(
+              b.sort((x, y) => x - y),
+              0.5
+            ),
+            0
+          )
+        )
+        .join(', ')
+  );
   const complete = result.received.filter((n) => n === sent).length;
   const minRecv = Math.min(...result.received);
-  if (result.errors.length) notes.push(`${label}: ${result.errors.length} watch streams failed, first: ${result.errors[0]}`);
+  if (result.errors.length)
+    notes.push(
+      `${label}: ${result.errors.length} watch streams failed, first: ${result.errors[0]}`
+    );
 
   // Baseline: NATS publish → subscribe for as many subscribers on one subject at the same rate.
-  console.log(`[4] ${label}, baseline: NATS, ${urls.length} subscribers, ${rate}/s for ${seconds} s...`);
-  const { latencies: natsLat, received: natsRecv } = await natsFanOut(natsUrl, urls.length, rate, seconds);
+  console.log(
+    `[4] ${label}, baseline: NATS, ${urls.length} subscribers, ${rate}/s for ${seconds} s...`
+  );
+  const { latencies: natsLat, received: natsRecv } = await natsFanOut(
+    natsUrl,
+    urls.length,
+    rate,
+    seconds
+  );
 
   const p99 = pct(all, 0.99);
-  rows.push({ metric: `${label}: send→client p50 ms`, orch: f(pct(sendToClient, 0.5), 1), baseline: '-', ratio: '-', target: '-', pass: undefined });
-  rows.push({ metric: `${label}: send→client p99 ms`, orch: f(pct(sendToClient, 0.99), 1), baseline: '-', ratio: '-', target: '-', pass: undefined });
-  rows.push({ metric: `${label}: commit→client p50 ms (${urls.length} watchers)`, orch: f(pct(all, 0.5), 1), baseline: f(pct(natsLat, 0.5), 2) + ' (NATS)', ratio: f(pct(all, 0.5) / pct(natsLat, 0.5), 1), target: '-', pass: undefined });
-  rows.push({ metric: `${label}: commit→client p99 ms (${urls.length} watchers)`, orch: f(p99, 1), baseline: f(pct(natsLat, 0.99), 2) + ' (NATS)', ratio: f(p99 / pct(natsLat, 0.99), 1), target: 'p99 <= 100 ms', pass: p99 <= 100 });
-  rows.push({ metric: `${label}: watchers with every event`, orch: `${complete}/${urls.length} (min ${minRecv}/${sent})`, baseline: `${natsRecv}/${total * urls.length} msgs`, ratio: '-', target: 'all', pass: complete === urls.length });
-  rows.push({ metric: `${label}: write rate reached /s`, orch: f(sent / writeSeconds, 0), baseline: f(rate, 0) + ' (asked)', ratio: f(sent / writeSeconds / rate, 2), target: '-', pass: undefined });
-  if (skipped) notes.push(`${label}: capped at ${maxInflight} in flight; ${skipped} of ${total} scheduled writes were skipped because the writes could not keep up with ${rate}/s`);
+  rows.push({
+    metric: `${label}: send→client p50 ms`,
+    orch: f(pct(sendToClient, 0.5), 1),
+    baseline: '-',
+    ratio: '-',
+    target: '-',
+    pass: undefined,
+  });
+  rows.push({
+    metric: `${label}: send→client p99 ms`,
+    orch: f(pct(sendToClient, 0.99), 1),
+    baseline: '-',
+    ratio: '-',
+    target: '-',
+    pass: undefined,
+  });
+  rows.push({
+    metric: `${label}: commit→client p50 ms (${urls.length} watchers)`,
+    orch: f(pct(all, 0.5), 1),
+    baseline: f(pct(natsLat, 0.5), 2) + ' (NATS)',
+    ratio: f(pct(all, 0.5) / pct(natsLat, 0.5), 1),
+    target: '-',
+    pass: undefined,
+  });
+  rows.push({
+    metric: `${label}: commit→client p99 ms (${urls.length} watchers)`,
+    orch: f(p99, 1),
+    baseline: f(pct(natsLat, 0.99), 2) + ' (NATS)',
+    ratio: f(p99 / pct(natsLat, 0.99), 1),
+    target: 'p99 <= 100 ms',
+    pass: p99 <= 100,
+  });
+  rows.push({
+    metric: `${label}: watchers with every event`,
+    orch: `${complete}/${urls.length} (min ${minRecv}/${sent})`,
+    baseline: `${natsRecv}/${total * urls.length} msgs`,
+    ratio: '-',
+    target: 'all',
+    pass: complete === urls.length,
+  });
+  rows.push({
+    metric: `${label}: write rate reached /s`,
+    orch: f(sent / writeSeconds, 0),
+    baseline: f(rate, 0) + ' (asked)',
+    ratio: f(sent / writeSeconds / rate, 2),
+    target: '-',
+    pass: undefined,
+  });
+  if (skipped)
+    notes.push(
+      `${label}: capped at ${maxInflight} in flight; ${skipped} of ${total} scheduled writes were skipped because the writes could not keep up with ${rate}/s`
+    );
   if (failed) notes.push(`${label}: ${failed} failed, first: ${firstError}`);
-  notes.push(`${label}: commit→client is the event's arrival at a watch client (a worker thread) minus when a raw etcd watch in the bench saw the commit; send→client adds the write's way to etcd; the clients parsed ~${f((sent * urls.length) / writeSeconds / 1000, 0)}k events/s`);
+  notes.push(
+    `${label}: commit→client is the event's arrival at a watch client (a worker thread) minus when a raw etcd watch in the bench saw the commit; send→client adds the write's way to etcd; the clients parsed ~${f((sent * urls.length) / writeSeconds / 1000, 0)}k events/s`
+  );
 }

@@ -407,13 +407,11 @@ function jsonBodies(base: Record<string, Json>, allowBinary: boolean): fc.Arbitr
       const envelope = encodeEnvelope(base);
       arbs.push(
         fc.constant({ mutation: 'protobuf:valid', contentType: protobufType, body: envelope }),
-        fc
-          .array(fc.tuple(fc.nat(), fc.nat(255)), { minLength: 1, maxLength: 8 })
-          .map((flips) => {
-            const b = Buffer.from(envelope);
-            for (const [i, v] of flips) b[4 + (i % Math.max(1, b.length - 4))] = v;
-            return { mutation: 'protobuf:flipped', contentType: protobufType, body: b };
-          }),
+        fc.array(fc.tuple(fc.nat(), fc.nat(255)), { minLength: 1, maxLength: 8 }).map((flips) => {
+          const b = Buffer.from(envelope);
+          for (const [i, v] of flips) b[4 + (i % Math.max(1, b.length - 4))] = v;
+          return { mutation: 'protobuf:flipped', contentType: protobufType, body: b };
+        }),
         fc.nat().map((i) => ({
           mutation: 'protobuf:truncated',
           contentType: protobufType,
@@ -442,7 +440,11 @@ function jsonPatchBodies(base: Record<string, Json>): fc.Arbitrary<Body> {
         fc.constantFrom('add', 'remove', 'replace', 'move', 'copy', 'test'),
         hostileString
       ),
-      path: fc.oneof(fc.nat().map((i) => pick(pointers, i) ?? ''), hostileString, anyJson),
+      path: fc.oneof(
+        fc.nat().map((i) => pick(pointers, i) ?? ''),
+        hostileString,
+        anyJson
+      ),
       from: fc.nat().map((i) => pick(pointers, i) ?? ''),
       value: anyJson,
     },

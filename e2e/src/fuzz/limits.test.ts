@@ -85,7 +85,11 @@ test('limits: a JSON patch building an object past the depth is 400, nothing cha
 test('limits: a YAML alias bomb is 400, the gateway stays up', async () => {
   const levels = ['a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
   for (let i = 1; i <= 9; i++) {
-    levels.push(`a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(',')}]`);
+    levels.push(
+      `a${i}: &a${i} [${Array(10)
+        .fill(`*a${i - 1}`)
+        .join(',')}]`
+    );
   }
   const body = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: bomb}\n${levels.join('\n')}\n`;
   const r = await suite.request(0, 'POST', cms, body, { 'Content-Type': 'application/yaml' });

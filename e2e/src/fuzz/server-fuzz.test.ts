@@ -30,5 +30,8 @@ test(title, async () => {
   assert.equal(failure, undefined, failure && `${failure.error}\n  case: ${failure.case}`);
   assert.equal([...fuzzer.stats.codes.keys()].filter((c) => c >= 500).length, 0);
   assert.ok((fuzzer.stats.codes.get(201) ?? 0) > 0, 'valid creates were stored');
-  assert.ok([...fuzzer.stats.codes.keys()].some((c) => c >= 400), 'invalid writes were refused');
+  assert.ok(
+    [...fuzzer.stats.codes.keys()].some((c) => c >= 400),
+    'invalid writes were refused'
+  );
 });

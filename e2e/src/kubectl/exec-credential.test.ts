@@ -15,7 +15,8 @@ const dir = mkdtempSync(join(tmpdir(), 'orch-exec-'));
 const auditLog = join(dir, 'audit.log');
 const execInfo = join(dir, 'exec-info.json');
 
-const kubectl = (kubeconfig: string, args: string[]) => runKubectl(kubeconfig, join(dir, 'cache'), args);
+const kubectl = (kubeconfig: string, args: string[]) =>
+  runKubectl(kubeconfig, join(dir, 'cache'), args);
 
 /**
  * A kubeconfig whose user runs `./credential-plugin.sh` (relative to the kubeconfig) with the
@@ -67,7 +68,9 @@ printf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential",
 `
   );
   chmodSync(plugin, 0o755);
-  suite = await startSuite({ gatewayArgs: [`--token-auth-file=${tokens}`, `--audit-log-path=${auditLog}`] });
+  suite = await startSuite({
+    gatewayArgs: [`--token-auth-file=${tokens}`, `--audit-log-path=${auditLog}`],
+  });
   await grantClusterRole(suite, 'view', 'system:authenticated'); // these tests are about who, not what
 });
 
@@ -80,12 +83,31 @@ test('kubectl with an exec credential plugin reaches the API as the token file u
   const r = await kubectl(kc, ['get', 'namespace', 'default', '-o', 'name']);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout.trim(), 'namespace/default');
-  const info = JSON.parse(readFileSync(execInfo, 'utf8')) as { kind: string; spec: { cluster: { server: string }; interactive: boolean } };
+  const info = JSON.parse(readFileSync(execInfo, 'utf8')) as {
+    kind: string;
+    spec: { cluster: { server: string }; interactive: boolean };
+  };
   assert.equal(info.kind, 'ExecCredential');
   assert.equal(info.spec.cluster.server, suite.gateways[0]);
-  const events = readFileSync(auditLog, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { user: { username?: string; groups?: string[] }; requestURI: string; userAgent: string });
-  const mine = events.find((e) => e.requestURI === '/api/v1/namespaces/default' && e.userAgent.startsWith('kubectl'));
-  assert.deepEqual(mine?.user, { username: 'dave', uid: 'uid-dave', groups: ['developers', 'system:viewers', 'system:authenticated'] });
+  const events = readFileSync(auditLog, 'utf8')
+    .trim()
+    .split('\n')
+    .map(
+      (l) =>
+        JSON.parse(l) as {
+          user: { username?: string; groups?: string[] };
+          requestURI: string;
+          userAgent: string;
+        }
+    );
+  const mine = events.find(
+    (e) => e.requestURI === '/api/v1/namespaces/default' && e.userAgent.startsWith('kubectl')
+  );
+  assert.deepEqual(mine?.user, {
+    username: 'dave',
+    uid: 'uid-dave',
+    groups: ['developers', 'system:viewers', 'system:authenticated'],
+  });
 });
 
 test('kubectl with a plugin printing an unknown token is refused (401)', async () => {
@@ -99,30 +121,85 @@ test('kubectl create --raw: a service-account token from the token subresource, 
   const admin = suite.kubeconfigs[0] ?? '';
   // (kubectl's typed `create serviceaccount` sends protobuf, which the gateway does not read yet)
   const saFile = join(dir, 'sa.yaml');
-  writeFileSync(saFile, 'apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: builder\n  namespace: default\n');
+  writeFileSync(
+    saFile,
+    'apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: builder\n  namespace: default\n'
+  );
   const created = await kubectl(admin, ['create', '-f', saFile]);
   assert.equal(created.code, 0, created.stderr);
   const req = join(dir, 'token-request.json');
-  writeFileSync(req, JSON.stringify({ apiVersion: 'authentication.orch.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 900 } }));
-  const minted = await kubectl(admin, ['create', '--raw', '/api/v1/namespaces/default/serviceaccounts/builder/token', '-f', req]);
+  writeFileSync(
+    req,
+    JSON.stringify({
+      apiVersion: 'authentication.orch.io/v1',
+      kind: 'TokenRequest',
+      spec: { expirationSeconds: 900 },
+    })
+  );
+  const minted = await kubectl(admin, [
+    'create',
+    '--raw',
+    '/api/v1/namespaces/default/serviceaccounts/builder/token',
+    '-f',
+    req,
+  ]);
   assert.equal(minted.code, 0, minted.stderr);
   const token = (JSON.parse(minted.stdout) as { status: { token: string } }).status.token;
 
   const reviewFile = join(dir, 'review.json');
-  writeFileSync(reviewFile, JSON.stringify({ apiVersion: 'authentication.orch.io/v1', kind: 'TokenReview', spec: { token } }));
-  const reviewed = await kubectl(admin, ['create', '--raw', '/apis/authentication.orch.io/v1/tokenreviews', '-f', reviewFile]);
+  writeFileSync(
+    reviewFile,
+    JSON.stringify({
+      apiVersion: 'authentication.orch.io/v1',
+      kind: 'TokenReview',
+      spec: { token },
+    })
+  );
+  const reviewed = await kubectl(admin, [
+    'create',
+    '--raw',
+    '/apis/authentication.orch.io/v1/tokenreviews',
+    '-f',
+    reviewFile,
+  ]);
   assert.equal(reviewed.code, 0, reviewed.stderr);
-  const status = (JSON.parse(reviewed.stdout) as { status: { authenticated: boolean; user: { username: string; groups: string[] } } }).status;
+  const status = (
+    JSON.parse(reviewed.stdout) as {
+      status: { authenticated: boolean; user: { username: string; groups: string[] } };
+    }
+  ).status;
   assert.equal(status.authenticated, true);
   assert.equal(status.user.username, 'system:serviceaccount:default:builder');
 
   const tokenConfig = join(dir, 'token.kubeconfig');
-  writeFileSync(tokenConfig, `apiVersion: v1\nkind: Config\nclusters:\n- name: orch\n  cluster:\n    server: ${suite.gateways[0]}\n    certificate-authority: ${suite.pki.caFile}\nusers:\n- name: sa\n  user: {}\ncontexts:\n- name: sa\n  context:\n    cluster: orch\n    user: sa\ncurrent-context: sa\n`);
-  const asSa = await kubectl(tokenConfig, [`--token=${token}`, 'get', 'serviceaccount', 'builder', '-n', 'default', '-o', 'name']);
+  writeFileSync(
+    tokenConfig,
+    `apiVersion: v1\nkind: Config\nclusters:\n- name: orch\n  cluster:\n    server: ${suite.gateways[0]}\n    certificate-authority: ${suite.pki.caFile}\nusers:\n- name: sa\n  user: {}\ncontexts:\n- name: sa\n  context:\n    cluster: orch\n    user: sa\ncurrent-context: sa\n`
+  );
+  const asSa = await kubectl(tokenConfig, [
+    `--token=${token}`,
+    'get',
+    'serviceaccount',
+    'builder',
+    '-n',
+    'default',
+    '-o',
+    'name',
+  ]);
   assert.equal(asSa.code, 0, asSa.stderr);
   assert.equal(asSa.stdout.trim(), 'serviceaccount/builder');
-  assert.equal((await kubectl(admin, ['-n', 'default', 'delete', 'serviceaccount', 'builder'])).code, 0);
-  const revoked = await kubectl(tokenConfig, [`--token=${token}`, 'get', 'serviceaccount', 'builder', '-n', 'default']);
+  assert.equal(
+    (await kubectl(admin, ['-n', 'default', 'delete', 'serviceaccount', 'builder'])).code,
+    0
+  );
+  const revoked = await kubectl(tokenConfig, [
+    `--token=${token}`,
+    'get',
+    'serviceaccount',
+    'builder',
+    '-n',
+    'default',
+  ]);
   assert.notEqual(revoked.code, 0, 'the token of a deleted account is refused');
   assert.match(revoked.stderr, /Unauthorized|must be logged in/);
 });

@@ -14,10 +14,15 @@ import { runKubectl } from './run-kubectl.js';
 let suite: Suite;
 const dir = mkdtempSync(join(tmpdir(), 'orch-kubectl-'));
 
-const kubectl = (args: string[], input?: string) => runKubectl(suite.kubeconfigs[0]!, join(dir, 'cache'), args, input);
+const kubectl = (args: string[], input?: string) =>
+  runKubectl(suite.kubeconfigs[0]!, join(dir, 'cache'), args, input);
 
 const manifest = (name: string, data: Record<string, string>) =>
-  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: e2e\n  labels:\n    app: demo\ndata:\n${Object.entries(data).map(([k, v]) => `  ${k}: "${v}"`).join('\n')}\n`;
+  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: e2e\n  labels:\n    app: demo\ndata:\n${Object.entries(
+    data
+  )
+    .map(([k, v]) => `  ${k}: "${v}"`)
+    .join('\n')}\n`;
 
 before(async () => {
   suite = await startSuite({ controllers: true });
@@ -28,7 +33,10 @@ after(async () => {
 });
 
 test('kubectl: create a namespace, apply a configmap, read it as JSON and YAML', async () => {
-  const ns = await kubectl(['create', '-f', '-'], 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: e2e\n');
+  const ns = await kubectl(
+    ['create', '-f', '-'],
+    'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: e2e\n'
+  );
   assert.equal(ns.code, 0, ns.stderr);
   const file = join(dir, 'cm.yaml');
   writeFileSync(file, manifest('settings', { color: 'blue' }));
@@ -36,7 +44,10 @@ test('kubectl: create a namespace, apply a configmap, read it as JSON and YAML',
   assert.equal(applied.code, 0, applied.stderr);
   assert.match(applied.stdout, /configmap\/settings created/);
   const json = await kubectl(['-n', 'e2e', 'get', 'configmap', 'settings', '-o', 'json']);
-  const obj = JSON.parse(json.stdout) as { data: Record<string, string>; metadata: { uid: string; resourceVersion: string } };
+  const obj = JSON.parse(json.stdout) as {
+    data: Record<string, string>;
+    metadata: { uid: string; resourceVersion: string };
+  };
   assert.deepEqual(obj.data, { color: 'blue' });
   assert.ok(obj.metadata.uid && obj.metadata.resourceVersion);
   const yaml = await kubectl(['-n', 'e2e', 'get', 'configmap', 'settings', '-o', 'yaml']);
@@ -44,14 +55,36 @@ test('kubectl: create a namespace, apply a configmap, read it as JSON and YAML',
 });
 
 test('kubectl get -w sees a change made by another client', async () => {
-  const watch = spawn('kubectl', [`--kubeconfig=${suite.kubeconfigs[0]}`, `--cache-dir=${join(dir, 'cache')}`, '-n', 'e2e', 'get', 'configmap', 'settings', '-w', '-o', 'jsonpath={.data.color}{"\\n"}']);
+  const watch = spawn('kubectl', [
+    `--kubeconfig=${suite.kubeconfigs[0]}`,
+    `--cache-dir=${join(dir, 'cache')}`,
+    '-n',
+    'e2e',
+    'get',
+    'configmap',
+    'settings',
+    '-w',
+    '-o',
+    'jsonpath={.data.color}{"\\n"}',
+  ]);
   let out = '';
   watch.stdout.on('data', (c: Buffer) => (out += c.toString()));
   try {
-    for (let i = 0; i < 100 && !out.includes('blue'); i++) await new Promise((r) => setTimeout(r, 100));
-    const patched = await kubectl(['-n', 'e2e', 'patch', 'configmap', 'settings', '--type=merge', '-p', '{"data":{"color":"green"}}']);
+    for (let i = 0; i < 100 && !out.includes('blue'); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    const patched = await kubectl([
+      '-n',
+      'e2e',
+      'patch',
+      'configmap',
+      'settings',
+      '--type=merge',
+      '-p',
+      '{"data":{"color":"green"}}',
+    ]);
     assert.equal(patched.code, 0, patched.stderr);
-    for (let i = 0; i < 100 && !out.includes('green'); i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 100 && !out.includes('green'); i++)
+      await new Promise((r) => setTimeout(r, 100));
     assert.deepEqual(out.trim().split('\n'), ['blue', 'green']);
   } finally {
     watch.kill();
@@ -63,10 +96,29 @@ test('kubectl get --chunk-size=2 over 5 objects pages through all of them', asyn
     const r = await kubectl(['create', '-f', '-'], manifest(`chunk-${i}`, { i: String(i) }));
     assert.equal(r.code, 0, r.stderr);
   }
-  const r = await kubectl(['-n', 'e2e', 'get', 'configmaps', '--chunk-size=2', '-o', 'name', '-v=6']);
+  const r = await kubectl([
+    '-n',
+    'e2e',
+    'get',
+    'configmaps',
+    '--chunk-size=2',
+    '-o',
+    'name',
+    '-v=6',
+  ]);
   assert.equal(r.code, 0, r.stderr);
-  assert.deepEqual(r.stdout.trim().split('\n'), ['configmap/chunk-0', 'configmap/chunk-1', 'configmap/chunk-2', 'configmap/chunk-3', 'configmap/settings']);
-  assert.equal((r.stderr.match(/GET https:\S+configmaps\?\S*limit=2/g) ?? []).length, 3, 'three pages of at most two');
+  assert.deepEqual(r.stdout.trim().split('\n'), [
+    'configmap/chunk-0',
+    'configmap/chunk-1',
+    'configmap/chunk-2',
+    'configmap/chunk-3',
+    'configmap/settings',
+  ]);
+  assert.equal(
+    (r.stderr.match(/GET https:\S+configmaps\?\S*limit=2/g) ?? []).length,
+    3,
+    'three pages of at most two'
+  );
 });
 
 test('kubectl delete removes a configmap, and deleting the namespace removes its content', async () => {

@@ -8,10 +8,19 @@ export interface KubectlResult {
   stderr: string;
 }
 
-export function runKubectl(kubeconfig: string, cacheDir: string, args: string[], input?: string): Promise<KubectlResult> {
+export function runKubectl(
+  kubeconfig: string,
+  cacheDir: string,
+  args: string[],
+  input?: string
+): Promise<KubectlResult> {
   return new Promise((resolve) => {
-    const child = execFile('kubectl', [`--kubeconfig=${kubeconfig}`, `--cache-dir=${cacheDir}`, ...args], { timeout: 30_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr })
+    const child = execFile(
+      'kubectl',
+      [`--kubeconfig=${kubeconfig}`, `--cache-dir=${cacheDir}`, ...args],
+      { timeout: 30_000 },
+      (err, stdout, stderr) =>
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr })
     );
     if (input !== undefined) child.stdin?.end(input);
   });

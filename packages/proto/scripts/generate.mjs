@@ -13,7 +13,10 @@ const here = dirname(fileURLToPath(import.meta.url));
 const pkg = join(here, '..');
 const protoRoot = join(pkg, '..', '..', 'proto');
 const out = join(pkg, 'src', 'generated');
-const services = { storage: 'orch/storage/v1/storage.proto', authorizer: 'orch/authz/v1/authorizer.proto' };
+const services = {
+  storage: 'orch/storage/v1/storage.proto',
+  authorizer: 'orch/authz/v1/authorizer.proto',
+};
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
@@ -36,14 +39,22 @@ for (const [name, file] of Object.entries(services)) {
 {
   const apiDir = join(protoRoot, 'orch', 'api');
   const walkProto = (dir) =>
-    readdirSync(dir).sort().flatMap((f) => {
-      const p = join(dir, f);
-      return statSync(p).isDirectory() ? walkProto(p) : p.endsWith('.proto') ? [relative(protoRoot, p)] : [];
-    });
+    readdirSync(dir)
+      .sort()
+      .flatMap((f) => {
+        const p = join(dir, f);
+        return statSync(p).isDirectory()
+          ? walkProto(p)
+          : p.endsWith('.proto')
+            ? [relative(protoRoot, p)]
+            : [];
+      });
   const files = walkProto(apiDir).filter((f) => f !== 'orch/api/options.proto');
   const root = new protobuf.Root();
   root.resolvePath = (_origin, target) =>
-    target.startsWith('google/protobuf/') ? join(dirname(fileURLToPath(import.meta.resolve('protobufjs'))), target) : join(protoRoot, target);
+    target.startsWith('google/protobuf/')
+      ? join(dirname(fileURLToPath(import.meta.resolve('protobufjs'))), target)
+      : join(protoRoot, target);
   root.loadSync(files, { keepCase: true, alternateCommentMode: true });
   root.resolveAll();
   const api = root.toJSON({ keepComments: true }).nested.orch.nested.api.nested;
@@ -60,11 +71,20 @@ for (const [name, file] of Object.entries(services)) {
 execFileSync(
   join(pkg, '..', '..', 'node_modules', '.bin', 'proto-loader-gen-types'),
   [
-    '--keepCase', '--longs=Number', '--enums=String', '--defaults', '--oneofs',
-    '--grpcLib=@grpc/grpc-js', '--outDir', relative(process.cwd(), join(out, 'types')),
-    '--importFileExtension=.js', '--inputTemplate=%s', '--outputTemplate=%s__Output',
+    '--keepCase',
+    '--longs=Number',
+    '--enums=String',
+    '--defaults',
+    '--oneofs',
+    '--grpcLib=@grpc/grpc-js',
+    '--outDir',
+    relative(process.cwd(), join(out, 'types')),
+    '--importFileExtension=.js',
+    '--inputTemplate=%s',
+    '--outputTemplate=%s__Output',
     ...Object.values(services).map((f) => join(protoRoot, f)),
-    '-I', protoRoot,
+    '-I',
+    protoRoot,
   ],
   { stdio: 'inherit' }
 );

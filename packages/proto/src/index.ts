@@ -36,9 +36,18 @@ export type { EventType } from './generated/types/orch/storage/v1/EventType.js';
 export type { Event, Event__Output } from './generated/types/orch/storage/v1/Event.js';
 export type { GetRequest__Output } from './generated/types/orch/storage/v1/GetRequest.js';
 export type { GetResponse__Output } from './generated/types/orch/storage/v1/GetResponse.js';
-export type { GetListRequest, GetListRequest__Output } from './generated/types/orch/storage/v1/GetListRequest.js';
-export type { GetListResponse, GetListResponse__Output } from './generated/types/orch/storage/v1/GetListResponse.js';
-export type { Preconditions, Preconditions__Output } from './generated/types/orch/storage/v1/Preconditions.js';
+export type {
+  GetListRequest,
+  GetListRequest__Output,
+} from './generated/types/orch/storage/v1/GetListRequest.js';
+export type {
+  GetListResponse,
+  GetListResponse__Output,
+} from './generated/types/orch/storage/v1/GetListResponse.js';
+export type {
+  Preconditions,
+  Preconditions__Output,
+} from './generated/types/orch/storage/v1/Preconditions.js';
 export type { CreateRequest__Output } from './generated/types/orch/storage/v1/CreateRequest.js';
 export type { UpdateRequest__Output } from './generated/types/orch/storage/v1/UpdateRequest.js';
 export type { DeleteRequest__Output } from './generated/types/orch/storage/v1/DeleteRequest.js';
@@ -49,10 +58,31 @@ export const authorizerProto = grpc.loadPackageDefinition(
   protoLoader.fromJSON(authorizerDescriptor as unknown as protobufJson, loaderOptions)
 ) as unknown as AuthorizerProtoGrpcType;
 
-export type { AuthorizerClient, AuthorizerHandlers } from './generated/types/orch/authz/v1/Authorizer.js';
-export type { AuthorizeRequest, AuthorizeRequest__Output } from './generated/types/orch/authz/v1/AuthorizeRequest.js';
-export type { AuthorizeResponse, AuthorizeResponse__Output } from './generated/types/orch/authz/v1/AuthorizeResponse.js';
-export type { RulesReviewRequest, RulesReviewRequest__Output } from './generated/types/orch/authz/v1/RulesReviewRequest.js';
-export type { RulesReviewResponse, RulesReviewResponse__Output } from './generated/types/orch/authz/v1/RulesReviewResponse.js';
-export type { ResourceRule, ResourceRule__Output } from './generated/types/orch/authz/v1/ResourceRule.js';
-export type { NonResourceRule, NonResourceRule__Output } from './generated/types/orch/authz/v1/NonResourceRule.js';
+export type {
+  AuthorizerClient,
+  AuthorizerHandlers,
+} from './generated/types/orch/authz/v1/Authorizer.js';
+export type {
+  AuthorizeRequest,
+  AuthorizeRequest__Output,
+} from './generated/types/orch/authz/v1/AuthorizeRequest.js';
+export type {
+  AuthorizeResponse,
+  AuthorizeResponse__Output,
+} from './generated/types/orch/authz/v1/AuthorizeResponse.js';
+export type {
+  RulesReviewRequest,
+  RulesReviewRequest__Output,
+} from './generated/types/orch/authz/v1/RulesReviewRequest.js';
+export type {
+  RulesReviewResponse,
+  RulesReviewResponse__Output,
+} from './generated/types/orch/authz/v1/RulesReviewResponse.js';
+export type {
+  ResourceRule,
+  ResourceRule__Output,
+} from './generated/types/orch/authz/v1/ResourceRule.js';
+export type {
+  NonResourceRule,
+  NonResourceRule__Output,
+} from './generated/types/orch/authz/v1/NonResourceRule.js';

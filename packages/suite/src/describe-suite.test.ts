@@ -35,7 +35,11 @@ describe('describeSuite', () => {
       ]
     );
     const [[etcd, nats], storage, [authorizer], gateways, [controllers]] = d.stages as [
-      ProcessSpec[], ProcessSpec[], ProcessSpec[], ProcessSpec[], ProcessSpec[],
+      ProcessSpec[],
+      ProcessSpec[],
+      ProcessSpec[],
+      ProcessSpec[],
+      ProcessSpec[],
     ];
 
     // Every port is distinct, and each client is given its server's address.
@@ -51,7 +55,10 @@ describe('describeSuite', () => {
       assert.equal(`127.0.0.1:${flag(s, 'secure-port')}`, d.storage[i]);
       assert.equal(flag(s, 'identity'), `storage-${i}`);
       assert.equal(s.args.at(-1), '--compaction-interval=5m', 'extra flags come last');
-      assert.deepEqual(s.ready.map((r) => r.kind), ['grpc-health']);
+      assert.deepEqual(
+        s.ready.map((r) => r.kind),
+        ['grpc-health']
+      );
     }
     assert.equal(flag(authorizer, 'storage-servers'), d.storage[0]);
     for (const [i, g] of gateways.entries()) {

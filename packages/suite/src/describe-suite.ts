@@ -203,56 +203,79 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
     ],
     // storage: the only etcd client; its gRPC health is SERVING while etcd answers.
     storagePorts.map((port, i) =>
-      service('storage', replicas === 1 ? 'storage' : `storage-${i}`, [
-        `--etcd-servers=${etcdUrl}`,
-        `--nats-url=${natsUrl}`,
-        `--bind-address=${host}`,
-        `--secure-port=${port}`,
-        `--metrics-port=${storageMetricsPorts[i]}`,
-        ...serving('storage'),
-        `--identity=storage-${i}`,
-      ], [{ kind: 'grpc-health', address: storage[i]!, tls: tls('storage') }], 30_000)
+      service(
+        'storage',
+        replicas === 1 ? 'storage' : `storage-${i}`,
+        [
+          `--etcd-servers=${etcdUrl}`,
+          `--nats-url=${natsUrl}`,
+          `--bind-address=${host}`,
+          `--secure-port=${port}`,
+          `--metrics-port=${storageMetricsPorts[i]}`,
+          ...serving('storage'),
+          `--identity=storage-${i}`,
+        ],
+        [{ kind: 'grpc-health', address: storage[i]!, tls: tls('storage') }],
+        30_000
+      )
     ),
     // authorizer: SERVING once its RBAC caches are synced; it then writes the bootstrap policy
     // through the first gateway (--kubeconfig), whose /readyz waits for that.
     [
-      service('authorizer', 'authorizer', [
-        `--storage-servers=${storage[0]}`,
-        `--nats-url=${natsUrl}`,
-        `--bind-address=${host}`,
-        `--secure-port=${authorizerPort}`,
-        `--metrics-port=${authorizerMetricsPort}`,
-        ...serving('authorizer'),
-        `--kubeconfig=${kubeconfigs['authorizer']!.path}`,
-      ], [{ kind: 'grpc-health', address: authorizer, tls: tls('authorizer') }], 60_000),
+      service(
+        'authorizer',
+        'authorizer',
+        [
+          `--storage-servers=${storage[0]}`,
+          `--nats-url=${natsUrl}`,
+          `--bind-address=${host}`,
+          `--secure-port=${authorizerPort}`,
+          `--metrics-port=${authorizerMetricsPort}`,
+          ...serving('authorizer'),
+          `--kubeconfig=${kubeconfigs['authorizer']!.path}`,
+        ],
+        [{ kind: 'grpc-health', address: authorizer, tls: tls('authorizer') }],
+        60_000
+      ),
     ],
     // gateways: ready when /readyz answers and the system namespaces exist.
     gateways.map((g, i) =>
-      service('gateway', g.name, [
-        `--bind-address=${host}`,
-        `--secure-port=${g.port}`,
-        ...serving('gateway'),
-        `--storage-servers=${storage[i % storage.length]}`,
-        `--grpc-ca-file=${ca}`,
-        `--grpc-cert-file=${cert('gateway').certFile}`,
-        `--grpc-key-file=${cert('gateway').keyFile}`,
-        `--nats-url=${natsUrl}`,
-        `--authorization-mode=${g.authorizationMode}`,
-        `--authorizer-servers=${authorizer}`,
-        '--shutdown-delay-duration=0s',
-      ], [
-        { kind: 'https', url: `${g.url}/readyz`, tls: asAdmin },
-        { kind: 'https', url: `${g.url}/api/v1/namespaces/default`, tls: asAdmin },
-      ], 90_000, gatewayOpts[i]!.args)
+      service(
+        'gateway',
+        g.name,
+        [
+          `--bind-address=${host}`,
+          `--secure-port=${g.port}`,
+          ...serving('gateway'),
+          `--storage-servers=${storage[i % storage.length]}`,
+          `--grpc-ca-file=${ca}`,
+          `--grpc-cert-file=${cert('gateway').certFile}`,
+          `--grpc-key-file=${cert('gateway').keyFile}`,
+          `--nats-url=${natsUrl}`,
+          `--authorization-mode=${g.authorizationMode}`,
+          `--authorizer-servers=${authorizer}`,
+          '--shutdown-delay-duration=0s',
+        ],
+        [
+          { kind: 'https', url: `${g.url}/readyz`, tls: asAdmin },
+          { kind: 'https', url: `${g.url}/api/v1/namespaces/default`, tls: asAdmin },
+        ],
+        90_000,
+        gatewayOpts[i]!.args
+      )
     ),
   ];
   // controllers: through the public API with their own certificate. No endpoint of their own:
   // a moment's run shows that they started.
   if (controllers) {
     stages.push([
-      service('controllers', 'controllers', [
-        `--kubeconfig=${kubeconfigs['controllers']!.path}`,
-      ], [{ kind: 'running', forMs: 1500 }], 10_000),
+      service(
+        'controllers',
+        'controllers',
+        [`--kubeconfig=${kubeconfigs['controllers']!.path}`],
+        [{ kind: 'running', forMs: 1500 }],
+        10_000
+      ),
     ]);
   }
 
@@ -283,22 +306,28 @@ export function etcdProcess(
   return {
     name: 'etcd',
     role: 'etcd',
-    command: findExecutable(
-      'etcd',
-      ['/usr/local/bin', '/usr/bin'],
-      'apt-get install etcd-server'
-    ),
+    command: findExecutable('etcd', ['/usr/local/bin', '/usr/bin'], 'apt-get install etcd-server'),
     args: [
-      '--name', 'orch',
-      '--data-dir', o.dataDir,
-      '--listen-client-urls', url,
-      '--advertise-client-urls', url,
-      '--listen-peer-urls', peerUrl,
-      '--initial-advertise-peer-urls', peerUrl,
-      '--initial-cluster', `orch=${peerUrl}`,
-      '--logger', 'zap',
-      '--log-outputs', 'stderr',
-      '--log-level', 'warn',
+      '--name',
+      'orch',
+      '--data-dir',
+      o.dataDir,
+      '--listen-client-urls',
+      url,
+      '--advertise-client-urls',
+      url,
+      '--listen-peer-urls',
+      peerUrl,
+      '--initial-advertise-peer-urls',
+      peerUrl,
+      '--initial-cluster',
+      `orch=${peerUrl}`,
+      '--logger',
+      'zap',
+      '--log-outputs',
+      'stderr',
+      '--log-level',
+      'warn',
       ...extraArgs,
     ],
     env: etcdEnv(),

@@ -49,7 +49,10 @@ describe('Launcher', () => {
       lines.filter((l) => !l.startsWith('started')),
       ['first is ready', 'second is ready']
     );
-    assert.deepEqual(launcher.processes.map((p) => p.name), ['first', 'second']);
+    assert.deepEqual(
+      launcher.processes.map((p) => p.name),
+      ['first', 'second']
+    );
     await launcher.stop();
     assert.deepEqual(lines.slice(-2), ['stopped second', 'stopped first']);
     for (const p of launcher.processes) assert.match(p.exitReason() ?? '', /exited with code 0/);
@@ -79,7 +82,10 @@ describe('Launcher', () => {
       assert.equal(err.portInUse, false);
       return true;
     });
-    assert.deepEqual(exited.map((p) => p.name), ['crasher']);
+    assert.deepEqual(
+      exited.map((p) => p.name),
+      ['crasher']
+    );
     await launcher.stop();
   });
 
@@ -127,7 +133,10 @@ describe('Launcher', () => {
     await new Promise((r) => setTimeout(r, 200));
     await launcher.stop();
     await waiting;
-    assert.equal(launcher.processes.every((p) => p.exitReason() !== undefined), true);
+    assert.equal(
+      launcher.processes.every((p) => p.exitReason() !== undefined),
+      true
+    );
   });
 
   it('kills a process that does not stop within the grace period', async () => {

@@ -2,7 +2,11 @@
 // suite's cluster CA, for tests of what a user other than the admin may do.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { issueCertificate, loadCertificateAuthority, writeKubeconfig } from '@orch/component-base/pki';
+import {
+  issueCertificate,
+  loadCertificateAuthority,
+  writeKubeconfig,
+} from '@orch/component-base/pki';
 import type { ClusterPki } from '@orch/component-base/pki';
 
 export interface UserCredentials {
@@ -11,10 +15,22 @@ export interface UserCredentials {
   keyFile: string;
 }
 
-export async function userKubeconfig(pki: ClusterPki, server: string, user: string, groups: string[] = []): Promise<UserCredentials> {
+export async function userKubeconfig(
+  pki: ClusterPki,
+  server: string,
+  user: string,
+  groups: string[] = []
+): Promise<UserCredentials> {
   const ca = pki.file('ca');
-  const authority = await loadCertificateAuthority(await readFile(ca.certFile, 'utf8'), await readFile(ca.keyFile, 'utf8'));
-  const pair = await issueCertificate(authority, { commonName: user, organizations: groups, usages: ['client'] });
+  const authority = await loadCertificateAuthority(
+    await readFile(ca.certFile, 'utf8'),
+    await readFile(ca.keyFile, 'utf8')
+  );
+  const pair = await issueCertificate(authority, {
+    commonName: user,
+    organizations: groups,
+    usages: ['client'],
+  });
   const base = join(pki.dir, `user-${user.replace(/[^a-zA-Z0-9-]/g, '_')}`);
   const certFile = `${base}.crt`;
   const keyFile = `${base}.key`;

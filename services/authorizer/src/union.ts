@@ -11,12 +11,17 @@ export function union(...authorizers: Authorizer[]): Authorizer {
       let nameIndependent = true;
       for (const z of authorizers) {
         const r = z.authorize(a);
-        if (r.decision !== 'no-opinion') return nameIndependent ? r : { ...r, nameIndependent: false };
+        if (r.decision !== 'no-opinion')
+          return nameIndependent ? r : { ...r, nameIndependent: false };
         if (r.reason) reasons.push(r.reason);
         if (r.evaluationError) errors.push(r.evaluationError);
         nameIndependent &&= r.nameIndependent === true;
       }
-      const out: AuthorizationResult = { decision: 'no-opinion', reason: reasons.join('; '), nameIndependent };
+      const out: AuthorizationResult = {
+        decision: 'no-opinion',
+        reason: reasons.join('; '),
+        nameIndependent,
+      };
       if (errors.length) out.evaluationError = errors.join('; ');
       return out;
     },
@@ -26,7 +31,10 @@ export function union(...authorizers: Authorizer[]): Authorizer {
         resourceRules: parts.flatMap((p) => p.resourceRules),
         nonResourceRules: parts.flatMap((p) => p.nonResourceRules),
         incomplete: parts.some((p) => p.incomplete),
-        evaluationError: parts.map((p) => p.evaluationError).filter(Boolean).join('; '),
+        evaluationError: parts
+          .map((p) => p.evaluationError)
+          .filter(Boolean)
+          .join('; '),
       };
     },
   };

@@ -8,14 +8,30 @@ import type { Suite } from '@orch/testing';
 let suite: Suite;
 const ns = 'tables';
 const base = `/api/v1/namespaces/${ns}/configmaps`;
-const rvOf = (b: unknown): string => ((b as { metadata: { resourceVersion: string } }).metadata.resourceVersion);
+const rvOf = (b: unknown): string =>
+  (b as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
 const reasonOf = (b: unknown): string => (b as { reason?: string }).reason ?? '';
-const cm = (name: string, extra: Record<string, unknown> = {}) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { app: 'x' } }, data: { a: '1' }, ...extra });
+const cm = (name: string, extra: Record<string, unknown> = {}) => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, labels: { app: 'x' } },
+  data: { a: '1' },
+  ...extra,
+});
 let firstRv = '';
 
 before(async () => {
   suite = await startSuite();
-  assert.equal((await suite.request(0, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } })).status, 201);
+  assert.equal(
+    (
+      await suite.request(0, 'POST', '/api/v1/namespaces', {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: ns },
+      })
+    ).status,
+    201
+  );
   for (let i = 0; i < 5; i++) {
     const r = await suite.request(0, 'POST', base, cm(`c${i}`));
     assert.equal(r.status, 201);
@@ -44,7 +60,11 @@ test('list table: RVM unset, limit=n, continue unset — other RV is Exact', asy
   const exact = await list(`resourceVersion=${firstRv}&limit=10`);
   assert.equal(exact.status, 200);
   assert.equal(rvOf(exact.body), firstRv, 'the collection version equals the request');
-  assert.equal((exact.body as { items: unknown[] }).items.length, 1, 'only what existed at that version');
+  assert.equal(
+    (exact.body as { items: unknown[] }).items.length,
+    1,
+    'only what existed at that version'
+  );
 });
 
 test('list table: limit=n with continue — token version exact, RV "0" treated as token, other RV 400', async () => {
@@ -83,16 +103,25 @@ test('list table: RVM=NotOlderThan — unset invalid, "0" Any, other Not older t
 
 test('list table: remainingItemCount omitted with a selector or when complete', async () => {
   const sel = await list('limit=2&labelSelector=app%3Dx');
-  assert.equal((sel.body as { metadata: Record<string, unknown> }).metadata['remainingItemCount'], undefined);
+  assert.equal(
+    (sel.body as { metadata: Record<string, unknown> }).metadata['remainingItemCount'],
+    undefined
+  );
   const all = await list('limit=100');
-  assert.equal((all.body as { metadata: Record<string, unknown> }).metadata['remainingItemCount'], undefined);
+  assert.equal(
+    (all.body as { metadata: Record<string, unknown> }).metadata['remainingItemCount'],
+    undefined
+  );
   assert.equal((all.body as { metadata: Record<string, unknown> }).metadata['continue'], undefined);
 });
 
 test('get table: unset is Most recent, "0" Any, other Not older than; a future version is 504', async () => {
   assert.equal((await suite.request(0, 'GET', `${base}/c0`)).status, 200);
   assert.equal((await suite.request(0, 'GET', `${base}/c0?resourceVersion=0`)).status, 200);
-  assert.equal((await suite.request(0, 'GET', `${base}/c0?resourceVersion=${firstRv}`)).status, 200);
+  assert.equal(
+    (await suite.request(0, 'GET', `${base}/c0?resourceVersion=${firstRv}`)).status,
+    200
+  );
   const future = await suite.request(0, 'GET', `${base}/c0?resourceVersion=99999999`);
   assert.equal(future.status, 504);
   assert.match((future.body as { message: string }).message, /Too large resource version/);
@@ -103,7 +132,12 @@ test('errors table: malformed JSON, wrong kind, name and namespace mismatches ar
     ['malformed JSON', 'POST', base, '{"apiVersion": "v1", "kind": '],
     ['wrong kind', 'POST', base, { ...cm('wrongkind'), kind: 'Secret' }],
     ['wrong apiVersion', 'POST', base, { ...cm('wrongapi'), apiVersion: 'apps/v1' }],
-    ['namespace mismatch', 'POST', base, { ...cm('nsmismatch'), metadata: { name: 'nsmismatch', namespace: 'other' } }],
+    [
+      'namespace mismatch',
+      'POST',
+      base,
+      { ...cm('nsmismatch'), metadata: { name: 'nsmismatch', namespace: 'other' } },
+    ],
     ['name mismatch', 'PUT', `${base}/c1`, cm('c2')],
     ['dryRun=Bogus', 'POST', `${base}?dryRun=Bogus`, cm('dry')],
   ];
@@ -114,27 +148,51 @@ test('errors table: malformed JSON, wrong kind, name and namespace mismatches ar
     assert.ok((r.body as { message: string }).message.length > 0, name);
   }
   const items = (await list('')).body as { items: { metadata: { name: string } }[] };
-  assert.deepEqual(items.items.map((i) => i.metadata.name), ['c0', 'c1', 'c2', 'c3', 'c4']);
+  assert.deepEqual(
+    items.items.map((i) => i.metadata.name),
+    ['c0', 'c1', 'c2', 'c3', 'c4']
+  );
 });
 
 test('errors table: 404, 409 AlreadyExists, 409 Conflict on a stale resourceVersion, 406, 415, 413', async () => {
   assert.equal(reasonOf((await suite.request(0, 'GET', `${base}/nope`)).body), 'NotFound');
   assert.equal(reasonOf((await suite.request(0, 'POST', base, cm('c0'))).body), 'AlreadyExists');
-  const stale = await suite.request(0, 'PUT', `${base}/c0`, { ...cm('c0'), metadata: { name: 'c0', resourceVersion: '1' } });
+  const stale = await suite.request(0, 'PUT', `${base}/c0`, {
+    ...cm('c0'),
+    metadata: { name: 'c0', resourceVersion: '1' },
+  });
   assert.equal(stale.status, 409);
   assert.equal(reasonOf(stale.body), 'Conflict');
-  const notAcceptable = await suite.request(0, 'GET', `${base}/c0`, undefined, { Accept: 'application/vnd.unknown' });
+  const notAcceptable = await suite.request(0, 'GET', `${base}/c0`, undefined, {
+    Accept: 'application/vnd.unknown',
+  });
   assert.equal(notAcceptable.status, 406);
   // Server-side apply is not served yet.
-  const unsupported = await suite.request(0, 'PATCH', `${base}/c0`, '{}', { 'Content-Type': 'application/apply-patch+yaml' });
+  const unsupported = await suite.request(0, 'PATCH', `${base}/c0`, '{}', {
+    'Content-Type': 'application/apply-patch+yaml',
+  });
   assert.equal(unsupported.status, 415);
-  const big = await suite.request(0, 'POST', base, { ...cm('big'), data: { a: 'x'.repeat(3.5 * 1024 * 1024) } });
+  const big = await suite.request(0, 'POST', base, {
+    ...cm('big'),
+    data: { a: 'x'.repeat(3.5 * 1024 * 1024) },
+  });
   assert.equal(big.status, 413);
-  const tooBigForEtcd = await suite.request(0, 'POST', base, { ...cm('big2'), data: { a: 'x'.repeat(2 * 1024 * 1024) } });
+  const tooBigForEtcd = await suite.request(0, 'POST', base, {
+    ...cm('big2'),
+    data: { a: 'x'.repeat(2 * 1024 * 1024) },
+  });
   assert.equal(tooBigForEtcd.status, 413, 'over the store limit is a clear 4xx, not a 500');
   assert.equal((await suite.request(0, 'GET', `${base}/big2`)).status, 404);
-  assert.equal((await suite.request(0, 'GET', '/api/v1/namespaces/missing/configmaps/x')).status, 404);
-  const missingNs = await suite.request(0, 'POST', '/api/v1/namespaces/missing/configmaps', cm('x'));
+  assert.equal(
+    (await suite.request(0, 'GET', '/api/v1/namespaces/missing/configmaps/x')).status,
+    404
+  );
+  const missingNs = await suite.request(
+    0,
+    'POST',
+    '/api/v1/namespaces/missing/configmaps',
+    cm('x')
+  );
   assert.equal(missingNs.status, 404);
 });
 
@@ -225,29 +283,86 @@ test('namespace finalize subresource: writes only spec.finalizers, raises no gen
 });
 
 test('status subresource: main writes keep status, status writes change nothing else; generation follows spec', async () => {
-  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'x' }] }, status: { phase: 'Running' } };
+  const pod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p' },
+    spec: { containers: [{ name: 'c', image: 'x' }] },
+    status: { phase: 'Running' },
+  };
   const created = await suite.request(0, 'POST', `/api/v1/namespaces/${ns}/pods`, pod);
   assert.equal(created.status, 201);
-  assert.equal((created.body as { status?: unknown }).status, undefined, 'status is not set on create');
-  const st = await suite.request(0, 'PATCH', `/api/v1/namespaces/${ns}/pods/p/status`, { status: { phase: 'Running' }, spec: { nodeName: 'n1' } }, { 'Content-Type': 'application/merge-patch+json' });
+  assert.equal(
+    (created.body as { status?: unknown }).status,
+    undefined,
+    'status is not set on create'
+  );
+  const st = await suite.request(
+    0,
+    'PATCH',
+    `/api/v1/namespaces/${ns}/pods/p/status`,
+    { status: { phase: 'Running' }, spec: { nodeName: 'n1' } },
+    { 'Content-Type': 'application/merge-patch+json' }
+  );
   assert.equal(st.status, 200);
   assert.deepEqual((st.body as { status: unknown }).status, { phase: 'Running' });
-  assert.equal((st.body as { spec: { nodeName?: string } }).spec.nodeName, undefined, 'a status write changes nothing else');
-  const main = await suite.request(0, 'PATCH', `/api/v1/namespaces/${ns}/pods/p`, { status: { phase: 'Failed' }, spec: { nodeName: 'n1' } }, { 'Content-Type': 'application/merge-patch+json' });
-  assert.deepEqual((main.body as { status: unknown }).status, { phase: 'Running' }, 'a main write keeps status');
+  assert.equal(
+    (st.body as { spec: { nodeName?: string } }).spec.nodeName,
+    undefined,
+    'a status write changes nothing else'
+  );
+  const main = await suite.request(
+    0,
+    'PATCH',
+    `/api/v1/namespaces/${ns}/pods/p`,
+    { status: { phase: 'Failed' }, spec: { nodeName: 'n1' } },
+    { 'Content-Type': 'application/merge-patch+json' }
+  );
+  assert.deepEqual(
+    (main.body as { status: unknown }).status,
+    { phase: 'Running' },
+    'a main write keeps status'
+  );
   assert.equal((main.body as { metadata: { generation: number } }).metadata.generation, 2);
 });
 
 test('deletion table: finalizers keep the object (deletionTimestamp) until the last one goes, then it is removed', async () => {
-  await suite.request(0, 'POST', base, cm('fin', { metadata: { name: 'fin', finalizers: ['a.orch.io/x', 'b.orch.io/y'] } }));
+  await suite.request(
+    0,
+    'POST',
+    base,
+    cm('fin', { metadata: { name: 'fin', finalizers: ['a.orch.io/x', 'b.orch.io/y'] } })
+  );
   const del = await suite.request(0, 'DELETE', `${base}/fin`);
   assert.ok(del.status === 200 || del.status === 202);
   const marked = await suite.request(0, 'GET', `${base}/fin`);
-  assert.ok((marked.body as { metadata: { deletionTimestamp?: string } }).metadata.deletionTimestamp);
-  await suite.request(0, 'PATCH', `${base}/fin`, [{ op: 'replace', path: '/metadata/finalizers', value: ['b.orch.io/y'] }], { 'Content-Type': 'application/json-patch+json' });
-  assert.equal((await suite.request(0, 'GET', `${base}/fin`)).status, 200, 'finalizing while one remains');
-  await suite.request(0, 'PATCH', `${base}/fin`, { metadata: { finalizers: null } }, { 'Content-Type': 'application/merge-patch+json' });
-  assert.equal((await suite.request(0, 'GET', `${base}/fin`)).status, 404, 'removed with the last finalizer');
+  assert.ok(
+    (marked.body as { metadata: { deletionTimestamp?: string } }).metadata.deletionTimestamp
+  );
+  await suite.request(
+    0,
+    'PATCH',
+    `${base}/fin`,
+    [{ op: 'replace', path: '/metadata/finalizers', value: ['b.orch.io/y'] }],
+    { 'Content-Type': 'application/json-patch+json' }
+  );
+  assert.equal(
+    (await suite.request(0, 'GET', `${base}/fin`)).status,
+    200,
+    'finalizing while one remains'
+  );
+  await suite.request(
+    0,
+    'PATCH',
+    `${base}/fin`,
+    { metadata: { finalizers: null } },
+    { 'Content-Type': 'application/merge-patch+json' }
+  );
+  assert.equal(
+    (await suite.request(0, 'GET', `${base}/fin`)).status,
+    404,
+    'removed with the last finalizer'
+  );
 });
 
 test('health: verbose checks, exclude, single checks', async () => {
@@ -256,13 +371,19 @@ test('health: verbose checks, exclude, single checks', async () => {
   assert.match(r.text, /\[\+\]etcd ok/);
   assert.match(r.text, /\[\+\]informer-sync ok/);
   assert.match(r.text, /readyz check passed/);
-  assert.match((await suite.request(0, 'GET', '/readyz?verbose&exclude=nats')).text, /\[\+\]nats excluded: ok/);
+  assert.match(
+    (await suite.request(0, 'GET', '/readyz?verbose&exclude=nats')).text,
+    /\[\+\]nats excluded: ok/
+  );
   assert.equal((await suite.request(0, 'GET', '/livez/etcd')).status, 200);
   assert.equal((await suite.request(0, 'GET', '/readyz/nope')).status, 404);
 });
 
 test('metrics count requests by verb, resource and code', async () => {
   const r = await suite.request(0, 'GET', '/metrics', undefined, { Accept: 'text/plain' });
-  assert.match(r.text, /orch_gateway_request_total\{verb="LIST",group="",version="v1",resource="configmaps",subresource="",scope="namespace",code="200"\} \d+/);
+  assert.match(
+    r.text,
+    /orch_gateway_request_total\{verb="LIST",group="",version="v1",resource="configmaps",subresource="",scope="namespace",code="200"\} \d+/
+  );
   assert.match(r.text, /orch_gateway_storage_request_duration_seconds_bucket/);
 });

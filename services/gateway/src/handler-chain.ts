@@ -47,7 +47,12 @@ export function buildHandlerChain(c: HandlerChainConfig): Express {
   app.use(c.metrics);
   app.use(withRequestInfoFilter());
   if (c.audit) app.use(withAudit(c.audit));
-  app.use(withAuthentication(c.authenticators, { anonymous: c.anonymousAuth, anonymousAllowed: c.publicPath }));
+  app.use(
+    withAuthentication(c.authenticators, {
+      anonymous: c.anonymousAuth,
+      anonymousAllowed: c.publicPath,
+    })
+  );
   app.use(withImpersonation(c.authorizer));
   app.use(withMaxInFlight(c.maxReadOnlyInFlight, c.maxMutatingInFlight));
   app.use(withAuthorization(c.authorizer));

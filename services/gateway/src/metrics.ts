@@ -66,11 +66,18 @@ export class GatewayMetrics {
           version: info?.apiVersion ?? '',
           resource: info?.resource ?? '',
           subresource: info?.subresource ?? '',
-          scope: !info?.isResourceRequest ? '' : info.name ? 'resource' : info.namespace ? 'namespace' : 'cluster',
+          scope: !info?.isResourceRequest
+            ? ''
+            : info.name
+              ? 'resource'
+              : info.namespace
+                ? 'namespace'
+                : 'cluster',
         };
         this.requests.inc({ ...labels, code: String(res.statusCode) });
         const started = startTimeFrom(req);
-        if (started !== undefined && info?.verb !== 'watch') this.latency.observe(labels, (performance.now() - started) / 1000);
+        if (started !== undefined && info?.verb !== 'watch')
+          this.latency.observe(labels, (performance.now() - started) / 1000);
       });
       next();
     };

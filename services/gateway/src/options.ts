@@ -36,27 +36,61 @@ export const gatewayFlags = {
   ...storageClientFlags(),
   ...grpcClientTlsFlags(),
   ...natsFlags(),
-  'shutdown-delay-duration': { type: 'string', default: '0s', description: 'Time /readyz reports failure before the server stops accepting requests.' },
-  'livez-grace-period': { type: 'string', default: '0s', description: 'Start-up time during which /livez checks do not fail.' },
-  'max-request-body-bytes': { type: 'string', default: String(3 * 1024 * 1024), description: 'Largest request body accepted (413 above).' },
-  'max-requests-inflight': { type: 'string', default: '400', description: 'Concurrent read-only requests (0: unlimited).' },
-  'max-mutating-requests-inflight': { type: 'string', default: '200', description: 'Concurrent mutating requests (0: unlimited).' },
-  'min-request-timeout': { type: 'string', default: '1800', description: 'Longest a watch runs without timeoutSeconds, in seconds.' },
-  'authorization-mode': { type: 'string', default: 'RBAC', description: 'RBAC (asks the authorizer service), AlwaysAllow or AlwaysDeny.' },
+  'shutdown-delay-duration': {
+    type: 'string',
+    default: '0s',
+    description: 'Time /readyz reports failure before the server stops accepting requests.',
+  },
+  'livez-grace-period': {
+    type: 'string',
+    default: '0s',
+    description: 'Start-up time during which /livez checks do not fail.',
+  },
+  'max-request-body-bytes': {
+    type: 'string',
+    default: String(3 * 1024 * 1024),
+    description: 'Largest request body accepted (413 above).',
+  },
+  'max-requests-inflight': {
+    type: 'string',
+    default: '400',
+    description: 'Concurrent read-only requests (0: unlimited).',
+  },
+  'max-mutating-requests-inflight': {
+    type: 'string',
+    default: '200',
+    description: 'Concurrent mutating requests (0: unlimited).',
+  },
+  'min-request-timeout': {
+    type: 'string',
+    default: '1800',
+    description: 'Longest a watch runs without timeoutSeconds, in seconds.',
+  },
+  'authorization-mode': {
+    type: 'string',
+    default: 'RBAC',
+    description: 'RBAC (asks the authorizer service), AlwaysAllow or AlwaysDeny.',
+  },
   ...authorizerClientFlags(
     'Address of the authorizer service (gRPC), for --authorization-mode=RBAC.'
   ),
   'authorization-cache-authorized-ttl': {
     type: 'string',
     default: '5m',
-    description: 'How long an allow from the authorizer service is reused (0s: never). A change of the RBAC objects it stood on ends it sooner.',
+    description:
+      'How long an allow from the authorizer service is reused (0s: never). A change of the RBAC objects it stood on ends it sooner.',
   },
   'authorization-cache-unauthorized-ttl': {
     type: 'string',
     default: '30s',
-    description: 'How long a denial from the authorizer service is reused (0s: never). A change of the RBAC objects it stood on ends it sooner.',
+    description:
+      'How long a denial from the authorizer service is reused (0s: never). A change of the RBAC objects it stood on ends it sooner.',
   },
-  'storage-request-timeout': { type: 'string', default: '10s', description: 'Deadline of each call to the storage service.' },
+  'storage-request-timeout': {
+    type: 'string',
+    default: '10s',
+    description: 'Deadline of each call to the storage service.',
+  },
   // authentication: authn/authentication-options.ts
   ...authenticationFlags,
   ...loggingFlags(),

@@ -17,8 +17,13 @@ import { GatewayServer } from './server.js';
 let suite: Suite;
 const ns = 'watching';
 const base = `/api/v1/namespaces/${ns}/configmaps`;
-const cm = (name: string, labels: Record<string, string> = {}, data: Record<string, string> = { a: '1' }) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels }, data });
-const rvOf = (b: unknown): string => (b as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+const cm = (
+  name: string,
+  labels: Record<string, string> = {},
+  data: Record<string, string> = { a: '1' }
+) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels }, data });
+const rvOf = (b: unknown): string =>
+  (b as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
 
 interface Event {
   type: string;
@@ -26,26 +31,37 @@ interface Event {
 }
 
 /** Opens a watch on a gateway URL; events accumulate in `events`. */
-function openWatch(url: string, path: string): { events: Event[]; ended: Promise<void>; close(): void } {
+function openWatch(
+  url: string,
+  path: string
+): { events: Event[]; ended: Promise<void>; close(): void } {
   const admin = suite.pki.file('admin');
   const events: Event[] = [];
   let close = (): void => undefined;
   const ended = new Promise<void>((resolve, reject) => {
-    const req = request(new URL(path, url), { ca: readFileSync(suite.pki.caFile), cert: readFileSync(admin.certFile), key: readFileSync(admin.keyFile) }, (res) => {
-      let buf = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => {
-        buf += c;
-        let i;
-        while ((i = buf.indexOf('\n')) >= 0) {
-          const line = buf.slice(0, i);
-          buf = buf.slice(i + 1);
-          if (line.trim()) events.push(JSON.parse(line) as Event);
-        }
-      });
-      res.on('end', () => resolve());
-      res.on('close', () => resolve());
-    });
+    const req = request(
+      new URL(path, url),
+      {
+        ca: readFileSync(suite.pki.caFile),
+        cert: readFileSync(admin.certFile),
+        key: readFileSync(admin.keyFile),
+      },
+      (res) => {
+        let buf = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          buf += c;
+          let i;
+          while ((i = buf.indexOf('\n')) >= 0) {
+            const line = buf.slice(0, i);
+            buf = buf.slice(i + 1);
+            if (line.trim()) events.push(JSON.parse(line) as Event);
+          }
+        });
+        res.on('end', () => resolve());
+        res.on('close', () => resolve());
+      }
+    );
     req.on('error', (e) => (e.message.includes('aborted') ? resolve() : reject(e)));
     req.end();
     close = () => req.destroy();
@@ -65,7 +81,11 @@ const names = (evs: Event[]) => evs.map((e) => `${e.type} ${e.object.metadata.na
 
 before(async () => {
   suite = await startSuite({ gateways: 2 });
-  await suite.request(0, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+  await suite.request(0, 'POST', '/api/v1/namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: ns },
+  });
   await suite.request(0, 'POST', base, cm('w0'));
 });
 
@@ -101,11 +121,32 @@ test('watch table: other RV starts exactly there, without synthetic events', asy
 });
 
 test('watch: selector transitions become ADDED and DELETED; timeoutSeconds ends the stream', async () => {
-  const w = openWatch(suite.gateways[0]!, `${base}?watch=1&labelSelector=tier%3Dfront&timeoutSeconds=3`);
+  const w = openWatch(
+    suite.gateways[0]!,
+    `${base}?watch=1&labelSelector=tier%3Dfront&timeoutSeconds=3`
+  );
   await suite.request(0, 'POST', base, cm('sel'));
-  await suite.request(0, 'PATCH', `${base}/sel`, { metadata: { labels: { tier: 'front' } } }, { 'Content-Type': 'application/merge-patch+json' });
-  await suite.request(0, 'PATCH', `${base}/sel`, { data: { b: '2' } }, { 'Content-Type': 'application/merge-patch+json' });
-  await suite.request(0, 'PATCH', `${base}/sel`, { metadata: { labels: { tier: 'back' } } }, { 'Content-Type': 'application/merge-patch+json' });
+  await suite.request(
+    0,
+    'PATCH',
+    `${base}/sel`,
+    { metadata: { labels: { tier: 'front' } } },
+    { 'Content-Type': 'application/merge-patch+json' }
+  );
+  await suite.request(
+    0,
+    'PATCH',
+    `${base}/sel`,
+    { data: { b: '2' } },
+    { 'Content-Type': 'application/merge-patch+json' }
+  );
+  await suite.request(
+    0,
+    'PATCH',
+    `${base}/sel`,
+    { metadata: { labels: { tier: 'back' } } },
+    { 'Content-Type': 'application/merge-patch+json' }
+  );
   await until(() => w.events.length >= 3, 'transitions');
   assert.deepEqual(names(w.events), ['ADDED sel', 'MODIFIED sel', 'DELETED sel']);
   await w.ended;
@@ -114,7 +155,10 @@ test('watch: selector transitions become ADDED and DELETED; timeoutSeconds ends 
 test('watch: BOOKMARK only with allowWatchBookmarks, holding only the resourceVersion', async () => {
   const quiet = `/api/v1/namespaces/${ns}/secrets`;
   const plain = openWatch(suite.gateways[0]!, `${quiet}?watch=1&timeoutSeconds=4`);
-  const marked = openWatch(suite.gateways[0]!, `${quiet}?watch=1&allowWatchBookmarks=true&timeoutSeconds=4`);
+  const marked = openWatch(
+    suite.gateways[0]!,
+    `${quiet}?watch=1&allowWatchBookmarks=true&timeoutSeconds=4`
+  );
   await Promise.all([plain.ended, marked.ended]);
   assert.deepEqual(plain.events, []);
   assert.ok(marked.events.length >= 1, 'progress reaches quiet types');
@@ -140,41 +184,80 @@ test('watch: a gateway losing NATS messages still gives every watcher every even
   const dropped: number[] = [];
   const g = suite.pki.file('gateway');
   const port = await freePort();
-  const gw = await startInBackground(new GatewayServer(await newGatewayConfig(
-    gatewayOptions([`--secure-port=${port}`, `--tls-cert-file=${g.certFile}`, `--tls-private-key-file=${g.keyFile}`, `--client-ca-file=${suite.pki.caFile}`, `--storage-servers=127.0.0.1:${suite.storagePort}`, `--grpc-ca-file=${suite.pki.caFile}`, `--grpc-cert-file=${g.certFile}`, `--grpc-key-file=${g.keyFile}`, `--nats-url=${suite.nats.url}`, `--authorizer-servers=127.0.0.1:${suite.authorizerPort}`]),
-    createLogger('gateway-test', 'error'),
-    {
-      // Lose every third change message, and a whole run of four.
-      dropMessage: (m) => {
-        if (m.type === 'PROGRESS') return false;
-        n++;
-        const drop = n % 3 === 0 || (n >= 20 && n < 24);
-        if (drop) dropped.push(m.revision);
-        return drop;
-      },
-    }
-  )));
+  const gw = await startInBackground(
+    new GatewayServer(
+      await newGatewayConfig(
+        gatewayOptions([
+          `--secure-port=${port}`,
+          `--tls-cert-file=${g.certFile}`,
+          `--tls-private-key-file=${g.keyFile}`,
+          `--client-ca-file=${suite.pki.caFile}`,
+          `--storage-servers=127.0.0.1:${suite.storagePort}`,
+          `--grpc-ca-file=${suite.pki.caFile}`,
+          `--grpc-cert-file=${g.certFile}`,
+          `--grpc-key-file=${g.keyFile}`,
+          `--nats-url=${suite.nats.url}`,
+          `--authorizer-servers=127.0.0.1:${suite.authorizerPort}`,
+        ]),
+        createLogger('gateway-test', 'error'),
+        {
+          // Lose every third change message, and a whole run of four.
+          dropMessage: (m) => {
+            if (m.type === 'PROGRESS') return false;
+            n++;
+            const drop = n % 3 === 0 || (n >= 20 && n < 24);
+            if (drop) dropped.push(m.revision);
+            return drop;
+          },
+        }
+      )
+    )
+  );
   try {
     const url = `https://127.0.0.1:${gw.port}`;
-    const rv = rvOf((await suite.request(0, 'GET', `/api/v1/namespaces/${ns}/serviceaccounts`)).body);
+    const rv = rvOf(
+      (await suite.request(0, 'GET', `/api/v1/namespaces/${ns}/serviceaccounts`)).body
+    );
     const path = `/api/v1/namespaces/${ns}/serviceaccounts?watch=1&resourceVersion=${rv}`;
-    const watchers = [openWatch(url, path), openWatch(url, path), openWatch(url, `${path}&labelSelector=even%3Dyes`)];
+    const watchers = [
+      openWatch(url, path),
+      openWatch(url, path),
+      openWatch(url, `${path}&labelSelector=even%3Dyes`),
+    ];
     await new Promise((r) => setTimeout(r, 300));
     const expected: string[] = [];
     for (let i = 0; i < 30; i++) {
-      const sa = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: `sa-${i}`, labels: { even: i % 2 === 0 ? 'yes' : 'no' } } };
+      const sa = {
+        apiVersion: 'v1',
+        kind: 'ServiceAccount',
+        metadata: { name: `sa-${i}`, labels: { even: i % 2 === 0 ? 'yes' : 'no' } },
+      };
       await suite.request(1, 'POST', `/api/v1/namespaces/${ns}/serviceaccounts`, sa);
       expected.push(`ADDED sa-${i}`);
     }
-    await until(() => watchers[0]!.events.length >= 30 && watchers[1]!.events.length >= 30 && watchers[2]!.events.length >= 15, 'all events despite the drops', 20_000);
+    await until(
+      () =>
+        watchers[0]!.events.length >= 30 &&
+        watchers[1]!.events.length >= 30 &&
+        watchers[2]!.events.length >= 15,
+      'all events despite the drops',
+      20_000
+    );
     await new Promise((r) => setTimeout(r, 1500)); // any duplicate would arrive by now
     assert.ok(dropped.length >= 10, `messages were dropped (${dropped.length})`);
     assert.deepEqual(names(watchers[0]!.events), expected);
     assert.deepEqual(names(watchers[1]!.events), expected);
-    assert.deepEqual(names(watchers[2]!.events), expected.filter((_, i) => i % 2 === 0));
+    assert.deepEqual(
+      names(watchers[2]!.events),
+      expected.filter((_, i) => i % 2 === 0)
+    );
     for (const w of watchers) {
       const rvs = w.events.map((e) => Number(e.object.metadata.resourceVersion));
-      assert.deepEqual(rvs, [...rvs].sort((x, y) => x - y), 'in revision order');
+      assert.deepEqual(
+        rvs,
+        [...rvs].sort((x, y) => x - y),
+        'in revision order'
+      );
       w.close();
     }
   } finally {
@@ -189,7 +272,10 @@ test('watch table: a resourceVersion older than the kept history ends with an ER
   const current = Number(rvOf((await suite.request(0, 'GET', base)).body));
   await etcd.kv.compact({ revision: current });
   etcd.close();
-  const w = openWatch(suite.gateways[1]!, `/api/v1/namespaces/${ns}/pods?watch=1&resourceVersion=${Number(old) - 1}`);
+  const w = openWatch(
+    suite.gateways[1]!,
+    `/api/v1/namespaces/${ns}/pods?watch=1&resourceVersion=${Number(old) - 1}`
+  );
   await w.ended;
   assert.equal(w.events.length, 1);
   assert.equal(w.events[0]!.type, 'ERROR');

@@ -3,7 +3,10 @@ import { connect } from 'nats';
 import { decodeWatchMessage } from '@orch/apimachinery/watch';
 import type { WatchMessage } from '@orch/apimachinery/watch';
 
-export async function collectPublished(natsUrl: string, subject = 'orch.watch.core.configmaps'): Promise<{ seen: WatchMessage[]; close(): Promise<void> }> {
+export async function collectPublished(
+  natsUrl: string,
+  subject = 'orch.watch.core.configmaps'
+): Promise<{ seen: WatchMessage[]; close(): Promise<void> }> {
   const nc = await connect({ servers: natsUrl });
   const seen: WatchMessage[] = [];
   const sub = nc.subscribe(subject);

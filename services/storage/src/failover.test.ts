@@ -26,7 +26,8 @@ before(async () => {
 
 after(async () => {
   for (const c of clients) c.close();
-  for (const p of procs) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+  for (const p of procs)
+    if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
   await Promise.all([etcd.stop(), nats.stop(), pki.cleanup()]);
 });
 
@@ -36,7 +37,11 @@ async function replica(identity: string): Promise<{ proc: SpawnedBackend; client
   const gw = pki.file('gateway');
   const client = new StorageClient({
     address: `127.0.0.1:${port}`,
-    credentials: clientCredentials({ caFile: pki.caFile, certFile: gw.certFile, keyFile: gw.keyFile }),
+    credentials: clientCredentials({
+      caFile: pki.caFile,
+      certFile: gw.certFile,
+      keyFile: gw.keyFile,
+    }),
     timeoutMs: 5000,
   });
   clients.push(client);
@@ -55,7 +60,11 @@ async function replica(identity: string): Promise<{ proc: SpawnedBackend; client
       '--leader-elect-ttl=2s',
       `--identity=${identity}`,
     ],
-    ready: async () => client.currentRevision().then(() => true, () => false),
+    ready: async () =>
+      client.currentRevision().then(
+        () => true,
+        () => false
+      ),
     timeoutMs: 20_000,
   });
   procs.push(proc);
@@ -76,7 +85,11 @@ test('SIGKILL of the publishing replica: the other takes over after the lease an
   const names: string[] = [];
   const create = async (i: number): Promise<void> => {
     const name = `k${i}`;
-    await b.client.create(`/registry/core/configmaps/fo/${name}`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'fo', uid: `u${i}` } });
+    await b.client.create(`/registry/core/configmaps/fo/${name}`, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name, namespace: 'fo', uid: `u${i}` },
+    });
     names.push(name);
   };
   for (let i = 0; i < 10; i++) await create(i);
@@ -86,15 +99,25 @@ test('SIGKILL of the publishing replica: the other takes over after the lease an
   await waitFor('b takes over', async () => elected(b.proc), { timeoutMs: 15_000 });
   const firsts = (): WatchMessage[] => {
     const byRevision = new Map<number, WatchMessage>();
-    for (const m of seen) if (m.type !== 'PROGRESS' && m.revision > start && !byRevision.has(m.revision)) byRevision.set(m.revision, m);
+    for (const m of seen)
+      if (m.type !== 'PROGRESS' && m.revision > start && !byRevision.has(m.revision))
+        byRevision.set(m.revision, m);
     return [...byRevision.values()];
   };
-  await waitFor('every change published', async () => firsts().length === 30, { timeoutMs: 20_000 });
+  await waitFor('every change published', async () => firsts().length === 30, {
+    timeoutMs: 20_000,
+  });
   const delivered = firsts();
   const revisions = delivered.map((m) => m.revision);
-  assert.deepEqual(revisions, [...revisions].sort((x, y) => x - y), 'first deliveries in revision order');
   assert.deepEqual(
-    delivered.map((m) => (m.type === 'PROGRESS' ? '' : (m.object['metadata'] as { name: string }).name)),
+    revisions,
+    [...revisions].sort((x, y) => x - y),
+    'first deliveries in revision order'
+  );
+  assert.deepEqual(
+    delivered.map((m) =>
+      m.type === 'PROGRESS' ? '' : (m.object['metadata'] as { name: string }).name
+    ),
     names,
     'every change, once, in the order it was written'
   );

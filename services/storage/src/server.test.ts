@@ -50,7 +50,11 @@ async function replica(name: string): Promise<{ server: Replica; client: Storage
   const gw = pki.file('gateway');
   const client = new StorageClient({
     address: `127.0.0.1:${server.port}`,
-    credentials: clientCredentials({ caFile: pki.caFile, certFile: gw.certFile, keyFile: gw.keyFile }),
+    credentials: clientCredentials({
+      caFile: pki.caFile,
+      certFile: gw.certFile,
+      keyFile: gw.keyFile,
+    }),
   });
   return { server, client };
 }
@@ -91,13 +95,27 @@ test('create, get, conflicting update and delete keep the store consistent', asy
   assert.equal(await reason(client.create(`${prefix}ns/one`, cm('one'))), '409 AlreadyExists');
   const got = await client.get(`${prefix}ns/one`, 'MOST_RECENT');
   assert.deepEqual(got, created);
-  const updated = await client.update(`${prefix}ns/one`, { ...cm('one'), data: { a: '2' } }, { revision: rv });
-  assert.equal(await reason(client.update(`${prefix}ns/one`, cm('one'), { revision: rv })), '409 Conflict', 'a stale revision never overwrites');
-  assert.equal(await reason(client.update(`${prefix}ns/one`, cm('one'), { uid: 'other' })), '409 Conflict');
+  const updated = await client.update(
+    `${prefix}ns/one`,
+    { ...cm('one'), data: { a: '2' } },
+    { revision: rv }
+  );
+  assert.equal(
+    await reason(client.update(`${prefix}ns/one`, cm('one'), { revision: rv })),
+    '409 Conflict',
+    'a stale revision never overwrites'
+  );
+  assert.equal(
+    await reason(client.update(`${prefix}ns/one`, cm('one'), { uid: 'other' })),
+    '409 Conflict'
+  );
   assert.deepEqual((await client.get(`${prefix}ns/one`, 'MOST_RECENT'))['data'], { a: '2' });
   assert.equal(await reason(client.get(`${prefix}ns/missing`, 'MOST_RECENT')), '404 NotFound');
   const urv = Number((updated['metadata'] as { resourceVersion: string }).resourceVersion);
-  assert.equal(await reason(client.get(`${prefix}ns/one`, 'NOT_OLDER_THAN', urv + 1000)), '504 Timeout');
+  assert.equal(
+    await reason(client.get(`${prefix}ns/one`, 'NOT_OLDER_THAN', urv + 1000)),
+    '504 Timeout'
+  );
   const del = await client.delete(`${prefix}ns/one`, { revision: urv });
   assert.deepEqual(del.object['data'], { a: '2' });
   assert.equal(await reason(client.delete(`${prefix}ns/one`, {})), '404 NotFound');
@@ -111,26 +129,73 @@ test('an object over the size limit is 413, never stored', async () => {
 });
 
 test('paged lists keep one snapshot revision and count what remains', async () => {
-  for (let i = 0; i < 5; i++) await client.create(`${prefix}paged/p${i}`, cm(`p${i}`, { labels: { i: String(i % 2) } }));
-  const page1 = await client.list({ prefix: `${prefix}paged/`, consistency: 'MOST_RECENT', limit: 2 });
+  for (let i = 0; i < 5; i++)
+    await client.create(`${prefix}paged/p${i}`, cm(`p${i}`, { labels: { i: String(i % 2) } }));
+  const page1 = await client.list({
+    prefix: `${prefix}paged/`,
+    consistency: 'MOST_RECENT',
+    limit: 2,
+  });
   assert.equal(page1.items.length, 2);
   assert.equal(page1.remainingItemCount, 3);
   await client.create(`${prefix}paged/p9`, cm('p9'));
-  const page2 = await client.list({ prefix: `${prefix}paged/`, consistency: 'MOST_RECENT', limit: 2, continueToken: page1.continueToken });
-  const page3 = await client.list({ prefix: `${prefix}paged/`, consistency: 'MOST_RECENT', limit: 2, continueToken: page2.continueToken });
+  const page2 = await client.list({
+    prefix: `${prefix}paged/`,
+    consistency: 'MOST_RECENT',
+    limit: 2,
+    continueToken: page1.continueToken,
+  });
+  const page3 = await client.list({
+    prefix: `${prefix}paged/`,
+    consistency: 'MOST_RECENT',
+    limit: 2,
+    continueToken: page2.continueToken,
+  });
   assert.equal(page2.revision, page1.revision);
   assert.equal(page3.revision, page1.revision);
   assert.equal(page3.continueToken, '', 'the object created after the snapshot is not in it');
   assert.equal(page3.remainingItemCount, -1);
-  const names = [...page1.items, ...page2.items, ...page3.items].map((o) => (o['metadata'] as { name: string }).name);
+  const names = [...page1.items, ...page2.items, ...page3.items].map(
+    (o) => (o['metadata'] as { name: string }).name
+  );
   assert.deepEqual(names, ['p0', 'p1', 'p2', 'p3', 'p4']);
-  const labelled = await client.list({ prefix: `${prefix}paged/`, consistency: 'MOST_RECENT', labelSelector: 'i=1', limit: 1 });
+  const labelled = await client.list({
+    prefix: `${prefix}paged/`,
+    consistency: 'MOST_RECENT',
+    labelSelector: 'i=1',
+    limit: 1,
+  });
   assert.equal(labelled.items.length, 1);
   assert.equal(labelled.remainingItemCount, -1, 'no remaining count with a selector');
-  const byField = await client.list({ prefix: `${prefix}paged/`, consistency: 'MOST_RECENT', fieldSelector: 'metadata.name=p3' });
-  assert.deepEqual(byField.items.map((o) => (o['metadata'] as { name: string }).name), ['p3']);
-  assert.equal(await reason(client.list({ prefix: `${prefix}paged/`, consistency: 'MOST_RECENT', labelSelector: 'a in (' })), '400 BadRequest');
-  assert.equal(await reason(client.list({ prefix: `${prefix}paged/`, consistency: 'MOST_RECENT', continueToken: 'garbage!' })), '400 BadRequest');
+  const byField = await client.list({
+    prefix: `${prefix}paged/`,
+    consistency: 'MOST_RECENT',
+    fieldSelector: 'metadata.name=p3',
+  });
+  assert.deepEqual(
+    byField.items.map((o) => (o['metadata'] as { name: string }).name),
+    ['p3']
+  );
+  assert.equal(
+    await reason(
+      client.list({
+        prefix: `${prefix}paged/`,
+        consistency: 'MOST_RECENT',
+        labelSelector: 'a in (',
+      })
+    ),
+    '400 BadRequest'
+  );
+  assert.equal(
+    await reason(
+      client.list({
+        prefix: `${prefix}paged/`,
+        consistency: 'MOST_RECENT',
+        continueToken: 'garbage!',
+      })
+    ),
+    '400 BadRequest'
+  );
 });
 
 test('history replays every change after a revision, in order, and compaction makes it 410', async () => {
@@ -140,12 +205,17 @@ test('history replays every change after a revision, in order, and compaction ma
   await client.update(`${prefix}h/a`, { ...cm('a'), data: { a: '3' } }, {});
   await client.delete(`${prefix}h/a`, {});
   const events: string[] = [];
-  const until = await client.history(prefix, start, (e) => events.push(`${e.type} ${(e.object['metadata'] as { name: string }).name}`));
+  const until = await client.history(prefix, start, (e) =>
+    events.push(`${e.type} ${(e.object['metadata'] as { name: string }).name}`)
+  );
   assert.deepEqual(events, ['ADDED a', 'MODIFIED a', 'DELETED a']);
   assert.ok(until > arv);
   await etcdCompact(await client.currentRevision());
   assert.equal(await reason(client.history(prefix, start, () => undefined)), '410 Expired');
-  assert.equal(await reason(client.list({ prefix, consistency: 'EXACT', revision: arv })), '410 Expired');
+  assert.equal(
+    await reason(client.list({ prefix, consistency: 'EXACT', revision: arv })),
+    '410 Expired'
+  );
 });
 
 async function etcdCompact(revision: number): Promise<void> {
@@ -161,16 +231,36 @@ test('exactly one of two replicas publishes; after the leader dies the other pub
   const second = await replica('b');
   const before = await client.currentRevision();
   for (let i = 0; i < 5; i++) await client.create(`${prefix}fo/x${i}`, cm(`x${i}`));
-  await waitFor('5 changes published', async () => changes(seen, before).length === 5, { timeoutMs: 10_000 });
+  await waitFor('5 changes published', async () => changes(seen, before).length === 5, {
+    timeoutMs: 10_000,
+  });
   assert.equal(servers.filter((s) => s.elector.leading).length, 1, 'one leader');
-  assert.equal(new Set(changes(seen, before).map((m) => m.revision)).size, 5, 'no duplicate while one leader publishes');
+  assert.equal(
+    new Set(changes(seen, before).map((m) => m.revision)).size,
+    5,
+    'no duplicate while one leader publishes'
+  );
 
   await first.stop(); // the leader goes away: its lease ends, the second replica takes over
   for (let i = 5; i < 10; i++) await second.client.create(`${prefix}fo/x${i}`, cm(`x${i}`));
-  await waitFor('10 changes published', async () => new Set(changes(seen, before).map((m) => m.revision)).size === 10, { timeoutMs: 20_000 });
+  await waitFor(
+    '10 changes published',
+    async () => new Set(changes(seen, before).map((m) => m.revision)).size === 10,
+    { timeoutMs: 20_000 }
+  );
   assert.ok(second.server.elector.leading);
-  const names = [...new Set(changes(seen, before).map((m) => (m.type === 'PROGRESS' ? '' : (m.object['metadata'] as { name: string }).name)))];
-  assert.deepEqual(names, Array.from({ length: 10 }, (_, i) => `x${i}`), 'no change lost, in order');
+  const names = [
+    ...new Set(
+      changes(seen, before).map((m) =>
+        m.type === 'PROGRESS' ? '' : (m.object['metadata'] as { name: string }).name
+      )
+    ),
+  ];
+  assert.deepEqual(
+    names,
+    Array.from({ length: 10 }, (_, i) => `x${i}`),
+    'no change lost, in order'
+  );
   second.client.close();
   await published.close();
 });
@@ -184,7 +274,14 @@ test('a leader that starts behind a compaction publishes from the compacted revi
   const { Etcd3 } = await import('etcd3');
   const e = new Etcd3({ hosts: etcd.endpoint });
   const put = async (name: string): Promise<number> =>
-    Number((await e.put(`${prefix}behind/${name}`).value(JSON.stringify({ ...cm(name), metadata: { name, namespace: 'behind' } })).exec()).header.revision);
+    Number(
+      (
+        await e
+          .put(`${prefix}behind/${name}`)
+          .value(JSON.stringify({ ...cm(name), metadata: { name, namespace: 'behind' } }))
+          .exec()
+      ).header.revision
+    );
   const compactAt = await put('y0');
   await e.kv.compact({ revision: compactAt }); // the last checkpoint is older than this
   await put('y1');
@@ -193,8 +290,13 @@ test('a leader that starts behind a compaction publishes from the compacted revi
   const published = await collectPublished(nats.url);
   const seen = published.seen;
   const late = await replica('d');
-  const names = (): string[] => changes(seen, compactAt - 1).map((m) => (m.type === 'PROGRESS' ? '' : (m.object['metadata'] as { name: string }).name));
-  await waitFor('the changes after the compaction published', async () => names().includes('y2'), { timeoutMs: 15_000 });
+  const names = (): string[] =>
+    changes(seen, compactAt - 1).map((m) =>
+      m.type === 'PROGRESS' ? '' : (m.object['metadata'] as { name: string }).name
+    );
+  await waitFor('the changes after the compaction published', async () => names().includes('y2'), {
+    timeoutMs: 15_000,
+  });
   // y0 is at the compacted revision itself (still in history); nothing after it is skipped.
   assert.deepEqual(names(), ['y0', 'y1', 'y2']);
   late.client.close();

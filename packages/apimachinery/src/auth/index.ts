@@ -14,10 +14,4 @@ export type {
   ResourceRuleInfo,
   RulesReviewResult,
 } from './policy-rule.js';
-export type {
-  AggregationRule,
-  Role,
-  RoleBinding,
-  RoleRef,
-  Subject,
-} from './role.js';
+export type { AggregationRule, Role, RoleBinding, RoleRef, Subject } from './role.js';

@@ -29,7 +29,12 @@ export function loadKubeconfig(path: string): RestConfig {
   if (!cluster?.['server'] || !user) throw new Error(`kubeconfig ${path}: no usable context`);
   const data = (o: Record<string, string>, k: string): Buffer =>
     o[`${k}-data`] ? Buffer.from(o[`${k}-data`] ?? '', 'base64') : readFileSync(o[k] ?? '');
-  return { server: cluster['server'], ca: data(cluster, 'certificate-authority'), cert: data(user, 'client-certificate'), key: data(user, 'client-key') };
+  return {
+    server: cluster['server'],
+    ca: data(cluster, 'certificate-authority'),
+    cert: data(user, 'client-certificate'),
+    key: data(user, 'client-key'),
+  };
 }
 
 export class RestClient {
@@ -38,7 +43,13 @@ export class RestClient {
 
   constructor(config: RestConfig) {
     this.#config = config;
-    this.#agent = new Agent({ ca: config.ca, cert: config.cert, key: config.key, keepAlive: true, maxSockets: 16 });
+    this.#agent = new Agent({
+      ca: config.ca,
+      cert: config.cert,
+      key: config.key,
+      keepAlive: true,
+      maxSockets: 16,
+    });
   }
 
   request(method: string, path: string, body?: unknown, timeoutMs = 30_000): Promise<Json> {
@@ -50,7 +61,10 @@ export class RestClient {
         {
           method,
           agent: this.#agent,
-          headers: { Accept: 'application/json', ...(payload ? { 'Content-Type': 'application/json' } : {}) },
+          headers: {
+            Accept: 'application/json',
+            ...(payload ? { 'Content-Type': 'application/json' } : {}),
+          },
           timeout: timeoutMs,
         },
         (res) => {
@@ -62,10 +76,16 @@ export class RestClient {
             try {
               parsed = text ? JSON.parse(text) : {};
             } catch {
-              return reject(newInternalError(`${method} ${path}: ${res.statusCode}: ${text.slice(0, 200)}`));
+              return reject(
+                newInternalError(`${method} ${path}: ${res.statusCode}: ${text.slice(0, 200)}`)
+              );
             }
             if ((res.statusCode ?? 500) >= 400) {
-              return reject(isStatus(parsed) ? new StatusError(parsed) : newInternalError(`${method} ${path}: ${res.statusCode}`));
+              return reject(
+                isStatus(parsed)
+                  ? new StatusError(parsed)
+                  : newInternalError(`${method} ${path}: ${res.statusCode}`)
+              );
             }
             resolve(parsed as Json);
           });
@@ -78,29 +98,37 @@ export class RestClient {
   }
 
   /** A watch stream: calls onEvent per event; resolves when the server ends it. */
-  watch(path: string, onEvent: (e: { type: string; object: Json }) => void, signal?: AbortSignal): Promise<void> {
+  watch(
+    path: string,
+    onEvent: (e: { type: string; object: Json }) => void,
+    signal?: AbortSignal
+  ): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const url = new URL(path, this.#config.server);
       url.searchParams.set('watch', '1');
-      const req = request(url, { method: 'GET', agent: this.#agent, headers: { Accept: 'application/json' }, signal }, (res) => {
-        if ((res.statusCode ?? 500) >= 400) {
-          res.resume();
-          return reject(newInternalError(`watch ${path}: ${res.statusCode}`));
-        }
-        let buf = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          buf += chunk;
-          let nl;
-          while ((nl = buf.indexOf('\n')) >= 0) {
-            const line = buf.slice(0, nl).trim();
-            buf = buf.slice(nl + 1);
-            if (line) onEvent(JSON.parse(line) as { type: string; object: Json });
+      const req = request(
+        url,
+        { method: 'GET', agent: this.#agent, headers: { Accept: 'application/json' }, signal },
+        (res) => {
+          if ((res.statusCode ?? 500) >= 400) {
+            res.resume();
+            return reject(newInternalError(`watch ${path}: ${res.statusCode}`));
           }
-        });
-        res.on('end', () => resolve());
-        res.on('error', reject);
-      });
+          let buf = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            buf += chunk;
+            let nl;
+            while ((nl = buf.indexOf('\n')) >= 0) {
+              const line = buf.slice(0, nl).trim();
+              buf = buf.slice(nl + 1);
+              if (line) onEvent(JSON.parse(line) as { type: string; object: Json });
+            }
+          });
+          res.on('end', () => resolve());
+          res.on('error', reject);
+        }
+      );
       req.on('error', (err) => (signal?.aborted ? resolve() : reject(err)));
       req.end();
     });

@@ -62,8 +62,13 @@ export function fieldDuplicate(path: PathLike, value: unknown): FieldError {
 }
 
 /** `field.NotSupported`: the message lists the supported values, quoted. */
-export function fieldNotSupported(path: PathLike, value: unknown, valid: readonly string[]): FieldError {
-  const detail = valid.length > 0 ? `supported values: ${valid.map((v) => `"${v}"`).join(', ')}` : '';
+export function fieldNotSupported(
+  path: PathLike,
+  value: unknown,
+  valid: readonly string[]
+): FieldError {
+  const detail =
+    valid.length > 0 ? `supported values: ${valid.map((v) => `"${v}"`).join(', ')}` : '';
   return { type: 'FieldValueNotSupported', field: str(path), message: detail, value };
 }
 

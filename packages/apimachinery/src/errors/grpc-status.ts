@@ -3,7 +3,12 @@
 import { Metadata, status as GrpcCode } from '@grpc/grpc-js';
 import type { ServiceError } from '@grpc/grpc-js';
 import { isStatus } from './status.js';
-import { StatusError, newInternalError, newServiceUnavailable, newTimeout } from './status-error.js';
+import {
+  StatusError,
+  newInternalError,
+  newServiceUnavailable,
+  newTimeout,
+} from './status-error.js';
 
 const statusKey = 'orch-status-bin';
 

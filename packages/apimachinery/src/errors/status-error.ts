@@ -172,14 +172,23 @@ export function newForbidden(gr: GroupResource, name: string, why: string): Stat
 }
 
 export function newMethodNotSupported(gr: GroupResource, action: string): StatusError {
-  return failure(405, 'MethodNotAllowed', `${action} is not supported on resources of kind "${qualified(gr)}"`, {
-    group: gr.group,
-    kind: gr.resource,
-  });
+  return failure(
+    405,
+    'MethodNotAllowed',
+    `${action} is not supported on resources of kind "${qualified(gr)}"`,
+    {
+      group: gr.group,
+      kind: gr.resource,
+    }
+  );
 }
 
 export function newNotAcceptable(accepted: string[]): StatusError {
-  return failure(406, 'NotAcceptable', `only the following media types are accepted: ${accepted.join(', ')}`);
+  return failure(
+    406,
+    'NotAcceptable',
+    `only the following media types are accepted: ${accepted.join(', ')}`
+  );
 }
 
 export function newUnsupportedMediaType(contentType: string, supported: string[]): StatusError {
@@ -187,7 +196,15 @@ export function newUnsupportedMediaType(contentType: string, supported: string[]
     415,
     'UnsupportedMediaType',
     `the body of the request was in an unknown format - accepted media types include: ${supported.join(', ')}`,
-    { causes: [{ reason: 'FieldValueNotSupported', message: `content type ${JSON.stringify(contentType)}`, field: 'Content-Type' }] }
+    {
+      causes: [
+        {
+          reason: 'FieldValueNotSupported',
+          message: `content type ${JSON.stringify(contentType)}`,
+          field: 'Content-Type',
+        },
+      ],
+    }
   );
 }
 
@@ -210,16 +227,15 @@ export function newTimeout(message: string, retryAfterSeconds: number): StatusEr
 }
 
 /** 504 for a get or list of a resourceVersion the store has not reached in time. */
-export function newTooLargeResourceVersion(requested: number, current: number, retryAfterSeconds: number): StatusError {
-  return failure(
-    504,
-    'Timeout',
-    `Too large resource version: ${requested}, current: ${current}`,
-    {
-      causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
-      retryAfterSeconds,
-    }
-  );
+export function newTooLargeResourceVersion(
+  requested: number,
+  current: number,
+  retryAfterSeconds: number
+): StatusError {
+  return failure(504, 'Timeout', `Too large resource version: ${requested}, current: ${current}`, {
+    causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+    retryAfterSeconds,
+  });
 }
 
 export function newTooManyRequests(message: string, retryAfterSeconds: number): StatusError {
@@ -238,7 +254,13 @@ export function newInternalError(err: unknown): StatusError {
 }
 
 export function newSuccess(details?: StatusDetails): Status {
-  const status: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 200 };
+  const status: Status = {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Success',
+    code: 200,
+  };
   if (details) status.details = details;
   return status;
 }

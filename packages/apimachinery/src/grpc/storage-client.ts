@@ -66,7 +66,12 @@ export class StorageClient {
 
   #unary<Req, Res>(method: string, req: Req, timeoutMs = this.#timeoutMs): Promise<Res> {
     return new Promise<Res>((resolve, reject) => {
-      const fn = (this.#client as unknown as Record<string, (r: Req, o: object, cb: (e: unknown, r: Res) => void) => void>)[method];
+      const fn = (
+        this.#client as unknown as Record<
+          string,
+          (r: Req, o: object, cb: (e: unknown, r: Res) => void) => void
+        >
+      )[method];
       if (!fn) return reject(new Error(`no method ${method}`));
       fn.call(this.#client, req, { deadline: Date.now() + timeoutMs }, (err, res) =>
         err ? reject(fromGrpcError(err, `storage ${method}`)) : resolve(res)
@@ -96,7 +101,10 @@ export class StorageClient {
   }
 
   async create(key: string, object: Json): Promise<Json> {
-    return parse((await this.#unary<object, { object: Buffer }>('Create', { key, object: bytes(object) })).object);
+    return parse(
+      (await this.#unary<object, { object: Buffer }>('Create', { key, object: bytes(object) }))
+        .object
+    );
   }
 
   async update(key: string, object: Json, pre: Preconditions): Promise<Json> {
@@ -118,9 +126,16 @@ export class StorageClient {
   }
 
   /** Replays the changes of a type after a revision; resolves with the revision it is complete up to. */
-  history(prefix: string, afterRevision: number, onEvent: (e: DecodedHistoryEvent) => void): Promise<number> {
+  history(
+    prefix: string,
+    afterRevision: number,
+    onEvent: (e: DecodedHistoryEvent) => void
+  ): Promise<number> {
     return new Promise<number>((resolve, reject) => {
-      const call = this.#client.History({ prefix, after_revision: afterRevision }, { deadline: Date.now() + this.#historyTimeoutMs });
+      const call = this.#client.History(
+        { prefix, after_revision: afterRevision },
+        { deadline: Date.now() + this.#historyTimeoutMs }
+      );
       let until = 0;
       call.on('data', (e: Event__Output) => {
         const progress = historyProgressFromProto(e);
@@ -136,7 +151,11 @@ export class StorageClient {
         onEvent(ev);
       });
       call.on('error', (err: unknown) => reject(fromGrpcError(err, 'storage History')));
-      call.on('end', () => (until > 0 ? resolve(until) : reject(fromGrpcError(new Error('history ended early'), 'storage History'))));
+      call.on('end', () =>
+        until > 0
+          ? resolve(until)
+          : reject(fromGrpcError(new Error('history ended early'), 'storage History'))
+      );
     });
   }
 

@@ -68,7 +68,10 @@ test('a list result survives the GetList response, items as the same bytes', () 
   const bytes = m.responseSerialize(listResultToProto(result));
   const res = m.responseDeserialize(bytes) as GetListResponse__Output;
   const back = listResultFromProto(res);
-  assert.deepEqual(back.items.map((b) => Buffer.from(b).toString()), ['{"a":1}', '{"b":2}']);
+  assert.deepEqual(
+    back.items.map((b) => Buffer.from(b).toString()),
+    ['{"a":1}', '{"b":2}']
+  );
   assert.deepEqual({ ...back, items: [] }, { ...result, items: [] });
 });
 

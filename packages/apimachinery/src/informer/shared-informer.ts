@@ -19,7 +19,11 @@ type Obj = Record<string, unknown>;
 /** What the informer needs of a storage client (StorageClient satisfies it). */
 export interface InformerStorage {
   list(req: ListOptions): Promise<ListResponse>;
-  history(prefix: string, afterRevision: number, onEvent: (e: DecodedHistoryEvent) => void): Promise<number>;
+  history(
+    prefix: string,
+    afterRevision: number,
+    onEvent: (e: DecodedHistoryEvent) => void
+  ): Promise<number>;
 }
 
 export interface InformerLogger {
@@ -120,7 +124,11 @@ export class SharedInformer {
     this.#held = [];
     this.#sub = this.#nats.subscribe(this.subject, {
       callback: (err, msg) => {
-        if (err) return this.#log.warn('informer subscription error', { subject: this.subject, err: String(err) });
+        if (err)
+          return this.#log.warn('informer subscription error', {
+            subject: this.subject,
+            err: String(err),
+          });
         const m = decodeWatchMessage(msg.data);
         if (this.#dropMessage?.(m)) return;
         if (this.#held) this.#held.push(m);
@@ -142,7 +150,11 @@ export class SharedInformer {
   }
 
   #enqueue(step: () => Promise<void>): void {
-    this.#chain = this.#chain.then(step).catch((e: unknown) => this.#log.warn('informer step failed', { subject: this.subject, err: String(e) }));
+    this.#chain = this.#chain
+      .then(step)
+      .catch((e: unknown) =>
+        this.#log.warn('informer step failed', { subject: this.subject, err: String(e) })
+      );
   }
 
   /** Lists (retrying until it succeeds), replaces the cache, then processes held messages. */
@@ -169,7 +181,10 @@ export class SharedInformer {
         this.#epoch = '';
         break;
       } catch (err) {
-        this.#log.warn('informer could not list; retrying', { prefix: this.prefix, err: toStatusError(err).message });
+        this.#log.warn('informer could not list; retrying', {
+          prefix: this.prefix,
+          err: toStatusError(err).message,
+        });
         await new Promise((r) => setTimeout(r, this.#retryMs));
       }
     }
@@ -217,10 +232,18 @@ export class SharedInformer {
         this.#apply(e.type, e.object);
       });
       if (until > this.#lastRevision) this.#lastRevision = until;
-      this.#log.info('informer repaired a gap from storage history', { prefix: this.prefix, from, seen, events: n });
+      this.#log.info('informer repaired a gap from storage history', {
+        prefix: this.prefix,
+        from,
+        seen,
+        events: n,
+      });
       this.#onRepair?.(n);
     } catch (err) {
-      this.#log.warn('informer could not repair a gap; relisting', { prefix: this.prefix, err: toStatusError(err).message });
+      this.#log.warn('informer could not repair a gap; relisting', {
+        prefix: this.prefix,
+        err: toStatusError(err).message,
+      });
       this.#held = [];
       this.#onRepair?.(-1);
       // Relist outside the chain (it waits for the chain); the held messages follow it.

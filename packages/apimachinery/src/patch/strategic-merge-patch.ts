@@ -9,13 +9,18 @@ import { cloneJson } from './clone-json.js';
 import { PatchError } from './patch-error.js';
 
 type Json = Record<string, unknown>;
-const isPlainObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Json =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const setElementOrder = '$setElementOrder/';
 const deleteFromPrimitiveList = '$deleteFromPrimitiveList/';
 
 /** Applies a strategic merge patch to an object of the given message (kind). */
-export function applyStrategicMergePatch(original: unknown, patch: unknown, schema: MessageSchema): unknown {
+export function applyStrategicMergePatch(
+  original: unknown,
+  patch: unknown,
+  schema: MessageSchema
+): unknown {
   if (!isPlainObject(patch)) throw new PatchError('a strategic merge patch must be a JSON object');
   const base = isPlainObject(original) ? (cloneJson(original) as Json) : {};
   const out = mergeObject(base, patch, schema);
@@ -23,25 +28,40 @@ export function applyStrategicMergePatch(original: unknown, patch: unknown, sche
 }
 
 function set(target: Json, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  Object.defineProperty(target, key, {
+    value,
+    writable: true,
+    enumerable: true,
+    configurable: true,
+  });
 }
 
 /** Merges a patch object into target (owned, mutated); undefined when the patch deletes it. */
-function mergeObject(target: Json, patch: Json, schema: MessageSchema | undefined): Json | undefined {
+function mergeObject(
+  target: Json,
+  patch: Json,
+  schema: MessageSchema | undefined
+): Json | undefined {
   const directive = patch['$patch'];
   if (directive === 'delete') return undefined;
   if (directive === 'replace') {
     const { $patch: _p, ...rest } = patch;
     return cloneJson(rest) as Json;
   }
-  if (directive !== undefined && directive !== 'merge') throw new PatchError(`unknown patch type: ${String(directive)}`);
+  if (directive !== undefined && directive !== 'merge')
+    throw new PatchError(`unknown patch type: ${String(directive)}`);
   const retain = patch['$retainKeys'];
   for (const [key, value] of Object.entries(patch)) {
     if (key === '$patch' || key === '$retainKeys' || key.startsWith(setElementOrder)) continue;
     if (key.startsWith(deleteFromPrimitiveList)) {
       const field = key.slice(deleteFromPrimitiveList.length);
       const cur = target[field];
-      if (Array.isArray(cur) && Array.isArray(value)) set(target, field, cur.filter((x) => !value.some((v) => JSON.stringify(v) === JSON.stringify(x))));
+      if (Array.isArray(cur) && Array.isArray(value))
+        set(
+          target,
+          field,
+          cur.filter((x) => !value.some((v) => JSON.stringify(v) === JSON.stringify(x)))
+        );
       continue;
     }
     if (value === null) {
@@ -67,7 +87,8 @@ function mergeObject(target: Json, patch: Json, schema: MessageSchema | undefine
 }
 
 function mergeValue(current: unknown, value: unknown, field: FieldSchema | undefined): unknown {
-  if (field?.repeated && Array.isArray(value)) return mergeList(Array.isArray(current) ? current : [], value, field);
+  if (field?.repeated && Array.isArray(value))
+    return mergeList(Array.isArray(current) ? current : [], value, field);
   if (isPlainObject(value)) {
     const msg = field && 'message' in field.value ? field.value.message : undefined;
     if (msg?.jsonType && msg.jsonType !== 'fields-v1') return cloneJson(value);
@@ -92,7 +113,9 @@ function mergeList(current: unknown[], patch: unknown[], field: FieldSchema): un
   const strategies = (field.patchStrategy ?? '').split(',');
   // A `{$patch: replace}` element replaces the whole list with the other elements.
   if (patch.some((e) => isPlainObject(e) && e['$patch'] === 'replace')) {
-    return cloneJson(patch.filter((e) => !(isPlainObject(e) && e['$patch'] === 'replace'))) as unknown[];
+    return cloneJson(
+      patch.filter((e) => !(isPlainObject(e) && e['$patch'] === 'replace'))
+    ) as unknown[];
   }
   if (!strategies.includes('merge')) return cloneJson(patch) as unknown[];
   const msg = 'message' in field.value ? field.value.message : undefined;
@@ -100,16 +123,22 @@ function mergeList(current: unknown[], patch: unknown[], field: FieldSchema): un
   if (!msg || msg.jsonType) {
     // Scalars: a union, in the original order then the new values.
     const out = [...current];
-    for (const v of patch) if (!out.some((x) => JSON.stringify(x) === JSON.stringify(v))) out.push(cloneJson(v));
+    for (const v of patch)
+      if (!out.some((x) => JSON.stringify(x) === JSON.stringify(v))) out.push(cloneJson(v));
     return out;
   }
-  if (!key) throw new PatchError(`the list ${field.name} has patch strategy merge but no merge key`);
+  if (!key)
+    throw new PatchError(`the list ${field.name} has patch strategy merge but no merge key`);
   const out: unknown[] = [...current];
   for (const element of patch) {
-    if (!isPlainObject(element)) throw new PatchError(`the elements of ${field.name} must be objects`);
+    if (!isPlainObject(element))
+      throw new PatchError(`the elements of ${field.name} must be objects`);
     const id = element[key];
-    if (id === undefined) throw new PatchError(`an element of ${field.name} has no merge key ${key}`);
-    const at = out.findIndex((x) => isPlainObject(x) && JSON.stringify(x[key]) === JSON.stringify(id));
+    if (id === undefined)
+      throw new PatchError(`an element of ${field.name} has no merge key ${key}`);
+    const at = out.findIndex(
+      (x) => isPlainObject(x) && JSON.stringify(x[key]) === JSON.stringify(id)
+    );
     if (element['$patch'] === 'delete') {
       if (at >= 0) out.splice(at, 1);
       continue;

@@ -1,7 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { realisticObjects, realisticPod } from '../schema-model/realistic-objects.js';
-import { EnvelopeError, FrameReader, canEncode, decodeEnvelope, decodeWatchFrame, encodeEnvelope, encodeWatchFrame, protobufMagic } from './envelope.js';
+import {
+  EnvelopeError,
+  FrameReader,
+  canEncode,
+  decodeEnvelope,
+  decodeWatchFrame,
+  encodeEnvelope,
+  encodeWatchFrame,
+  protobufMagic,
+} from './envelope.js';
 
 test('an envelope starts with the magic and holds typeMeta and raw, encoding and type unset', () => {
   const bytes = encodeEnvelope(realisticObjects['v1/ConfigMap']);
@@ -12,11 +21,17 @@ test('an envelope starts with the magic and holds typeMeta and raw, encoding and
 });
 
 test('every built-in kind round trips through the envelope', () => {
-  for (const obj of Object.values(realisticObjects)) assert.deepEqual(decodeEnvelope(encodeEnvelope(obj)), obj);
+  for (const obj of Object.values(realisticObjects))
+    assert.deepEqual(decodeEnvelope(encodeEnvelope(obj)), obj);
 });
 
 test('a list keeps its items, which get apiVersion and kind back', () => {
-  const list = { apiVersion: 'v1', kind: 'PodList', metadata: { resourceVersion: '7' }, items: [realisticPod] };
+  const list = {
+    apiVersion: 'v1',
+    kind: 'PodList',
+    metadata: { resourceVersion: '7' },
+    items: [realisticPod],
+  };
   assert.deepEqual(decodeEnvelope(encodeEnvelope(list)), list);
 });
 
@@ -28,10 +43,31 @@ test('a wrong prefix, a truncated body and a kind without schema are rejected', 
   assert.throws(() => decodeEnvelope(good.subarray(0, good.length - 5)), EnvelopeError);
   assert.throws(() => decodeEnvelope(Buffer.from('{"kind":"Pod"}')), EnvelopeError);
   assert.equal(canEncode({ apiVersion: 'example.com/v1', kind: 'Widget' }), false);
-  assert.throws(() => encodeEnvelope({ apiVersion: 'example.com/v1', kind: 'Widget' }), EnvelopeError);
+  assert.throws(
+    () => encodeEnvelope({ apiVersion: 'example.com/v1', kind: 'Widget' }),
+    EnvelopeError
+  );
   assert.equal(canEncode(realisticPod), true);
   // A raw that is not a Namespace (bytes that are no valid protobuf) does not decode.
-  const garbage = Buffer.concat([protobufMagic, Buffer.from([0x0a, 0x0f, 0x0a, 0x02, 0x76, 0x31, 0x12, 0x09, ...Buffer.from('Namespace'), 0x12, 0x03, 0x0a, 0xff, 0xff])]);
+  const garbage = Buffer.concat([
+    protobufMagic,
+    Buffer.from([
+      0x0a,
+      0x0f,
+      0x0a,
+      0x02,
+      0x76,
+      0x31,
+      0x12,
+      0x09,
+      ...Buffer.from('Namespace'),
+      0x12,
+      0x03,
+      0x0a,
+      0xff,
+      0xff,
+    ]),
+  ]);
   assert.throws(() => decodeEnvelope(garbage), EnvelopeError);
 });
 
@@ -41,9 +77,16 @@ test('watch frames: length-prefixed envelopes of WatchEvents holding envelopes',
   assert.equal(a.readUInt32BE(0), a.length - 4);
   const reader = new FrameReader();
   const all = Buffer.concat([a, b]);
-  const frames = [...reader.push(all.subarray(0, 10)), ...reader.push(all.subarray(10, a.length + 3)), ...reader.push(all.subarray(a.length + 3))];
+  const frames = [
+    ...reader.push(all.subarray(0, 10)),
+    ...reader.push(all.subarray(10, a.length + 3)),
+    ...reader.push(all.subarray(a.length + 3)),
+  ];
   assert.equal(frames.length, 2);
   assert.equal(reader.remaining, 0);
   assert.deepEqual(decodeWatchFrame(frames[0]!), { type: 'ADDED', object: realisticPod });
-  assert.deepEqual(decodeWatchFrame(frames[1]!), { type: 'DELETED', object: realisticObjects['v1/ConfigMap'] });
+  assert.deepEqual(decodeWatchFrame(frames[1]!), {
+    type: 'DELETED',
+    object: realisticObjects['v1/ConfigMap'],
+  });
 });

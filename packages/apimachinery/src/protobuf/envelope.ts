@@ -11,7 +11,10 @@ import { encodeMessage } from '../schema-model/encode-message.js';
 export const protobufMagic = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
 
 /** The media types of the envelope: orch's own and the Kubernetes one (same bytes). */
-export const protobufMediaTypes = ['application/vnd.orch.protobuf', 'application/vnd.kubernetes.protobuf'];
+export const protobufMediaTypes = [
+  'application/vnd.orch.protobuf',
+  'application/vnd.kubernetes.protobuf',
+];
 
 /** A malformed envelope: wrong magic, truncated, or a raw that does not decode. */
 export class EnvelopeError extends Error {}
@@ -24,7 +27,11 @@ export function hasProtobufMagic(bytes: Uint8Array): boolean {
 }
 
 /** The message of a kind named by apiVersion and kind: the group's own, else meta (Status, Table, WatchEvent...). */
-export function messageFor(model: SchemaModel, apiVersion: string, kind: string): MessageSchema | undefined {
+export function messageFor(
+  model: SchemaModel,
+  apiVersion: string,
+  kind: string
+): MessageSchema | undefined {
   const gv = parseApiVersion(apiVersion);
   if (gv) {
     const own = model.kind({ ...gv, kind });
@@ -50,19 +57,33 @@ function varint(n: number): Buffer {
 }
 
 function lengthDelimited(field: number, value: Uint8Array): Buffer[] {
-  return [varint(field * 8 + 2), varint(value.length), Buffer.from(value.buffer, value.byteOffset, value.byteLength)];
+  return [
+    varint(field * 8 + 2),
+    varint(value.length),
+    Buffer.from(value.buffer, value.byteOffset, value.byteLength),
+  ];
 }
 
 /** The magic, then Unknown {typeMeta: {apiVersion, kind}, raw}, written directly (raw is not copied twice). */
 function wrap(apiVersion: string, kind: string, raw: Uint8Array): Buffer {
-  const typeMeta = Buffer.concat([...lengthDelimited(1, Buffer.from(apiVersion)), ...lengthDelimited(2, Buffer.from(kind))]);
-  return Buffer.concat([protobufMagic, ...lengthDelimited(1, typeMeta), ...lengthDelimited(2, raw)]);
+  const typeMeta = Buffer.concat([
+    ...lengthDelimited(1, Buffer.from(apiVersion)),
+    ...lengthDelimited(2, Buffer.from(kind)),
+  ]);
+  return Buffer.concat([
+    protobufMagic,
+    ...lengthDelimited(1, typeMeta),
+    ...lengthDelimited(2, raw),
+  ]);
 }
 
 /** True when the object's kind has a schema, so it can be written in the envelope. */
 export function canEncode(obj: unknown, model: SchemaModel = builtinSchemaModel()): boolean {
   const o = obj as Json;
-  return typeof o?.['kind'] === 'string' && messageFor(model, String(o['apiVersion'] ?? ''), String(o['kind'])) !== undefined;
+  return (
+    typeof o?.['kind'] === 'string' &&
+    messageFor(model, String(o['apiVersion'] ?? ''), String(o['kind'])) !== undefined
+  );
 }
 
 /** Encodes an object (with apiVersion and kind) in the envelope; throws when its kind has no schema. */
@@ -71,7 +92,8 @@ export function encodeEnvelope(obj: unknown, model: SchemaModel = builtinSchemaM
   const apiVersion = String(o['apiVersion'] ?? '');
   const kind = String(o['kind'] ?? '');
   const m = messageFor(model, apiVersion, kind);
-  if (!m) throw new EnvelopeError(`no protobuf schema for ${kind} in ${apiVersion || 'no version'}`);
+  if (!m)
+    throw new EnvelopeError(`no protobuf schema for ${kind} in ${apiVersion || 'no version'}`);
   if (kind === 'WatchEvent') return wrap(apiVersion, kind, encodeWatchEventRaw(model, o));
   return wrap(apiVersion, kind, encodeMessage(m, o));
 }
@@ -85,7 +107,10 @@ function encodeWatchEventRaw(model: SchemaModel, ev: Json): Uint8Array {
 
 /** Decodes an envelope into the JSON object (apiVersion and kind from typeMeta; list items get them too). */
 export function decodeEnvelope(bytes: Uint8Array, model: SchemaModel = builtinSchemaModel()): Json {
-  if (!hasProtobufMagic(bytes)) throw new EnvelopeError('the body does not start with the protobuf envelope prefix 6b 38 73 00');
+  if (!hasProtobufMagic(bytes))
+    throw new EnvelopeError(
+      'the body does not start with the protobuf envelope prefix 6b 38 73 00'
+    );
   let unknown: Json;
   try {
     const u = unknownType(model).type;
@@ -96,23 +121,37 @@ export function decodeEnvelope(bytes: Uint8Array, model: SchemaModel = builtinSc
   const typeMeta = (unknown['typeMeta'] ?? {}) as Json;
   const apiVersion = String(typeMeta['apiVersion'] ?? '');
   const kind = String(typeMeta['kind'] ?? '');
-  if (unknown['contentEncoding'] || (unknown['contentType'] && !protobufMediaTypes.includes(String(unknown['contentType'])))) {
-    throw new EnvelopeError(`unsupported envelope content: encoding "${String(unknown['contentEncoding'] ?? '')}", type "${String(unknown['contentType'] ?? '')}"`);
+  if (
+    unknown['contentEncoding'] ||
+    (unknown['contentType'] && !protobufMediaTypes.includes(String(unknown['contentType'])))
+  ) {
+    throw new EnvelopeError(
+      `unsupported envelope content: encoding "${String(unknown['contentEncoding'] ?? '')}", type "${String(unknown['contentType'] ?? '')}"`
+    );
   }
   const m = messageFor(model, apiVersion, kind);
-  if (!m) throw new EnvelopeError(`no protobuf schema for ${kind || 'an unnamed kind'} in ${apiVersion || 'no version'}`);
+  if (!m)
+    throw new EnvelopeError(
+      `no protobuf schema for ${kind || 'an unnamed kind'} in ${apiVersion || 'no version'}`
+    );
   const raw = (unknown['raw'] as Uint8Array | undefined) ?? new Uint8Array(0);
   if (kind === 'WatchEvent') return decodeWatchEventRaw(model, raw);
   let obj: Json;
   try {
     obj = decodeMessage(m, raw) as Json;
   } catch (err) {
-    throw new EnvelopeError(`the ${kind} in the envelope does not decode: ${(err as Error).message}`);
+    throw new EnvelopeError(
+      `the ${kind} in the envelope does not decode: ${(err as Error).message}`
+    );
   }
   const out: Json = { apiVersion, kind, ...obj };
   if (kind.endsWith('List') && Array.isArray(out['items'])) {
     const itemKind = kind.slice(0, -'List'.length);
-    out['items'] = (out['items'] as Json[]).map((item) => ({ apiVersion, kind: itemKind, ...item }));
+    out['items'] = (out['items'] as Json[]).map((item) => ({
+      apiVersion,
+      kind: itemKind,
+      ...item,
+    }));
   }
   return out;
 }
@@ -131,7 +170,11 @@ function decodeWatchEventRaw(model: SchemaModel, raw: Uint8Array): Json {
 }
 
 /** A watch frame: four-byte big-endian length, then the envelope of the WatchEvent. */
-export function encodeWatchFrame(type: string, object: Json, model: SchemaModel = builtinSchemaModel()): Buffer {
+export function encodeWatchFrame(
+  type: string,
+  object: Json,
+  model: SchemaModel = builtinSchemaModel()
+): Buffer {
   const apiVersion = String(object['apiVersion'] ?? 'v1');
   const env = encodeEnvelope({ apiVersion, kind: 'WatchEvent', type, object }, model);
   const len = Buffer.alloc(4);
@@ -163,8 +206,10 @@ export class FrameReader {
 }
 
 /** Decodes one watch frame's envelope into {type, object}. */
-export function decodeWatchFrame(frame: Uint8Array, model: SchemaModel = builtinSchemaModel()): { type: string; object: Json } {
+export function decodeWatchFrame(
+  frame: Uint8Array,
+  model: SchemaModel = builtinSchemaModel()
+): { type: string; object: Json } {
   const ev = decodeEnvelope(frame, model);
   return { type: String(ev['type']), object: ev['object'] as Json };
 }
-

@@ -3,7 +3,9 @@
 import { allVerbs } from './resource-definition.js';
 import type { ResourceDefinition } from './resource-definition.js';
 
-const core = (def: Omit<ResourceDefinition, 'group' | 'version' | 'verbs' | 'listKind'>): ResourceDefinition => ({
+const core = (
+  def: Omit<ResourceDefinition, 'group' | 'version' | 'verbs' | 'listKind'>
+): ResourceDefinition => ({
   group: '',
   version: 'v1',
   verbs: allVerbs,
@@ -17,7 +19,9 @@ const named = (
   def: Omit<ResourceDefinition, 'group' | 'version' | 'verbs' | 'listKind'>
 ): ResourceDefinition => ({ group, version, verbs: allVerbs, listKind: `${def.kind}List`, ...def });
 
-const review = (def: Omit<ResourceDefinition, 'group' | 'version' | 'verbs' | 'listKind'>): ResourceDefinition => ({
+const review = (
+  def: Omit<ResourceDefinition, 'group' | 'version' | 'verbs' | 'listKind'>
+): ResourceDefinition => ({
   group: 'authorization.orch.io',
   version: 'v1',
   verbs: ['create'],
@@ -36,8 +40,20 @@ export const builtinResources: readonly ResourceDefinition[] = [
     subresources: ['status', 'finalize'],
     selectableFields: ['status.phase'],
   }),
-  core({ resource: 'configmaps', kind: 'ConfigMap', singular: 'configmap', namespaced: true, shortNames: ['cm'] }),
-  core({ resource: 'secrets', kind: 'Secret', singular: 'secret', namespaced: true, selectableFields: ['type'] }),
+  core({
+    resource: 'configmaps',
+    kind: 'ConfigMap',
+    singular: 'configmap',
+    namespaced: true,
+    shortNames: ['cm'],
+  }),
+  core({
+    resource: 'secrets',
+    kind: 'Secret',
+    singular: 'secret',
+    namespaced: true,
+    selectableFields: ['type'],
+  }),
   core({
     resource: 'serviceaccounts',
     kind: 'ServiceAccount',
@@ -54,7 +70,15 @@ export const builtinResources: readonly ResourceDefinition[] = [
     shortNames: ['po'],
     categories: ['all'],
     subresources: ['status'],
-    selectableFields: ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'status.phase', 'status.podIP', 'status.nominatedNodeName'],
+    selectableFields: [
+      'spec.nodeName',
+      'spec.restartPolicy',
+      'spec.schedulerName',
+      'spec.serviceAccountName',
+      'status.phase',
+      'status.podIP',
+      'status.nominatedNodeName',
+    ],
   }),
   core({
     resource: 'services',
@@ -80,7 +104,19 @@ export const builtinResources: readonly ResourceDefinition[] = [
     singular: 'event',
     namespaced: true,
     shortNames: ['ev'],
-    selectableFields: ['involvedObject.kind', 'involvedObject.namespace', 'involvedObject.name', 'involvedObject.uid', 'involvedObject.apiVersion', 'involvedObject.resourceVersion', 'involvedObject.fieldPath', 'reason', 'reportingComponent', 'source', 'type'],
+    selectableFields: [
+      'involvedObject.kind',
+      'involvedObject.namespace',
+      'involvedObject.name',
+      'involvedObject.uid',
+      'involvedObject.apiVersion',
+      'involvedObject.resourceVersion',
+      'involvedObject.fieldPath',
+      'reason',
+      'reportingComponent',
+      'source',
+      'type',
+    ],
   }),
   named('apps', 'v1', {
     resource: 'deployments',
@@ -100,19 +136,47 @@ export const builtinResources: readonly ResourceDefinition[] = [
     categories: ['all'],
     subresources: ['status'],
   }),
-  named('coordination.orch.io', 'v1', { resource: 'leases', kind: 'Lease', singular: 'lease', namespaced: true }),
+  named('coordination.orch.io', 'v1', {
+    resource: 'leases',
+    kind: 'Lease',
+    singular: 'lease',
+    namespaced: true,
+  }),
   named('events.orch.io', 'v1', {
     resource: 'events',
     kind: 'Event',
     singular: 'event',
     namespaced: true,
     shortNames: ['ev'],
-    selectableFields: ['regarding.kind', 'regarding.namespace', 'regarding.name', 'regarding.uid', 'reason', 'reportingController', 'type'],
+    selectableFields: [
+      'regarding.kind',
+      'regarding.namespace',
+      'regarding.name',
+      'regarding.uid',
+      'reason',
+      'reportingController',
+      'type',
+    ],
   }),
   // RBAC (the authorizer service reads these through an informer).
-  named('rbac.authorization.orch.io', 'v1', { resource: 'roles', kind: 'Role', singular: 'role', namespaced: true }),
-  named('rbac.authorization.orch.io', 'v1', { resource: 'rolebindings', kind: 'RoleBinding', singular: 'rolebinding', namespaced: true }),
-  named('rbac.authorization.orch.io', 'v1', { resource: 'clusterroles', kind: 'ClusterRole', singular: 'clusterrole', namespaced: false }),
+  named('rbac.authorization.orch.io', 'v1', {
+    resource: 'roles',
+    kind: 'Role',
+    singular: 'role',
+    namespaced: true,
+  }),
+  named('rbac.authorization.orch.io', 'v1', {
+    resource: 'rolebindings',
+    kind: 'RoleBinding',
+    singular: 'rolebinding',
+    namespaced: true,
+  }),
+  named('rbac.authorization.orch.io', 'v1', {
+    resource: 'clusterroles',
+    kind: 'ClusterRole',
+    singular: 'clusterrole',
+    namespaced: false,
+  }),
   named('rbac.authorization.orch.io', 'v1', {
     resource: 'clusterrolebindings',
     kind: 'ClusterRoleBinding',
@@ -120,13 +184,38 @@ export const builtinResources: readonly ResourceDefinition[] = [
     namespaced: false,
   }),
   // Access reviews: virtual, create only, answered by the authorizer service.
-  review({ resource: 'subjectaccessreviews', kind: 'SubjectAccessReview', singular: 'subjectaccessreview', namespaced: false }),
-  review({ resource: 'selfsubjectaccessreviews', kind: 'SelfSubjectAccessReview', singular: 'selfsubjectaccessreview', namespaced: false }),
-  review({ resource: 'localsubjectaccessreviews', kind: 'LocalSubjectAccessReview', singular: 'localsubjectaccessreview', namespaced: true }),
-  review({ resource: 'selfsubjectrulesreviews', kind: 'SelfSubjectRulesReview', singular: 'selfsubjectrulesreview', namespaced: false }),
+  review({
+    resource: 'subjectaccessreviews',
+    kind: 'SubjectAccessReview',
+    singular: 'subjectaccessreview',
+    namespaced: false,
+  }),
+  review({
+    resource: 'selfsubjectaccessreviews',
+    kind: 'SelfSubjectAccessReview',
+    singular: 'selfsubjectaccessreview',
+    namespaced: false,
+  }),
+  review({
+    resource: 'localsubjectaccessreviews',
+    kind: 'LocalSubjectAccessReview',
+    singular: 'localsubjectaccessreview',
+    namespaced: true,
+  }),
+  review({
+    resource: 'selfsubjectrulesreviews',
+    kind: 'SelfSubjectRulesReview',
+    singular: 'selfsubjectrulesreview',
+    namespaced: false,
+  }),
   // authentication: operations, not stored kinds
   ...['v1', 'v1beta1'].map((v) => ({
-    ...named('authentication.orch.io', v, { resource: 'tokenreviews', kind: 'TokenReview', singular: 'tokenreview', namespaced: false }),
+    ...named('authentication.orch.io', v, {
+      resource: 'tokenreviews',
+      kind: 'TokenReview',
+      singular: 'tokenreview',
+      namespaced: false,
+    }),
     verbs: ['create'] as const,
     virtual: true,
   })),

@@ -1,14 +1,7 @@
 import type { GroupVersionKind, GroupVersionResource } from '../schema/index.js';
 
 export type Verb =
-  | 'get'
-  | 'list'
-  | 'watch'
-  | 'create'
-  | 'update'
-  | 'patch'
-  | 'delete'
-  | 'deletecollection';
+  'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
 export const allVerbs: readonly Verb[] = [
   'create',

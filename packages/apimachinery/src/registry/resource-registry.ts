@@ -28,7 +28,8 @@ export class ResourceRegistry {
   /** Served group versions, groups in first-registration order, core first. */
   groupVersions(): GroupVersion[] {
     const seen = new Map<string, GroupVersion>();
-    for (const d of this.#defs) seen.set(`${d.group}/${d.version}`, { group: d.group, version: d.version });
+    for (const d of this.#defs)
+      seen.set(`${d.group}/${d.version}`, { group: d.group, version: d.version });
     return [...seen.values()];
   }
 
@@ -44,6 +45,10 @@ export function storagePrefix(def: ResourceDefinition, namespace?: string): stri
   return namespace && def.namespaced ? `${base}${namespace}/` : base;
 }
 
-export function storageKey(def: ResourceDefinition, namespace: string | undefined, name: string): string {
+export function storageKey(
+  def: ResourceDefinition,
+  namespace: string | undefined,
+  name: string
+): string {
   return `${storagePrefix(def, namespace)}${name}`;
 }

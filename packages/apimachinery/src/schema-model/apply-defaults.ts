@@ -9,7 +9,8 @@ import { builtinDefaulters } from './builtin-defaulters.js';
 import type { Defaulters } from './builtin-defaulters.js';
 
 type Json = Record<string, unknown>;
-const isPlainObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Json =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function isUnset(f: FieldSchema, v: unknown): boolean {
   if (v === undefined || v === null) return true;
@@ -18,24 +19,37 @@ function isUnset(f: FieldSchema, v: unknown): boolean {
 }
 
 /** Sets the defaults of an object of message `m` (a top-level object may carry apiVersion and kind), in place. */
-export function applyDefaults(m: MessageSchema, obj: unknown, defaulters: Defaulters = builtinDefaulters): void {
+export function applyDefaults(
+  m: MessageSchema,
+  obj: unknown,
+  defaulters: Defaulters = builtinDefaulters
+): void {
   if (isPlainObject(obj)) defaultObject(m, obj, defaulters);
 }
 
 function defaultObject(m: MessageSchema, obj: Json, defaulters: Defaulters): void {
   if (m.jsonType) return;
   for (const [key, { field }] of m.jsonFields) {
-    if (field.default !== undefined && isUnset(field, obj[key])) obj[key] = structuredClone(field.default);
+    if (field.default !== undefined && isUnset(field, obj[key]))
+      obj[key] = structuredClone(field.default);
   }
   runDefaulters(m, obj, defaulters);
   for (const [key, { field }] of m.jsonFields) {
     const v = obj[key];
-    if (v === undefined || v === null || !('message' in field.value) || field.value.message.jsonType) continue;
+    if (
+      v === undefined ||
+      v === null ||
+      !('message' in field.value) ||
+      field.value.message.jsonType
+    )
+      continue;
     const inner = field.value.message;
     if (field.map) {
-      if (isPlainObject(v)) for (const x of Object.values(v)) if (isPlainObject(x)) defaultObject(inner, x, defaulters);
+      if (isPlainObject(v))
+        for (const x of Object.values(v)) if (isPlainObject(x)) defaultObject(inner, x, defaulters);
     } else if (field.repeated) {
-      if (Array.isArray(v)) for (const x of v) if (isPlainObject(x)) defaultObject(inner, x, defaulters);
+      if (Array.isArray(v))
+        for (const x of v) if (isPlainObject(x)) defaultObject(inner, x, defaulters);
     } else if (isPlainObject(v)) {
       defaultObject(inner, v, defaulters);
     }
@@ -45,5 +59,6 @@ function defaultObject(m: MessageSchema, obj: Json, defaulters: Defaulters): voi
 /** The defaulter of the message, and of the messages inlined into it (their fields are the object's own). */
 function runDefaulters(m: MessageSchema, obj: Json, defaulters: Defaulters): void {
   defaulters.get(m.fullName)?.(obj);
-  for (const f of m.fields) if (f.inline && 'message' in f.value) runDefaulters(f.value.message, obj, defaulters);
+  for (const f of m.fields)
+    if (f.inline && 'message' in f.value) runDefaulters(f.value.message, obj, defaulters);
 }

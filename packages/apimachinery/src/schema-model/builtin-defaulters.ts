@@ -12,8 +12,10 @@ export type Defaulter = (obj: Json) => void;
 /** Defaulters by message full name (orch.api.core.v1.Container). */
 export type Defaulters = ReadonlyMap<string, Defaulter>;
 
-const isPlainObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const objectAt = (obj: Json, key: string): Json | undefined => (isPlainObject(obj[key]) ? obj[key] : undefined);
+const isPlainObject = (v: unknown): v is Json =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+const objectAt = (obj: Json, key: string): Json | undefined =>
+  isPlainObject(obj[key]) ? obj[key] : undefined;
 
 /** The tag of an image reference as parsers.ParseImageName reads it: "latest" when neither a tag nor a digest is given. */
 export function imageTag(image: string): string {
@@ -42,7 +44,8 @@ const pod: Defaulter = (p) => {
       const limits = resources && objectAt(resources, 'limits');
       if (!resources || !limits) continue;
       const requests = (resources['requests'] = objectAt(resources, 'requests') ?? {});
-      for (const [name, q] of Object.entries(limits)) if (requests[name] === undefined) requests[name] = q;
+      for (const [name, q] of Object.entries(limits))
+        if (requests[name] === undefined) requests[name] = q;
     }
   }
   spec['enableServiceLinks'] ??= true;
@@ -52,16 +55,25 @@ const pod: Defaulter = (p) => {
 const serviceSpec: Defaulter = (spec) => {
   const type = spec['type'];
   const externalIPs = spec['externalIPs'];
-  const externallyAccessible = type === 'NodePort' || type === 'LoadBalancer' || (type === 'ClusterIP' && Array.isArray(externalIPs) && externalIPs.length > 0);
-  if (externallyAccessible && (spec['externalTrafficPolicy'] ?? '') === '') spec['externalTrafficPolicy'] = 'Cluster';
-  if (spec['internalTrafficPolicy'] === undefined && (type === 'ClusterIP' || type === 'NodePort' || type === 'LoadBalancer')) spec['internalTrafficPolicy'] = 'Cluster';
+  const externallyAccessible =
+    type === 'NodePort' ||
+    type === 'LoadBalancer' ||
+    (type === 'ClusterIP' && Array.isArray(externalIPs) && externalIPs.length > 0);
+  if (externallyAccessible && (spec['externalTrafficPolicy'] ?? '') === '')
+    spec['externalTrafficPolicy'] = 'Cluster';
+  if (
+    spec['internalTrafficPolicy'] === undefined &&
+    (type === 'ClusterIP' || type === 'NodePort' || type === 'LoadBalancer')
+  )
+    spec['internalTrafficPolicy'] = 'Cluster';
   if (type === 'LoadBalancer') spec['allocateLoadBalancerNodePorts'] ??= true;
 };
 
 /** SetDefaults_Service, its ports part: targetPort is the port when unset, 0 or "". */
 const servicePort: Defaulter = (port) => {
   const target = port['targetPort'];
-  if ((target === undefined || target === 0 || target === '') && typeof port['port'] === 'number') port['targetPort'] = port['port'];
+  if ((target === undefined || target === 0 || target === '') && typeof port['port'] === 'number')
+    port['targetPort'] = port['port'];
 };
 
 /** SetDefaults_Deployment (pkg/apis/apps/v1/defaults.go), its strategy part: a rolling update surges and drops 25%. */

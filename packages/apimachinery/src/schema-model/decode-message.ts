@@ -10,7 +10,6 @@ import { WIRE_LEN, WIRE_VARINT, scalarWire } from './wire.js';
 type Json = Record<string, unknown>;
 type Reader = protobuf.Reader;
 
-
 const byNumberCache = new WeakMap<MessageSchema, Map<number, FieldSchema>>();
 
 function fieldsByNumber(m: MessageSchema): Map<number, FieldSchema> {
@@ -24,10 +23,10 @@ function fieldsByNumber(m: MessageSchema): Map<number, FieldSchema> {
 
 function toNumber(v: unknown): number {
   if (typeof v === 'number') return v;
-  if (typeof v === 'object' && v !== null && 'toNumber' in v) return (v as { toNumber(): number }).toNumber();
+  if (typeof v === 'object' && v !== null && 'toNumber' in v)
+    return (v as { toNumber(): number }).toNumber();
   return Number(v);
 }
-
 
 function readScalar(r: Reader, scalar: string): unknown {
   switch (scalar) {
@@ -59,7 +58,8 @@ function isZero(v: unknown): boolean {
 }
 
 function expectWire(f: FieldSchema, got: number, want: number): void {
-  if (got !== want) throw new Error(`field ${f.name} (${f.number}) has wire type ${got}, expected ${want}`);
+  if (got !== want)
+    throw new Error(`field ${f.name} (${f.number}) has wire type ${got}, expected ${want}`);
 }
 
 /** Decodes the protobuf bytes of a message into its JSON form. */
@@ -75,7 +75,13 @@ function readMessage(m: MessageSchema, r: Reader, end: number): unknown {
   return out;
 }
 
-function readValue(f: FieldSchema, t: ValueType, r: Reader, wire: number, keepZero: boolean): unknown {
+function readValue(
+  f: FieldSchema,
+  t: ValueType,
+  r: Reader,
+  wire: number,
+  keepZero: boolean
+): unknown {
   if ('scalar' in t) {
     expectWire(f, wire, scalarWire(t.scalar));
     const v = readScalar(r, t.scalar);
@@ -114,7 +120,15 @@ function readInto(m: MessageSchema, r: Reader, end: number, out: Json): void {
         else r.skipType(t & 7);
       }
       const map = (out[f.name] ??= {}) as Json;
-      map[key] = value ?? ('scalar' in f.value ? (f.value.scalar === 'string' || f.value.scalar === 'bytes' ? '' : f.value.scalar === 'bool' ? false : 0) : {});
+      map[key] =
+        value ??
+        ('scalar' in f.value
+          ? f.value.scalar === 'string' || f.value.scalar === 'bytes'
+            ? ''
+            : f.value.scalar === 'bool'
+              ? false
+              : 0
+          : {});
       continue;
     }
     if (f.repeated) {
@@ -157,7 +171,8 @@ function readSpecial(m: MessageSchema, r: Reader, end: number): unknown {
     const b = fields.get(n);
     return b instanceof Uint8Array ? Buffer.from(b).toString('utf8') : undefined;
   };
-  const num = (n: number): number => (typeof fields.get(n) === 'number' ? (fields.get(n) as number) : 0);
+  const num = (n: number): number =>
+    typeof fields.get(n) === 'number' ? (fields.get(n) as number) : 0;
   switch (m.jsonType) {
     case 'quantity':
       return str(1);

@@ -8,8 +8,8 @@ import { parseDuration, parseTime } from './special-types.js';
 import { WIRE_LEN, WIRE_VARINT, scalarWire } from './wire.js';
 
 type Json = Record<string, unknown>;
-const isPlainObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
+const isPlainObject = (v: unknown): v is Json =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function varintSize(n: number): number {
   if (n < 0) return 10;
@@ -34,9 +34,14 @@ interface Plan {
   blobs: Buffer[];
 }
 
-
 function toInt(v: unknown): number {
-  return typeof v === 'number' ? Math.trunc(v) : typeof v === 'boolean' ? (v ? 1 : 0) : Number(v) || 0;
+  return typeof v === 'number'
+    ? Math.trunc(v)
+    : typeof v === 'boolean'
+      ? v
+        ? 1
+        : 0
+      : Number(v) || 0;
 }
 
 // ---- pass 1: sizes ----
@@ -81,7 +86,10 @@ function sizeSpecial(m: MessageSchema, v: unknown, plan: Plan): number {
     case 'duration':
       return 1 + varintSize(typeof v === 'string' ? (parseDuration(v) ?? 0) : 0);
     case 'string-list':
-      return (Array.isArray(v) ? v : []).reduce((size: number, x) => size + 1 + sizeScalar('string', x, plan), 0);
+      return (Array.isArray(v) ? v : []).reduce(
+        (size: number, x) => size + 1 + sizeScalar('string', x, plan),
+        0
+      );
     default: {
       const buf = Buffer.from(JSON.stringify(v));
       plan.blobs.push(buf);
@@ -103,7 +111,8 @@ function sizeValue(t: ValueType, v: unknown, plan: Plan): number {
 }
 
 function hasInline(m: MessageSchema, obj: Json): boolean {
-  for (const key of m.jsonFields.keys()) if (obj[key] !== undefined && obj[key] !== null) return true;
+  for (const key of m.jsonFields.keys())
+    if (obj[key] !== undefined && obj[key] !== null) return true;
   return false;
 }
 

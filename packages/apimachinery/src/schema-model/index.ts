@@ -1,4 +1,12 @@
-export type { FieldSchema, JsonType, KindSchema, MessageSchema, ScalarType, TableColumnSpec, ValueType } from './schema-model.js';
+export type {
+  FieldSchema,
+  JsonType,
+  KindSchema,
+  MessageSchema,
+  ScalarType,
+  TableColumnSpec,
+  ValueType,
+} from './schema-model.js';
 export { SchemaModel, builtinSchemaModel, protoPackageOf } from './schema-model.js';
 export { decodeMessage } from './decode-message.js';
 export { encodeMessage } from './encode-message.js';
@@ -10,9 +18,18 @@ export { builtinDefaulters, imageTag } from './builtin-defaulters.js';
 export type { StrictJson } from './parse-json-strict.js';
 export { parseJsonStrict } from './parse-json-strict.js';
 export { formatTime, isQuantity, parseTime } from './special-types.js';
-export type { IncludeObject, Table, TableColumnDefinition, TableOptions, TableRow } from './to-table.js';
+export type {
+  IncludeObject,
+  Table,
+  TableColumnDefinition,
+  TableOptions,
+  TableRow,
+} from './to-table.js';
 export { humanDuration, tableColumnDefinitions, tablePrinterNames, toTable } from './to-table.js';
-export type { PartialObjectMetadata, PartialObjectMetadataList } from './partial-object-metadata.js';
+export type {
+  PartialObjectMetadata,
+  PartialObjectMetadataList,
+} from './partial-object-metadata.js';
 export { asPartialObjectMetadata, asPartialObjectMetadataList } from './partial-object-metadata.js';
 export { openApiDefinitionName, openApiDefinitions } from './openapi-definitions.js';
 export { realisticObjects, realisticPod } from './realistic-objects.js';

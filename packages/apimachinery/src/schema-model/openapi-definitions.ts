@@ -13,12 +13,15 @@ export function openApiDefinitionName(m: MessageSchema): string {
   const name = parts[parts.length - 1] ?? m.name;
   if (m.jsonType === 'quantity') return `io.orch.apimachinery.pkg.api.resource.${name}`;
   if (m.jsonType === 'int-or-string') return `io.orch.apimachinery.pkg.util.intstr.${name}`;
-  if (m.fullName.startsWith('orch.api.meta.')) return `io.orch.apimachinery.pkg.apis.meta.${parts.slice(3).join('.')}`;
+  if (m.fullName.startsWith('orch.api.meta.'))
+    return `io.orch.apimachinery.pkg.apis.meta.${parts.slice(3).join('.')}`;
   if (m.fullName.startsWith('orch.api.runtime.')) return `io.orch.apimachinery.pkg.runtime.${name}`;
   return `io.${m.fullName}`;
 }
 
-const ref = (m: MessageSchema): JsonObject => ({ $ref: `#/definitions/${openApiDefinitionName(m)}` });
+const ref = (m: MessageSchema): JsonObject => ({
+  $ref: `#/definitions/${openApiDefinitionName(m)}`,
+});
 
 function scalarSchema(t: ValueType): JsonObject {
   if (!('scalar' in t)) return ref(t.message);
@@ -83,16 +86,21 @@ function specialSchema(m: MessageSchema): JsonObject {
   }
 }
 
-function messageSchema(m: MessageSchema, gvk?: { group: string; version: string; kind: string }): JsonObject {
+function messageSchema(
+  m: MessageSchema,
+  gvk?: { group: string; version: string; kind: string }
+): JsonObject {
   if (m.jsonType) return specialSchema(m);
   const properties: JsonObject = {};
   if (gvk) {
     properties['apiVersion'] = {
-      description: 'APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values.',
+      description:
+        'APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values.',
       type: 'string',
     };
     properties['kind'] = {
-      description: 'Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase.',
+      description:
+        'Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase.',
       type: 'string',
     };
   }
@@ -101,12 +109,17 @@ function messageSchema(m: MessageSchema, gvk?: { group: string; version: string;
     properties[name] = fieldSchema(field);
     if (field.required) required.push(name);
   }
-  const sorted = Object.fromEntries(Object.entries(properties).sort(([a], [b]) => a.localeCompare(b)));
+  const sorted = Object.fromEntries(
+    Object.entries(properties).sort(([a], [b]) => a.localeCompare(b))
+  );
   const s: JsonObject = { type: 'object' };
   if (m.description) s['description'] = m.description;
   if (Object.keys(sorted).length > 0) s['properties'] = sorted;
   if (required.length > 0) s['required'] = required.sort();
-  if (gvk) s['x-kubernetes-group-version-kind'] = [{ group: gvk.group, kind: gvk.kind, version: gvk.version }];
+  if (gvk)
+    s['x-kubernetes-group-version-kind'] = [
+      { group: gvk.group, kind: gvk.kind, version: gvk.version },
+    ];
   return s;
 }
 

@@ -3,13 +3,19 @@ import assert from 'node:assert/strict';
 import { parseJsonStrict } from './parse-json-strict.js';
 
 test('duplicate keys are reported with their paths, the last value wins', () => {
-  const r = parseJsonStrict('{"metadata":{"name":"a","name":"b"},"spec":{"containers":[{"name":"c","image":"x","image":"y"},{"name":"d"}]},"spec2":[[{"a":1,"a":2}]]}');
+  const r = parseJsonStrict(
+    '{"metadata":{"name":"a","name":"b"},"spec":{"containers":[{"name":"c","image":"x","image":"y"},{"name":"d"}]},"spec2":[[{"a":1,"a":2}]]}'
+  );
   assert.deepEqual(r.duplicates, ['metadata.name', 'spec.containers[0].image', 'spec2[0][0].a']);
   assert.equal((r.value as any).metadata.name, 'b');
 });
 
 test('no duplicates: an empty list; same key in sibling objects is no duplicate', () => {
-  assert.deepEqual(parseJsonStrict('{"a":{"x":1},"b":{"x":2},"c":[{"x":1},{"x":2}],"d":"{\\"x\\":1,\\"x\\":2}"}').duplicates, []);
+  assert.deepEqual(
+    parseJsonStrict('{"a":{"x":1},"b":{"x":2},"c":[{"x":1},{"x":2}],"d":"{\\"x\\":1,\\"x\\":2}"}')
+      .duplicates,
+    []
+  );
   assert.deepEqual(parseJsonStrict('[1,2,3]').duplicates, []);
 });
 

@@ -47,7 +47,8 @@ export function parseJsonStrict(text: string): StrictJson {
   jsonc.visit(
     text,
     {
-      onObjectBegin: () => void stack.push({ kind: 'object', path: childPath(), keys: new Set(), index: 0 }),
+      onObjectBegin: () =>
+        void stack.push({ kind: 'object', path: childPath(), keys: new Set(), index: 0 }),
       onObjectProperty: (property: string) => {
         const top = stack[stack.length - 1];
         if (!top?.keys) return;

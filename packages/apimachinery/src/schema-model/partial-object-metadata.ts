@@ -27,7 +27,10 @@ export function asPartialObjectMetadata(obj: Json, apiVersion: string): PartialO
 }
 
 /** A list's items as PartialObjectMetadata, with the list's metadata (resourceVersion, continue...). */
-export function asPartialObjectMetadataList(list: Json, apiVersion: string): PartialObjectMetadataList {
+export function asPartialObjectMetadataList(
+  list: Json,
+  apiVersion: string
+): PartialObjectMetadataList {
   const items = Array.isArray(list['items']) ? (list['items'] as Json[]) : [];
   return {
     kind: 'PartialObjectMetadataList',

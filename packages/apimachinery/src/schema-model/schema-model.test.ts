@@ -17,7 +17,8 @@ test('every built-in kind has a message; stored kinds have a list message, virtu
     const k = model.kind({ group: def.group, version: def.version, kind: def.kind });
     assert.ok(k, `${def.group}/${def.version} ${def.kind} has no schema`);
     assert.equal(k.message.jsonFields.has('metadata'), true);
-    if (def.virtual) assert.equal(k.list, undefined, `${def.kind} is virtual but has a list message`);
+    if (def.virtual)
+      assert.equal(k.list, undefined, `${def.kind} is virtual but has a list message`);
     else assert.ok(k.list, `${def.kind}List has no schema`);
   }
 });
@@ -25,24 +26,42 @@ test('every built-in kind has a message; stored kinds have a list message, virtu
 test('every built-in kind has a realistic object, so the round trip below covers it', () => {
   const keys = new Set(Object.keys(realisticObjects));
   for (const def of builtinResources) {
-    const key = def.group === '' ? `${def.version}/${def.kind}` : `${def.group}/${def.version}/${def.kind}`;
+    const key =
+      def.group === '' ? `${def.version}/${def.kind}` : `${def.group}/${def.version}/${def.kind}`;
     assert.ok(keys.has(key), `no realistic ${key}`);
   }
 });
 
 test('a string-list message (ExtraValue) is the list itself in JSON and in OpenAPI', () => {
-  const review = model.kind({ group: 'authentication.orch.io', version: 'v1', kind: 'TokenReview' })!.message;
+  const review = model.kind({
+    group: 'authentication.orch.io',
+    version: 'v1',
+    kind: 'TokenReview',
+  })!.message;
   const obj = { status: { user: { username: 'u', extra: { scopes: ['a', 'b'], none: [] } } } };
   assert.deepEqual(decodeMessage(review, encodeMessage(review, obj)), obj);
   const bad = validateObject(review, { status: { user: { extra: { scopes: 'a', other: [1] } } } });
-  assert.deepEqual(bad.problems.map((p) => p.field), ['status.user.extra[scopes]', 'status.user.extra[other][0]']);
+  assert.deepEqual(
+    bad.problems.map((p) => p.field),
+    ['status.user.extra[scopes]', 'status.user.extra[other][0]']
+  );
 });
 
 test('the model carries upstream field numbers, JSON names, descriptions and markers', () => {
   const meta = model.message('orch.api.meta.v1.ObjectMeta');
   assert.ok(meta);
   const num = (n: string): number | undefined => meta.fields.find((f) => f.name === n)?.number;
-  assert.deepEqual([num('name'), num('generateName'), num('namespace'), num('creationTimestamp'), num('labels'), num('managedFields')], [1, 2, 3, 8, 11, 17]);
+  assert.deepEqual(
+    [
+      num('name'),
+      num('generateName'),
+      num('namespace'),
+      num('creationTimestamp'),
+      num('labels'),
+      num('managedFields'),
+    ],
+    [1, 2, 3, 8, 11, 17]
+  );
   const spec = model.message('orch.api.core.v1.PodSpec');
   const containers = spec?.jsonFields.get('containers')?.field;
   assert.ok(containers);
@@ -58,7 +77,10 @@ test('the model carries upstream field numbers, JSON names, descriptions and mar
   assert.deepEqual(ports?.listMapKeys, ['containerPort', 'protocol']);
   // Inline (embedded) fields: Volume's sources and Probe's handler appear in the parent object.
   const volume = model.message('orch.api.core.v1.Volume');
-  assert.deepEqual(volume?.jsonFields.get('configMap')?.via.map((f) => f.name), ['volumeSource']);
+  assert.deepEqual(
+    volume?.jsonFields.get('configMap')?.via.map((f) => f.name),
+    ['volumeSource']
+  );
   assert.ok(model.message('orch.api.core.v1.Probe')?.jsonFields.has('httpGet'));
   assert.equal(model.message('orch.api.meta.v1.Quantity')?.jsonType, 'quantity');
   assert.equal(model.message('orch.api.meta.v1.IntOrString')?.jsonType, 'int-or-string');
@@ -96,7 +118,10 @@ test('a list round trips with its items and list metadata', () => {
   const list = model.kind({ group: '', version: 'v1', kind: 'Pod' })?.list;
   assert.ok(list);
   const { apiVersion: _a, kind: _k, ...pod } = realisticPod;
-  const obj = { metadata: { resourceVersion: '99', continue: 'abc', remainingItemCount: 0 }, items: [pod, pod] };
+  const obj = {
+    metadata: { resourceVersion: '99', continue: 'abc', remainingItemCount: 0 },
+    items: [pod, pod],
+  };
   assert.deepEqual(decodeMessage(list, encodeMessage(list, obj)), obj);
 });
 
@@ -109,7 +134,12 @@ test('unknown fields are reported with their path and pruned; wrong types and mi
   obj['metadata']['labelz'] = {};
   obj['spec']['volumes'][0]['configMap']['nmae'] = 'x';
   const r = validateObject(pod.message, obj);
-  assert.deepEqual(r.unknown.sort(), ['metadata.labelz', 'spec.containers[0].imagee', 'spec.foo', 'spec.volumes[0].configMap.nmae']);
+  assert.deepEqual(r.unknown.sort(), [
+    'metadata.labelz',
+    'spec.containers[0].imagee',
+    'spec.foo',
+    'spec.volumes[0].configMap.nmae',
+  ]);
   assert.deepEqual(r.problems, []);
   assert.equal('foo' in obj['spec'], false);
   assert.equal('imagee' in obj['spec']['containers'][0], false);
@@ -138,23 +168,46 @@ test('unknown fields are reported with their path and pruned; wrong types and mi
 test('decoding applies omitempty, keeping zero values of keep_zero fields', () => {
   const dep = model.kind({ group: 'apps', version: 'v1', kind: 'Deployment' });
   assert.ok(dep);
-  const bytes = encodeMessage(dep.message, { metadata: { name: 'x', namespace: '' }, spec: { replicas: 0, paused: false, minReadySeconds: 0 } });
-  assert.deepEqual(decodeMessage(dep.message, bytes), { metadata: { name: 'x' }, spec: { replicas: 0 } });
+  const bytes = encodeMessage(dep.message, {
+    metadata: { name: 'x', namespace: '' },
+    spec: { replicas: 0, paused: false, minReadySeconds: 0 },
+  });
+  assert.deepEqual(decodeMessage(dep.message, bytes), {
+    metadata: { name: 'x' },
+    spec: { replicas: 0 },
+  });
 });
 
 test('negative and large integers, and unicode strings, survive the round trip', () => {
   const pod = model.kind({ group: '', version: 'v1', kind: 'Pod' })!.message;
   const obj = {
     metadata: { name: 'p', annotations: { note: 'grüße, 日本, 🚀' }, generation: 2 ** 40 + 3 },
-    spec: { containers: [{ name: 'c', image: 'i' }], priority: -2147483648, securityContext: { runAsUser: -5, fsGroup: 9007199254740991 } },
-    status: { containerStatuses: [{ name: 'c', ready: false, restartCount: 0, image: 'i', imageID: '', state: { terminated: { exitCode: -1, signal: 15 } } }] },
+    spec: {
+      containers: [{ name: 'c', image: 'i' }],
+      priority: -2147483648,
+      securityContext: { runAsUser: -5, fsGroup: 9007199254740991 },
+    },
+    status: {
+      containerStatuses: [
+        {
+          name: 'c',
+          ready: false,
+          restartCount: 0,
+          image: 'i',
+          imageID: '',
+          state: { terminated: { exitCode: -1, signal: 15 } },
+        },
+      ],
+    },
   };
   assert.deepEqual(decodeMessage(pod, encodeMessage(pod, obj)), obj);
 });
 
 function gvkOf(key: string): { group: string; version: string; kind: string } {
   const parts = key.split('/');
-  return parts.length === 2 ? { group: '', version: parts[0]!, kind: parts[1]! } : { group: parts[0]!, version: parts[1]!, kind: parts[2]! };
+  return parts.length === 2
+    ? { group: '', version: parts[0]!, kind: parts[1]! }
+    : { group: parts[0]!, version: parts[1]!, kind: parts[2]! };
 }
 
 test('regression (fuzz): an unknown key with dots or spaces is reported as [key]', () => {

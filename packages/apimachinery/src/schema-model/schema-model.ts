@@ -7,12 +7,35 @@ import { apiDescriptor } from '@orch/proto';
 import type { GroupVersionKind } from '../schema/index.js';
 
 /** How a message appears in JSON when it is not a plain object. */
-export type JsonType = 'quantity' | 'int-or-string' | 'time' | 'micro-time' | 'duration' | 'raw' | 'fields-v1' | 'string-list';
+export type JsonType =
+  | 'quantity'
+  | 'int-or-string'
+  | 'time'
+  | 'micro-time'
+  | 'duration'
+  | 'raw'
+  | 'fields-v1'
+  | 'string-list';
 
-export type ScalarType = 'string' | 'bool' | 'int32' | 'int64' | 'uint32' | 'uint64' | 'double' | 'float' | 'bytes';
+export type ScalarType =
+  'string' | 'bool' | 'int32' | 'int64' | 'uint32' | 'uint64' | 'double' | 'float' | 'bytes';
 
 const scalarTypes: ReadonlySet<string> = new Set([
-  'string', 'bool', 'int32', 'int64', 'uint32', 'uint64', 'sint32', 'sint64', 'fixed32', 'fixed64', 'sfixed32', 'sfixed64', 'double', 'float', 'bytes',
+  'string',
+  'bool',
+  'int32',
+  'int64',
+  'uint32',
+  'uint64',
+  'sint32',
+  'sint64',
+  'fixed32',
+  'fixed64',
+  'sfixed32',
+  'sfixed64',
+  'double',
+  'float',
+  'bytes',
 ]);
 
 /** A field's value type: a scalar or a message (which may have a special JSON form). */
@@ -89,7 +112,14 @@ function parseColumns(spec: string): TableColumnSpec[] {
     .split(';')
     .filter((c) => c.trim() !== '')
     .map((c) => {
-      const [name = '', type = 'string', format = '', priority = '0', source = '', description = ''] = c.split('|');
+      const [
+        name = '',
+        type = 'string',
+        format = '',
+        priority = '0',
+        source = '',
+        description = '',
+      ] = c.split('|');
       return { name, type, format, priority: Number(priority), source, description };
     });
 }
@@ -159,7 +189,8 @@ export class SchemaModel {
       value = { scalar: normalizeScalar(typeName) };
     } else {
       const resolved = f.resolvedType;
-      if (!(resolved instanceof protobuf.Type)) throw new Error(`schema model: field ${f.fullName} has an unsupported type ${typeName}`);
+      if (!(resolved instanceof protobuf.Type))
+        throw new Error(`schema model: field ${f.fullName} has an unsupported type ${typeName}`);
       value = { message: this.compile(resolved) };
     }
     const str = (n: string): string | undefined => option(f, n) as string | undefined;
@@ -170,7 +201,10 @@ export class SchemaModel {
     const patchMergeKey = str('patch_merge_key');
     const format = str('format');
     const defaultText = str('default_value');
-    const defaultValue = defaultText === undefined ? undefined : parseDefault(f.fullName, defaultText, isMap || f.repeated ? undefined : value);
+    const defaultValue =
+      defaultText === undefined
+        ? undefined
+        : parseDefault(f.fullName, defaultText, isMap || f.repeated ? undefined : value);
     return {
       name: f.name,
       number: f.id,
@@ -199,7 +233,8 @@ export class SchemaModel {
         if (f.inline && 'message' in f.value) {
           const inner = f.value.message;
           expand(inner);
-          for (const [k, v] of inner.jsonFields) m.jsonFields.set(k, { field: v.field, via: [f, ...v.via] });
+          for (const [k, v] of inner.jsonFields)
+            m.jsonFields.set(k, { field: v.field, via: [f, ...v.via] });
         } else {
           m.jsonFields.set(f.name, { field: f, via: [] });
         }
@@ -217,7 +252,9 @@ export class SchemaModel {
  */
 function parseDefault(field: string, text: string, value: ValueType | undefined): unknown {
   const fail = (why: string): never => {
-    throw new Error(`schema model: field ${field} has default_value ${JSON.stringify(text)}: ${why}`);
+    throw new Error(
+      `schema model: field ${field} has default_value ${JSON.stringify(text)}: ${why}`
+    );
   };
   if (value && 'scalar' in value) {
     switch (value.scalar) {
@@ -235,7 +272,13 @@ function parseDefault(field: string, text: string, value: ValueType | undefined)
   }
   const jsonType = value?.message.jsonType;
   if (jsonType === 'int-or-string') return /^-?\d+$/.test(text) ? Number(text) : text;
-  if (jsonType === 'quantity' || jsonType === 'duration' || jsonType === 'time' || jsonType === 'micro-time') return text;
+  if (
+    jsonType === 'quantity' ||
+    jsonType === 'duration' ||
+    jsonType === 'time' ||
+    jsonType === 'micro-time'
+  )
+    return text;
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
@@ -245,11 +288,18 @@ function parseDefault(field: string, text: string, value: ValueType | undefined)
 
 function normalizeScalar(t: string): ScalarType {
   switch (t) {
-    case 'sint32': case 'sfixed32': return 'int32';
-    case 'fixed32': return 'uint32';
-    case 'sint64': case 'sfixed64': return 'int64';
-    case 'fixed64': return 'uint64';
-    default: return t as ScalarType;
+    case 'sint32':
+    case 'sfixed32':
+      return 'int32';
+    case 'fixed32':
+      return 'uint32';
+    case 'sint64':
+    case 'sfixed64':
+      return 'int64';
+    case 'fixed64':
+      return 'uint64';
+    default:
+      return t as ScalarType;
   }
 }
 

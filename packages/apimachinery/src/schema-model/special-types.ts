@@ -1,7 +1,8 @@
 // The scalars with a JSON form of their own: timestamps (RFC 3339 ↔ seconds and nanos),
 // quantities, durations.
 
-const rfc3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})$/;
+const rfc3339 =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})$/;
 
 /** Parses an RFC 3339 timestamp into seconds since the epoch and nanoseconds; undefined if malformed. */
 export function parseTime(text: string): { seconds: number; nanos: number } | undefined {
@@ -22,13 +23,22 @@ export function formatTime(seconds: number, nanos: number, micro: boolean): stri
 }
 
 // Quantity: <signedNumber><suffix>, suffix binary (Ki..Ei), decimal SI (n u m k M G T P E) or an exponent.
-const quantityPattern = /^[+-]?(\d+(\.\d*)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][+-]?\d+)?$/;
+const quantityPattern =
+  /^[+-]?(\d+(\.\d*)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][+-]?\d+)?$/;
 
 export function isQuantity(text: string): boolean {
   return quantityPattern.test(text);
 }
 
-const durationUnits: Record<string, number> = { ns: 1, us: 1e3, µs: 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
+const durationUnits: Record<string, number> = {
+  ns: 1,
+  us: 1e3,
+  µs: 1e3,
+  ms: 1e6,
+  s: 1e9,
+  m: 60e9,
+  h: 3600e9,
+};
 
 /** Parses a Go duration string ("1h2m3.5s") into nanoseconds; undefined if malformed. */
 export function parseDuration(text: string): number | undefined {

@@ -33,7 +33,8 @@ const nameColumn: TableColumnDefinition = {
   name: 'Name',
   type: 'string',
   format: 'name',
-  description: 'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated.',
+  description:
+    'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated.',
   priority: 0,
 };
 
@@ -41,15 +42,27 @@ const createdAtColumn: TableColumnDefinition = {
   name: 'Created At',
   type: 'date',
   format: '',
-  description: 'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.',
+  description:
+    'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.',
   priority: 0,
 };
 
 /** The column definitions of a kind (of its message), Name first. */
-export function tableColumnDefinitions(message: MessageSchema | undefined): TableColumnDefinition[] {
+export function tableColumnDefinitions(
+  message: MessageSchema | undefined
+): TableColumnDefinition[] {
   const cols = message?.tableColumns;
   if (!cols || cols.length === 0) return [nameColumn, createdAtColumn];
-  return [nameColumn, ...cols.map(({ name, type, format, description, priority }) => ({ name, type, format, description, priority }))];
+  return [
+    nameColumn,
+    ...cols.map(({ name, type, format, description, priority }) => ({
+      name,
+      type,
+      format,
+      description,
+      priority,
+    })),
+  ];
 }
 
 export interface TableOptions {
@@ -62,9 +75,14 @@ export interface TableOptions {
 }
 
 /** Converts objects of one kind into a Table. */
-export function toTable(message: MessageSchema | undefined, objects: Json[], opts: TableOptions): Table {
+export function toTable(
+  message: MessageSchema | undefined,
+  objects: Json[],
+  opts: TableOptions
+): Table {
   const now = opts.now ?? Date.now();
-  const custom = message?.tableColumns && message.tableColumns.length > 0 ? message.tableColumns : undefined;
+  const custom =
+    message?.tableColumns && message.tableColumns.length > 0 ? message.tableColumns : undefined;
   const rows = objects.map((obj) => {
     const meta = (obj['metadata'] ?? {}) as Json;
     const cells: unknown[] = [meta['name'] ?? ''];
@@ -118,11 +136,16 @@ export function humanDuration(ms: number): string {
   const hours = Math.floor(minutes / 60);
   if (hours < 8) return minutes % 60 === 0 ? `${hours}h` : `${hours}h${minutes % 60}m`;
   if (hours < 48) return `${hours}h`;
-  if (hours < 24 * 8) return hours % 24 === 0 ? `${Math.floor(hours / 24)}d` : `${Math.floor(hours / 24)}d${hours % 24}h`;
+  if (hours < 24 * 8)
+    return hours % 24 === 0
+      ? `${Math.floor(hours / 24)}d`
+      : `${Math.floor(hours / 24)}d${hours % 24}h`;
   if (hours < 24 * 365 * 2) return `${Math.floor(hours / 24)}d`;
   if (hours < 24 * 365 * 8) {
     const days = Math.floor(hours / 24) % 365;
-    return days === 0 ? `${Math.floor(hours / 24 / 365)}y` : `${Math.floor(hours / 24 / 365)}y${days}d`;
+    return days === 0
+      ? `${Math.floor(hours / 24 / 365)}y`
+      : `${Math.floor(hours / 24 / 365)}y${days}d`;
   }
   return `${Math.floor(hours / 24 / 365)}y`;
 }
@@ -140,7 +163,9 @@ const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
 function formatSelector(sel: unknown): string {
   if (typeof sel !== 'object' || sel === null) return '<none>';
   const s = sel as Json;
-  const parts = Object.entries((s['matchLabels'] ?? {}) as Record<string, string>).map(([k, v]) => `${k}=${v}`);
+  const parts = Object.entries((s['matchLabels'] ?? {}) as Record<string, string>).map(
+    ([k, v]) => `${k}=${v}`
+  );
   for (const e of arr(s['matchExpressions'])) {
     const values = arr(e['values']).map(String).join(',');
     const op = str(e['operator']);
@@ -164,8 +189,12 @@ function podStatus(pod: Json): string {
     if (term && num(term['exitCode']) === 0) return;
     if (initializing) return;
     initializing = true;
-    if (term) reason = str(term['reason']) ? `Init:${str(term['reason'])}` : `Init:ExitCode:${num(term['exitCode'])}`;
-    else if (waiting && str(waiting['reason']) && str(waiting['reason']) !== 'PodInitializing') reason = `Init:${str(waiting['reason'])}`;
+    if (term)
+      reason = str(term['reason'])
+        ? `Init:${str(term['reason'])}`
+        : `Init:ExitCode:${num(term['exitCode'])}`;
+    else if (waiting && str(waiting['reason']) && str(waiting['reason']) !== 'PodInitializing')
+      reason = `Init:${str(waiting['reason'])}`;
     else reason = `Init:${i}/${specInits.length}`;
   });
   if (!initializing) {
@@ -175,18 +204,25 @@ function podStatus(pod: Json): string {
       const term = at(c, 'state.terminated') as Json | undefined;
       if (waiting && str(waiting['reason'])) reason = str(waiting['reason']);
       else if (term && str(term['reason'])) reason = str(term['reason']);
-      else if (term) reason = num(term['signal']) !== 0 ? `Signal:${num(term['signal'])}` : `ExitCode:${num(term['exitCode'])}`;
+      else if (term)
+        reason =
+          num(term['signal']) !== 0
+            ? `Signal:${num(term['signal'])}`
+            : `ExitCode:${num(term['exitCode'])}`;
       else if (at(c, 'state.running') && c['ready'] === true) hasRunning = true;
     }
     if (reason === 'Completed' && hasRunning) reason = 'Running';
   }
-  if (at(pod, 'metadata.deletionTimestamp')) reason = status['reason'] === 'NodeLost' ? 'Unknown' : 'Terminating';
+  if (at(pod, 'metadata.deletionTimestamp'))
+    reason = status['reason'] === 'NodeLost' ? 'Unknown' : 'Terminating';
   return reason;
 }
 
 const printers: Record<string, (obj: Json, now: number) => unknown> = {
   age: (o, now) => since(at(o, 'metadata.creationTimestamp'), now),
-  dataCount: (o) => Object.keys((o['data'] ?? {}) as Json).length + Object.keys((o['binaryData'] ?? {}) as Json).length,
+  dataCount: (o) =>
+    Object.keys((o['data'] ?? {}) as Json).length +
+    Object.keys((o['binaryData'] ?? {}) as Json).length,
   secretCount: (o) => arr(o['secrets']).length,
   podReady: (o) => {
     const total = arr(at(o, 'spec.containers')).length;
@@ -202,14 +238,18 @@ const printers: Record<string, (obj: Json, now: number) => unknown> = {
       const finished = Date.parse(str(at(c, 'lastState.terminated.finishedAt')));
       if (!Number.isNaN(finished) && finished > last) last = finished;
     }
-    return last > 0 && restarts > 0 ? `${restarts} (${humanDuration(now - last)} ago)` : String(restarts);
+    return last > 0 && restarts > 0
+      ? `${restarts} (${humanDuration(now - last)} ago)`
+      : String(restarts);
   },
   podNominatedNode: (o) => str(at(o, 'status.nominatedNodeName')) || '<none>',
   podReadinessGates: (o) => {
     const gates = arr(at(o, 'spec.readinessGates'));
     if (gates.length === 0) return '<none>';
     const conditions = arr(at(o, 'status.conditions'));
-    const ok = gates.filter((g) => conditions.some((c) => c['type'] === g['conditionType'] && c['status'] === 'True')).length;
+    const ok = gates.filter((g) =>
+      conditions.some((c) => c['type'] === g['conditionType'] && c['status'] === 'True')
+    ).length;
     return `${ok}/${gates.length}`;
   },
   serviceExternalIP: (o) => {
@@ -217,7 +257,9 @@ const printers: Record<string, (obj: Json, now: number) => unknown> = {
     const external = arr(at(o, 'spec.externalIPs')).map(String);
     if (type === 'ExternalName') return str(at(o, 'spec.externalName')) || '<none>';
     if (type === 'LoadBalancer') {
-      const ingress = arr(at(o, 'status.loadBalancer.ingress')).map((i) => str(i['ip']) || str(i['hostname']));
+      const ingress = arr(at(o, 'status.loadBalancer.ingress')).map(
+        (i) => str(i['ip']) || str(i['hostname'])
+      );
       const all = [...ingress, ...external].filter(Boolean);
       return all.length > 0 ? all.join(',') : '<pending>';
     }
@@ -226,12 +268,16 @@ const printers: Record<string, (obj: Json, now: number) => unknown> = {
   servicePorts: (o) => {
     const ports = arr(at(o, 'spec.ports')).map((p) => {
       const proto = str(p['protocol']) || 'TCP';
-      return p['nodePort'] ? `${num(p['port'])}:${num(p['nodePort'])}/${proto}` : `${num(p['port'])}/${proto}`;
+      return p['nodePort']
+        ? `${num(p['port'])}:${num(p['nodePort'])}/${proto}`
+        : `${num(p['port'])}/${proto}`;
     });
     return ports.length > 0 ? ports.join(',') : '<none>';
   },
   serviceSelector: (o) => {
-    const sel = Object.entries((at(o, 'spec.selector') ?? {}) as Record<string, string>).map(([k, v]) => `${k}=${v}`);
+    const sel = Object.entries((at(o, 'spec.selector') ?? {}) as Record<string, string>).map(
+      ([k, v]) => `${k}=${v}`
+    );
     return sel.length > 0 ? sel.join(',') : '<none>';
   },
   nodeStatus: (o) => {
@@ -247,25 +293,52 @@ const printers: Record<string, (obj: Json, now: number) => unknown> = {
       .filter(Boolean);
     return roles.length > 0 ? roles.sort().join(',') : '<none>';
   },
-  nodeInternalIP: (o) => arr(at(o, 'status.addresses')).find((a) => a['type'] === 'InternalIP')?.['address'] ?? '<none>',
-  nodeExternalIP: (o) => arr(at(o, 'status.addresses')).find((a) => a['type'] === 'ExternalIP')?.['address'] ?? '<none>',
+  nodeInternalIP: (o) =>
+    arr(at(o, 'status.addresses')).find((a) => a['type'] === 'InternalIP')?.['address'] ?? '<none>',
+  nodeExternalIP: (o) =>
+    arr(at(o, 'status.addresses')).find((a) => a['type'] === 'ExternalIP')?.['address'] ?? '<none>',
   eventLastSeen: (o, now) =>
-    since(at(o, 'series.lastObservedTime') ?? o['lastTimestamp'] ?? o['deprecatedLastTimestamp'] ?? o['eventTime'] ?? at(o, 'metadata.creationTimestamp'), now),
-  eventFirstSeen: (o, now) => since(o['firstTimestamp'] ?? o['deprecatedFirstTimestamp'] ?? o['eventTime'] ?? at(o, 'metadata.creationTimestamp'), now),
+    since(
+      at(o, 'series.lastObservedTime') ??
+        o['lastTimestamp'] ??
+        o['deprecatedLastTimestamp'] ??
+        o['eventTime'] ??
+        at(o, 'metadata.creationTimestamp'),
+      now
+    ),
+  eventFirstSeen: (o, now) =>
+    since(
+      o['firstTimestamp'] ??
+        o['deprecatedFirstTimestamp'] ??
+        o['eventTime'] ??
+        at(o, 'metadata.creationTimestamp'),
+      now
+    ),
   eventObject: (o) => {
     const ref = (o['involvedObject'] ?? o['regarding'] ?? {}) as Json;
     return `${str(ref['kind']).toLowerCase()}/${str(ref['name'])}`;
   },
   eventSource: (o) => {
     const src = (o['source'] ?? o['deprecatedSource'] ?? {}) as Json;
-    return [str(src['component']), str(src['host'])].filter(Boolean).join(', ') || str(o['reportingController']) || '<none>';
+    return (
+      [str(src['component']), str(src['host'])].filter(Boolean).join(', ') ||
+      str(o['reportingController']) ||
+      '<none>'
+    );
   },
-  deploymentReady: (o) => `${num(at(o, 'status.readyReplicas'))}/${typeof at(o, 'spec.replicas') === 'number' ? num(at(o, 'spec.replicas')) : 1}`,
+  deploymentReady: (o) =>
+    `${num(at(o, 'status.readyReplicas'))}/${typeof at(o, 'spec.replicas') === 'number' ? num(at(o, 'spec.replicas')) : 1}`,
   deploymentUpdated: (o) => num(at(o, 'status.updatedReplicas')),
   deploymentAvailable: (o) => num(at(o, 'status.availableReplicas')),
   readyReplicas: (o) => num(at(o, 'status.readyReplicas')),
-  templateContainers: (o) => arr(at(o, 'spec.template.spec.containers')).map((c) => str(c['name'])).join(',') || '<none>',
-  templateImages: (o) => arr(at(o, 'spec.template.spec.containers')).map((c) => str(c['image'])).join(',') || '<none>',
+  templateContainers: (o) =>
+    arr(at(o, 'spec.template.spec.containers'))
+      .map((c) => str(c['name']))
+      .join(',') || '<none>',
+  templateImages: (o) =>
+    arr(at(o, 'spec.template.spec.containers'))
+      .map((c) => str(c['image']))
+      .join(',') || '<none>',
   labelSelector: (o) => formatSelector(at(o, 'spec.selector')),
 };
 

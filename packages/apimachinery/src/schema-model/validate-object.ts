@@ -20,12 +20,14 @@ export interface FieldValidationResult {
 }
 
 type Json = Record<string, unknown>;
-const isPlainObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Json =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 const base64Padded = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /** An unknown key with dots or slashes is written `[key]`, so the path names one field. */
 const join = keyPath;
-const typeName = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+const typeName = (v: unknown): string =>
+  v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
 
 /**
  * Validates a top-level object (which may also carry apiVersion and kind) against its message,
@@ -34,13 +36,21 @@ const typeName = (v: unknown): string => (v === null ? 'null' : Array.isArray(v)
 export function validateObject(m: MessageSchema, obj: unknown): FieldValidationResult {
   const result: FieldValidationResult = { unknown: [], problems: [] };
   if (!isPlainObject(obj)) {
-    result.problems.push({ field: '', reason: 'FieldValueInvalid', message: `expected object, got ${typeName(obj)}` });
+    result.problems.push({
+      field: '',
+      reason: 'FieldValueInvalid',
+      message: `expected object, got ${typeName(obj)}`,
+    });
     return result;
   }
   for (const key of ['apiVersion', 'kind']) {
     const v = obj[key];
     if (v !== undefined && v !== null && typeof v !== 'string') {
-      result.problems.push({ field: key, reason: 'FieldValueInvalid', message: `expected string, got ${typeName(v)}` });
+      result.problems.push({
+        field: key,
+        reason: 'FieldValueInvalid',
+        message: `expected string, got ${typeName(v)}`,
+      });
     }
   }
   walkMessage(m, obj, '', result, new Set(['apiVersion', 'kind']));
@@ -59,7 +69,13 @@ function isOmitted(f: FieldSchema, v: unknown): boolean {
   return 'scalar' in f.value && !f.keepZero && (v === '' || v === 0 || v === false);
 }
 
-function walkMessage(m: MessageSchema, obj: Json, path: string, r: FieldValidationResult, extra?: Set<string>): void {
+function walkMessage(
+  m: MessageSchema,
+  obj: Json,
+  path: string,
+  r: FieldValidationResult,
+  extra?: Set<string>
+): void {
   for (const key of Object.keys(obj)) {
     if (extra?.has(key)) continue;
     const jf = m.jsonFields.get(key);
@@ -78,7 +94,11 @@ function walkMessage(m: MessageSchema, obj: Json, path: string, r: FieldValidati
   }
   for (const [key, jf] of m.jsonFields) {
     if (jf.field.required && obj[key] === undefined) {
-      r.problems.push({ field: join(path, key), reason: 'FieldValueRequired', message: 'Required value' });
+      r.problems.push({
+        field: join(path, key),
+        reason: 'FieldValueRequired',
+        message: 'Required value',
+      });
     }
   }
 }
@@ -86,7 +106,11 @@ function walkMessage(m: MessageSchema, obj: Json, path: string, r: FieldValidati
 function walkField(f: FieldSchema, v: unknown, path: string, r: FieldValidationResult): void {
   if (f.map) {
     if (!isPlainObject(v)) {
-      r.problems.push({ field: path, reason: 'FieldValueInvalid', message: `expected object, got ${typeName(v)}` });
+      r.problems.push({
+        field: path,
+        reason: 'FieldValueInvalid',
+        message: `expected object, got ${typeName(v)}`,
+      });
       return;
     }
     for (const [k, x] of Object.entries(v)) walkValue(f.value, x, `${path}[${k}]`, r);
@@ -94,7 +118,11 @@ function walkField(f: FieldSchema, v: unknown, path: string, r: FieldValidationR
   }
   if (f.repeated) {
     if (!Array.isArray(v)) {
-      r.problems.push({ field: path, reason: 'FieldValueInvalid', message: `expected array, got ${typeName(v)}` });
+      r.problems.push({
+        field: path,
+        reason: 'FieldValueInvalid',
+        message: `expected array, got ${typeName(v)}`,
+      });
       return;
     }
     v.forEach((x, i) => walkValue(f.value, x, `${path}[${i}]`, r));
@@ -105,7 +133,11 @@ function walkField(f: FieldSchema, v: unknown, path: string, r: FieldValidationR
 
 function walkValue(t: ValueType, v: unknown, path: string, r: FieldValidationResult): void {
   const bad = (expected: string): void =>
-    void r.problems.push({ field: path, reason: 'FieldValueInvalid', message: `expected ${expected}, got ${typeName(v)}` });
+    void r.problems.push({
+      field: path,
+      reason: 'FieldValueInvalid',
+      message: `expected ${expected}, got ${typeName(v)}`,
+    });
   if ('scalar' in t) {
     switch (t.scalar) {
       case 'string':
@@ -115,7 +147,8 @@ function walkValue(t: ValueType, v: unknown, path: string, r: FieldValidationRes
         if (typeof v !== 'boolean') bad('boolean');
         return;
       case 'int32':
-        if (!Number.isInteger(v) || (v as number) < -2147483648 || (v as number) > 2147483647) bad('int32');
+        if (!Number.isInteger(v) || (v as number) < -2147483648 || (v as number) > 2147483647)
+          bad('int32');
         return;
       case 'uint32':
         if (!Number.isInteger(v) || (v as number) < 0 || (v as number) > 4294967295) bad('uint32');
@@ -139,8 +172,15 @@ function walkValue(t: ValueType, v: unknown, path: string, r: FieldValidationRes
   const m = t.message;
   switch (m.jsonType) {
     case 'quantity':
-      if (!((typeof v === 'string' && isQuantity(v)) || (typeof v === 'number' && Number.isFinite(v)))) {
-        r.problems.push({ field: path, reason: 'FieldValueInvalid', message: `quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'` });
+      if (!(
+        (typeof v === 'string' && isQuantity(v)) ||
+        (typeof v === 'number' && Number.isFinite(v))
+      )) {
+        r.problems.push({
+          field: path,
+          reason: 'FieldValueInvalid',
+          message: `quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`,
+        });
       }
       return;
     case 'int-or-string':

@@ -1,3 +1,8 @@
 export type { ChangeMessage, ChangeType, ProgressMessage, WatchMessage } from './watch-message.js';
-export { decodeWatchMessage, encodeWatchMessage, subjectForKey, watchSubjectRoot } from './watch-message.js';
+export {
+  decodeWatchMessage,
+  encodeWatchMessage,
+  subjectForKey,
+  watchSubjectRoot,
+} from './watch-message.js';
 export type { WatchEvent, WatchEventType } from './watch-event.js';

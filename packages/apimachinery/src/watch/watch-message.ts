@@ -45,5 +45,7 @@ export function encodeWatchMessage(m: WatchMessage): Uint8Array {
 }
 
 export function decodeWatchMessage(data: Uint8Array): WatchMessage {
-  return JSON.parse(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8')) as WatchMessage;
+  return JSON.parse(
+    Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8')
+  ) as WatchMessage;
 }

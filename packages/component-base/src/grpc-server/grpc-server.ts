@@ -16,10 +16,17 @@ export interface GrpcServer {
 export async function startGrpcServer(opts: {
   address: string;
   tls?: TlsFiles;
-  services: { definition: ServiceDefinition; implementation: UntypedServiceImplementation; name: string }[];
+  services: {
+    definition: ServiceDefinition;
+    implementation: UntypedServiceImplementation;
+    name: string;
+  }[];
 }): Promise<GrpcServer> {
   // channelz off: its per-call bookkeeping serves an introspection service the suite does not run.
-  const server = new Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024, 'grpc.enable_channelz': 0 });
+  const server = new Server({
+    'grpc.max_receive_message_length': 16 * 1024 * 1024,
+    'grpc.enable_channelz': 0,
+  });
   const health = new HealthImplementation({ '': 'NOT_SERVING' });
   health.addToServer(server);
   for (const s of opts.services) {
@@ -27,7 +34,9 @@ export async function startGrpcServer(opts: {
     health.setStatus(s.name, 'NOT_SERVING');
   }
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(opts.address, serverCredentials(opts.tls), (err, p) => (err ? reject(err) : resolve(p)))
+    server.bindAsync(opts.address, serverCredentials(opts.tls), (err, p) =>
+      err ? reject(err) : resolve(p)
+    )
   );
   const setServing = (serving: boolean): void => {
     const st = serving ? 'SERVING' : 'NOT_SERVING';

@@ -20,7 +20,14 @@ export function createLogger(
   const min = order[level] ?? order.info;
   const write = (lvl: LogLevel, msg: string, fields?: Record<string, unknown>): void => {
     if (order[lvl] < min) return;
-    const line: Record<string, unknown> = { ts: new Date().toISOString(), level: lvl, component, msg, ...base, ...fields };
+    const line: Record<string, unknown> = {
+      ts: new Date().toISOString(),
+      level: lvl,
+      component,
+      msg,
+      ...base,
+      ...fields,
+    };
     for (const [k, v] of Object.entries(line)) if (v instanceof Error) line[k] = v.message;
     process.stderr.write(`${JSON.stringify(line)}\n`);
   };

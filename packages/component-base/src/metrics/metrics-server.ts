@@ -11,7 +11,11 @@ export function newRegistry(component: string): Registry {
 }
 
 /** Serves `GET /metrics` from the registry on host:port. */
-export async function serveMetrics(registry: Registry, host: string, port: number): Promise<Server> {
+export async function serveMetrics(
+  registry: Registry,
+  host: string,
+  port: number
+): Promise<Server> {
   const server = createServer((req, res) => {
     if (req.url !== '/metrics') {
       res.writeHead(404).end();

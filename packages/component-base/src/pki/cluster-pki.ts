@@ -94,19 +94,20 @@ export async function ensureClusterPki(
 
   const extraSans = opts.extraSans ?? [];
   const wanted: [string, IssueCertificateOptions][] = [
-    ...(opts.serviceNames ?? defaultServiceNames).map(
-      (name): [string, IssueCertificateOptions] => [
-        name,
-        {
-          commonName: componentUserName(name),
-          organizations: [componentsGroup],
-          dnsNames: unique(['localhost', name, ...extraSans.filter((san) => isIP(san) === 0)]),
-          ipAddresses: unique(['127.0.0.1', '::1', ...extraSans.filter((san) => isIP(san) !== 0)]),
-          usages: ['server', 'client'],
-        },
-      ]
-    ),
-    [adminCertName, { commonName: adminUserName, organizations: [mastersGroup], usages: ['client'] }],
+    ...(opts.serviceNames ?? defaultServiceNames).map((name): [string, IssueCertificateOptions] => [
+      name,
+      {
+        commonName: componentUserName(name),
+        organizations: [componentsGroup],
+        dnsNames: unique(['localhost', name, ...extraSans.filter((san) => isIP(san) === 0)]),
+        ipAddresses: unique(['127.0.0.1', '::1', ...extraSans.filter((san) => isIP(san) !== 0)]),
+        usages: ['server', 'client'],
+      },
+    ]),
+    [
+      adminCertName,
+      { commonName: adminUserName, organizations: [mastersGroup], usages: ['client'] },
+    ],
     [
       authorizerClientCertName,
       {

@@ -4,19 +4,28 @@
 import type { Binding, PolicyRule, Role, Subject } from '../rbac/types.js';
 
 const rbacApiVersion = 'rbac.authorization.orch.io/v1';
-export const aggregateLabel = (to: 'admin' | 'edit' | 'view'): string => `rbac.authorization.orch.io/aggregate-to-${to}`;
+export const aggregateLabel = (to: 'admin' | 'edit' | 'view'): string =>
+  `rbac.authorization.orch.io/aggregate-to-${to}`;
 const bootstrapLabels = { 'orch.io/bootstrapping': 'rbac-defaults' };
 const autoupdate = { 'rbac.authorization.orch.io/autoupdate': 'true' };
 
 const read = ['get', 'list', 'watch'];
 const write = ['create', 'delete', 'deletecollection', 'patch', 'update'];
-const rule = (verbs: string[], apiGroups: string[], resources: string[], resourceNames?: string[]): PolicyRule => ({
+const rule = (
+  verbs: string[],
+  apiGroups: string[],
+  resources: string[],
+  resourceNames?: string[]
+): PolicyRule => ({
   verbs,
   apiGroups,
   resources,
   ...(resourceNames ? { resourceNames } : {}),
 });
-const urls = (verbs: string[], nonResourceURLs: string[]): PolicyRule => ({ verbs, nonResourceURLs });
+const urls = (verbs: string[], nonResourceURLs: string[]): PolicyRule => ({
+  verbs,
+  nonResourceURLs,
+});
 
 const core = '';
 const apps = 'apps';
@@ -31,14 +40,20 @@ export const clientNodeAgentSigner = 'orch.io/apiserver-client-node-agent';
 export const clientSigner = 'orch.io/apiserver-client';
 export const nodeAgentServingSigner = 'orch.io/node-agent-serving';
 
-function clusterRole(name: string, rules: PolicyRule[], labels: Record<string, string> = {}, aggregateFrom?: string): Role {
+function clusterRole(
+  name: string,
+  rules: PolicyRule[],
+  labels: Record<string, string> = {},
+  aggregateFrom?: string
+): Role {
   const role: Role = {
     apiVersion: rbacApiVersion,
     kind: 'ClusterRole',
     metadata: { name, labels: { ...bootstrapLabels, ...labels }, annotations: { ...autoupdate } },
     rules,
   };
-  if (aggregateFrom) role.aggregationRule = { clusterRoleSelectors: [{ matchLabels: { [aggregateFrom]: 'true' } }] };
+  if (aggregateFrom)
+    role.aggregationRule = { clusterRoleSelectors: [{ matchLabels: { [aggregateFrom]: 'true' } }] };
   return role;
 }
 
@@ -59,19 +74,51 @@ function clusterRoleBinding(name: string, role: string, subjects: Subject[]): Bi
 export const componentUser = (name: string): string => `system:orch:${name}`;
 
 const csrRead = rule(read, [certificates], ['certificatesigningrequests']);
-const viewResources = ['configmaps', 'endpoints', 'persistentvolumeclaims', 'pods', 'replicationcontrollers', 'services', 'serviceaccounts', 'events', 'limitranges', 'resourcequotas', 'pods/log', 'pods/status', 'services/status', 'namespaces/status'];
+const viewResources = [
+  'configmaps',
+  'endpoints',
+  'persistentvolumeclaims',
+  'pods',
+  'replicationcontrollers',
+  'services',
+  'serviceaccounts',
+  'events',
+  'limitranges',
+  'resourcequotas',
+  'pods/log',
+  'pods/status',
+  'services/status',
+  'namespaces/status',
+];
 
 export function bootstrapClusterRoles(): Role[] {
   return [
     clusterRole('cluster-admin', [rule(['*'], ['*'], ['*']), urls(['*'], ['*'])]),
     clusterRole('system:discovery', [
-      urls(['get'], ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/']),
+      urls(
+        ['get'],
+        [
+          '/api',
+          '/api/*',
+          '/apis',
+          '/apis/*',
+          '/healthz',
+          '/livez',
+          '/openapi',
+          '/openapi/*',
+          '/readyz',
+          '/version',
+          '/version/',
+        ]
+      ),
     ]),
     clusterRole('system:basic-user', [
       rule(['create'], [authorization], ['selfsubjectaccessreviews', 'selfsubjectrulesreviews']),
       rule(['create'], [authentication], ['selfsubjectreviews']),
     ]),
-    clusterRole('system:public-info-viewer', [urls(['get'], ['/healthz', '/livez', '/readyz', '/version', '/version/'])]),
+    clusterRole('system:public-info-viewer', [
+      urls(['get'], ['/healthz', '/livez', '/readyz', '/version', '/version/']),
+    ]),
     // The user-facing roles, filled by aggregation from the system:aggregate-to-* roles and
     // any role labelled rbac.authorization.orch.io/aggregate-to-<name>: "true".
     clusterRole('admin', [], {}, aggregateLabel('admin')),
@@ -88,11 +135,36 @@ export function bootstrapClusterRoles(): Role[] {
     clusterRole(
       'system:aggregate-to-edit',
       [
-        rule(write, [core], ['pods', 'configmaps', 'secrets', 'services', 'serviceaccounts', 'endpoints', 'persistentvolumeclaims', 'replicationcontrollers', 'events']),
+        rule(
+          write,
+          [core],
+          [
+            'pods',
+            'configmaps',
+            'secrets',
+            'services',
+            'serviceaccounts',
+            'endpoints',
+            'persistentvolumeclaims',
+            'replicationcontrollers',
+            'events',
+          ]
+        ),
         rule(read, [core], ['secrets']),
         rule(['impersonate'], [core], ['serviceaccounts']),
         rule(['create'], [core], ['serviceaccounts/token']),
-        rule(write, [apps], ['deployments', 'replicasets', 'statefulsets', 'daemonsets', 'deployments/scale', 'replicasets/scale']),
+        rule(
+          write,
+          [apps],
+          [
+            'deployments',
+            'replicasets',
+            'statefulsets',
+            'daemonsets',
+            'deployments/scale',
+            'replicasets/scale',
+          ]
+        ),
         rule(write, [coordination], ['leases']),
       ],
       { [aggregateLabel('admin')]: 'true', [aggregateLabel('edit')]: 'true' }
@@ -102,11 +174,28 @@ export function bootstrapClusterRoles(): Role[] {
       [
         rule(read, [core], viewResources),
         rule(['get', 'list', 'watch'], [core], ['namespaces']),
-        rule(read, [apps], ['deployments', 'replicasets', 'statefulsets', 'daemonsets', 'deployments/scale', 'replicasets/scale', 'deployments/status', 'replicasets/status']),
+        rule(
+          read,
+          [apps],
+          [
+            'deployments',
+            'replicasets',
+            'statefulsets',
+            'daemonsets',
+            'deployments/scale',
+            'replicasets/scale',
+            'deployments/status',
+            'replicasets/status',
+          ]
+        ),
         rule(read, [coordination], ['leases']),
         rule(read, [events], ['events']),
       ],
-      { [aggregateLabel('admin')]: 'true', [aggregateLabel('edit')]: 'true', [aggregateLabel('view')]: 'true' }
+      {
+        [aggregateLabel('admin')]: 'true',
+        [aggregateLabel('edit')]: 'true',
+        [aggregateLabel('view')]: 'true',
+      }
     ),
     // Node agents (group system:nodes); the NodeRestriction admission narrows them to their node.
     clusterRole('system:node', [
@@ -122,12 +211,22 @@ export function bootstrapClusterRoles(): Role[] {
       rule(['create'], [authorization], ['subjectaccessreviews', 'localsubjectaccessreviews']),
     ]),
     // Bootstrap tokens request their node client certificate.
-    clusterRole('system:node-bootstrapper', [rule(['create', 'get', 'list', 'watch'], [certificates], ['certificatesigningrequests'])]),
+    clusterRole('system:node-bootstrapper', [
+      rule(['create', 'get', 'list', 'watch'], [certificates], ['certificatesigningrequests']),
+    ]),
     // CSR auto-approval (k8s certificatesigningrequests:nodeclient / selfnodeclient).
-    clusterRole('system:certificates.orch.io:certificatesigningrequests:nodeclient', [rule(['create'], [certificates], ['certificatesigningrequests/nodeclient'])]),
-    clusterRole('system:certificates.orch.io:certificatesigningrequests:selfnodeclient', [rule(['create'], [certificates], ['certificatesigningrequests/selfnodeclient'])]),
-    clusterRole('system:certificates.orch.io:orch-apiserver-client-node-agent-approver', [rule(['approve'], [certificates], ['signers'], [clientNodeAgentSigner])]),
-    clusterRole('system:certificates.orch.io:orch-apiserver-client-approver', [rule(['approve'], [certificates], ['signers'], [clientSigner])]),
+    clusterRole('system:certificates.orch.io:certificatesigningrequests:nodeclient', [
+      rule(['create'], [certificates], ['certificatesigningrequests/nodeclient']),
+    ]),
+    clusterRole('system:certificates.orch.io:certificatesigningrequests:selfnodeclient', [
+      rule(['create'], [certificates], ['certificatesigningrequests/selfnodeclient']),
+    ]),
+    clusterRole('system:certificates.orch.io:orch-apiserver-client-node-agent-approver', [
+      rule(['approve'], [certificates], ['signers'], [clientNodeAgentSigner]),
+    ]),
+    clusterRole('system:certificates.orch.io:orch-apiserver-client-approver', [
+      rule(['approve'], [certificates], ['signers'], [clientSigner]),
+    ]),
     // Certificate approver and signer (the spec's certificate-signing table).
     clusterRole('system:controller:certificate-approver', [
       csrRead,
@@ -138,15 +237,24 @@ export function bootstrapClusterRoles(): Role[] {
     clusterRole('system:controller:certificate-signer', [
       csrRead,
       rule(['update'], [certificates], ['certificatesigningrequests/status']),
-      rule(['sign'], [certificates], ['signers'], [clientSigner, clientNodeAgentSigner, nodeAgentServingSigner]),
+      rule(
+        ['sign'],
+        [certificates],
+        ['signers'],
+        [clientSigner, clientNodeAgentSigner, nodeAgentServingSigner]
+      ),
     ]),
-    clusterRole('system:controller:certificate-cleaner', [rule(read.concat(['delete']), [certificates], ['certificatesigningrequests'])]),
+    clusterRole('system:controller:certificate-cleaner', [
+      rule(read.concat(['delete']), [certificates], ['certificatesigningrequests']),
+    ]),
     // The controllers service.
     clusterRole('system:controller:namespace-controller', [
       rule(['get', 'list', 'watch', 'delete', 'deletecollection'], ['*'], ['*']),
       rule(['update'], [core], ['namespaces/finalize', 'namespaces/status']),
     ]),
-    clusterRole('system:controller:garbage-collector', [rule(['get', 'list', 'watch', 'patch', 'update', 'delete'], ['*'], ['*'])]),
+    clusterRole('system:controller:garbage-collector', [
+      rule(['get', 'list', 'watch', 'patch', 'update', 'delete'], ['*'], ['*']),
+    ]),
     clusterRole('system:controller:service-account-controller', [
       rule(['create'], [core], ['serviceaccounts']),
       rule(read, [core], ['serviceaccounts', 'namespaces']),
@@ -162,16 +270,53 @@ export function bootstrapClusterRoleBindings(): Binding[] {
     clusterRoleBinding('cluster-admin', 'cluster-admin', [group('system:masters')]),
     clusterRoleBinding('system:discovery', 'system:discovery', [group('system:authenticated')]),
     clusterRoleBinding('system:basic-user', 'system:basic-user', [group('system:authenticated')]),
-    clusterRoleBinding('system:public-info-viewer', 'system:public-info-viewer', [group('system:authenticated'), group('system:unauthenticated')]),
+    clusterRoleBinding('system:public-info-viewer', 'system:public-info-viewer', [
+      group('system:authenticated'),
+      group('system:unauthenticated'),
+    ]),
     clusterRoleBinding('system:node', 'system:node', [group('system:nodes')]),
-    clusterRoleBinding('system:node-bootstrapper', 'system:node-bootstrapper', [group('system:bootstrappers')]),
-    clusterRoleBinding('system:certificates.orch.io:certificatesigningrequests:nodeclient', 'system:certificates.orch.io:certificatesigningrequests:nodeclient', [group('system:bootstrappers')]),
-    clusterRoleBinding('system:certificates.orch.io:certificatesigningrequests:selfnodeclient', 'system:certificates.orch.io:certificatesigningrequests:selfnodeclient', [group('system:nodes')]),
-    clusterRoleBinding('system:controller:certificate-approver', 'system:controller:certificate-approver', [user(certificatesService)]),
-    clusterRoleBinding('system:controller:certificate-signer', 'system:controller:certificate-signer', [user(certificatesService)]),
-    clusterRoleBinding('system:controller:certificate-cleaner', 'system:controller:certificate-cleaner', [user(certificatesService)]),
-    clusterRoleBinding('system:controller:namespace-controller', 'system:controller:namespace-controller', [user(controllers)]),
-    clusterRoleBinding('system:controller:garbage-collector', 'system:controller:garbage-collector', [user(controllers)]),
-    clusterRoleBinding('system:controller:service-account-controller', 'system:controller:service-account-controller', [user(controllers)]),
+    clusterRoleBinding('system:node-bootstrapper', 'system:node-bootstrapper', [
+      group('system:bootstrappers'),
+    ]),
+    clusterRoleBinding(
+      'system:certificates.orch.io:certificatesigningrequests:nodeclient',
+      'system:certificates.orch.io:certificatesigningrequests:nodeclient',
+      [group('system:bootstrappers')]
+    ),
+    clusterRoleBinding(
+      'system:certificates.orch.io:certificatesigningrequests:selfnodeclient',
+      'system:certificates.orch.io:certificatesigningrequests:selfnodeclient',
+      [group('system:nodes')]
+    ),
+    clusterRoleBinding(
+      'system:controller:certificate-approver',
+      'system:controller:certificate-approver',
+      [user(certificatesService)]
+    ),
+    clusterRoleBinding(
+      'system:controller:certificate-signer',
+      'system:controller:certificate-signer',
+      [user(certificatesService)]
+    ),
+    clusterRoleBinding(
+      'system:controller:certificate-cleaner',
+      'system:controller:certificate-cleaner',
+      [user(certificatesService)]
+    ),
+    clusterRoleBinding(
+      'system:controller:namespace-controller',
+      'system:controller:namespace-controller',
+      [user(controllers)]
+    ),
+    clusterRoleBinding(
+      'system:controller:garbage-collector',
+      'system:controller:garbage-collector',
+      [user(controllers)]
+    ),
+    clusterRoleBinding(
+      'system:controller:service-account-controller',
+      'system:controller:service-account-controller',
+      [user(controllers)]
+    ),
   ];
 }

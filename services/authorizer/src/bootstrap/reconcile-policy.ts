@@ -25,7 +25,10 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.str
 
 /** What an existing object lacks of the bootstrap one; undefined when nothing. */
 function missing(kind: 'role' | 'binding', want: Json, have: Json): Json | undefined {
-  const annotations = ((have['metadata'] as Json | undefined)?.['annotations'] ?? {}) as Record<string, string>;
+  const annotations = ((have['metadata'] as Json | undefined)?.['annotations'] ?? {}) as Record<
+    string,
+    string
+  >;
   if (annotations['rbac.authorization.orch.io/autoupdate'] === 'false') return undefined;
   if (kind === 'role') {
     const w = want as unknown as Role;
@@ -41,7 +44,12 @@ function missing(kind: 'role' | 'binding', want: Json, have: Json): Json | undef
   const w = want as unknown as Binding;
   const h = have as unknown as Binding;
   const subjects = h.subjects ?? [];
-  const add = (w.subjects ?? []).filter((s) => !subjects.some((x) => x.kind === s.kind && x.name === s.name && (x.namespace ?? '') === (s.namespace ?? '')));
+  const add = (w.subjects ?? []).filter(
+    (s) =>
+      !subjects.some(
+        (x) => x.kind === s.kind && x.name === s.name && (x.namespace ?? '') === (s.namespace ?? '')
+      )
+  );
   return add.length ? { ...have, subjects: [...subjects, ...add] } : undefined;
 }
 
@@ -112,10 +120,14 @@ export async function reconcilePolicyWithBackoff(
       log.info('bootstrap policy not reconciled yet; retrying', { err: String(err), delayMs });
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, delayMs);
-        signal.addEventListener('abort', () => {
-          clearTimeout(timer);
-          resolve();
-        }, { once: true });
+        signal.addEventListener(
+          'abort',
+          () => {
+            clearTimeout(timer);
+            resolve();
+          },
+          { once: true }
+        );
       });
     }
   }

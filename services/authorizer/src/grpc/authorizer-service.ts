@@ -26,8 +26,10 @@ export interface AuthorizerServiceMetrics {
 /** Attributes of a request; a request that names nothing to decide on is a BadRequest. */
 export function attributesOf(r: AuthorizeRequest__Output): Attributes {
   if (!r.verb) throw newBadRequest('verb is required');
-  if (r.is_resource_request && !r.resource) throw newBadRequest('resource is required for a resource request');
-  if (!r.is_resource_request && !r.path) throw newBadRequest('path is required for a non-resource request');
+  if (r.is_resource_request && !r.resource)
+    throw newBadRequest('resource is required for a resource request');
+  if (!r.is_resource_request && !r.path)
+    throw newBadRequest('path is required for a non-resource request');
   return attributesFromProto(r);
 }
 

@@ -5,10 +5,24 @@ const everything = { verbs: ['*'], apiGroups: ['*'], resources: ['*'], resourceN
 
 export const alwaysAllow: Authorizer = {
   authorize: () => ({ decision: 'allow', reason: '', nameIndependent: true }),
-  rulesFor: () => ({ resourceRules: [everything], nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }], incomplete: false, evaluationError: '' }),
+  rulesFor: () => ({
+    resourceRules: [everything],
+    nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
+    incomplete: false,
+    evaluationError: '',
+  }),
 };
 
 export const alwaysDeny: Authorizer = {
-  authorize: () => ({ decision: 'deny', reason: 'Everything is forbidden.', nameIndependent: true }),
-  rulesFor: () => ({ resourceRules: [], nonResourceRules: [], incomplete: false, evaluationError: '' }),
+  authorize: () => ({
+    decision: 'deny',
+    reason: 'Everything is forbidden.',
+    nameIndependent: true,
+  }),
+  rulesFor: () => ({
+    resourceRules: [],
+    nonResourceRules: [],
+    incomplete: false,
+    evaluationError: '',
+  }),
 };

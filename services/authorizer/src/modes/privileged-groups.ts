@@ -10,5 +10,10 @@ export const privilegedGroups = (groups: string[]): Authorizer => ({
     a.user.groups.some((g) => groups.includes(g))
       ? { decision: 'allow', reason: '', nameIndependent: true }
       : { decision: 'no-opinion', reason: '', nameIndependent: true },
-  rulesFor: () => ({ resourceRules: [], nonResourceRules: [], incomplete: false, evaluationError: '' }),
+  rulesFor: () => ({
+    resourceRules: [],
+    nonResourceRules: [],
+    incomplete: false,
+    evaluationError: '',
+  }),
 });

@@ -18,7 +18,9 @@ export function aggregatedRules(role: Role, all: Role[]): PolicyRule[] {
   );
   const seen = new Set<string>();
   const out: PolicyRule[] = [];
-  const sorted = [...all].sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
+  const sorted = [...all].sort((a, b) =>
+    (a.metadata.name ?? '').localeCompare(b.metadata.name ?? '')
+  );
   for (const other of sorted) {
     if (other.metadata.name === role.metadata.name) continue;
     if (!selectors.some((s) => s.matches(other.metadata.labels ?? {}))) continue;
@@ -67,7 +69,10 @@ export class ClusterRoleAggregator {
       try {
         const current = (await this.client.request('GET', path)) as unknown as Role;
         await this.client.request('PUT', path, { ...current, rules: want });
-        this.log.info('aggregated cluster role updated', { name: role.metadata.name, rules: want.length });
+        this.log.info('aggregated cluster role updated', {
+          name: role.metadata.name,
+          rules: want.length,
+        });
       } catch (err) {
         if (isConflict(err) || isNotFound(err)) continue; // the change event that follows recomputes
         throw err;

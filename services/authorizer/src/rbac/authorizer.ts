@@ -13,8 +13,12 @@ import type { Authorizer } from './types.js';
 
 function describe(src: RuleSource): string {
   const b = src.binding;
-  const where = src.bindingKind === 'RoleBinding' ? ` in namespace "${b.metadata.namespace ?? ''}"` : '';
-  const subject = src.subject.kind === 'ServiceAccount' ? `ServiceAccount "${src.subject.namespace ?? b.metadata.namespace ?? ''}/${src.subject.name}"` : `${src.subject.kind} "${src.subject.name}"`;
+  const where =
+    src.bindingKind === 'RoleBinding' ? ` in namespace "${b.metadata.namespace ?? ''}"` : '';
+  const subject =
+    src.subject.kind === 'ServiceAccount'
+      ? `ServiceAccount "${src.subject.namespace ?? b.metadata.namespace ?? ''}/${src.subject.name}"`
+      : `${src.subject.kind} "${src.subject.name}"`;
   return `RBAC: allowed by ${src.bindingKind} "${b.metadata.name ?? ''}"${where} of ${b.roleRef.kind} "${b.roleRef.name}" to ${subject}`;
 }
 
@@ -30,21 +34,35 @@ export class RbacAuthorizer implements Authorizer {
     let allowedByName = false;
     let namedRuleApplies = false; // a rule with resourceNames covers everything but the name
     const errors: string[] = [];
-    this.resolver.visitRulesFor(a.user, a.isResourceRequest ? a.namespace : '', (src, rule, err) => {
-      if (err) errors.push(err);
-      if (!src || !rule) return true;
-      const named = (rule.resourceNames ?? []).length > 0;
-      if (a.isResourceRequest && named && ruleAllows({ ...a, name: '' }, { ...rule, resourceNames: [] })) namedRuleApplies = true;
-      if (ruleAllows(a, rule)) {
-        allowedBy = src;
-        allowedByName = named;
-        return false;
+    this.resolver.visitRulesFor(
+      a.user,
+      a.isResourceRequest ? a.namespace : '',
+      (src, rule, err) => {
+        if (err) errors.push(err);
+        if (!src || !rule) return true;
+        const named = (rule.resourceNames ?? []).length > 0;
+        if (
+          a.isResourceRequest &&
+          named &&
+          ruleAllows({ ...a, name: '' }, { ...rule, resourceNames: [] })
+        )
+          namedRuleApplies = true;
+        if (ruleAllows(a, rule)) {
+          allowedBy = src;
+          allowedByName = named;
+          return false;
+        }
+        return true;
       }
-      return true;
-    });
-    if (allowedBy) return { decision: 'allow', reason: describe(allowedBy), nameIndependent: !allowedByName };
+    );
+    if (allowedBy)
+      return { decision: 'allow', reason: describe(allowedBy), nameIndependent: !allowedByName };
     // Rules the resolver could not read might have named this object: then the name matters.
-    const result: AuthorizationResult = { decision: 'no-opinion', reason: '', nameIndependent: !namedRuleApplies && errors.length === 0 };
+    const result: AuthorizationResult = {
+      decision: 'no-opinion',
+      reason: '',
+      nameIndependent: !namedRuleApplies && errors.length === 0,
+    };
     if (errors.length > 0) result.evaluationError = errors.join('; ');
     return result;
   }

@@ -26,7 +26,12 @@ export class InformerSource implements RbacSource {
 
   constructor(storage: InformerStorage, nats: NatsConnection, log?: InformerLogger) {
     const informer = (resource: string): SharedInformer =>
-      new SharedInformer({ storage, nats, prefix: storagePrefix(rbacDefinition(resource)), ...(log ? { log } : {}) });
+      new SharedInformer({
+        storage,
+        nats,
+        prefix: storagePrefix(rbacDefinition(resource)),
+        ...(log ? { log } : {}),
+      });
     this.roles = informer('roles');
     this.roleBindings = informer('rolebindings');
     this.clusterRoles = informer('clusterroles');

@@ -17,7 +17,10 @@ let nats: NatsConnection;
 before(async () => {
   suite = await startSuite();
   const g = suite.pki.file('gateway');
-  storage = new StorageClient({ address: `127.0.0.1:${suite.storagePort}`, credentials: clientCredentials({ caFile: suite.pki.caFile, ...g }) });
+  storage = new StorageClient({
+    address: `127.0.0.1:${suite.storagePort}`,
+    credentials: clientCredentials({ caFile: suite.pki.caFile, ...g }),
+  });
   nats = await connect({ servers: suite.nats.url });
 });
 
@@ -29,7 +32,10 @@ after(async () => {
 
 it('lists, follows, and repairs a lost message from history', async () => {
   const cm = (name: string) => ({ metadata: { name }, data: { n: name } });
-  assert.equal((await suite.request(0, 'POST', '/api/v1/namespaces/default/configmaps', cm('before'))).status, 201);
+  assert.equal(
+    (await suite.request(0, 'POST', '/api/v1/namespaces/default/configmaps', cm('before'))).status,
+    201
+  );
   let dropped = 0;
   const repairs: number[] = [];
   const seen: string[] = [];
@@ -38,7 +44,10 @@ it('lists, follows, and repairs a lost message from history', async () => {
     nats,
     prefix: '/registry/core/configmaps/',
     // Lose the change of `lost` as if NATS had dropped it.
-    dropMessage: (m) => m.type !== 'PROGRESS' && (m.object['metadata'] as { name: string }).name === 'lost' && ++dropped > 0,
+    dropMessage: (m) =>
+      m.type !== 'PROGRESS' &&
+      (m.object['metadata'] as { name: string }).name === 'lost' &&
+      ++dropped > 0,
     onRepair: (n) => repairs.push(n),
   });
   informer.addEventHandler({ onAdd: (o) => seen.push((o['metadata'] as { name: string }).name) });
@@ -46,16 +55,28 @@ it('lists, follows, and repairs a lost message from history', async () => {
   try {
     assert.ok(informer.get('default/before'));
     for (const name of ['lost', 'after']) {
-      assert.equal((await suite.request(0, 'POST', '/api/v1/namespaces/default/configmaps', cm(name))).status, 201);
+      assert.equal(
+        (await suite.request(0, 'POST', '/api/v1/namespaces/default/configmaps', cm(name))).status,
+        201
+      );
     }
-    await waitFor('the informer has every configmap', async () => !!informer.get('default/after') && !!informer.get('default/lost'), { timeoutMs: 5000 });
+    await waitFor(
+      'the informer has every configmap',
+      async () => !!informer.get('default/after') && !!informer.get('default/lost'),
+      { timeoutMs: 5000 }
+    );
     assert.equal(dropped, 1);
     // One repair; it replays up to storage's current revision (the lost change, maybe the next).
     assert.equal(repairs.length, 1);
     assert.ok((repairs[0] ?? 0) >= 1);
     assert.deepEqual(seen, ['before', 'lost', 'after']);
-    assert.equal((await suite.request(0, 'DELETE', '/api/v1/namespaces/default/configmaps/before')).status, 200);
-    await waitFor('the deletion arrives', async () => !informer.get('default/before'), { timeoutMs: 5000 });
+    assert.equal(
+      (await suite.request(0, 'DELETE', '/api/v1/namespaces/default/configmaps/before')).status,
+      200
+    );
+    await waitFor('the deletion arrives', async () => !informer.get('default/before'), {
+      timeoutMs: 5000,
+    });
   } finally {
     informer.stop();
   }

@@ -20,9 +20,14 @@ export interface RuleSource {
 }
 
 /** Return false to stop visiting. */
-export type RuleVisitor = (source: RuleSource | undefined, rule: PolicyRule | undefined, err: string | undefined) => boolean;
+export type RuleVisitor = (
+  source: RuleSource | undefined,
+  rule: PolicyRule | undefined,
+  err: string | undefined
+) => boolean;
 
-const isAnonymous = (u: UserInfo): boolean => u.name === anonymousUser || u.groups.includes(allUnauthenticated);
+const isAnonymous = (u: UserInfo): boolean =>
+  u.name === anonymousUser || u.groups.includes(allUnauthenticated);
 
 /**
  * Whether a subject names the user (k8s appliesToUser). A subject named `*` (User or Group) is
@@ -55,14 +60,21 @@ export class RuleResolver {
   constructor(private readonly source: RbacSource) {}
 
   /** The rules a role reference stands for, or an error when the role is missing. */
-  rulesOf(ref: { kind: string; name: string }, bindingNamespace: string): { rules: PolicyRule[]; err?: string } {
+  rulesOf(
+    ref: { kind: string; name: string },
+    bindingNamespace: string
+  ): { rules: PolicyRule[]; err?: string } {
     if (ref.kind === 'ClusterRole') {
       const r = this.source.getClusterRole(ref.name);
-      return r ? { rules: r.rules ?? [] } : { rules: [], err: `clusterrole.rbac.authorization.orch.io "${ref.name}" not found` };
+      return r
+        ? { rules: r.rules ?? [] }
+        : { rules: [], err: `clusterrole.rbac.authorization.orch.io "${ref.name}" not found` };
     }
     if (ref.kind === 'Role' && bindingNamespace) {
       const r = this.source.getRole(bindingNamespace, ref.name);
-      return r ? { rules: r.rules ?? [] } : { rules: [], err: `role.rbac.authorization.orch.io "${ref.name}" not found` };
+      return r
+        ? { rules: r.rules ?? [] }
+        : { rules: [], err: `role.rbac.authorization.orch.io "${ref.name}" not found` };
     }
     return { rules: [], err: `unsupported role reference kind: "${ref.kind}"` };
   }

@@ -40,9 +40,14 @@ export class NamespaceController {
         const list = await this.#client.request('GET', '/api/v1/namespaces');
         for (const ns of (list['items'] as Namespace[]) ?? []) this.#enqueue(ns);
         const rv = (list['metadata'] as { resourceVersion?: string }).resourceVersion ?? '';
-        await this.#client.watch(`/api/v1/namespaces?resourceVersion=${rv}&allowWatchBookmarks=true`, (e) => {
-          if (e.type === 'ADDED' || e.type === 'MODIFIED') this.#enqueue(e.object as unknown as Namespace);
-        }, this.#abort.signal);
+        await this.#client.watch(
+          `/api/v1/namespaces?resourceVersion=${rv}&allowWatchBookmarks=true`,
+          (e) => {
+            if (e.type === 'ADDED' || e.type === 'MODIFIED')
+              this.#enqueue(e.object as unknown as Namespace);
+          },
+          this.#abort.signal
+        );
       } catch (err) {
         if (this.#abort.signal.aborted) return;
         this.#log.warn('namespace watch failed; relisting', { err });
@@ -85,7 +90,10 @@ export class NamespaceController {
   async syncNamespace(name: string): Promise<boolean> {
     let ns: Namespace;
     try {
-      ns = (await this.#client.request('GET', `/api/v1/namespaces/${name}`)) as unknown as Namespace;
+      ns = (await this.#client.request(
+        'GET',
+        `/api/v1/namespaces/${name}`
+      )) as unknown as Namespace;
     } catch (err) {
       if (isNotFound(err)) return true;
       throw err;
@@ -122,7 +130,11 @@ export class NamespaceController {
     }
     for (const v of versions) {
       const list = await this.#client.request('GET', v.path);
-      for (const r of (list['resources'] as { name: string; namespaced: boolean; verbs: string[] }[]) ?? []) {
+      for (const r of (list['resources'] as {
+        name: string;
+        namespaced: boolean;
+        verbs: string[];
+      }[]) ?? []) {
         if (!r.namespaced || r.name.includes('/') || !r.verbs.includes('list')) continue;
         out.push({ path: v.path, resource: r.name, verbs: r.verbs });
       }

@@ -40,16 +40,41 @@ test('authentication flags: repeatable keys and claims, lists, booleans as --fla
   assert.deepEqual(c.oidc?.requiredClaims, { hd: 'example.com', tier: 'gold' });
   assert.equal(c.oidc?.usernameClaim, 'sub');
   assert.deepEqual(c.oidc?.signingAlgs, ['RS256']);
-  assert.deepEqual(c.webhook, { configFile: 'w.kubeconfig', cacheTtlMs: 120_000, version: 'v1beta1' });
+  assert.deepEqual(c.webhook, {
+    configFile: 'w.kubeconfig',
+    cacheTtlMs: 120_000,
+    version: 'v1beta1',
+  });
   assert.deepEqual(c.requestHeader?.usernameHeaders, ['X-Remote-User', 'X-User']);
   assert.deepEqual(c.requestHeader?.allowedNames, ['front-proxy']);
 });
 
 test('authentication flags: inconsistent values are refused', () => {
   assert.throws(() => gatewayOptions([...required, '--anonymous-auth=maybe']), /anonymous-auth/);
-  assert.throws(() => gatewayOptions([...required, '--oidc-issuer-url=https://idp']), /go together/);
-  assert.throws(() => gatewayOptions([...required, '--oidc-issuer-url=http://idp', '--oidc-client-id=x']), /https/);
-  assert.throws(() => gatewayOptions([...required, '--oidc-issuer-url=https://idp', '--oidc-client-id=x', '--oidc-required-claim=novalue']), /key=value/);
-  assert.throws(() => gatewayOptions([...required, '--authentication-token-webhook-version=v2']), /v1 or v1beta1/);
-  assert.throws(() => gatewayOptions([...required, '--requestheader-client-ca-file=p.crt']), /username-headers is required/);
+  assert.throws(
+    () => gatewayOptions([...required, '--oidc-issuer-url=https://idp']),
+    /go together/
+  );
+  assert.throws(
+    () => gatewayOptions([...required, '--oidc-issuer-url=http://idp', '--oidc-client-id=x']),
+    /https/
+  );
+  assert.throws(
+    () =>
+      gatewayOptions([
+        ...required,
+        '--oidc-issuer-url=https://idp',
+        '--oidc-client-id=x',
+        '--oidc-required-claim=novalue',
+      ]),
+    /key=value/
+  );
+  assert.throws(
+    () => gatewayOptions([...required, '--authentication-token-webhook-version=v2']),
+    /v1 or v1beta1/
+  );
+  assert.throws(
+    () => gatewayOptions([...required, '--requestheader-client-ca-file=p.crt']),
+    /username-headers is required/
+  );
 });

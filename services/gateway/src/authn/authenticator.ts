@@ -8,7 +8,11 @@ export interface Authenticator {
 
 /** Adapts a function to the Authenticator role. */
 export class AuthenticatorFunc implements Authenticator {
-  constructor(private readonly fn: (req: IncomingMessage) => Promise<UserInfo | undefined> | UserInfo | undefined) {}
+  constructor(
+    private readonly fn: (
+      req: IncomingMessage
+    ) => Promise<UserInfo | undefined> | UserInfo | undefined
+  ) {}
   authenticate(req: IncomingMessage): Promise<UserInfo | undefined> | UserInfo | undefined {
     return this.fn(req);
   }
@@ -31,14 +35,18 @@ export interface TokenAuthenticator {
 
 /** Adapts a function to the TokenAuthenticator role. */
 export class TokenAuthenticatorFunc implements TokenAuthenticator {
-  constructor(private readonly fn: (token: string, audiences: string[]) => Promise<TokenResponse | undefined>) {}
+  constructor(
+    private readonly fn: (token: string, audiences: string[]) => Promise<TokenResponse | undefined>
+  ) {}
   authenticateToken(token: string, audiences: string[]): Promise<TokenResponse | undefined> {
     return this.fn(token, audiences);
   }
 }
 
 /** A token authenticator that is valid for any audience asked (static tokens, bootstrap tokens). */
-export function audienceAgnostic(fn: (token: string) => Promise<UserInfo | undefined> | UserInfo | undefined): TokenAuthenticator {
+export function audienceAgnostic(
+  fn: (token: string) => Promise<UserInfo | undefined> | UserInfo | undefined
+): TokenAuthenticator {
   return new TokenAuthenticatorFunc(async (token, audiences) => {
     const user = await fn(token);
     return user ? { user, audiences } : undefined;

@@ -3,7 +3,10 @@
 import { newUnauthorized } from '@orch/apimachinery/errors';
 import type { Authenticator, TokenAuthenticator } from './authenticator.js';
 
-export function bearerTokenAuthenticator(tokens: TokenAuthenticator, apiAudiences: string[]): Authenticator {
+export function bearerTokenAuthenticator(
+  tokens: TokenAuthenticator,
+  apiAudiences: string[]
+): Authenticator {
   return {
     async authenticate(req) {
       const header = req.headers.authorization;
@@ -24,4 +27,5 @@ export function bearerTokenAuthenticator(tokens: TokenAuthenticator, apiAudience
 }
 
 /** Whether a request carries a bearer token (a presented credential). */
-export const hasBearerToken = (authorization: string | undefined): boolean => !!authorization && /^\s*bearer\s+\S/i.test(authorization);
+export const hasBearerToken = (authorization: string | undefined): boolean =>
+  !!authorization && /^\s*bearer\s+\S/i.test(authorization);

@@ -22,34 +22,55 @@ const tokenShape = /^([a-z0-9]{6})\.([a-z0-9]{16})$/;
 /** A field of a secret: `data` (base64) or, as written, `stringData`. */
 export function secretField(secret: Obj, key: string): string | undefined {
   const data = secret['data'] as Record<string, string> | undefined;
-  if (data && typeof data[key] === 'string') return Buffer.from(data[key], 'base64').toString('utf8');
+  if (data && typeof data[key] === 'string')
+    return Buffer.from(data[key], 'base64').toString('utf8');
   const stringData = secret['stringData'] as Record<string, string> | undefined;
   if (stringData && typeof stringData[key] === 'string') return stringData[key];
   return undefined;
 }
 
-const safeEqual = (a: string, b: string): boolean => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+const safeEqual = (a: string, b: string): boolean =>
+  a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /** The identity a bootstrap token gives, or throws why it gives none. */
-export function bootstrapTokenUser(token: string, secret: Obj | undefined, now = Date.now()): UserInfo {
+export function bootstrapTokenUser(
+  token: string,
+  secret: Obj | undefined,
+  now = Date.now()
+): UserInfo {
   const m = tokenShape.exec(token);
   if (!m) throw newUnauthorized('not a bootstrap token');
   const [, id = '', value = ''] = m;
-  if (!secret || secret['type'] !== bootstrapTokenSecretType) throw newUnauthorized(`bootstrap token ${id}: no such token`);
-  if (secret.metadata.deletionTimestamp) throw newUnauthorized(`bootstrap token ${id}: being deleted`);
+  if (!secret || secret['type'] !== bootstrapTokenSecretType)
+    throw newUnauthorized(`bootstrap token ${id}: no such token`);
+  if (secret.metadata.deletionTimestamp)
+    throw newUnauthorized(`bootstrap token ${id}: being deleted`);
   const tokenId = secretField(secret, 'token-id');
   const tokenSecret = secretField(secret, 'token-secret');
-  if (tokenId !== id || tokenSecret === undefined || !safeEqual(tokenSecret, value)) throw newUnauthorized(`bootstrap token ${id}: wrong token`);
+  if (tokenId !== id || tokenSecret === undefined || !safeEqual(tokenSecret, value))
+    throw newUnauthorized(`bootstrap token ${id}: wrong token`);
   const expiration = secretField(secret, 'expiration');
   if (expiration !== undefined) {
     const at = Date.parse(expiration);
     if (Number.isNaN(at) || at <= now) throw newUnauthorized(`bootstrap token ${id}: expired`);
   }
-  if (secretField(secret, 'usage-bootstrap-authentication') !== 'true') throw newUnauthorized(`bootstrap token ${id}: not usable for authentication`);
-  const extra = (secretField(secret, 'auth-extra-groups') ?? '').split(',').map((g) => g.trim()).filter(Boolean);
+  if (secretField(secret, 'usage-bootstrap-authentication') !== 'true')
+    throw newUnauthorized(`bootstrap token ${id}: not usable for authentication`);
+  const extra = (secretField(secret, 'auth-extra-groups') ?? '')
+    .split(',')
+    .map((g) => g.trim())
+    .filter(Boolean);
   const bad = extra.find((g) => !g.startsWith(`${bootstrappersGroup}:`));
-  if (bad) throw newUnauthorized(`bootstrap token ${id}: auth-extra-groups entry ${bad} does not start with ${bootstrappersGroup}:`);
-  return { name: `system:bootstrap:${id}`, uid: '', groups: [bootstrappersGroup, ...extra], extra: {} };
+  if (bad)
+    throw newUnauthorized(
+      `bootstrap token ${id}: auth-extra-groups entry ${bad} does not start with ${bootstrappersGroup}:`
+    );
+  return {
+    name: `system:bootstrap:${id}`,
+    uid: '',
+    groups: [bootstrappersGroup, ...extra],
+    extra: {},
+  };
 }
 
 /** The bootstrap-token secrets of orch-system, kept current from the fan-out. */
@@ -79,8 +100,11 @@ export class BootstrapTokenCache implements FeedListener {
         const ctx = { namespace: bootstrapTokenNamespace };
         const list = await this.secrets.list(ctx, { consistency: 'MOST_RECENT' });
         this.#items.clear();
-        for (const o of list.items) this.change({ type: 'ADDED', revision: list.revision, object: o });
-        this.#unsubscribe = await this.fanout.feedFor(this.secrets.def).subscribe(this, list.revision);
+        for (const o of list.items)
+          this.change({ type: 'ADDED', revision: list.revision, object: o });
+        this.#unsubscribe = await this.fanout
+          .feedFor(this.secrets.def)
+          .subscribe(this, list.revision);
         this.#synced = true;
         return;
       } catch (err) {
@@ -93,7 +117,8 @@ export class BootstrapTokenCache implements FeedListener {
   change(c: Change): void {
     const meta = c.object['metadata'] as { name?: string; namespace?: string } | undefined;
     const name = meta?.name ?? '';
-    if (meta?.namespace !== bootstrapTokenNamespace || !name.startsWith(bootstrapTokenSecretPrefix)) return;
+    if (meta?.namespace !== bootstrapTokenNamespace || !name.startsWith(bootstrapTokenSecretPrefix))
+      return;
     if (c.type === 'DELETED') this.#items.delete(name);
     else this.#items.set(name, c.object as Obj);
   }

@@ -35,7 +35,12 @@ export interface Authentication {
   stop(): void;
 }
 
-export function buildAuthentication(c: AuthenticationConfig, stores: Map<string, Store>, fanout: Fanout, log: Logger): Authentication {
+export function buildAuthentication(
+  c: AuthenticationConfig,
+  stores: Map<string, Store>,
+  fanout: Fanout,
+  log: Logger
+): Authentication {
   const serviceAccounts = stores.get('/v1/serviceaccounts');
   const secrets = stores.get('/v1/secrets');
   const pods = stores.get('/v1/pods');
@@ -56,10 +61,20 @@ export function buildAuthentication(c: AuthenticationConfig, stores: Map<string,
   if (c.serviceAccounts.keyFiles.length > 0) {
     if (!serviceAccounts) throw new Error('serviceaccounts are not registered');
     const lookup = c.serviceAccounts.lookup ? { serviceAccounts, pods, secrets } : undefined;
-    tokenAuthenticators.push(new ServiceAccountTokenAuthenticator(readVerifyKeys(c.serviceAccounts.keyFiles), c.serviceAccounts.issuer, apiAudiences, lookup));
+    tokenAuthenticators.push(
+      new ServiceAccountTokenAuthenticator(
+        readVerifyKeys(c.serviceAccounts.keyFiles),
+        c.serviceAccounts.issuer,
+        apiAudiences,
+        lookup
+      )
+    );
   }
   if (c.serviceAccounts.signingKeyFile && serviceAccounts) {
-    const issuer = new ServiceAccountTokenIssuer(readSigningKey(c.serviceAccounts.signingKeyFile), c.serviceAccounts.issuer);
+    const issuer = new ServiceAccountTokenIssuer(
+      readSigningKey(c.serviceAccounts.signingKeyFile),
+      c.serviceAccounts.issuer
+    );
     const maxExpirationSeconds = c.serviceAccounts.maxExpirationSeconds;
     const deps = { issuer, apiAudiences, maxExpirationSeconds, serviceAccounts, pods, secrets };
     const serviceAccountsV1 = { group: '', version: 'v1', resource: 'serviceaccounts' };
@@ -71,7 +86,15 @@ export function buildAuthentication(c: AuthenticationConfig, stores: Map<string,
     stoppers.push(() => oidc.stop());
     tokenAuthenticators.push(oidc);
   }
-  if (c.webhook) tokenAuthenticators.push(new TokenWebhookAuthenticator(c.webhook.configFile, c.webhook.version, c.webhook.cacheTtlMs, apiAudiences));
+  if (c.webhook)
+    tokenAuthenticators.push(
+      new TokenWebhookAuthenticator(
+        c.webhook.configFile,
+        c.webhook.version,
+        c.webhook.cacheTtlMs,
+        apiAudiences
+      )
+    );
   const tokens = unionTokenAuthenticator(tokenAuthenticators);
   for (const v of tokenReviewVersions) {
     const review = new TokenReviewRest(v, tokens, apiAudiences);
@@ -86,7 +109,8 @@ export function buildAuthentication(c: AuthenticationConfig, stores: Map<string,
     extraClientCas.push(...roots.map((r) => r.toString()));
   }
   if (c.clientCaFile) authenticators.push(x509Authenticator(readCertBundle(c.clientCaFile)));
-  if (tokenAuthenticators.length > 0) authenticators.push(bearerTokenAuthenticator(tokens, apiAudiences));
+  if (tokenAuthenticators.length > 0)
+    authenticators.push(bearerTokenAuthenticator(tokens, apiAudiences));
   return {
     authenticators,
     tokens,

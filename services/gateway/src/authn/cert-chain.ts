@@ -20,7 +20,8 @@ export function readCertBundle(file: string): X509Certificate[] {
  * the first certificate of the chain expires; a reloaded bundle is a new array and a new verdict.
  */
 export function verifiedPeerChain(socket: TLSSocket, roots: X509Certificate[]): boolean {
-  if (typeof socket.getPeerCertificate !== 'function' || !socket.authorized || roots.length === 0) return false;
+  if (typeof socket.getPeerCertificate !== 'function' || !socket.authorized || roots.length === 0)
+    return false;
   let perSocket = verdicts.get(socket);
   const cached = perSocket?.get(roots);
   const now = Date.now();
@@ -39,7 +40,11 @@ interface Verdict {
 
 const verdicts = new WeakMap<TLSSocket, WeakMap<X509Certificate[], Verdict>>();
 
-function walkChain(first: PeerCertificate | DetailedPeerCertificate | undefined, roots: X509Certificate[], now: number): Verdict {
+function walkChain(
+  first: PeerCertificate | DetailedPeerCertificate | undefined,
+  roots: X509Certificate[],
+  now: number
+): Verdict {
   let until = Infinity;
   const refuse = (): Verdict => ({ ok: false, until: now });
   let peer = first;
@@ -50,9 +55,11 @@ function walkChain(first: PeerCertificate | DetailedPeerCertificate | undefined,
     until = Math.min(until, notAfter);
     for (const root of roots) {
       if (root.raw.equals(cert.raw)) return { ok: true, until };
-      if (cert.checkIssued(root) && cert.verify(root.publicKey)) return { ok: true, until: Math.min(until, Date.parse(root.validTo)) };
+      if (cert.checkIssued(root) && cert.verify(root.publicKey))
+        return { ok: true, until: Math.min(until, Date.parse(root.validTo)) };
     }
-    const issuer: DetailedPeerCertificate | undefined = (peer as DetailedPeerCertificate).issuerCertificate;
+    const issuer: DetailedPeerCertificate | undefined = (peer as DetailedPeerCertificate)
+      .issuerCertificate;
     if (!issuer || issuer === peer || issuer.raw.equals(peer.raw)) return refuse();
     const issuerCert = new X509Certificate(issuer.raw);
     if (!cert.checkIssued(issuerCert) || !cert.verify(issuerCert.publicKey)) return refuse();

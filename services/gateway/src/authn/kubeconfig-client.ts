@@ -26,20 +26,40 @@ export function kubeconfigClient(file: string): KubeconfigClient {
     contexts?: Named<{ cluster?: string; user?: string }>[];
     'current-context'?: string;
   };
-  const ctx = doc.contexts?.find((c) => c.name === doc['current-context'])?.context ?? doc.contexts?.[0]?.context;
-  const cluster = (ctx?.cluster ? doc.clusters?.find((c) => c.name === ctx.cluster) : doc.clusters?.[0])?.cluster;
-  const user = (ctx?.user ? doc.users?.find((u) => u.name === ctx.user) : doc.users?.[0])?.user ?? {};
-  if (!cluster || typeof cluster['server'] !== 'string') throw new Error(`${file}: no cluster with a server`);
+  const ctx =
+    doc.contexts?.find((c) => c.name === doc['current-context'])?.context ??
+    doc.contexts?.[0]?.context;
+  const cluster = (
+    ctx?.cluster ? doc.clusters?.find((c) => c.name === ctx.cluster) : doc.clusters?.[0]
+  )?.cluster;
+  const user =
+    (ctx?.user ? doc.users?.find((u) => u.name === ctx.user) : doc.users?.[0])?.user ?? {};
+  if (!cluster || typeof cluster['server'] !== 'string')
+    throw new Error(`${file}: no cluster with a server`);
   const server = new URL(cluster['server']);
   if (server.protocol !== 'https:') throw new Error(`${file}: the webhook server must be https`);
-  const path = (p: unknown): string => (isAbsolute(String(p)) ? String(p) : join(dirname(file), String(p)));
+  const path = (p: unknown): string =>
+    isAbsolute(String(p)) ? String(p) : join(dirname(file), String(p));
   const pem = (data: unknown, f: unknown): Buffer | undefined =>
-    typeof data === 'string' ? Buffer.from(data, 'base64') : typeof f === 'string' ? readFileSync(path(f)) : undefined;
+    typeof data === 'string'
+      ? Buffer.from(data, 'base64')
+      : typeof f === 'string'
+        ? readFileSync(path(f))
+        : undefined;
   const ca = pem(cluster['certificate-authority-data'], cluster['certificate-authority']);
   const cert = pem(user['client-certificate-data'], user['client-certificate']);
   const key = pem(user['client-key-data'], user['client-key']);
-  const token = typeof user['token'] === 'string' ? user['token'] : typeof user['tokenFile'] === 'string' ? readFileSync(path(user['tokenFile']), 'utf8').trim() : undefined;
-  const tls: RequestOptions = { ...(ca ? { ca } : {}), ...(cert && key ? { cert, key } : {}), rejectUnauthorized: cluster['insecure-skip-tls-verify'] !== true };
+  const token =
+    typeof user['token'] === 'string'
+      ? user['token']
+      : typeof user['tokenFile'] === 'string'
+        ? readFileSync(path(user['tokenFile']), 'utf8').trim()
+        : undefined;
+  const tls: RequestOptions = {
+    ...(ca ? { ca } : {}),
+    ...(cert && key ? { cert, key } : {}),
+    rejectUnauthorized: cluster['insecure-skip-tls-verify'] !== true,
+  };
   return {
     server,
     post: (body, timeoutMs) =>
@@ -47,7 +67,17 @@ export function kubeconfigClient(file: string): KubeconfigClient {
         const payload = Buffer.from(JSON.stringify(body));
         const req = request(
           server,
-          { method: 'POST', ...tls, timeout: timeoutMs, headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'Content-Length': payload.length, ...(token ? { Authorization: `Bearer ${token}` } : {}) } },
+          {
+            method: 'POST',
+            ...tls,
+            timeout: timeoutMs,
+            headers: {
+              'Content-Type': 'application/json',
+              Accept: 'application/json',
+              'Content-Length': payload.length,
+              ...(token ? { Authorization: `Bearer ${token}` } : {}),
+            },
+          },
           (res) => {
             const chunks: Buffer[] = [];
             res.on('data', (c: Buffer) => chunks.push(c));
@@ -61,7 +91,9 @@ export function kubeconfigClient(file: string): KubeconfigClient {
             });
           }
         );
-        req.on('timeout', () => req.destroy(new Error(`webhook ${server.href} timed out after ${timeoutMs} ms`)));
+        req.on('timeout', () =>
+          req.destroy(new Error(`webhook ${server.href} timed out after ${timeoutMs} ms`))
+        );
         req.on('error', reject);
         req.end(payload);
       }),

@@ -16,14 +16,23 @@ import { httpsFetch } from './https-fetch.js';
 /** The user a verified set of claims names (k8s oidc claim mapping). */
 export function oidcUser(c: OidcConfig, claims: JWTPayload): UserInfo {
   for (const [k, v] of Object.entries(c.requiredClaims)) {
-    if (claims[k] !== v) throw newUnauthorized(`oidc: required claim ${k} is not ${JSON.stringify(v)}`);
+    if (claims[k] !== v)
+      throw newUnauthorized(`oidc: required claim ${k} is not ${JSON.stringify(v)}`);
   }
   const raw = claims[c.usernameClaim];
-  if (typeof raw !== 'string' || raw === '') throw newUnauthorized(`oidc: claim ${c.usernameClaim} is missing or not a string`);
-  if (c.usernameClaim === 'email' && claims['email_verified'] !== undefined && claims['email_verified'] !== true) {
+  if (typeof raw !== 'string' || raw === '')
+    throw newUnauthorized(`oidc: claim ${c.usernameClaim} is missing or not a string`);
+  if (
+    c.usernameClaim === 'email' &&
+    claims['email_verified'] !== undefined &&
+    claims['email_verified'] !== true
+  ) {
     throw newUnauthorized('oidc: email not verified');
   }
-  const prefix = c.usernamePrefix === '-' ? '' : (c.usernamePrefix ?? (c.usernameClaim === 'email' ? '' : `${c.issuerUrl}#`));
+  const prefix =
+    c.usernamePrefix === '-'
+      ? ''
+      : (c.usernamePrefix ?? (c.usernameClaim === 'email' ? '' : `${c.issuerUrl}#`));
   let groups: string[] = [];
   if (c.groupsClaim && claims[c.groupsClaim] !== undefined) {
     const g = claims[c.groupsClaim];
@@ -31,7 +40,12 @@ export function oidcUser(c: OidcConfig, claims: JWTPayload): UserInfo {
     else if (Array.isArray(g) && g.every((x) => typeof x === 'string')) groups = g as string[];
     else throw newUnauthorized(`oidc: claim ${c.groupsClaim} is not an array of strings`);
   }
-  return { name: `${prefix}${raw}`, uid: '', groups: groups.map((x) => `${c.groupsPrefix}${x}`), extra: {} };
+  return {
+    name: `${prefix}${raw}`,
+    uid: '',
+    groups: groups.map((x) => `${c.groupsPrefix}${x}`),
+    extra: {},
+  };
 }
 
 export class OidcAuthenticator implements TokenAuthenticator {
@@ -54,14 +68,24 @@ export class OidcAuthenticator implements TokenAuthenticator {
   async start(): Promise<void> {
     for (let attempt = 0; !this.#stopped; attempt++) {
       try {
-        const config = await client.discovery(new URL(this.c.issuerUrl), this.c.clientId, undefined, undefined, { [client.customFetch]: this.#fetch });
+        const config = await client.discovery(
+          new URL(this.c.issuerUrl),
+          this.c.clientId,
+          undefined,
+          undefined,
+          { [client.customFetch]: this.#fetch }
+        );
         const meta = config.serverMetadata();
         if (!meta.jwks_uri) throw new Error('the provider publishes no jwks_uri');
-        this.#keys = createRemoteJWKSet(new URL(meta.jwks_uri), { [joseFetch]: this.#fetch, cooldownDuration: 5_000 });
+        this.#keys = createRemoteJWKSet(new URL(meta.jwks_uri), {
+          [joseFetch]: this.#fetch,
+          cooldownDuration: 5_000,
+        });
         this.log.info('oidc provider discovered', { issuer: meta.issuer, jwks: meta.jwks_uri });
         return;
       } catch (err) {
-        if (attempt % 10 === 0) this.log.warn('oidc discovery failed; retrying', { issuer: this.c.issuerUrl, err });
+        if (attempt % 10 === 0)
+          this.log.warn('oidc discovery failed; retrying', { issuer: this.c.issuerUrl, err });
         await new Promise((r) => setTimeout(r, 1000));
       }
     }
@@ -82,7 +106,14 @@ export class OidcAuthenticator implements TokenAuthenticator {
     if (!this.#keys) throw newUnauthorized('oidc: the provider has not been discovered yet');
     let payload: JWTPayload;
     try {
-      payload = (await jwtVerify(token, this.#keys, { issuer: this.c.issuerUrl, audience: this.c.clientId, algorithms: this.c.signingAlgs, requiredClaims: ['exp'] })).payload;
+      payload = (
+        await jwtVerify(token, this.#keys, {
+          issuer: this.c.issuerUrl,
+          audience: this.c.clientId,
+          algorithms: this.c.signingAlgs,
+          requiredClaims: ['exp'],
+        })
+      ).payload;
     } catch (err) {
       throw newUnauthorized(`oidc: ${(err as Error).message}`);
     }

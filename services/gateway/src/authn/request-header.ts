@@ -13,7 +13,8 @@ import { verifiedPeerChain } from './cert-chain.js';
 function headerValues(req: IncomingMessage, name: string): string[] {
   const want = name.toLowerCase();
   const out: string[] = [];
-  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) if ((req.rawHeaders[i] ?? '').toLowerCase() === want) out.push(req.rawHeaders[i + 1] ?? '');
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2)
+    if ((req.rawHeaders[i] ?? '').toLowerCase() === want) out.push(req.rawHeaders[i + 1] ?? '');
   return out;
 }
 
@@ -33,7 +34,10 @@ function decodeKey(key: string): string {
   }
 }
 
-export function requestHeaderAuthenticator(c: RequestHeaderConfig, roots: X509Certificate[]): Authenticator {
+export function requestHeaderAuthenticator(
+  c: RequestHeaderConfig,
+  roots: X509Certificate[]
+): Authenticator {
   return {
     authenticate(req) {
       const name = firstValue(req, c.usernameHeaders);
@@ -45,7 +49,10 @@ export function requestHeaderAuthenticator(c: RequestHeaderConfig, roots: X509Ce
         const cns = Array.isArray(cn) ? cn : cn ? [cn] : [];
         if (!cns.some((x) => c.allowedNames.includes(x))) return undefined;
       }
-      const groups = c.groupHeaders.flatMap((h) => headerValues(req, h)).map((g) => g.trim()).filter(Boolean);
+      const groups = c.groupHeaders
+        .flatMap((h) => headerValues(req, h))
+        .map((g) => g.trim())
+        .filter(Boolean);
       const extra: Record<string, string[]> = {};
       for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
         const h = (req.rawHeaders[i] ?? '').toLowerCase();

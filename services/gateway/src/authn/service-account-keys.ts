@@ -29,11 +29,16 @@ export function algFor(key: KeyObject): string {
 
 /** k8s key id: base64url of the SHA-256 of the DER public key. */
 export function keyIdOf(publicKey: KeyObject): string {
-  return createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('base64url');
+  return createHash('sha256')
+    .update(publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('base64url');
 }
 
 const pemBlocks = (text: string): { label: string; pem: string }[] =>
-  [...text.matchAll(/-----BEGIN ([A-Z0-9 ]+)-----[\s\S]+?-----END \1-----/g)].map((m) => ({ label: m[1] ?? '', pem: m[0] }));
+  [...text.matchAll(/-----BEGIN ([A-Z0-9 ]+)-----[\s\S]+?-----END \1-----/g)].map((m) => ({
+    label: m[1] ?? '',
+    pem: m[0],
+  }));
 
 /** Every public key of the PEM files (private keys contribute their public half). */
 export function readVerifyKeys(files: string[]): VerifyKey[] {

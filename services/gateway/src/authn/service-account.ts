@@ -26,7 +26,12 @@ export interface PrivateClaims {
   secret?: { name: string; uid: string };
 }
 
-export function serviceAccountUser(namespace: string, name: string, uid: string, bound?: BoundObject): UserInfo {
+export function serviceAccountUser(
+  namespace: string,
+  name: string,
+  uid: string,
+  bound?: BoundObject
+): UserInfo {
   const extra: Record<string, string[]> = {};
   if (bound?.kind === 'Pod') {
     extra['authentication.orch.io/pod-name'] = [bound.name];
@@ -41,7 +46,9 @@ export function serviceAccountUser(namespace: string, name: string, uid: string,
 }
 
 /** Parses `system:serviceaccount:<ns>:<name>`. */
-export function splitServiceAccountName(user: string): { namespace: string; name: string } | undefined {
+export function splitServiceAccountName(
+  user: string
+): { namespace: string; name: string } | undefined {
   if (!user.startsWith(serviceAccountPrefix)) return undefined;
   const parts = user.slice(serviceAccountPrefix.length).split(':');
   if (parts.length !== 2 || !parts[0] || !parts[1]) return undefined;
@@ -54,10 +61,20 @@ export class ServiceAccountTokenIssuer {
     readonly issuer: string
   ) {}
 
-  async mint(p: { namespace: string; name: string; uid: string; audiences: string[]; expirationSeconds: number; bound?: BoundObject }): Promise<{ token: string; expiresAt: Date }> {
+  async mint(p: {
+    namespace: string;
+    name: string;
+    uid: string;
+    audiences: string[];
+    expirationSeconds: number;
+    bound?: BoundObject;
+  }): Promise<{ token: string; expiresAt: Date }> {
     const now = Math.floor(Date.now() / 1000);
     const exp = now + p.expirationSeconds;
-    const claims: PrivateClaims = { namespace: p.namespace, serviceaccount: { name: p.name, uid: p.uid } };
+    const claims: PrivateClaims = {
+      namespace: p.namespace,
+      serviceaccount: { name: p.name, uid: p.uid },
+    };
     if (p.bound?.kind === 'Pod') claims.pod = { name: p.bound.name, uid: p.bound.uid };
     if (p.bound?.kind === 'Secret') claims.secret = { name: p.bound.name, uid: p.bound.uid };
     const token = await new SignJWT({ [privateClaim]: claims })
@@ -104,38 +121,77 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
     let lastErr: unknown;
     for (const k of candidates.length > 0 ? candidates : this.keys) {
       try {
-        payload = (await jwtVerify(token, k.key, { issuer: this.issuer, algorithms: [k.alg], audience: wanted, requiredClaims: ['exp', 'sub'] })).payload;
+        payload = (
+          await jwtVerify(token, k.key, {
+            issuer: this.issuer,
+            algorithms: [k.alg],
+            audience: wanted,
+            requiredClaims: ['exp', 'sub'],
+          })
+        ).payload;
         break;
       } catch (err) {
         lastErr = err;
       }
     }
-    if (!payload) throw newUnauthorized(`invalid service-account token: ${(lastErr as Error | undefined)?.message ?? 'no key'}`);
+    if (!payload)
+      throw newUnauthorized(
+        `invalid service-account token: ${(lastErr as Error | undefined)?.message ?? 'no key'}`
+      );
     const sub = splitServiceAccountName(String(payload['sub'] ?? ''));
     const pc = payload[privateClaim] as PrivateClaims | undefined;
     if (!sub || !pc || pc.namespace !== sub.namespace || pc.serviceaccount?.name !== sub.name) {
       throw newUnauthorized('invalid service-account token: subject and private claims disagree');
     }
-    const bound: BoundObject | undefined = pc.pod ? { kind: 'Pod', ...pc.pod } : pc.secret ? { kind: 'Secret', ...pc.secret } : undefined;
+    const bound: BoundObject | undefined = pc.pod
+      ? { kind: 'Pod', ...pc.pod }
+      : pc.secret
+        ? { kind: 'Secret', ...pc.secret }
+        : undefined;
     if (this.lookup) await this.#lookup(sub.namespace, pc, bound);
     const aud = payload['aud'];
     const tokenAud = Array.isArray(aud) ? aud.map(String) : [String(aud)];
-    return { user: serviceAccountUser(sub.namespace, sub.name, pc.serviceaccount.uid, bound), audiences: wanted.filter((a) => tokenAud.includes(a)) };
+    return {
+      user: serviceAccountUser(sub.namespace, sub.name, pc.serviceaccount.uid, bound),
+      audiences: wanted.filter((a) => tokenAud.includes(a)),
+    };
   }
 
-  async #lookup(namespace: string, pc: PrivateClaims, bound: BoundObject | undefined): Promise<void> {
-    const check = async (store: Store | undefined, what: string, name: string, uid: string): Promise<void> => {
+  async #lookup(
+    namespace: string,
+    pc: PrivateClaims,
+    bound: BoundObject | undefined
+  ): Promise<void> {
+    const check = async (
+      store: Store | undefined,
+      what: string,
+      name: string,
+      uid: string
+    ): Promise<void> => {
       if (!store) throw newUnauthorized(`${what} ${namespace}/${name} cannot be looked up`);
       try {
         const obj = await store.get({ namespace }, name, { consistency: 'MOST_RECENT' });
-        if (obj.metadata.uid !== uid) throw newUnauthorized(`${what} ${namespace}/${name} has been deleted (uid mismatch)`);
-        if (obj.metadata.deletionTimestamp) throw newUnauthorized(`${what} ${namespace}/${name} is being deleted`);
+        if (obj.metadata.uid !== uid)
+          throw newUnauthorized(`${what} ${namespace}/${name} has been deleted (uid mismatch)`);
+        if (obj.metadata.deletionTimestamp)
+          throw newUnauthorized(`${what} ${namespace}/${name} is being deleted`);
       } catch (err) {
         if (isNotFound(err)) throw newUnauthorized(`${what} ${namespace}/${name} has been deleted`);
         throw err;
       }
     };
-    await check(this.lookup?.serviceAccounts, 'service account', pc.serviceaccount.name, pc.serviceaccount.uid);
-    if (bound) await check(bound.kind === 'Pod' ? this.lookup?.pods : this.lookup?.secrets, bound.kind.toLowerCase(), bound.name, bound.uid);
+    await check(
+      this.lookup?.serviceAccounts,
+      'service account',
+      pc.serviceaccount.name,
+      pc.serviceaccount.uid
+    );
+    if (bound)
+      await check(
+        bound.kind === 'Pod' ? this.lookup?.pods : this.lookup?.secrets,
+        bound.kind.toLowerCase(),
+        bound.name,
+        bound.uid
+      );
   }
 }

@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { parseCsvLine, parseTokenFile } from './token-file.js';
 
 test('token file: quoted group lists, optional groups, comments and blank lines', () => {
-  const m = parseTokenFile('# comment\nt1,alice,u1,"a,b , c"\n\nt2,bob,u2\nt3,"carol, jr",u3,solo\n');
+  const m = parseTokenFile(
+    '# comment\nt1,alice,u1,"a,b , c"\n\nt2,bob,u2\nt3,"carol, jr",u3,solo\n'
+  );
   assert.deepEqual(m.get('t1'), { name: 'alice', uid: 'u1', groups: ['a', 'b', 'c'], extra: {} });
   assert.deepEqual(m.get('t2'), { name: 'bob', uid: 'u2', groups: [], extra: {} });
   assert.deepEqual(m.get('t3')?.name, 'carol, jr');

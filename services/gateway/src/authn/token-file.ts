@@ -39,11 +39,23 @@ export function parseTokenFile(text: string, source = 'token file'): Map<string,
     } catch (err) {
       throw new Error(`${source}, line ${i + 1}: ${(err as Error).message}`);
     }
-    if (cols.length < 3) throw new Error(`${source}, line ${i + 1}: want at least 3 columns (token, user name, uid), got ${cols.length}`);
+    if (cols.length < 3)
+      throw new Error(
+        `${source}, line ${i + 1}: want at least 3 columns (token, user name, uid), got ${cols.length}`
+      );
     const [token = '', name = '', uid = '', groups = ''] = cols.map((c) => c.trim());
-    if (!token || !name) throw new Error(`${source}, line ${i + 1}: token and user name must not be empty`);
+    if (!token || !name)
+      throw new Error(`${source}, line ${i + 1}: token and user name must not be empty`);
     if (tokens.has(token)) throw new Error(`${source}, line ${i + 1}: duplicate token`);
-    tokens.set(token, { name, uid, groups: groups.split(',').map((g) => g.trim()).filter(Boolean), extra: {} });
+    tokens.set(token, {
+      name,
+      uid,
+      groups: groups
+        .split(',')
+        .map((g) => g.trim())
+        .filter(Boolean),
+      extra: {},
+    });
   });
   return tokens;
 }

@@ -52,23 +52,57 @@ export class TokenRequestRest implements NamedCreater {
     const causes: FieldError[] = [];
     let audiences = d.apiAudiences;
     if (spec.audiences !== undefined) {
-      if (!Array.isArray(spec.audiences) || spec.audiences.some((a) => typeof a !== 'string' || a === '')) {
-        causes.push({ type: 'FieldValueInvalid', field: 'spec.audiences', value: spec.audiences, message: 'must be a list of non-empty strings' });
+      if (
+        !Array.isArray(spec.audiences) ||
+        spec.audiences.some((a) => typeof a !== 'string' || a === '')
+      ) {
+        causes.push({
+          type: 'FieldValueInvalid',
+          field: 'spec.audiences',
+          value: spec.audiences,
+          message: 'must be a list of non-empty strings',
+        });
       } else if (spec.audiences.length > 0) audiences = spec.audiences as string[];
     }
     let expirationSeconds = defaultExpirationSeconds;
     if (spec.expirationSeconds !== undefined) {
-      if (typeof spec.expirationSeconds !== 'number' || !Number.isInteger(spec.expirationSeconds) || spec.expirationSeconds < minExpirationSeconds) {
-        causes.push({ type: 'FieldValueInvalid', field: 'spec.expirationSeconds', value: spec.expirationSeconds, message: `may not specify a duration less than ${minExpirationSeconds} seconds` });
+      if (
+        typeof spec.expirationSeconds !== 'number' ||
+        !Number.isInteger(spec.expirationSeconds) ||
+        spec.expirationSeconds < minExpirationSeconds
+      ) {
+        causes.push({
+          type: 'FieldValueInvalid',
+          field: 'spec.expirationSeconds',
+          value: spec.expirationSeconds,
+          message: `may not specify a duration less than ${minExpirationSeconds} seconds`,
+        });
       } else expirationSeconds = Math.min(spec.expirationSeconds, d.maxExpirationSeconds);
     }
     let boundRef: { kind: string; name: string; uid?: string; apiVersion?: string } | undefined;
     if (spec.boundObjectRef !== undefined && spec.boundObjectRef !== null) {
       const b = spec.boundObjectRef as Record<string, unknown>;
-      if (b['kind'] !== 'Pod' && b['kind'] !== 'Secret') causes.push({ type: 'FieldValueNotSupported', field: 'spec.boundObjectRef.kind', value: b['kind'], message: 'supported values: "Pod", "Secret"' });
-      if (typeof b['name'] !== 'string' || !b['name']) causes.push({ type: 'FieldValueRequired', field: 'spec.boundObjectRef.name', message: '' });
-      if (b['apiVersion'] !== undefined && b['apiVersion'] !== 'v1') causes.push({ type: 'FieldValueNotSupported', field: 'spec.boundObjectRef.apiVersion', value: b['apiVersion'], message: 'supported values: "v1"' });
-      boundRef = { kind: String(b['kind']), name: String(b['name'] ?? ''), ...(typeof b['uid'] === 'string' && b['uid'] ? { uid: b['uid'] } : {}) };
+      if (b['kind'] !== 'Pod' && b['kind'] !== 'Secret')
+        causes.push({
+          type: 'FieldValueNotSupported',
+          field: 'spec.boundObjectRef.kind',
+          value: b['kind'],
+          message: 'supported values: "Pod", "Secret"',
+        });
+      if (typeof b['name'] !== 'string' || !b['name'])
+        causes.push({ type: 'FieldValueRequired', field: 'spec.boundObjectRef.name', message: '' });
+      if (b['apiVersion'] !== undefined && b['apiVersion'] !== 'v1')
+        causes.push({
+          type: 'FieldValueNotSupported',
+          field: 'spec.boundObjectRef.apiVersion',
+          value: b['apiVersion'],
+          message: 'supported values: "v1"',
+        });
+      boundRef = {
+        kind: String(b['kind']),
+        name: String(b['name'] ?? ''),
+        ...(typeof b['uid'] === 'string' && b['uid'] ? { uid: b['uid'] } : {}),
+      };
     }
     const gk = { group: 'authentication.orch.io', kind: 'TokenRequest' };
     if (causes.length > 0) throw newInvalid(gk, name, causes);
@@ -89,10 +123,19 @@ export class TokenRequestRest implements NamedCreater {
       }
       if (boundRef.uid && obj.metadata.uid !== boundRef.uid) {
         throw newInvalid({ group: 'authentication.orch.io', kind: 'TokenRequest' }, name, [
-          { type: 'FieldValueInvalid', field: 'spec.boundObjectRef.uid', value: boundRef.uid, message: `the ${resource} ${boundRef.name} has another uid` },
+          {
+            type: 'FieldValueInvalid',
+            field: 'spec.boundObjectRef.uid',
+            value: boundRef.uid,
+            message: `the ${resource} ${boundRef.name} has another uid`,
+          },
         ]);
       }
-      bound = { kind: boundRef.kind as 'Pod' | 'Secret', name: boundRef.name, uid: obj.metadata.uid ?? '' };
+      bound = {
+        kind: boundRef.kind as 'Pod' | 'Secret',
+        name: boundRef.name,
+        uid: obj.metadata.uid ?? '',
+      };
     }
     const uid = sa.metadata.uid ?? '';
     const minted = { namespace, name, uid, audiences, expirationSeconds, ...(bound && { bound }) };
@@ -102,7 +145,13 @@ export class TokenRequestRest implements NamedCreater {
       apiVersion: tokenRequestApiVersion,
       kind: 'TokenRequest',
       metadata: { name, namespace, creationTimestamp },
-      spec: { audiences, expirationSeconds, boundObjectRef: bound ? { kind: bound.kind, apiVersion: 'v1', name: bound.name, uid: bound.uid } : null },
+      spec: {
+        audiences,
+        expirationSeconds,
+        boundObjectRef: bound
+          ? { kind: bound.kind, apiVersion: 'v1', name: bound.name, uid: bound.uid }
+          : null,
+      },
       status: { token, expirationTimestamp: expiresAt.toISOString().replace(/\.\d+Z$/, 'Z') },
     };
   }

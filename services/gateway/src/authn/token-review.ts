@@ -12,7 +12,9 @@ export const tokenReviewGroup = 'authentication.orch.io';
 export const tokenReviewVersions = ['v1', 'v1beta1'] as const;
 
 const definitionOf = (version: string): ResourceDefinition => {
-  const d = builtinResources.find((x) => x.group === tokenReviewGroup && x.version === version && x.resource === 'tokenreviews');
+  const d = builtinResources.find(
+    (x) => x.group === tokenReviewGroup && x.version === version && x.resource === 'tokenreviews'
+  );
   if (!d) throw new Error(`tokenreviews.${tokenReviewGroup} ${version} is not registered`);
   return d;
 };
@@ -37,7 +39,8 @@ export class TokenReviewRest implements Creater {
   async create(_ctx: RestContext, tr: Obj, opts: CreateOptions): Promise<Obj> {
     const spec = (tr['spec'] ?? {}) as TokenReviewSpec;
     const token = spec.token;
-    if (token === undefined || token === '') throw newBadRequest('spec.token: Required value: a token is required');
+    if (token === undefined || token === '')
+      throw newBadRequest('spec.token: Required value: a token is required');
     await opts.createValidation?.(tr, undefined);
     const audiences = spec.audiences ?? [];
     let status: Record<string, unknown>;
@@ -45,11 +48,21 @@ export class TokenReviewRest implements Creater {
       const wanted = audiences.length > 0 ? audiences : this.#apiAudiences;
       const r = await this.#tokens.authenticateToken(token, wanted);
       if (!r) status = { authenticated: false, user: {}, error: 'Unauthorized' };
-      else if (audiences.length > 0 && r.audiences.length === 0) status = { authenticated: false, user: {}, error: 'token audiences do not intersect the requested audiences' };
+      else if (audiences.length > 0 && r.audiences.length === 0)
+        status = {
+          authenticated: false,
+          user: {},
+          error: 'token audiences do not intersect the requested audiences',
+        };
       else {
         status = {
           authenticated: true,
-          user: { username: r.user.name, ...(r.user.uid ? { uid: r.user.uid } : {}), groups: r.user.groups, ...(Object.keys(r.user.extra).length > 0 ? { extra: r.user.extra } : {}) },
+          user: {
+            username: r.user.name,
+            ...(r.user.uid ? { uid: r.user.uid } : {}),
+            groups: r.user.groups,
+            ...(Object.keys(r.user.extra).length > 0 ? { extra: r.user.extra } : {}),
+          },
           ...(audiences.length > 0 ? { audiences: r.audiences } : {}),
         };
       }

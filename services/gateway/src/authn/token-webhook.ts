@@ -33,13 +33,18 @@ export class TokenWebhookAuthenticator implements TokenAuthenticator {
   }
 
   async authenticateToken(token: string, audiences: string[]): Promise<TokenResponse | undefined> {
-    const key = createHash('sha256').update(token).update('\0').update(audiences.join('\0')).digest('base64');
+    const key = createHash('sha256')
+      .update(token)
+      .update('\0')
+      .update(audiences.join('\0'))
+      .digest('base64');
     const now = Date.now();
     let d = this.#cache.get(key);
     if (!d || d.expires <= now) {
       d = await this.#review(token, audiences);
       this.#cache.set(key, d);
-      if (this.#cache.size > 10_000) for (const [k, v] of this.#cache) if (v.expires <= now) this.#cache.delete(k);
+      if (this.#cache.size > 10_000)
+        for (const [k, v] of this.#cache) if (v.expires <= now) this.#cache.delete(k);
     }
     if (!d.authenticated || !d.user) {
       if (d.error) throw newUnauthorized(d.error);
@@ -48,27 +53,57 @@ export class TokenWebhookAuthenticator implements TokenAuthenticator {
     // status.audiences omitted: the token is valid for the API server itself
     const valid = d.audiences ?? this.apiAudiences;
     const granted = audiences.filter((a) => valid.includes(a));
-    if (audiences.length > 0 && granted.length === 0) throw newUnauthorized('token audiences are not valid for the target audiences');
+    if (audiences.length > 0 && granted.length === 0)
+      throw newUnauthorized('token audiences are not valid for the target audiences');
     return { user: d.user, audiences: granted };
   }
 
   async #review(token: string, audiences: string[]): Promise<CachedReview> {
     this.calls++;
     const r = await this.#client.post(
-      { apiVersion: `authentication.orch.io/${this.version}`, kind: 'TokenReview', spec: { token, ...(audiences.length > 0 ? { audiences } : {}) } },
+      {
+        apiVersion: `authentication.orch.io/${this.version}`,
+        kind: 'TokenReview',
+        spec: { token, ...(audiences.length > 0 ? { audiences } : {}) },
+      },
       timeoutMs
     );
-    if (r.status < 200 || r.status >= 300) throw new Error(`token webhook answered HTTP ${r.status}`);
-    const st = (r.body as { status?: { authenticated?: boolean; user?: { username?: string; uid?: string; groups?: string[]; extra?: Record<string, string[]> }; audiences?: string[]; error?: string } }).status ?? {};
+    if (r.status < 200 || r.status >= 300)
+      throw new Error(`token webhook answered HTTP ${r.status}`);
+    const st =
+      (
+        r.body as {
+          status?: {
+            authenticated?: boolean;
+            user?: {
+              username?: string;
+              uid?: string;
+              groups?: string[];
+              extra?: Record<string, string[]>;
+            };
+            audiences?: string[];
+            error?: string;
+          };
+        }
+      ).status ?? {};
     const now = Date.now();
     if (st.authenticated !== true || !st.user?.username) {
-      return { expires: now + Math.min(this.ttlMs, denialTtlMs), authenticated: false, error: st.error ?? '' };
+      return {
+        expires: now + Math.min(this.ttlMs, denialTtlMs),
+        authenticated: false,
+        error: st.error ?? '',
+      };
     }
     return {
       expires: now + this.ttlMs,
       authenticated: true,
       error: '',
-      user: { name: st.user.username, uid: st.user.uid ?? '', groups: [...(st.user.groups ?? [])], extra: { ...(st.user.extra ?? {}) } },
+      user: {
+        name: st.user.username,
+        uid: st.user.uid ?? '',
+        groups: [...(st.user.groups ?? [])],
+        extra: { ...(st.user.extra ?? {}) },
+      },
       audiences: Array.isArray(st.audiences) ? st.audiences : undefined,
     };
   }

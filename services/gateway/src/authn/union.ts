@@ -7,7 +7,9 @@ import { allAuthenticated } from '@orch/apimachinery/auth';
 
 /** The user plus `system:authenticated`, once. */
 export function withAuthenticatedGroup(user: UserInfo): UserInfo {
-  return user.groups.includes(allAuthenticated) ? user : { ...user, groups: [...user.groups, allAuthenticated] };
+  return user.groups.includes(allAuthenticated)
+    ? user
+    : { ...user, groups: [...user.groups, allAuthenticated] };
 }
 
 export function unionAuthenticator(authenticators: Authenticator[]): Authenticator {
@@ -30,7 +32,10 @@ export function unionAuthenticator(authenticators: Authenticator[]): Authenticat
 
 export function unionTokenAuthenticator(authenticators: TokenAuthenticator[]): TokenAuthenticator {
   return {
-    async authenticateToken(token: string, audiences: string[]): Promise<TokenResponse | undefined> {
+    async authenticateToken(
+      token: string,
+      audiences: string[]
+    ): Promise<TokenResponse | undefined> {
       let firstError: unknown;
       for (const a of authenticators) {
         try {

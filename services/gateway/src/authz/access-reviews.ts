@@ -85,7 +85,18 @@ function attributesOf(spec: ReviewSpec, user: UserInfo): Attributes {
     };
   }
   const n = spec.nonResourceAttributes ?? {};
-  return { user, verb: n.verb ?? '', isResourceRequest: false, path: n.path ?? '', apiGroup: '', apiVersion: '', resource: '', subresource: '', namespace: '', name: '' };
+  return {
+    user,
+    verb: n.verb ?? '',
+    isResourceRequest: false,
+    path: n.path ?? '',
+    apiGroup: '',
+    apiVersion: '',
+    resource: '',
+    subresource: '',
+    namespace: '',
+    name: '',
+  };
 }
 
 async function answer(
@@ -162,7 +173,12 @@ export class LocalSubjectAccessReviewRest implements Creater {
     const errs: FieldError[] = [];
     validateAttributes(spec, errs);
     if (spec.nonResourceAttributes) {
-      errs.push({ type: 'FieldValueInvalid', field: 'spec.nonResourceAttributes', message: 'disallowed on this kind of request', value: spec.nonResourceAttributes });
+      errs.push({
+        type: 'FieldValueInvalid',
+        field: 'spec.nonResourceAttributes',
+        message: 'disallowed on this kind of request',
+        value: spec.nonResourceAttributes,
+      });
     }
     requireSubject(spec, errs);
     if (errs.length) throw invalid(this.objectKind, errs);
@@ -209,7 +225,12 @@ export class SelfSubjectRulesReviewRest implements Creater {
     await opts.createValidation?.(obj, undefined);
     const r = await this.#reviewer.rulesReview(requester(ctx), spec.namespace ?? '');
     const status: Json = {
-      resourceRules: r.resourceRules.map((x) => ({ verbs: x.verbs, apiGroups: x.apiGroups, resources: x.resources, ...(x.resourceNames.length ? { resourceNames: x.resourceNames } : {}) })),
+      resourceRules: r.resourceRules.map((x) => ({
+        verbs: x.verbs,
+        apiGroups: x.apiGroups,
+        resources: x.resources,
+        ...(x.resourceNames.length ? { resourceNames: x.resourceNames } : {}),
+      })),
       nonResourceRules: r.nonResourceRules,
       incomplete: r.incomplete,
     };

@@ -45,14 +45,33 @@ async function gateway(args: string[]): Promise<Started> {
   return s;
 }
 
-function get(port: number, path: string, cert?: { certFile: string; keyFile: string }): Promise<{ status: number; body: Record<string, unknown> }> {
+function get(
+  port: number,
+  path: string,
+  cert?: { certFile: string; keyFile: string }
+): Promise<{ status: number; body: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const tls = cert ? { cert: readFileSync(cert.certFile), key: readFileSync(cert.keyFile) } : {};
-    const req = request({ host: '127.0.0.1', port, path, ca: readFileSync(suite.pki.caFile), ...tls, headers: { Accept: 'application/json' } }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text.startsWith('{') ? (JSON.parse(text) as Record<string, unknown>) : { text } }));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        ca: readFileSync(suite.pki.caFile),
+        ...tls,
+        headers: { Accept: 'application/json' },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: text.startsWith('{') ? (JSON.parse(text) as Record<string, unknown>) : { text },
+          })
+        );
+      }
+    );
     req.on('error', reject);
     req.end();
   });
@@ -60,7 +79,10 @@ function get(port: number, path: string, cert?: { certFile: string; keyFile: str
 
 describe('authorization modes', () => {
   it('fails closed with 503 when the authorizer cannot be reached', async () => {
-    const g = await gateway(['--authorization-mode=RBAC', `--authorizer-servers=127.0.0.1:${await freePort()}`]);
+    const g = await gateway([
+      '--authorization-mode=RBAC',
+      `--authorizer-servers=127.0.0.1:${await freePort()}`,
+    ]);
     const admin = suite.pki.file('admin');
     const r = await get(g.port, '/api/v1/namespaces', admin);
     assert.equal(r.status, 503);
@@ -74,10 +96,16 @@ describe('authorization modes', () => {
     const r = await get(g.port, '/api/v1/namespaces/default/configmaps', suite.pki.file('admin'));
     assert.equal(r.status, 403);
     assert.equal(r.body['reason'], 'Forbidden');
-    assert.equal(r.body['message'], 'configmaps is forbidden: User "orch-admin" cannot list resource "configmaps" in API group "" in the namespace "default": Everything is forbidden.');
+    assert.equal(
+      r.body['message'],
+      'configmaps is forbidden: User "orch-admin" cannot list resource "configmaps" in API group "" in the namespace "default": Everything is forbidden.'
+    );
     const nonResource = await get(g.port, '/version', suite.pki.file('admin'));
     assert.equal(nonResource.status, 403);
-    assert.equal(nonResource.body['message'], 'forbidden: User "orch-admin" cannot get path "/version": Everything is forbidden.');
+    assert.equal(
+      nonResource.body['message'],
+      'forbidden: User "orch-admin" cannot get path "/version": Everything is forbidden.'
+    );
   });
 
   it('AlwaysAllow lets a user without bindings list, where RBAC refuses', async () => {
@@ -92,7 +120,10 @@ describe('authorization modes', () => {
     const rbacPort = Number(new URL(suite.gateways[0]!).port);
     const refused = await get(rbacPort, '/api/v1/namespaces', nobody);
     assert.equal(refused.status, 403);
-    assert.equal(refused.body['message'], 'namespaces is forbidden: User "nobody" cannot list resource "namespaces" in API group "" at the cluster scope');
+    assert.equal(
+      refused.body['message'],
+      'namespaces is forbidden: User "nobody" cannot list resource "namespaces" in API group "" at the cluster scope'
+    );
   });
 });
 
@@ -101,34 +132,54 @@ describe('the decision cache under RBAC', () => {
     const port = Number(new URL(suite.gateways[0]!).port);
     const reader = await userKubeconfig(suite.pki, suite.gateways[0]!, 'cached-reader');
     const binding = '/apis/rbac.authorization.orch.io/v1/clusterrolebindings/cached-reader-view';
-    const created = await suite.request(0, 'POST', '/apis/rbac.authorization.orch.io/v1/clusterrolebindings', {
-      apiVersion: 'rbac.authorization.orch.io/v1',
-      kind: 'ClusterRoleBinding',
-      metadata: { name: 'cached-reader-view' },
-      roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'ClusterRole', name: 'view' },
-      subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.orch.io', name: 'cached-reader' }],
-    });
+    const created = await suite.request(
+      0,
+      'POST',
+      '/apis/rbac.authorization.orch.io/v1/clusterrolebindings',
+      {
+        apiVersion: 'rbac.authorization.orch.io/v1',
+        kind: 'ClusterRoleBinding',
+        metadata: { name: 'cached-reader-view' },
+        roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'ClusterRole', name: 'view' },
+        subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.orch.io', name: 'cached-reader' }],
+      }
+    );
     assert.equal(created.status, 201, created.text);
-    await waitFor('the binding to take effect', async () => (await get(port, '/api/v1/namespaces/default/configmaps', reader)).status === 200, { timeoutMs: 10_000 });
+    await waitFor(
+      'the binding to take effect',
+      async () => (await get(port, '/api/v1/namespaces/default/configmaps', reader)).status === 200,
+      { timeoutMs: 10_000 }
+    );
     const hits = async (): Promise<number> => {
       const text = (await suite.request(0, 'GET', '/metrics')).text;
-      return Number(/orch_gateway_authorization_cache_total\{result="hit"\} (\d+)/.exec(text)?.[1] ?? 0);
+      return Number(
+        /orch_gateway_authorization_cache_total\{result="hit"\} (\d+)/.exec(text)?.[1] ?? 0
+      );
     };
     // Decisions are kept once the authorizer has applied the policy the gateway watches from
     // (its informers' next progress message, within a second of the gateway's start).
-    await waitFor('a decision answered from the cache', async () => {
-      const before = await hits();
-      await get(port, '/api/v1/namespaces/default/configmaps', reader);
-      return (await hits()) > before;
-    }, { timeoutMs: 10_000 });
+    await waitFor(
+      'a decision answered from the cache',
+      async () => {
+        const before = await hits();
+        await get(port, '/api/v1/namespaces/default/configmaps', reader);
+        return (await hits()) > before;
+      },
+      { timeoutMs: 10_000 }
+    );
     const before = await hits();
-    for (let i = 0; i < 5; i++) assert.equal((await get(port, '/api/v1/namespaces/default/configmaps', reader)).status, 200);
+    for (let i = 0; i < 5; i++)
+      assert.equal((await get(port, '/api/v1/namespaces/default/configmaps', reader)).status, 200);
     assert.ok((await hits()) - before >= 5, 'five repeated reads were answered from the cache');
     // The allow is cached for 5 minutes (the default); deleting the binding must end it now.
     assert.equal((await suite.request(0, 'DELETE', binding)).status, 200);
-    await waitFor('the revoked binding to end the cached allow', async () => (await get(port, '/api/v1/namespaces/default/configmaps', reader)).status === 403, {
-      timeoutMs: 5_000,
-    });
+    await waitFor(
+      'the revoked binding to end the cached allow',
+      async () => (await get(port, '/api/v1/namespaces/default/configmaps', reader)).status === 403,
+      {
+        timeoutMs: 5_000,
+      }
+    );
   });
 
   it('a Role naming one object allows that object only, however often each is asked for', async () => {
@@ -136,23 +187,56 @@ describe('the decision cache under RBAC', () => {
     const user = await userKubeconfig(suite.pki, suite.gateways[0]!, 'one-object-reader');
     const rbac = '/apis/rbac.authorization.orch.io/v1/namespaces/default';
     for (const [path, body] of [
-      ['/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'allowed' } }],
-      ['/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'other' } }],
-      [`${rbac}/roles`, { apiVersion: 'rbac.authorization.orch.io/v1', kind: 'Role', metadata: { name: 'one-object' }, rules: [{ verbs: ['get'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['allowed'] }] }],
-      [`${rbac}/rolebindings`, {
-        apiVersion: 'rbac.authorization.orch.io/v1',
-        kind: 'RoleBinding',
-        metadata: { name: 'one-object' },
-        roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'Role', name: 'one-object' },
-        subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.orch.io', name: 'one-object-reader' }],
-      }],
+      [
+        '/api/v1/namespaces/default/configmaps',
+        { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'allowed' } },
+      ],
+      [
+        '/api/v1/namespaces/default/configmaps',
+        { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'other' } },
+      ],
+      [
+        `${rbac}/roles`,
+        {
+          apiVersion: 'rbac.authorization.orch.io/v1',
+          kind: 'Role',
+          metadata: { name: 'one-object' },
+          rules: [
+            {
+              verbs: ['get'],
+              apiGroups: [''],
+              resources: ['configmaps'],
+              resourceNames: ['allowed'],
+            },
+          ],
+        },
+      ],
+      [
+        `${rbac}/rolebindings`,
+        {
+          apiVersion: 'rbac.authorization.orch.io/v1',
+          kind: 'RoleBinding',
+          metadata: { name: 'one-object' },
+          roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'Role', name: 'one-object' },
+          subjects: [
+            { kind: 'User', apiGroup: 'rbac.authorization.orch.io', name: 'one-object-reader' },
+          ],
+        },
+      ],
     ] as const) {
       const r = await suite.request(0, 'POST', path, body);
       assert.equal(r.status, 201, r.text);
     }
-    const status = async (name: string): Promise<number> => (await get(port, `/api/v1/namespaces/default/configmaps/${name}`, user)).status;
-    await waitFor('the role to take effect', async () => (await status('allowed')) === 200, { timeoutMs: 10_000 });
+    const status = async (name: string): Promise<number> =>
+      (await get(port, `/api/v1/namespaces/default/configmaps/${name}`, user)).status;
+    await waitFor('the role to take effect', async () => (await status('allowed')) === 200, {
+      timeoutMs: 10_000,
+    });
     await new Promise((r) => setTimeout(r, 1500)); // past the cache's warm-up, so the answers below come from it too
-    for (let i = 0; i < 3; i++) assert.deepEqual([await status('allowed'), await status('other'), await status('allowed')], [200, 403, 200]);
+    for (let i = 0; i < 3; i++)
+      assert.deepEqual(
+        [await status('allowed'), await status('other'), await status('allowed')],
+        [200, 403, 200]
+      );
   });
 });

@@ -11,11 +11,19 @@ export interface Authorizer {
 
 /** Adapts a function to the Authorizer role. */
 export class AuthorizerFunc implements Authorizer {
-  constructor(private readonly fn: (a: Attributes) => Promise<AuthorizationResult> | AuthorizationResult) {}
+  constructor(
+    private readonly fn: (a: Attributes) => Promise<AuthorizationResult> | AuthorizationResult
+  ) {}
   async authorize(a: Attributes): Promise<AuthorizationResult> {
     return this.fn(a);
   }
 }
 
-export const alwaysAllow: Authorizer = new AuthorizerFunc(() => ({ decision: 'allow', reason: '' }));
-export const alwaysDeny: Authorizer = new AuthorizerFunc(() => ({ decision: 'deny', reason: 'Everything is forbidden.' }));
+export const alwaysAllow: Authorizer = new AuthorizerFunc(() => ({
+  decision: 'allow',
+  reason: '',
+}));
+export const alwaysDeny: Authorizer = new AuthorizerFunc(() => ({
+  decision: 'deny',
+  reason: 'Everything is forbidden.',
+}));

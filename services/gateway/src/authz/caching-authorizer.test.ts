@@ -25,7 +25,11 @@ function counting(policy: { at: number }): { inner: AuthorizerFunc; calls: () =>
   let calls = 0;
   const inner = new AuthorizerFunc((a): AuthorizationResult => {
     calls++;
-    return { decision: a.verb === 'get' ? 'allow' : 'deny', reason: '', policyRevisions: { rolebindings: policy.at, roles: policy.at } };
+    return {
+      decision: a.verb === 'get' ? 'allow' : 'deny',
+      reason: '',
+      policyRevisions: { rolebindings: policy.at, roles: policy.at },
+    };
   });
   return { inner, calls: () => calls };
 }
@@ -95,7 +99,11 @@ describe('CachingAuthorizer', () => {
 
   it('drops everything when the watch is lost, and keeps at most maxEntries', async () => {
     const { inner, calls } = counting({ at: 1 });
-    const c = new CachingAuthorizer(inner, { authorizedTtlMs: 60_000, unauthorizedTtlMs: 60_000, maxEntries: 2 });
+    const c = new CachingAuthorizer(inner, {
+      authorizedTtlMs: 60_000,
+      unauthorizedTtlMs: 60_000,
+      maxEntries: 2,
+    });
     c.watching(kinds, 1);
     for (const name of ['a', 'b', 'c']) await c.authorize(attrs({ name }));
     assert.equal(c.size, 2);
@@ -114,14 +122,24 @@ describe('CachingAuthorizer and resource names', () => {
     const inner = new AuthorizerFunc((a): AuthorizationResult => {
       calls++;
       const bound = a.resource === 'configmaps';
-      return { decision: bound && a.name !== 'allowed' ? 'no-opinion' : 'allow', reason: '', policyRevisions: { roles: 1 }, nameIndependent: !bound };
+      return {
+        decision: bound && a.name !== 'allowed' ? 'no-opinion' : 'allow',
+        reason: '',
+        policyRevisions: { roles: 1 },
+        nameIndependent: !bound,
+      };
     });
     const c = new CachingAuthorizer(inner, { authorizedTtlMs: 60_000, unauthorizedTtlMs: 60_000 });
     c.watching(kinds, 1);
-    for (const name of ['p1', 'p2', 'p3']) assert.equal((await c.authorize(attrs({ resource: 'pods', name }))).decision, 'allow');
+    for (const name of ['p1', 'p2', 'p3'])
+      assert.equal((await c.authorize(attrs({ resource: 'pods', name }))).decision, 'allow');
     assert.equal(calls, 1, 'one decision for every pod name');
     assert.equal((await c.authorize(attrs({ name: 'allowed' }))).decision, 'allow');
-    assert.equal((await c.authorize(attrs({ name: 'other' }))).decision, 'no-opinion', 'a name-bound allow is not reused for another name');
+    assert.equal(
+      (await c.authorize(attrs({ name: 'other' }))).decision,
+      'no-opinion',
+      'a name-bound allow is not reused for another name'
+    );
     assert.equal((await c.authorize(attrs({ name: 'allowed' }))).decision, 'allow');
     assert.equal((await c.authorize(attrs({ name: 'other' }))).decision, 'no-opinion');
     assert.equal(calls, 3);

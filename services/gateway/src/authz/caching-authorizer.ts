@@ -86,12 +86,18 @@ export class CachingAuthorizer implements Authorizer {
     this.#opts.onMiss?.();
     const seenBefore = this.#seen;
     const result = await this.#inner.authorize(a);
-    const ttl = result.decision === 'allow' ? this.#opts.authorizedTtlMs : this.#opts.unauthorizedTtlMs;
+    const ttl =
+      result.decision === 'allow' ? this.#opts.authorizedTtlMs : this.#opts.unauthorizedTtlMs;
     // Only when the watch was running the whole time: a decision could otherwise predate a
     // change the gateway never saw.
     if (ttl > 0 && seenBefore && seenBefore === this.#seen) {
-      if (this.#entries.size >= this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value as string);
-      this.#entries.set(result.nameIndependent && anyName ? anyName : key, { result, expires: now + ttl, policy: result.policyRevisions ?? {} });
+      if (this.#entries.size >= this.#maxEntries)
+        this.#entries.delete(this.#entries.keys().next().value as string);
+      this.#entries.set(result.nameIndependent && anyName ? anyName : key, {
+        result,
+        expires: now + ttl,
+        policy: result.policyRevisions ?? {},
+      });
     }
     return result;
   }
@@ -99,7 +105,8 @@ export class CachingAuthorizer implements Authorizer {
   /** True when no change seen is newer than what the decision stood on. */
   #current(policy: Record<string, number>): boolean {
     if (!this.#seen) return false;
-    for (const [kind, revision] of Object.entries(policy)) if ((this.#seen.get(kind) ?? Infinity) > revision) return false;
+    for (const [kind, revision] of Object.entries(policy))
+      if ((this.#seen.get(kind) ?? Infinity) > revision) return false;
     return true;
   }
 }
@@ -111,7 +118,9 @@ export class CachingAuthorizer implements Authorizer {
  */
 function cacheKey(a: Attributes): string {
   const u = a.user;
-  const extra = Object.keys(u.extra).sort().map((k) => [k, u.extra[k]]);
+  const extra = Object.keys(u.extra)
+    .sort()
+    .map((k) => [k, u.extra[k]]);
   return JSON.stringify([
     u.name,
     u.uid,
@@ -141,7 +150,13 @@ export class PolicyWatch {
   #unsubscribe: (() => void)[] = [];
   #stopped = false;
 
-  constructor(cache: CachingAuthorizer, defs: ResourceDefinition[], fanout: Fanout, currentRevision: () => Promise<number>, log: Logger) {
+  constructor(
+    cache: CachingAuthorizer,
+    defs: ResourceDefinition[],
+    fanout: Fanout,
+    currentRevision: () => Promise<number>,
+    log: Logger
+  ) {
     this.#cache = cache;
     this.#defs = defs;
     this.#fanout = fanout;
@@ -153,12 +168,22 @@ export class PolicyWatch {
     while (!this.#stopped) {
       try {
         const revision = await this.#currentRevision();
-        this.#unsubscribe = await Promise.all(this.#defs.map((def) => this.#fanout.feedFor(def).subscribe(this.#listener(def.resource), revision)));
-        this.#cache.watching(this.#defs.map((d) => d.resource), revision);
+        this.#unsubscribe = await Promise.all(
+          this.#defs.map((def) =>
+            this.#fanout.feedFor(def).subscribe(this.#listener(def.resource), revision)
+          )
+        );
+        this.#cache.watching(
+          this.#defs.map((d) => d.resource),
+          revision
+        );
         return;
       } catch (err) {
         this.#drop();
-        this.#log.warn('authorization cache: cannot watch the policy; deciding uncached, retrying', { err });
+        this.#log.warn(
+          'authorization cache: cannot watch the policy; deciding uncached, retrying',
+          { err }
+        );
         await new Promise((r) => setTimeout(r, 1000));
       }
     }
@@ -181,7 +206,10 @@ export class PolicyWatch {
       progress: () => undefined,
       fail: (s: Status) => {
         if (this.#unsubscribe.length === 0) return; // already starting over
-        this.#log.warn('authorization cache: policy watch ended; starting over', { kind, reason: s.reason });
+        this.#log.warn('authorization cache: policy watch ended; starting over', {
+          kind,
+          reason: s.reason,
+        });
         this.#drop();
         void this.start();
       },

@@ -21,12 +21,20 @@ export const rbacGroup = 'rbac.authorization.orch.io';
 const has = (list: readonly string[] | undefined, v: string): boolean => (list ?? []).includes(v);
 
 /** Does one rule the user holds cover one atomic rule (k8s validation.ruleCovers)? */
-function covers(owner: ResourceRuleInfo, verb: string, group: string, resource: string, name: string | undefined): boolean {
+function covers(
+  owner: ResourceRuleInfo,
+  verb: string,
+  group: string,
+  resource: string,
+  name: string | undefined
+): boolean {
   if (!has(owner.verbs, '*') && !has(owner.verbs, verb)) return false;
   if (!has(owner.apiGroups, '*') && !has(owner.apiGroups, group)) return false;
   const slash = resource.indexOf('/');
   const resourceOk =
-    has(owner.resources, '*') || has(owner.resources, resource) || (slash > 0 && has(owner.resources, `*/${resource.slice(slash + 1)}`));
+    has(owner.resources, '*') ||
+    has(owner.resources, resource) ||
+    (slash > 0 && has(owner.resources, `*/${resource.slice(slash + 1)}`));
   if (!resourceOk) return false;
   if (owner.resourceNames.length === 0) return true;
   return name !== undefined && owner.resourceNames.includes(name);
@@ -34,27 +42,38 @@ function covers(owner: ResourceRuleInfo, verb: string, group: string, resource: 
 
 function urlCovers(owner: NonResourceRuleInfo, verb: string, url: string): boolean {
   if (!has(owner.verbs, '*') && !has(owner.verbs, verb)) return false;
-  return owner.nonResourceURLs.some((u) => u === '*' || u === url || (u.endsWith('*') && url.startsWith(u.slice(0, -1))));
+  return owner.nonResourceURLs.some(
+    (u) => u === '*' || u === url || (u.endsWith('*') && url.startsWith(u.slice(0, -1)))
+  );
 }
 
 /** The parts of `wanted` the user does not hold, one line per missing rule (k8s Covers + the uncovered list). */
-export function uncoveredRules(held: { resourceRules: ResourceRuleInfo[]; nonResourceRules: NonResourceRuleInfo[] }, wanted: PolicyRule[]): string[] {
+export function uncoveredRules(
+  held: { resourceRules: ResourceRuleInfo[]; nonResourceRules: NonResourceRuleInfo[] },
+  wanted: PolicyRule[]
+): string[] {
   const missing: string[] = [];
   for (const r of wanted) {
     const verbs = r.verbs ?? [];
     for (const verb of verbs) {
       for (const group of r.apiGroups ?? []) {
         for (const resource of r.resources ?? []) {
-          const names = r.resourceNames && r.resourceNames.length > 0 ? r.resourceNames : [undefined];
+          const names =
+            r.resourceNames && r.resourceNames.length > 0 ? r.resourceNames : [undefined];
           for (const name of names) {
             if (!held.resourceRules.some((o) => covers(o, verb, group, resource, name))) {
-              missing.push(`{APIGroups:[${JSON.stringify(group)}], Resources:[${JSON.stringify(resource)}]${name !== undefined ? `, ResourceNames:[${JSON.stringify(name)}]` : ''}, Verbs:[${JSON.stringify(verb)}]}`);
+              missing.push(
+                `{APIGroups:[${JSON.stringify(group)}], Resources:[${JSON.stringify(resource)}]${name !== undefined ? `, ResourceNames:[${JSON.stringify(name)}]` : ''}, Verbs:[${JSON.stringify(verb)}]}`
+              );
             }
           }
         }
       }
       for (const url of r.nonResourceURLs ?? []) {
-        if (!held.nonResourceRules.some((o) => urlCovers(o, verb, url))) missing.push(`{NonResourceURLs:[${JSON.stringify(url)}], Verbs:[${JSON.stringify(verb)}]}`);
+        if (!held.nonResourceRules.some((o) => urlCovers(o, verb, url)))
+          missing.push(
+            `{NonResourceURLs:[${JSON.stringify(url)}], Verbs:[${JSON.stringify(verb)}]}`
+          );
       }
     }
   }
@@ -73,9 +92,32 @@ const isMaster = (u: UserInfo): boolean => u.groups.includes('system:masters');
 
 /** The escalation check of writes to RBAC kinds, reading the write's attributes only. */
 export function escalationCheck(deps: EscalationDeps): ValidationFunc {
-  const allowedTo = async (user: UserInfo, verb: string, resource: string, namespace: string, name: string): Promise<boolean> =>
-    (await deps.authorizer.authorize({ user, verb, isResourceRequest: true, path: '', apiGroup: rbacGroup, apiVersion: 'v1', resource, subresource: '', namespace, name })).decision === 'allow';
-  const notHeld = async (user: UserInfo, namespace: string, rules: PolicyRule[]): Promise<string[]> => uncoveredRules(await deps.reviewer.rulesReview(user, namespace), rules);
+  const allowedTo = async (
+    user: UserInfo,
+    verb: string,
+    resource: string,
+    namespace: string,
+    name: string
+  ): Promise<boolean> =>
+    (
+      await deps.authorizer.authorize({
+        user,
+        verb,
+        isResourceRequest: true,
+        path: '',
+        apiGroup: rbacGroup,
+        apiVersion: 'v1',
+        resource,
+        subresource: '',
+        namespace,
+        name,
+      })
+    ).decision === 'allow';
+  const notHeld = async (
+    user: UserInfo,
+    namespace: string,
+    rules: PolicyRule[]
+  ): Promise<string[]> => uncoveredRules(await deps.reviewer.rulesReview(user, namespace), rules);
   const describe = (u: UserInfo): string => `user "${u.name}" (groups=${JSON.stringify(u.groups)})`;
 
   return async (a) => {
@@ -89,14 +131,28 @@ export function escalationCheck(deps: EscalationDeps): ValidationFunc {
       const user = a.user;
       if (!user || isMaster(user)) return;
       const rules = (obj['rules'] as PolicyRule[] | null | undefined) ?? [];
-      if (old && JSON.stringify(old['rules'] ?? []) === JSON.stringify(rules) && JSON.stringify(old['aggregationRule'] ?? null) === JSON.stringify(obj['aggregationRule'] ?? null)) return;
+      if (
+        old &&
+        JSON.stringify(old['rules'] ?? []) === JSON.stringify(rules) &&
+        JSON.stringify(old['aggregationRule'] ?? null) ===
+          JSON.stringify(obj['aggregationRule'] ?? null)
+      )
+        return;
       if (await allowedTo(user, 'escalate', gr.resource, namespace, name)) return;
       if (obj['aggregationRule']) {
-        throw newForbidden(gr, name, 'must have cluster-admin privileges or the escalate verb to use the aggregationRule');
+        throw newForbidden(
+          gr,
+          name,
+          'must have cluster-admin privileges or the escalate verb to use the aggregationRule'
+        );
       }
       const missing = await notHeld(user, namespace, rules);
       if (missing.length > 0) {
-        throw newForbidden(gr, name, `${describe(user)} is attempting to grant RBAC permissions not currently held:\n${missing.join('\n')}`);
+        throw newForbidden(
+          gr,
+          name,
+          `${describe(user)} is attempting to grant RBAC permissions not currently held:\n${missing.join('\n')}`
+        );
       }
       return;
     }
@@ -115,11 +171,19 @@ export function escalationCheck(deps: EscalationDeps): ValidationFunc {
         rules = (role['rules'] as PolicyRule[] | null | undefined) ?? [];
       } catch (err) {
         if (!isNotFound(err)) throw err;
-        throw newForbidden(gr, name, `${describe(user)} is attempting to grant RBAC permissions not currently held: ${ref.kind} "${ref.name ?? ''}" not found`);
+        throw newForbidden(
+          gr,
+          name,
+          `${describe(user)} is attempting to grant RBAC permissions not currently held: ${ref.kind} "${ref.name ?? ''}" not found`
+        );
       }
       const missing = await notHeld(user, namespace, rules);
       if (missing.length > 0) {
-        throw newForbidden(gr, name, `${describe(user)} is attempting to grant RBAC permissions not currently held:\n${missing.join('\n')}`);
+        throw newForbidden(
+          gr,
+          name,
+          `${describe(user)} is attempting to grant RBAC permissions not currently held:\n${missing.join('\n')}`
+        );
       }
     }
   };

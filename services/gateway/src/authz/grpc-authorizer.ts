@@ -21,7 +21,12 @@ export class GrpcAuthorizer implements Authorizer, RuleReviewer {
   async authorize(a: Attributes): Promise<AuthorizationResult> {
     try {
       const r = await this.client.authorize(a);
-      return { decision: r.decision, reason: r.reason, policyRevisions: r.policyRevisions, nameIndependent: r.nameIndependent };
+      return {
+        decision: r.decision,
+        reason: r.reason,
+        policyRevisions: r.policyRevisions,
+        nameIndependent: r.nameIndependent,
+      };
     } catch (err) {
       throw failClosed(err);
     }

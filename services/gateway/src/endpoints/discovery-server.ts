@@ -17,7 +17,10 @@ export interface DiscoveryServer {
   close(): Promise<void>;
 }
 
-export async function startDiscoveryServer(registry: ResourceRegistry, version: VersionInfo): Promise<DiscoveryServer> {
+export async function startDiscoveryServer(
+  registry: ResourceRegistry,
+  version: VersionInfo
+): Promise<DiscoveryServer> {
   const app = express();
   installDiscovery(app, registry, version);
   installOpenApi(app, registry);

@@ -18,7 +18,10 @@ describe('discovery', () => {
   let close: () => Promise<void> = async () => undefined;
 
   before(async () => {
-    ({ base, dir, close } = await startDiscoveryServer(registry, defaultVersionInfo({ gitCommit: 'abc123' })));
+    ({ base, dir, close } = await startDiscoveryServer(
+      registry,
+      defaultVersionInfo({ gitCommit: 'abc123' })
+    ));
   });
   after(() => close());
 
@@ -61,7 +64,14 @@ describe('discovery', () => {
     const groups = res.body['groups'] as { name: string }[];
     assert.deepEqual(
       groups.map((g) => g.name),
-      ['apps', 'coordination.orch.io', 'events.orch.io', 'rbac.authorization.orch.io', 'authorization.orch.io', 'authentication.orch.io']
+      [
+        'apps',
+        'coordination.orch.io',
+        'events.orch.io',
+        'rbac.authorization.orch.io',
+        'authorization.orch.io',
+        'authentication.orch.io',
+      ]
     );
     assert.deepEqual((await getJson('/apis/coordination.orch.io')).body, {
       kind: 'APIGroup',
@@ -165,10 +175,23 @@ describe('discovery', () => {
       'Lease',
     ]);
     // one row per group and resource (kubectl shows the preferred version)
-    assert.equal(parsed.length, new Set(registry.all().map((d) => `${d.group}/${d.resource}`)).size, table);
+    assert.equal(
+      parsed.length,
+      new Set(registry.all().map((d) => `${d.group}/${d.resource}`)).size,
+      table
+    );
 
     const versions = (await kubectl('api-versions')).trim().split('\n');
-    assert.deepEqual(versions, ['apps/v1', 'authentication.orch.io/v1', 'authentication.orch.io/v1beta1', 'authorization.orch.io/v1', 'coordination.orch.io/v1', 'events.orch.io/v1', 'rbac.authorization.orch.io/v1', 'v1']);
+    assert.deepEqual(versions, [
+      'apps/v1',
+      'authentication.orch.io/v1',
+      'authentication.orch.io/v1beta1',
+      'authorization.orch.io/v1',
+      'coordination.orch.io/v1',
+      'events.orch.io/v1',
+      'rbac.authorization.orch.io/v1',
+      'v1',
+    ]);
 
     const version = JSON.parse(await kubectl('version', '-o', 'json')) as {
       serverVersion: { gitVersion: string };

@@ -169,7 +169,6 @@ export function apiResourceList(
   };
 }
 
-
 // Headers set on the raw response: express' res.set/send would append `; charset=utf-8`.
 function writeJson(res: Response, code: number, body: unknown): void {
   res.statusCode = code;

@@ -88,14 +88,26 @@ export function resourceHandler(deps: InstallerDeps): RequestHandler {
     const def = deps.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
     const rest = def && deps.rest.get(restKey(def, info.subresource));
     if (!def || !rest) {
-      return writeErrorNegotiated(req, res, newNotFound({ group: info.apiGroup, resource: info.resource }, info.name));
+      return writeErrorNegotiated(
+        req,
+        res,
+        newNotFound({ group: info.apiGroup, resource: info.resource }, info.name)
+      );
     }
     if (!def.namespaced && info.namespace && info.resource !== 'namespaces') {
-      return writeErrorNegotiated(req, res, newNotFound({ group: info.apiGroup, resource: info.resource }, info.name));
+      return writeErrorNegotiated(
+        req,
+        res,
+        newNotFound({ group: info.apiGroup, resource: info.resource }, info.name)
+      );
     }
     const handler = handlerFor(info, rest);
     if (!handler) {
-      return writeErrorNegotiated(req, res, newMethodNotSupported({ group: def.group, resource: def.resource }, req.method ?? ''));
+      return writeErrorNegotiated(
+        req,
+        res,
+        newMethodNotSupported({ group: def.group, resource: def.resource }, req.method ?? '')
+      );
     }
     const scope: RequestScope = {
       def,

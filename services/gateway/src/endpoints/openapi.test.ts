@@ -117,15 +117,26 @@ describe('openapi', () => {
       'type',
       'x-kubernetes-group-version-kind',
     ]);
-    assert.deepEqual(Object.keys(cm.properties), ['apiVersion', 'binaryData', 'data', 'immutable', 'kind', 'metadata']);
+    assert.deepEqual(Object.keys(cm.properties), [
+      'apiVersion',
+      'binaryData',
+      'data',
+      'immutable',
+      'kind',
+      'metadata',
+    ]);
     assert.deepEqual(cm.properties.data, {
-      description: "Data contains the configuration data. Each key must consist of alphanumeric characters, '-', '_' or '.'.",
+      description:
+        "Data contains the configuration data. Each key must consist of alphanumeric characters, '-', '_' or '.'.",
       type: 'object',
       additionalProperties: { type: 'string' },
     });
     const spec = v2['definitions']['io.orch.api.core.v1.PodSpec'];
     assert.deepEqual(spec.required, ['containers']);
-    assert.equal(spec.properties.containers.items.$ref, '#/definitions/io.orch.api.core.v1.Container');
+    assert.equal(
+      spec.properties.containers.items.$ref,
+      '#/definitions/io.orch.api.core.v1.Container'
+    );
     assert.equal(spec.properties.containers['x-kubernetes-patch-merge-key'], 'name');
     assert.equal(spec.properties.containers['x-kubernetes-patch-strategy'], 'merge');
     assert.equal(spec.properties.containers['x-kubernetes-list-type'], 'map');
@@ -133,12 +144,23 @@ describe('openapi', () => {
     assert.equal(spec.properties.nodeSelector['x-kubernetes-map-type'], 'atomic');
     assert.equal(spec.properties.restartPolicy.default, 'Always');
     assert.equal(spec.properties.terminationGracePeriodSeconds.default, 30);
-    assert.equal(v2['definitions']['io.orch.api.core.v1.ContainerPort'].properties.protocol.default, 'TCP');
+    assert.equal(
+      v2['definitions']['io.orch.api.core.v1.ContainerPort'].properties.protocol.default,
+      'TCP'
+    );
     const port = v2['definitions']['io.orch.api.core.v1.HTTPGetAction'].properties.port;
     assert.equal(port.$ref, '#/definitions/io.orch.apimachinery.pkg.util.intstr.IntOrString');
-    assert.deepEqual(v2['definitions']['io.orch.apimachinery.pkg.util.intstr.IntOrString'].format, 'int-or-string');
-    assert.equal(v2['definitions']['io.orch.apimachinery.pkg.apis.meta.v1.Time'].format, 'date-time');
-    assert.ok(v2['definitions']['io.orch.apimachinery.pkg.apis.meta.v1.ObjectMeta'].properties.labels);
+    assert.deepEqual(
+      v2['definitions']['io.orch.apimachinery.pkg.util.intstr.IntOrString'].format,
+      'int-or-string'
+    );
+    assert.equal(
+      v2['definitions']['io.orch.apimachinery.pkg.apis.meta.v1.Time'].format,
+      'date-time'
+    );
+    assert.ok(
+      v2['definitions']['io.orch.apimachinery.pkg.apis.meta.v1.ObjectMeta'].properties.labels
+    );
     assert.deepEqual(cm['x-kubernetes-group-version-kind'], [
       { group: '', kind: 'ConfigMap', version: 'v1' },
     ]);
@@ -162,11 +184,21 @@ describe('openapi', () => {
     ]) {
       const d = defs[`io.orch.api.${group}.${version}.${kind}`];
       assert.ok(d?.properties?.spec?.$ref, `${group}/${version} ${kind}`);
-      assert.deepEqual(d['x-kubernetes-group-version-kind'], [{ group: `${group}.orch.io`, kind, version }]);
+      assert.deepEqual(d['x-kubernetes-group-version-kind'], [
+        { group: `${group}.orch.io`, kind, version },
+      ]);
       assert.equal(defs[`io.orch.api.${group}.${version}.${kind}List`], undefined);
     }
     const attrs = defs['io.orch.api.authorization.v1.ResourceAttributes'].properties;
-    assert.deepEqual(Object.keys(attrs), ['group', 'name', 'namespace', 'resource', 'subresource', 'verb', 'version']);
+    assert.deepEqual(Object.keys(attrs), [
+      'group',
+      'name',
+      'namespace',
+      'resource',
+      'subresource',
+      'verb',
+      'version',
+    ]);
     assert.deepEqual(defs['io.orch.api.authentication.v1.ExtraValue'].items, { type: 'string' });
     assert.equal(
       v2['paths']['/apis/authorization.orch.io/v1/subjectaccessreviews'].post.operationId,
@@ -234,8 +266,11 @@ describe('openapi', () => {
     assert.ok(doc['components']['schemas']['io.orch.api.apps.v1.Deployment']);
     assert.equal(doc['components']['schemas']['io.orch.api.core.v1.Pod'], undefined);
     // References with a description become allOf; what a kind reaches in other groups is included.
-    const template = doc['components']['schemas']['io.orch.api.apps.v1.DeploymentSpec'].properties.template;
-    assert.deepEqual(template.allOf, [{ $ref: '#/components/schemas/io.orch.api.core.v1.PodTemplateSpec' }]);
+    const template =
+      doc['components']['schemas']['io.orch.api.apps.v1.DeploymentSpec'].properties.template;
+    assert.deepEqual(template.allOf, [
+      { $ref: '#/components/schemas/io.orch.api.core.v1.PodTemplateSpec' },
+    ]);
     assert.match(template.description, /Template describes the pods/);
     assert.ok(doc['components']['schemas']['io.orch.api.core.v1.Container'].properties.image);
 

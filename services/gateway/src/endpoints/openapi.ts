@@ -32,7 +32,11 @@ const deleteOptionsDef = `${metaPrefix}.DeleteOptions`;
 const protobufV2Deprecated = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
 const protobufV2 = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
 const produces = ['application/json', 'application/yaml'];
-const patchTypes = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json'];
+const patchTypes = [
+  'application/json-patch+json',
+  'application/merge-patch+json',
+  'application/strategic-merge-patch+json',
+];
 
 /** `io.orch.api.<group>.<version>.<Kind>`: core for '', `.orch.io` dropped, foreign domains reversed. */
 export function definitionName(gvk: GroupVersionKind): string {
@@ -354,7 +358,12 @@ function resourceDefinitions(def: ResourceDefinition): Record<string, JsonObject
   const apiVersion = def.group === '' ? def.version : `${def.group}/${def.version}`;
   const kindName = definitionName({ ...gv, kind: def.kind });
   const schema = builtinSchemaModel().kind({ ...gv, kind: def.kind });
-  const fromModel = schema ? openApiDefinitions(builtinSchemaModel(), new Map([[schema.message.fullName, { ...gv, kind: def.kind }]])) : {};
+  const fromModel = schema
+    ? openApiDefinitions(
+        builtinSchemaModel(),
+        new Map([[schema.message.fullName, { ...gv, kind: def.kind }]])
+      )
+    : {};
   const kind = {
     ...fromModel,
     [kindName]: fromModel[kindName] ?? {
@@ -484,7 +493,10 @@ function v3Refs(value: Json): Json {
   // A reference with siblings (a description) becomes allOf, as kube-openapi writes v3.
   if (typeof value['$ref'] === 'string' && Object.keys(value).length > 1) {
     const { $ref, ...rest } = value;
-    return { ...(v3Refs(rest) as JsonObject), allOf: [{ $ref: $ref.replace('#/definitions/', '#/components/schemas/') }] };
+    return {
+      ...(v3Refs(rest) as JsonObject),
+      allOf: [{ $ref: $ref.replace('#/definitions/', '#/components/schemas/') }],
+    };
   }
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(value)) {
@@ -703,4 +715,3 @@ export function installOpenApi(app: Router, registry: ResourceRegistry): void {
     )
   );
 }
-

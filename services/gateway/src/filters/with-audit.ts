@@ -14,15 +14,22 @@ export interface AuditSink {
 
 /** JSON lines appended to a file, or standard output for `-`. */
 export function fileAuditSink(path: string): AuditSink {
-  const out: Writable = path === '-' ? process.stdout : createWriteStream(path, { flags: 'a', mode: 0o600 });
+  const out: Writable =
+    path === '-' ? process.stdout : createWriteStream(path, { flags: 'a', mode: 0o600 });
   return {
     write: (e) => void out.write(`${JSON.stringify(e)}\n`),
-    close: () => (path === '-' ? Promise.resolve() : new Promise<void>((resolve) => out.end(() => resolve()))),
+    close: () =>
+      path === '-' ? Promise.resolve() : new Promise<void>((resolve) => out.end(() => resolve())),
   };
 }
 
 const userJson = (u: UserInfo | undefined): Record<string, unknown> | undefined =>
-  u && { username: u.name, ...(u.uid ? { uid: u.uid } : {}), groups: u.groups, ...(Object.keys(u.extra).length > 0 ? { extra: u.extra } : {}) };
+  u && {
+    username: u.name,
+    ...(u.uid ? { uid: u.uid } : {}),
+    groups: u.groups,
+    ...(Object.keys(u.extra).length > 0 ? { extra: u.extra } : {}),
+  };
 
 export const withAudit =
   (sink: AuditSink): RequestHandler =>
@@ -48,7 +55,16 @@ export const withAudit =
         sourceIPs: [req.socket.remoteAddress ?? ''],
         userAgent: req.headers['user-agent'] ?? '',
         ...(info?.isResourceRequest
-          ? { objectRef: { resource: info.resource, ...(info.namespace ? { namespace: info.namespace } : {}), ...(info.name ? { name: info.name } : {}), apiGroup: info.apiGroup, apiVersion: info.apiVersion, ...(info.subresource ? { subresource: info.subresource } : {}) } }
+          ? {
+              objectRef: {
+                resource: info.resource,
+                ...(info.namespace ? { namespace: info.namespace } : {}),
+                ...(info.name ? { name: info.name } : {}),
+                apiGroup: info.apiGroup,
+                apiVersion: info.apiVersion,
+                ...(info.subresource ? { subresource: info.subresource } : {}),
+              },
+            }
           : {}),
         responseStatus: { code: res.statusCode },
         requestReceivedTimestamp: received,

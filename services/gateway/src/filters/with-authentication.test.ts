@@ -14,9 +14,20 @@ const urls: Record<string, string> = {};
 
 function serve(name: string, anonymous: boolean): Promise<void> {
   const app = express();
-  const tokens = audienceAgnostic((t) => (t === 'good' ? { name: 'tina', uid: '', groups: ['g'], extra: {} } : undefined));
-  const header = new AuthenticatorFunc((req) => (req.headers['x-test-user'] ? { name: String(req.headers['x-test-user']), uid: '', groups: [], extra: {} } : undefined));
-  app.use(withAuthentication([header, bearerTokenAuthenticator(tokens, [])], { anonymous, anonymousAllowed: (p) => p === '/healthz' }));
+  const tokens = audienceAgnostic((t) =>
+    t === 'good' ? { name: 'tina', uid: '', groups: ['g'], extra: {} } : undefined
+  );
+  const header = new AuthenticatorFunc((req) =>
+    req.headers['x-test-user']
+      ? { name: String(req.headers['x-test-user']), uid: '', groups: [], extra: {} }
+      : undefined
+  );
+  app.use(
+    withAuthentication([header, bearerTokenAuthenticator(tokens, [])], {
+      anonymous,
+      anonymousAllowed: (p) => p === '/healthz',
+    })
+  );
   app.use((req, res) => void res.json(userFrom(req)));
   const s = createServer(app);
   servers.push(s);
@@ -35,7 +46,11 @@ before(async () => {
 });
 after(() => servers.forEach((s) => s.close()));
 
-const get = async (base: string | undefined, path: string, headers: Record<string, string> = {}) => {
+const get = async (
+  base: string | undefined,
+  path: string,
+  headers: Record<string, string> = {}
+) => {
   const r = await fetch(`${base ?? ''}${path}`, { headers });
   return { status: r.status, body: (await r.json()) as Record<string, unknown> };
 };
@@ -43,7 +58,12 @@ const get = async (base: string | undefined, path: string, headers: Record<strin
 test('anonymous on: no credentials is system:anonymous in system:unauthenticated, on the allowed paths only', async () => {
   const r = await get(urls['on'], '/healthz');
   assert.equal(r.status, 200);
-  assert.deepEqual(r.body, { name: 'system:anonymous', uid: '', groups: ['system:unauthenticated'], extra: {} });
+  assert.deepEqual(r.body, {
+    name: 'system:anonymous',
+    uid: '',
+    groups: ['system:unauthenticated'],
+    extra: {},
+  });
   assert.equal((await get(urls['on'], '/api/v1/pods')).status, 401);
 });
 
@@ -58,6 +78,9 @@ test('a good token is its user plus system:authenticated; an invalid one is 401,
   const bad = await get(urls['on'], '/healthz', { Authorization: 'Bearer bad' });
   assert.equal(bad.status, 401);
   assert.equal(bad.body['reason'], 'Unauthorized');
-  const both = await get(urls['on'], '/api/v1/pods', { Authorization: 'Bearer good', 'X-Test-User': 'first' });
+  const both = await get(urls['on'], '/api/v1/pods', {
+    Authorization: 'Bearer good',
+    'X-Test-User': 'first',
+  });
   assert.equal(both.body['name'], 'first');
 });

@@ -22,23 +22,25 @@ export interface AuthenticationOptions {
  * `system:authenticated`). A presented but invalid credential (a bearer token nobody accepts) is
  * 401; no credentials is anonymous when enabled.
  */
-export const withAuthentication =
-  (authenticators: Authenticator[], opts: AuthenticationOptions): RequestHandler => {
-    const union = unionAuthenticator(authenticators);
-    return async (req, res, next) => {
-      try {
-        const user = await union.authenticate(req);
-        if (user) {
-          withUser(req, user);
-          return next();
-        }
-        if (opts.anonymous) {
-          withUser(req, anonymousUserInfo());
-          if (opts.anonymousAllowed(req.path)) return next();
-        }
-        writeErrorNegotiated(req, res, newUnauthorized('Unauthorized'));
-      } catch (err) {
-        writeErrorNegotiated(req, res, err);
+export const withAuthentication = (
+  authenticators: Authenticator[],
+  opts: AuthenticationOptions
+): RequestHandler => {
+  const union = unionAuthenticator(authenticators);
+  return async (req, res, next) => {
+    try {
+      const user = await union.authenticate(req);
+      if (user) {
+        withUser(req, user);
+        return next();
       }
-    };
+      if (opts.anonymous) {
+        withUser(req, anonymousUserInfo());
+        if (opts.anonymousAllowed(req.path)) return next();
+      }
+      writeErrorNegotiated(req, res, newUnauthorized('Unauthorized'));
+    } catch (err) {
+      writeErrorNegotiated(req, res, err);
+    }
   };
+};

@@ -44,7 +44,16 @@ export function forbiddenMessage(a: Attributes, reason: string): string {
 export function forbidden(a: Attributes, reason: string): Error {
   const why = forbiddenMessage(a, reason);
   if (!a.isResourceRequest) {
-    return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `forbidden: ${why}`, reason: 'Forbidden', details: {}, code: 403 });
+    return new StatusError({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: `forbidden: ${why}`,
+      reason: 'Forbidden',
+      details: {},
+      code: 403,
+    });
   }
   return newForbidden({ group: a.apiGroup, resource: a.resource }, a.name, why);
 }

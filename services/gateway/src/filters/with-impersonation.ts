@@ -21,7 +21,8 @@ const extraPrefix = 'impersonate-extra-';
 const impersonators = new WeakMap<IncomingMessage, UserInfo>();
 
 /** The authenticated caller of an impersonated request (undefined when nobody was impersonated). */
-export const impersonatorFrom = (req: IncomingMessage): UserInfo | undefined => impersonators.get(req);
+export const impersonatorFrom = (req: IncomingMessage): UserInfo | undefined =>
+  impersonators.get(req);
 
 interface Requested {
   user?: string;
@@ -63,7 +64,13 @@ export function impersonationHeaders(req: IncomingMessage): Requested | undefine
 
 function stripHeaders(req: IncomingMessage): void {
   for (const h of Object.keys(req.headers)) {
-    if (h === 'impersonate-user' || h === 'impersonate-uid' || h === 'impersonate-group' || h.startsWith(extraPrefix)) delete req.headers[h];
+    if (
+      h === 'impersonate-user' ||
+      h === 'impersonate-uid' ||
+      h === 'impersonate-group' ||
+      h.startsWith(extraPrefix)
+    )
+      delete req.headers[h];
   }
 }
 
@@ -76,24 +83,71 @@ export const withImpersonation =
       const caller = userFrom(req);
       if (!caller) throw newInternalError(new Error('no user found for request'));
       if (wanted.user === undefined || wanted.user === '') {
-        const what = [wanted.groups.length > 0 ? 'groups' : '', Object.keys(wanted.extra).length > 0 ? 'extra' : '', wanted.uid !== undefined ? 'uid' : ''].filter(Boolean);
+        const what = [
+          wanted.groups.length > 0 ? 'groups' : '',
+          Object.keys(wanted.extra).length > 0 ? 'extra' : '',
+          wanted.uid !== undefined ? 'uid' : '',
+        ].filter(Boolean);
         throw newBadRequest(`requested [${what.join(', ')}] without impersonating a user`);
       }
-      const checks: Omit<Attributes, 'user' | 'verb' | 'isResourceRequest' | 'path' | 'apiVersion'>[] = [];
+      const checks: Omit<
+        Attributes,
+        'user' | 'verb' | 'isResourceRequest' | 'path' | 'apiVersion'
+      >[] = [];
       const sa = splitServiceAccountName(wanted.user);
-      if (sa) checks.push({ apiGroup: '', resource: 'serviceaccounts', subresource: '', namespace: sa.namespace, name: sa.name });
-      else checks.push({ apiGroup: '', resource: 'users', subresource: '', namespace: '', name: wanted.user });
-      for (const g of wanted.groups) checks.push({ apiGroup: '', resource: 'groups', subresource: '', namespace: '', name: g });
+      if (sa)
+        checks.push({
+          apiGroup: '',
+          resource: 'serviceaccounts',
+          subresource: '',
+          namespace: sa.namespace,
+          name: sa.name,
+        });
+      else
+        checks.push({
+          apiGroup: '',
+          resource: 'users',
+          subresource: '',
+          namespace: '',
+          name: wanted.user,
+        });
+      for (const g of wanted.groups)
+        checks.push({ apiGroup: '', resource: 'groups', subresource: '', namespace: '', name: g });
       for (const [k, vs] of Object.entries(wanted.extra)) {
-        for (const v of vs) checks.push({ apiGroup: 'authentication.orch.io', resource: 'userextras', subresource: k, namespace: '', name: v });
+        for (const v of vs)
+          checks.push({
+            apiGroup: 'authentication.orch.io',
+            resource: 'userextras',
+            subresource: k,
+            namespace: '',
+            name: v,
+          });
       }
-      if (wanted.uid !== undefined) checks.push({ apiGroup: 'authentication.orch.io', resource: 'uids', subresource: '', namespace: '', name: wanted.uid });
+      if (wanted.uid !== undefined)
+        checks.push({
+          apiGroup: 'authentication.orch.io',
+          resource: 'uids',
+          subresource: '',
+          namespace: '',
+          name: wanted.uid,
+        });
       for (const c of checks) {
-        const d = await authorizer.authorize({ ...c, user: caller, verb: 'impersonate', isResourceRequest: true, path: '', apiVersion: '' });
+        const d = await authorizer.authorize({
+          ...c,
+          user: caller,
+          verb: 'impersonate',
+          isResourceRequest: true,
+          path: '',
+          apiVersion: '',
+        });
         if (d.decision !== 'allow') {
           const resource = c.subresource ? `${c.resource}/${c.subresource}` : c.resource;
           const scope = c.namespace ? `in the namespace "${c.namespace}"` : 'at the cluster scope';
-          throw newForbidden({ group: c.apiGroup, resource }, c.name, `User "${caller.name}" cannot impersonate resource "${resource}" in API group "${c.apiGroup}" ${scope}${d.reason ? `: ${d.reason}` : ''}`);
+          throw newForbidden(
+            { group: c.apiGroup, resource },
+            c.name,
+            `User "${caller.name}" cannot impersonate resource "${resource}" in API group "${c.apiGroup}" ${scope}${d.reason ? `: ${d.reason}` : ''}`
+          );
         }
       }
       const groups = [...wanted.groups];

@@ -14,7 +14,11 @@ export const withMaxInFlight = (maxReadOnly: number, maxMutating: number): Reque
     const isMutating = !['GET', 'HEAD', 'OPTIONS'].includes(req.method);
     const limit = isMutating ? maxMutating : maxReadOnly;
     if (limit > 0 && (isMutating ? mutating : readOnly) >= limit) {
-      return writeErrorNegotiated(req, res, newTooManyRequests('Too many requests, please try again later.', 1));
+      return writeErrorNegotiated(
+        req,
+        res,
+        newTooManyRequests('Too many requests, please try again later.', 1)
+      );
     }
     if (isMutating) mutating++;
     else readOnly++;

@@ -10,13 +10,24 @@ export const withPanicRecovery =
   (err: unknown, req, res, _next) => {
     const e = err as { type?: string; status?: number; limit?: number };
     if (e.type === 'entity.too.large') {
-      return writeErrorNegotiated(req, res, newRequestEntityTooLarge(`the request body is larger than the ${e.limit ?? 0} bytes allowed`));
+      return writeErrorNegotiated(
+        req,
+        res,
+        newRequestEntityTooLarge(
+          `the request body is larger than the ${e.limit ?? 0} bytes allowed`
+        )
+      );
     }
     if (typeof e.status === 'number' && e.status >= 400 && e.status < 500 && e.type) {
       return writeErrorNegotiated(req, res, newBadRequest(String((err as Error).message)));
     }
     if (!(err instanceof Error && err.name === 'StatusError')) {
-      log.error('request failed', { err, method: req.method, path: req.path, auditId: auditIdFrom(req) });
+      log.error('request failed', {
+        err,
+        method: req.method,
+        path: req.path,
+        auditId: auditIdFrom(req),
+      });
     }
     writeErrorNegotiated(req, res, err);
   };

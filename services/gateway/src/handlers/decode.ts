@@ -7,7 +7,12 @@ import { parseDocument } from 'yaml';
 import { newBadRequest } from '@orch/apimachinery/errors';
 import type { StatusCause } from '@orch/apimachinery/errors';
 import { EnvelopeError, decodeEnvelope, protobufMediaTypes } from '@orch/apimachinery/protobuf';
-import { applyDefaults, builtinSchemaModel, parseJsonStrict, validateObject } from '@orch/apimachinery/schema-model';
+import {
+  applyDefaults,
+  builtinSchemaModel,
+  parseJsonStrict,
+  validateObject,
+} from '@orch/apimachinery/schema-model';
 import { formatApiVersion } from '@orch/apimachinery/schema';
 import type { ObjectKind } from '../registry/rest.js';
 import type { Obj } from '../registry/strategy.js';
@@ -44,7 +49,8 @@ export function jsonTextDepth(text: string): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // a backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // a backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) {
       inString = true;
@@ -70,7 +76,9 @@ export function parseFieldValidation(query: URLSearchParams): FieldValidation {
   const v = query.get('fieldValidation');
   if (v === null || v === '') return 'Warn';
   if (v === 'Ignore' || v === 'Warn' || v === 'Strict') return v;
-  throw newBadRequest(`fieldValidation parameter unsupported: ${v}; must be one of Ignore, Warn, Strict`);
+  throw newBadRequest(
+    `fieldValidation parameter unsupported: ${v}; must be one of Ignore, Warn, Strict`
+  );
 }
 
 export interface ParsedBody {
@@ -91,7 +99,8 @@ function parseBodyValue(body: Buffer, contentType: string): ParsedBody {
     try {
       return { value: decodeEnvelope(body, builtinSchemaModel()), duplicates: [] };
     } catch (err) {
-      if (err instanceof EnvelopeError) throw newBadRequest(`the request body is not a valid protobuf envelope: ${err.message}`);
+      if (err instanceof EnvelopeError)
+        throw newBadRequest(`the request body is not a valid protobuf envelope: ${err.message}`);
       throw err;
     }
   }
@@ -99,9 +108,12 @@ function parseBodyValue(body: Buffer, contentType: string): ParsedBody {
   if (text.trim() === '') throw newBadRequest('the request body is empty');
   if (contentType === 'application/yaml') {
     const doc = parseDocument(text, { schema: 'core', uniqueKeys: true });
-    const duplicates = doc.errors.filter((e) => e.code === 'DUPLICATE_KEY').map((e) => text.slice(e.pos[0], e.pos[1]).split(':')[0]?.trim() ?? '');
+    const duplicates = doc.errors
+      .filter((e) => e.code === 'DUPLICATE_KEY')
+      .map((e) => text.slice(e.pos[0], e.pos[1]).split(':')[0]?.trim() ?? '');
     const other = doc.errors.filter((e) => e.code !== 'DUPLICATE_KEY');
-    if (other.length > 0) throw newBadRequest(`the request body is not valid YAML: ${other[0]?.message ?? ''}`);
+    if (other.length > 0)
+      throw newBadRequest(`the request body is not valid YAML: ${other[0]?.message ?? ''}`);
     try {
       const maxAliasCount = maxYamlAliasCount;
       const value =
@@ -139,26 +151,48 @@ export function checkFields(
   mode: FieldValidation,
   warn: (text: string) => void
 ): void {
-  const kind = builtinSchemaModel().kind({ group: def.group, version: def.version, kind: def.kind });
+  const kind = builtinSchemaModel().kind({
+    group: def.group,
+    version: def.version,
+    kind: def.kind,
+  });
   const unknown: string[] = [];
   if (kind) {
     const r = validateObject(kind.message, obj);
     unknown.push(...r.unknown);
     if (r.problems.length > 0) {
-      const strictCauses = [...unknown.map((f) => `unknown field "${f}"`), ...duplicates.map((f) => `duplicate field "${f}"`)];
+      const strictCauses = [
+        ...unknown.map((f) => `unknown field "${f}"`),
+        ...duplicates.map((f) => `duplicate field "${f}"`),
+      ];
       const causes: StatusCause[] = [
         ...r.problems.map((p) => ({ reason: p.reason, message: p.message, field: p.field })),
-        ...unknown.map((f) => ({ reason: 'FieldValueInvalid', message: 'unknown field', field: f })),
-        ...duplicates.map((f) => ({ reason: 'FieldValueDuplicate', message: 'duplicate field', field: f })),
+        ...unknown.map((f) => ({
+          reason: 'FieldValueInvalid',
+          message: 'unknown field',
+          field: f,
+        })),
+        ...duplicates.map((f) => ({
+          reason: 'FieldValueDuplicate',
+          message: 'duplicate field',
+          field: f,
+        })),
       ];
-      const what = r.problems.map((p) => (p.reason === 'FieldValueRequired' ? `${p.field}: Required value` : `${p.field}: ${p.message}`));
+      const what = r.problems.map((p) =>
+        p.reason === 'FieldValueRequired'
+          ? `${p.field}: Required value`
+          : `${p.field}: ${p.message}`
+      );
       throw newBadRequest(
         `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${[...what, ...strictCauses].join(', ')}`,
         causes
       );
     }
   }
-  const messages = [...unknown.map((f) => `unknown field "${f}"`), ...duplicates.map((f) => `duplicate field "${f}"`)];
+  const messages = [
+    ...unknown.map((f) => `unknown field "${f}"`),
+    ...duplicates.map((f) => `duplicate field "${f}"`),
+  ];
   if (messages.length === 0 || mode === 'Ignore') return;
   if (mode === 'Strict') throw newBadRequest(`strict decoding error: ${messages.join(', ')}`);
   for (const m of messages) warn(m);
@@ -166,7 +200,11 @@ export function checkFields(
 
 /** Sets the kind's defaults (k8s: the defaulting that decoding does); kinds without a schema have none. */
 export function defaultObject(def: ObjectKind, obj: Obj): void {
-  const kind = builtinSchemaModel().kind({ group: def.group, version: def.version, kind: def.kind });
+  const kind = builtinSchemaModel().kind({
+    group: def.group,
+    version: def.version,
+    kind: def.kind,
+  });
   if (kind) applyDefaults(kind.message, obj);
 }
 
@@ -183,24 +221,38 @@ export function decodeObject(
   const obj = body as Record<string, unknown>;
   const apiVersion = formatApiVersion(def);
   if (obj['apiVersion'] !== undefined && obj['apiVersion'] !== apiVersion) {
-    throw newBadRequest(`the API version in the data (${String(obj['apiVersion'])}) does not match the expected API version (${apiVersion})`);
+    throw newBadRequest(
+      `the API version in the data (${String(obj['apiVersion'])}) does not match the expected API version (${apiVersion})`
+    );
   }
   if (obj['kind'] !== undefined && obj['kind'] !== def.kind) {
-    throw newBadRequest(`the kind in the data (${String(obj['kind'])}) does not match the expected kind (${def.kind})`);
+    throw newBadRequest(
+      `the kind in the data (${String(obj['kind'])}) does not match the expected kind (${def.kind})`
+    );
   }
   obj['apiVersion'] = apiVersion;
   obj['kind'] = def.kind;
   const meta = obj['metadata'] ?? {};
-  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) throw newBadRequest('metadata must be an object');
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta))
+    throw newBadRequest('metadata must be an object');
   const m = meta as Obj['metadata'];
   obj['metadata'] = m;
   if (target.name !== undefined && m.name !== undefined && m.name !== target.name) {
-    throw newBadRequest(`the name of the object (${m.name}) does not match the name on the URL (${target.name})`);
+    throw newBadRequest(
+      `the name of the object (${m.name}) does not match the name on the URL (${target.name})`
+    );
   }
   if (target.name !== undefined) m.name = target.name;
   if (def.namespaced) {
-    if (m.namespace !== undefined && m.namespace !== '' && target.namespace !== undefined && m.namespace !== target.namespace) {
-      throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
+    if (
+      m.namespace !== undefined &&
+      m.namespace !== '' &&
+      target.namespace !== undefined &&
+      m.namespace !== target.namespace
+    ) {
+      throw newBadRequest(
+        'the namespace of the provided object does not match the namespace sent on the request'
+      );
     }
     if (target.namespace) m.namespace = target.namespace;
   }

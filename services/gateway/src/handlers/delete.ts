@@ -17,10 +17,15 @@ export function parseDeleteOptions(query: URLSearchParams, raw: Buffer): DeleteO
   let dryRun = parseDryRun(query);
   if (raw.length === 0 || raw.toString('utf8').trim() === '') return { dryRun };
   const body = parseBody(raw, 'application/json');
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw newBadRequest('DeleteOptions must be an object');
-  const o = body as { dryRun?: unknown; preconditions?: { uid?: string; resourceVersion?: string } };
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw newBadRequest('DeleteOptions must be an object');
+  const o = body as {
+    dryRun?: unknown;
+    preconditions?: { uid?: string; resourceVersion?: string };
+  };
   if (o.dryRun !== undefined) {
-    if (!Array.isArray(o.dryRun) || o.dryRun.some((v) => v !== 'All')) throw newBadRequest('dryRun: Unsupported value: supported values: "All"');
+    if (!Array.isArray(o.dryRun) || o.dryRun.some((v) => v !== 'All'))
+      throw newBadRequest('dryRun: Unsupported value: supported values: "All"');
     dryRun = dryRun || o.dryRun.length > 0;
   }
   return o.preconditions ? { dryRun, preconditions: o.preconditions } : { dryRun };

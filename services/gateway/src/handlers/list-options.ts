@@ -28,11 +28,15 @@ export function parseRevision(rv: string): number {
 export function parseListOptions(q: URLSearchParams, def: ResourceDefinition): ListOptions {
   const limitText = one(q, 'limit');
   if (limitText !== undefined && !/^\d+$/.test(limitText)) {
-    throw newBadRequest(`limit: Invalid value: ${JSON.stringify(limitText)}: must be a non-negative integer`);
+    throw newBadRequest(
+      `limit: Invalid value: ${JSON.stringify(limitText)}: must be a non-negative integer`
+    );
   }
   const timeoutText = one(q, 'timeoutSeconds');
   if (timeoutText !== undefined && !/^\d+$/.test(timeoutText)) {
-    throw newBadRequest(`timeoutSeconds: Invalid value: ${JSON.stringify(timeoutText)}: must be a non-negative integer`);
+    throw newBadRequest(
+      `timeoutSeconds: Invalid value: ${JSON.stringify(timeoutText)}: must be a non-negative integer`
+    );
   }
   const labelSelectorText = one(q, 'labelSelector') ?? '';
   const fieldSelectorText = one(q, 'fieldSelector') ?? '';
@@ -52,7 +56,13 @@ export function parseListOptions(q: URLSearchParams, def: ResourceDefinition): L
   if (!def.namespaced) allowed.delete('metadata.namespace');
   for (const f of fieldSelector?.fields() ?? []) {
     if (!allowed.has(f)) {
-      throw newBadRequest(`field label not supported: ${f}`, [{ reason: 'FieldValueNotSupported', field: 'fieldSelector', message: `supported: ${[...allowed].join(', ')}` }]);
+      throw newBadRequest(`field label not supported: ${f}`, [
+        {
+          reason: 'FieldValueNotSupported',
+          field: 'fieldSelector',
+          message: `supported: ${[...allowed].join(', ')}`,
+        },
+      ]);
     }
   }
   const bookmarks = one(q, 'allowWatchBookmarks');
@@ -71,17 +81,26 @@ export function parseListOptions(q: URLSearchParams, def: ResourceDefinition): L
 }
 
 /** The read a list asks for: the "resourceVersion semantics for list" table, row by row. */
-export function listConsistency(o: ListOptions): Pick<ListRequest, 'consistency' | 'revision' | 'limit' | 'continueToken'> {
+export function listConsistency(
+  o: ListOptions
+): Pick<ListRequest, 'consistency' | 'revision' | 'limit' | 'continueToken'> {
   const rv = o.resourceVersion;
   const match = o.resourceVersionMatch;
   if (match !== undefined && match !== 'Exact' && match !== 'NotOlderThan') {
-    throw newBadRequest(`resourceVersionMatch: Unsupported value: ${JSON.stringify(match)}: supported values: "Exact", "NotOlderThan"`);
+    throw newBadRequest(
+      `resourceVersionMatch: Unsupported value: ${JSON.stringify(match)}: supported values: "Exact", "NotOlderThan"`
+    );
   }
   if (match !== undefined && (rv === undefined || rv === '')) {
-    throw newBadRequest('resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided');
+    throw newBadRequest(
+      'resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided'
+    );
   }
   if (o.continueToken) {
-    if (match !== undefined) throw newBadRequest('resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided');
+    if (match !== undefined)
+      throw newBadRequest(
+        'resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided'
+      );
     // limit=n, continue=token: RV unset or "0" read at the token's version; any other RV is 400.
     if (rv !== undefined && rv !== '' && rv !== '0') {
       throw newBadRequest('specifying resource version is not allowed when using continue');
@@ -90,7 +109,8 @@ export function listConsistency(o: ListOptions): Pick<ListRequest, 'consistency'
   }
   const limit = o.limit;
   if (match === 'Exact') {
-    if (rv === '0') throw newBadRequest('resourceVersionMatch "Exact" is forbidden for resourceVersion "0"');
+    if (rv === '0')
+      throw newBadRequest('resourceVersionMatch "Exact" is forbidden for resourceVersion "0"');
     return { consistency: 'EXACT', revision: parseRevision(rv ?? ''), limit };
   }
   if (match === 'NotOlderThan') {
@@ -100,11 +120,16 @@ export function listConsistency(o: ListOptions): Pick<ListRequest, 'consistency'
   if (rv === undefined || rv === '') return { consistency: 'MOST_RECENT', limit };
   if (rv === '0') return { consistency: 'ANY', limit };
   const revision = parseRevision(rv);
-  return limit > 0 ? { consistency: 'EXACT', revision, limit } : { consistency: 'NOT_OLDER_THAN', revision, limit };
+  return limit > 0
+    ? { consistency: 'EXACT', revision, limit }
+    : { consistency: 'NOT_OLDER_THAN', revision, limit };
 }
 
 /** The "resourceVersion semantics for get" table. */
-export function getConsistency(rv: string | undefined): { consistency: Consistency & ('MOST_RECENT' | 'ANY' | 'NOT_OLDER_THAN'); revision?: number } {
+export function getConsistency(rv: string | undefined): {
+  consistency: Consistency & ('MOST_RECENT' | 'ANY' | 'NOT_OLDER_THAN');
+  revision?: number;
+} {
   if (rv === undefined || rv === '') return { consistency: 'MOST_RECENT' };
   if (rv === '0') return { consistency: 'ANY' };
   return { consistency: 'NOT_OLDER_THAN', revision: parseRevision(rv) };
@@ -115,7 +140,10 @@ export function parseDryRun(q: URLSearchParams): boolean {
   const values = q.getAll('dryRun');
   if (values.length === 0) return false;
   for (const v of values) {
-    if (v !== '' && v !== 'All') throw newBadRequest(`dryRun: Unsupported value: ${JSON.stringify(v)}: supported values: "All"`);
+    if (v !== '' && v !== 'All')
+      throw newBadRequest(
+        `dryRun: Unsupported value: ${JSON.stringify(v)}: supported values: "All"`
+      );
   }
   return true;
 }

@@ -1,6 +1,10 @@
 import type { ServerResponse } from 'node:http';
 import { formatApiVersion } from '@orch/apimachinery/schema';
-import { answersPlainJson, writeJsonList, writeObjectNegotiated } from '../negotiation/response-writers.js';
+import {
+  answersPlainJson,
+  writeJsonList,
+  writeObjectNegotiated,
+} from '../negotiation/response-writers.js';
 import type { Lister } from '../registry/rest.js';
 import { listConsistency, parseListOptions } from './list-options.js';
 import { contextOf } from './scope.js';
@@ -21,7 +25,8 @@ export async function listResource(
   const head = (list: { revision: number; continueToken: string; remainingItemCount: number }) => {
     const metadata: Record<string, unknown> = { resourceVersion: String(list.revision) };
     if (list.continueToken) metadata['continue'] = list.continueToken;
-    if (list.remainingItemCount >= 0 && list.continueToken) metadata['remainingItemCount'] = list.remainingItemCount;
+    if (list.remainingItemCount >= 0 && list.continueToken)
+      metadata['remainingItemCount'] = list.remainingItemCount;
     return { kind: scope.def.listKind, apiVersion: formatApiVersion(scope.def), metadata };
   };
   // Plain JSON, the common answer, passes storage's bytes through; anything else is encoded.
@@ -31,5 +36,11 @@ export async function listResource(
     return;
   }
   const list = await rest.list(ctx, req);
-  writeObjectNegotiated(scope.req, res, 200, { ...head(list), items: list.items }, { def: scope.def, transform: true });
+  writeObjectNegotiated(
+    scope.req,
+    res,
+    200,
+    { ...head(list), items: list.items },
+    { def: scope.def, transform: true }
+  );
 }

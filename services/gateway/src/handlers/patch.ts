@@ -20,12 +20,23 @@ import { builtinSchemaModel } from '@orch/apimachinery/schema-model';
 import { writeObjectNegotiated } from '../negotiation/response-writers.js';
 import type { Patcher } from '../registry/rest.js';
 import { addWarning } from '../request/context.js';
-import { checkFields, decodeObject, defaultObject, parseBodyStrict, parseFieldValidation, readBody } from './decode.js';
+import {
+  checkFields,
+  decodeObject,
+  defaultObject,
+  parseBodyStrict,
+  parseFieldValidation,
+  readBody,
+} from './decode.js';
 import { parseDryRun } from './list-options.js';
 import { contextOf, namespaceOf, negotiateBeforeWrite, validationFor } from './scope.js';
 import type { RequestScope } from './scope.js';
 
-const patchTypes = ['application/merge-patch+json', 'application/json-patch+json', 'application/strategic-merge-patch+json'];
+const patchTypes = [
+  'application/merge-patch+json',
+  'application/json-patch+json',
+  'application/strategic-merge-patch+json',
+];
 
 export async function patchResource(
   scope: RequestScope<Patcher>,
@@ -34,7 +45,8 @@ export async function patchResource(
   const kind = scope.rest.objectKind;
   const groupResource = { group: scope.def.group, resource: scope.def.resource };
   negotiateBeforeWrite(scope);
-  const contentType = (scope.req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  const contentType =
+    (scope.req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   // Strategic merge patch needs the kind's merge markers (a kind without schema answers 415);
   // server-side apply is not served yet.
   const gvk = { group: kind.group, version: kind.version, kind: kind.kind };
@@ -54,7 +66,10 @@ export async function patchResource(
         `got ${patch.length}`
     );
   }
-  if (contentType !== 'application/json-patch+json' && (typeof patch !== 'object' || patch === null || Array.isArray(patch))) {
+  if (
+    contentType !== 'application/json-patch+json' &&
+    (typeof patch !== 'object' || patch === null || Array.isArray(patch))
+  ) {
     throw newBadRequest('a merge patch must be a JSON object');
   }
   const ns = namespaceOf(scope);

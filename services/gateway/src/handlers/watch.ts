@@ -22,7 +22,11 @@ export async function watchResource(
 ): Promise<void> {
   const apiVersion = formatApiVersion(scope.def);
   // 406 before the stream starts; the binary envelope for kinds with a schema.
-  const out = negotiateOutput(scope.req, { protobuf: canEncode({ apiVersion, kind: scope.def.kind }), table: true, partial: 'PartialObjectMetadata' });
+  const out = negotiateOutput(scope.req, {
+    protobuf: canEncode({ apiVersion, kind: scope.def.kind }),
+    table: true,
+    partial: 'PartialObjectMetadata',
+  });
   const tableGroup = out.table?.group;
   const partialVersion = out.partial && `${out.partial.group}/${out.partial.version}`;
   if (tableGroup) tableOf(scope.req, scope.def, {}, tableGroup); // 400 for a bad includeObject, before the stream
@@ -38,7 +42,12 @@ export async function watchResource(
   let from: number;
   let initial: Record<string, unknown>[] = [];
   if (rv === undefined || rv === '' || rv === '0') {
-    const fieldSelector = [opts.fieldSelectorText, scope.info.name ? `metadata.name=${scope.info.name}` : ''].filter(Boolean).join(',');
+    const fieldSelector = [
+      opts.fieldSelectorText,
+      scope.info.name ? `metadata.name=${scope.info.name}` : '',
+    ]
+      .filter(Boolean)
+      .join(',');
     const list = await scope.rest.list(contextOf(scope), {
       consistency: rv === '0' ? 'ANY' : 'MOST_RECENT',
       labelSelector: opts.labelSelectorText,
@@ -57,7 +66,13 @@ export async function watchResource(
   const asTable = (e: WatchEvent): WatchEvent => {
     // Metadata only: every object but an error's Status, bookmarks included (k8s WatchServer.Fixup).
     if (partialVersion && e.type !== 'ERROR') {
-      return { type: e.type, object: asPartialObjectMetadata(e.object as Record<string, unknown>, partialVersion) as unknown as Record<string, unknown> };
+      return {
+        type: e.type,
+        object: asPartialObjectMetadata(
+          e.object as Record<string, unknown>,
+          partialVersion
+        ) as unknown as Record<string, unknown>,
+      };
     }
     if (!tableGroup || e.type === 'BOOKMARK' || e.type === 'ERROR') return e;
     const table = tableOf(scope.req, scope.def, e.object, tableGroup);
@@ -67,9 +82,15 @@ export async function watchResource(
   };
   const encode = (e: WatchEvent): string | Buffer => {
     const ev = asTable(e);
-    return binary ? encodeWatchFrame(ev.type, ev.object as Record<string, unknown>) : `${JSON.stringify(ev)}\n`;
+    return binary
+      ? encodeWatchFrame(ev.type, ev.object as Record<string, unknown>)
+      : `${JSON.stringify(ev)}\n`;
   };
-  res.writeHead(200, { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+  res.writeHead(200, {
+    'Content-Type': contentType,
+    'Cache-Control': 'no-cache, private',
+    'Transfer-Encoding': 'chunked',
+  });
   res.flushHeaders();
   const watcher = new Watcher(res, filter, {
     bookmarks: opts.allowWatchBookmarks,

@@ -60,9 +60,11 @@ function parseAccept(header: string): AcceptEntry[] {
 }
 
 function plain(type: string, allowed: OutputAllowed): Output | undefined {
-  if (type === 'application/json' || type === 'application/*' || type === '*/*') return { media: 'json', contentType: 'application/json' };
+  if (type === 'application/json' || type === 'application/*' || type === '*/*')
+    return { media: 'json', contentType: 'application/json' };
   if (type === 'application/yaml') return { media: 'yaml', contentType: 'application/yaml' };
-  if (allowed.protobuf && protobufMediaTypes.includes(type)) return { media: 'protobuf', contentType: type };
+  if (allowed.protobuf && protobufMediaTypes.includes(type))
+    return { media: 'protobuf', contentType: type };
   return undefined;
 }
 
@@ -70,7 +72,13 @@ function plain(type: string, allowed: OutputAllowed): Output | undefined {
 function transformed(e: AcceptEntry, allowed: OutputAllowed): Output | undefined {
   const as = e.params['as'];
   const group = e.params['g'] ?? '';
-  if (e.params['v'] !== 'v1' || !metaGroups.includes(group) || e.type === '*/*' || e.type === 'application/*') return undefined;
+  if (
+    e.params['v'] !== 'v1' ||
+    !metaGroups.includes(group) ||
+    e.type === '*/*' ||
+    e.type === 'application/*'
+  )
+    return undefined;
   if (as === 'Table' && allowed.table) {
     const out = plain(e.type, allowed);
     return out && { ...out, table: { group, version: 'v1' } };
@@ -109,7 +117,10 @@ export function negotiateMediaType(
 }
 
 /** The media type of a request body; 415 for anything not allowed (JSON and YAML by default). */
-export function negotiateInput(req: IncomingMessage, allowed: string[] = ['application/json', 'application/yaml']): string {
+export function negotiateInput(
+  req: IncomingMessage,
+  allowed: string[] = ['application/json', 'application/yaml']
+): string {
   return bodyMediaType(req.headers['content-type'], allowed);
 }
 

@@ -5,7 +5,10 @@ import { stringify as toYaml } from 'yaml';
 import { toStatusError } from '@orch/apimachinery/errors';
 import { canEncode, encodeEnvelope } from '@orch/apimachinery/protobuf';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
-import { asPartialObjectMetadata, asPartialObjectMetadataList } from '@orch/apimachinery/schema-model';
+import {
+  asPartialObjectMetadata,
+  asPartialObjectMetadataList,
+} from '@orch/apimachinery/schema-model';
 import { warningsFrom } from '../request/context.js';
 import { negotiateOutput } from './negotiate.js';
 import type { MediaType, Output } from './negotiate.js';
@@ -20,10 +23,22 @@ export function warningHeader(text: string): string {
   return Buffer.from(`299 - ${quoted}`, 'utf8').toString('latin1');
 }
 
-export function encode(obj: unknown, media: MediaType, pretty: boolean, contentType?: string): { body: string | Buffer; contentType: string } {
-  if (media === 'protobuf') return { body: encodeEnvelope(obj), contentType: contentType ?? 'application/vnd.orch.protobuf' };
+export function encode(
+  obj: unknown,
+  media: MediaType,
+  pretty: boolean,
+  contentType?: string
+): { body: string | Buffer; contentType: string } {
+  if (media === 'protobuf')
+    return {
+      body: encodeEnvelope(obj),
+      contentType: contentType ?? 'application/vnd.orch.protobuf',
+    };
   if (media === 'yaml') return { body: toYaml(obj), contentType: 'application/yaml' };
-  return { body: pretty ? `${JSON.stringify(obj, null, 2)}\n` : JSON.stringify(obj), contentType: 'application/json' };
+  return {
+    body: pretty ? `${JSON.stringify(obj, null, 2)}\n` : JSON.stringify(obj),
+    contentType: 'application/json',
+  };
 }
 
 export function isPretty(req: IncomingMessage): boolean {
@@ -43,7 +58,13 @@ export interface WriteOptions {
 
 type Json = Record<string, unknown>;
 
-export function writeObjectNegotiated(req: IncomingMessage, res: ServerResponse, code: number, obj: unknown, opts: WriteOptions = {}): void {
+export function writeObjectNegotiated(
+  req: IncomingMessage,
+  res: ServerResponse,
+  code: number,
+  obj: unknown,
+  opts: WriteOptions = {}
+): void {
   let out: Output;
   let payload = obj;
   try {
@@ -57,7 +78,9 @@ export function writeObjectNegotiated(req: IncomingMessage, res: ServerResponse,
     if (out.table && def) payload = tableOf(req, def, obj, out.table.group);
     if (out.partial) {
       const apiVersion = `${out.partial.group}/${out.partial.version}`;
-      payload = isList ? asPartialObjectMetadataList(obj as Json, apiVersion) : asPartialObjectMetadata(obj as Json, apiVersion);
+      payload = isList
+        ? asPartialObjectMetadataList(obj as Json, apiVersion)
+        : asPartialObjectMetadata(obj as Json, apiVersion);
     }
   } catch (err) {
     writeErrorNegotiated(req, res, err);
@@ -68,7 +91,13 @@ export function writeObjectNegotiated(req: IncomingMessage, res: ServerResponse,
 }
 
 /** An answer with the request's warnings; no body for HEAD. */
-function send(req: IncomingMessage, res: ServerResponse, code: number, contentType: string, body: string | Buffer): void {
+function send(
+  req: IncomingMessage,
+  res: ServerResponse,
+  code: number,
+  contentType: string,
+  body: string | Buffer
+): void {
   const warnings = warningsFrom(req);
   if (warnings.length > 0) res.setHeader('Warning', warnings.map(warningHeader));
   res.writeHead(code, { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private' });
@@ -82,7 +111,11 @@ function send(req: IncomingMessage, res: ServerResponse, code: number, contentTy
 export function answersPlainJson(req: IncomingMessage): boolean {
   if (isPretty(req)) return false;
   try {
-    const out = negotiateOutput(req, { protobuf: true, table: true, partial: 'PartialObjectMetadataList' });
+    const out = negotiateOutput(req, {
+      protobuf: true,
+      table: true,
+      partial: 'PartialObjectMetadataList',
+    });
     return out.media === 'json' && !out.table && !out.partial;
   } catch {
     return false; // the negotiated writer answers 406
@@ -92,7 +125,12 @@ export function answersPlainJson(req: IncomingMessage): boolean {
 const comma = Buffer.from(',');
 
 /** A list in JSON from its head (kind, apiVersion, metadata) and each item's JSON bytes, without parsing them. */
-export function writeJsonList(req: IncomingMessage, res: ServerResponse, head: Json, items: Buffer[]): void {
+export function writeJsonList(
+  req: IncomingMessage,
+  res: ServerResponse,
+  head: Json,
+  items: Buffer[]
+): void {
   const open = JSON.stringify({ ...head, items: [] }).slice(0, -2); // ends in ..."items":[
   const parts: Buffer[] = [Buffer.from(open)];
   items.forEach((item, i) => parts.push(...(i === 0 ? [item] : [comma, item])));
@@ -101,7 +139,11 @@ export function writeJsonList(req: IncomingMessage, res: ServerResponse, head: J
 }
 
 /** Writes any error as a Status, in JSON when the Accept list cannot be honoured. */
-export function writeErrorNegotiated(req: IncomingMessage, res: ServerResponse, err: unknown): void {
+export function writeErrorNegotiated(
+  req: IncomingMessage,
+  res: ServerResponse,
+  err: unknown
+): void {
   const se = toStatusError(err);
   if (res.headersSent) {
     res.destroy();
@@ -114,7 +156,10 @@ export function writeErrorNegotiated(req: IncomingMessage, res: ServerResponse, 
     out = { media: 'json', contentType: 'application/json' };
   }
   const { body, contentType } = encode(se.status, out.media, isPretty(req), out.contentType);
-  const headers: Record<string, string> = { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private' };
+  const headers: Record<string, string> = {
+    'Content-Type': contentType,
+    'Cache-Control': 'no-cache, private',
+  };
   const retry = se.status.details?.retryAfterSeconds;
   if (retry) headers['Retry-After'] = String(retry);
   const warnings = warningsFrom(req);

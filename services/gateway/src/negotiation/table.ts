@@ -12,13 +12,24 @@ export function parseIncludeObject(req: IncomingMessage): IncludeObject {
   const v = new URL(req.url ?? '/', 'https://x').searchParams.get('includeObject');
   if (v === null || v === '') return 'Metadata';
   if (v === 'None' || v === 'Metadata' || v === 'Object') return v;
-  throw newBadRequest(`includeObject parameter unsupported: ${v}; must be one of None, Metadata, Object`);
+  throw newBadRequest(
+    `includeObject parameter unsupported: ${v}; must be one of None, Metadata, Object`
+  );
 }
 
 /** A Table of an object, or of a list's items with the list's metadata. */
-export function tableOf(req: IncomingMessage, def: ResourceDefinition, obj: unknown, group: string): Table {
+export function tableOf(
+  req: IncomingMessage,
+  def: ResourceDefinition,
+  obj: unknown,
+  group: string
+): Table {
   const includeObject = parseIncludeObject(req);
-  const message = builtinSchemaModel().kind({ group: def.group, version: def.version, kind: def.kind })?.message;
+  const message = builtinSchemaModel().kind({
+    group: def.group,
+    version: def.version,
+    kind: def.kind,
+  })?.message;
   const o = obj as Json;
   const apiVersion = `${group}/v1`;
   if (o['kind'] === def.listKind && Array.isArray(o['items'])) {
@@ -26,5 +37,9 @@ export function tableOf(req: IncomingMessage, def: ResourceDefinition, obj: unkn
     return toTable(message, o['items'] as Json[], { apiVersion, includeObject, listMeta: meta });
   }
   const rv = ((o['metadata'] ?? {}) as Json)['resourceVersion'];
-  return toTable(message, [o], { apiVersion, includeObject, listMeta: typeof rv === 'string' ? { resourceVersion: rv } : {} });
+  return toTable(message, [o], {
+    apiVersion,
+    includeObject,
+    listMeta: typeof rv === 'string' ? { resourceVersion: rv } : {},
+  });
 }

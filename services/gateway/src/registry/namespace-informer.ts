@@ -37,7 +37,9 @@ export class NamespaceInformer implements NamespaceCache, FeedListener {
         const list = await this.#store.list({}, { consistency: 'MOST_RECENT' });
         this.#items.clear();
         for (const o of list.items) this.#items.set(o.metadata.name ?? '', o);
-        this.#unsubscribe = await this.#fanout.feedFor(this.#store.def).subscribe(this, list.revision);
+        this.#unsubscribe = await this.#fanout
+          .feedFor(this.#store.def)
+          .subscribe(this, list.revision);
         this.#synced = true;
         return;
       } catch (err) {

@@ -44,13 +44,25 @@ export function namespaceLifecycle(
         throw err;
       }
     }
-    if (namespace.metadata.deletionTimestamp || (namespace['status'] as { phase?: string } | undefined)?.phase === 'Terminating') {
+    if (
+      namespace.metadata.deletionTimestamp ||
+      (namespace['status'] as { phase?: string } | undefined)?.phase === 'Terminating'
+    ) {
       const err: StatusError = newForbidden(
         { group, resource },
         a.name,
         `unable to create new content in namespace ${ns} because it is being terminated`
       );
-      err.status.details = { ...err.status.details, causes: [{ reason: 'NamespaceTerminating', message: `namespace ${ns} is being terminated`, field: 'metadata.namespace' }] };
+      err.status.details = {
+        ...err.status.details,
+        causes: [
+          {
+            reason: 'NamespaceTerminating',
+            message: `namespace ${ns} is being terminated`,
+            field: 'metadata.namespace',
+          },
+        ],
+      };
       throw err;
     }
   };

@@ -65,7 +65,9 @@ export class Store implements StandardStorage {
     this.strategy = strategy;
     this.#storage = storage;
     this.#fanout = fanout;
-    this.#jsonHead = Buffer.from(`{"apiVersion":${JSON.stringify(formatApiVersion(def))},"kind":${JSON.stringify(def.kind)},`);
+    this.#jsonHead = Buffer.from(
+      `{"apiVersion":${JSON.stringify(formatApiVersion(def))},"kind":${JSON.stringify(def.kind)},`
+    );
   }
 
   /**
@@ -154,7 +156,11 @@ export class Store implements StandardStorage {
         }
         const desired = await updateFn(undefined);
         if (desired.metadata.resourceVersion) {
-          throw newConflict(this.groupResource, name, 'the object has been deleted or its resourceVersion does not match');
+          throw newConflict(
+            this.groupResource,
+            name,
+            'the object has been deleted or its resourceVersion does not match'
+          );
         }
         const { dryRun, createValidation, warn } = opts;
         const createOpts = { dryRun, createValidation, warn };
@@ -164,7 +170,11 @@ export class Store implements StandardStorage {
       const desired = await updateFn(structuredClone(current));
       const pinned = desired.metadata.resourceVersion;
       if (pinned && pinned !== current.metadata.resourceVersion) {
-        throw newConflict(this.groupResource, name, 'the object has been modified; please apply your changes to the latest version and try again');
+        throw newConflict(
+          this.groupResource,
+          name,
+          'the object has been modified; please apply your changes to the latest version and try again'
+        );
       }
       const next = this.#beforeUpdate(desired, current);
       for (const w of warningsForObjectMeta(next.metadata)) warnings.add(w);
@@ -197,10 +207,18 @@ export class Store implements StandardStorage {
       const current = this.#out(await this.#storage.get(key, 'MOST_RECENT'));
       const pre = opts.preconditions;
       if (pre?.uid && pre.uid !== current.metadata.uid) {
-        throw newConflict(this.groupResource, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.metadata.uid ?? ''}`);
+        throw newConflict(
+          this.groupResource,
+          name,
+          `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.metadata.uid ?? ''}`
+        );
       }
       if (pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) {
-        throw newConflict(this.groupResource, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`);
+        throw newConflict(
+          this.groupResource,
+          name,
+          `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`
+        );
       }
       await opts.deleteValidation?.(current, undefined);
       const revision = Number(current.metadata.resourceVersion);
@@ -212,12 +230,20 @@ export class Store implements StandardStorage {
           marked.metadata.deletionGracePeriodSeconds = 0;
           this.strategy.prepareForGracefulDelete?.(marked);
           if (opts.dryRun) return { object: marked, code: 202 };
-          return { object: this.#out(await this.#storage.update(key, marked, { revision })), code: 202 };
+          return {
+            object: this.#out(await this.#storage.update(key, marked, { revision })),
+            code: 202,
+          };
         }
         if (opts.dryRun) return { object: current, code: 200 };
         await this.#storage.delete(key, { revision });
         return {
-          object: newSuccess({ name, group: this.def.group, kind: this.def.resource, uid: current.metadata.uid ?? '' }),
+          object: newSuccess({
+            name,
+            group: this.def.group,
+            kind: this.def.resource,
+            uid: current.metadata.uid ?? '',
+          }),
           code: 200,
         };
       } catch (err) {
@@ -306,7 +332,11 @@ export class Store implements StandardStorage {
     const head = this.#jsonHead;
     const items = res.items.map((b) => {
       const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
-      return buf.subarray(0, head.length).equals(head) ? buf : Buffer.from(JSON.stringify(this.#out(JSON.parse(buf.toString('utf8')) as Record<string, unknown>)));
+      return buf.subarray(0, head.length).equals(head)
+        ? buf
+        : Buffer.from(
+            JSON.stringify(this.#out(JSON.parse(buf.toString('utf8')) as Record<string, unknown>))
+          );
     });
     return { ...res, items };
   }

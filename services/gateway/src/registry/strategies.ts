@@ -11,5 +11,8 @@ const special: Record<string, Strategy> = {
 
 export function strategyFor(def: ResourceDefinition): Strategy {
   if (def.group === 'rbac.authorization.orch.io') return rbacStrategy(def);
-  return special[`${def.group}/${def.resource}`] ?? defaultStrategy({ hasStatus: def.subresources?.includes('status') ?? false });
+  return (
+    special[`${def.group}/${def.resource}`] ??
+    defaultStrategy({ hasStatus: def.subresources?.includes('status') ?? false })
+  );
 }

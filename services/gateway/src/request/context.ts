@@ -25,14 +25,18 @@ function ctx(req: IncomingMessage): RequestContext {
   return c;
 }
 
-export const withRequestInfo = (req: IncomingMessage, info: RequestInfo): void => void (ctx(req).info = info);
-export const requestInfoFrom = (req: IncomingMessage): RequestInfo | undefined => contexts.get(req)?.info;
+export const withRequestInfo = (req: IncomingMessage, info: RequestInfo): void =>
+  void (ctx(req).info = info);
+export const requestInfoFrom = (req: IncomingMessage): RequestInfo | undefined =>
+  contexts.get(req)?.info;
 export const withUser = (req: IncomingMessage, user: UserInfo): void => void (ctx(req).user = user);
 export const userFrom = (req: IncomingMessage): UserInfo | undefined => contexts.get(req)?.user;
 export const withAuditId = (req: IncomingMessage, id: string): void => void (ctx(req).auditId = id);
 export const auditIdFrom = (req: IncomingMessage): string | undefined => contexts.get(req)?.auditId;
-export const withStartTime = (req: IncomingMessage, at: number): void => void (ctx(req).startedAt = at);
-export const startTimeFrom = (req: IncomingMessage): number | undefined => contexts.get(req)?.startedAt;
+export const withStartTime = (req: IncomingMessage, at: number): void =>
+  void (ctx(req).startedAt = at);
+export const startTimeFrom = (req: IncomingMessage): number | undefined =>
+  contexts.get(req)?.startedAt;
 
 /** Adds a warning, sent as a `Warning: 299 - "<text>"` response header. */
 export function addWarning(req: IncomingMessage, text: string): void {

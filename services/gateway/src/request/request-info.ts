@@ -34,7 +34,10 @@ export function requestInfoOf(method: string, url: URL): RequestInfo {
     name: '',
     parts: [],
   };
-  let parts = path.split('/').filter((p) => p !== '').map(decodeURIComponent);
+  let parts = path
+    .split('/')
+    .filter((p) => p !== '')
+    .map(decodeURIComponent);
   const prefix = parts[0];
   if (prefix !== 'api' && prefix !== 'apis') return info;
   info.apiPrefix = prefix;

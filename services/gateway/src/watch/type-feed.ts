@@ -52,7 +52,13 @@ export class TypeFeed {
   /** History replays in flight that extend the buffer back to `from`. */
   readonly #backfills: { from: number; done: Promise<void> }[] = [];
 
-  constructor(subject: string, prefix: string, storage: StorageClient, log: Logger, hooks: FeedHooks = {}) {
+  constructor(
+    subject: string,
+    prefix: string,
+    storage: StorageClient,
+    log: Logger,
+    hooks: FeedHooks = {}
+  ) {
     this.subject = subject;
     this.prefix = prefix;
     this.#storage = storage;
@@ -66,7 +72,9 @@ export class TypeFeed {
         if (err) return this.#log.warn('subscription error', { err });
         const m = decodeWatchMessage(msg.data);
         if (this.#hooks.dropMessage?.(m)) return;
-        this.#chain = this.#chain.then(() => this.#process(m)).catch((e: unknown) => this.#log.error('feed failed', { err: e }));
+        this.#chain = this.#chain
+          .then(() => this.#process(m))
+          .catch((e: unknown) => this.#log.error('feed failed', { err: e }));
       },
     });
   }
@@ -93,13 +101,16 @@ export class TypeFeed {
       // One shared replay fills the buffer for every watcher starting about now (a hundred
       // clients reconnecting after a list must not mean a hundred history replays). If it
       // fails, the watcher's own replay below reports why (410 when compacted).
-      await this.#backfill(fromRevision).catch((err: unknown) => this.#log.debug('backfill failed', { err }));
+      await this.#backfill(fromRevision).catch((err: unknown) =>
+        this.#log.debug('backfill failed', { err })
+      );
     }
     const held: Change[] = [];
     let catchingUp = true;
     let last = fromRevision;
     const gate: FeedListener = {
-      change: (c) => (catchingUp ? held.push(c) : c.revision > last && ((last = c.revision), listener.change(c))),
+      change: (c) =>
+        catchingUp ? held.push(c) : c.revision > last && ((last = c.revision), listener.change(c)),
       progress: (r) => !catchingUp && r >= last && ((last = r), listener.progress(r)),
       fail: (s) => listener.fail(s),
     };
@@ -107,7 +118,8 @@ export class TypeFeed {
     const remove = (): void => void this.#listeners.delete(gate);
     try {
       if (this.#covers(fromRevision)) {
-        for (const c of this.#buffer) if (c.revision > last) (last = c.revision), listener.change(c);
+        for (const c of this.#buffer)
+          if (c.revision > last) ((last = c.revision), listener.change(c));
       } else {
         await this.#storage.history(this.prefix, fromRevision, (e) => {
           if (e.revision > last) {
@@ -123,7 +135,7 @@ export class TypeFeed {
       throw err;
     }
     catchingUp = false;
-    for (const c of held) if (c.revision > last) (last = c.revision), listener.change(c);
+    for (const c of held) if (c.revision > last) ((last = c.revision), listener.change(c));
     return remove;
   }
 
@@ -217,7 +229,8 @@ export class TypeFeed {
     const c: Change = { type: m.type, revision: m.revision, object: m.object };
     if (m.prevObject) c.prevObject = m.prevObject;
     this.#buffer.push(c);
-    while (this.#buffer.length > bufferSize) this.#bufferStart = this.#buffer.shift()?.revision ?? this.#bufferStart;
+    while (this.#buffer.length > bufferSize)
+      this.#bufferStart = this.#buffer.shift()?.revision ?? this.#bufferStart;
     for (const l of this.#listeners) l.change(c);
     this.#hooks.onFanout?.(this.#listeners.size);
   }
@@ -234,12 +247,19 @@ export class TypeFeed {
         this.#deliver(c);
       });
       if (until > this.#lastRevision) this.#lastRevision = until;
-      this.#log.info('repaired a gap from storage history', { from, seen: seenRevision, events: n });
+      this.#log.info('repaired a gap from storage history', {
+        from,
+        seen: seenRevision,
+        events: n,
+      });
       this.#hooks.onGapRepaired?.(n);
     } catch (err) {
       const se = toStatusError(err);
-      this.#log.error('could not repair a gap; ending the watches of this type', { err: se.message });
-      for (const l of this.#listeners) l.fail(isGone(se) ? se.status : { ...se.status, code: 410, reason: 'Expired' });
+      this.#log.error('could not repair a gap; ending the watches of this type', {
+        err: se.message,
+      });
+      for (const l of this.#listeners)
+        l.fail(isGone(se) ? se.status : { ...se.status, code: 410, reason: 'Expired' });
       this.#listeners.clear();
       this.#buffer.length = 0;
       this.#lastRevision = seenRevision - 1;

@@ -15,7 +15,9 @@ export interface WatchFilter {
 }
 
 type Json = Record<string, unknown>;
-const metaOf = (o: Json | undefined): { name?: string; namespace?: string; labels?: Record<string, string> } =>
+const metaOf = (
+  o: Json | undefined
+): { name?: string; namespace?: string; labels?: Record<string, string> } =>
   (o?.['metadata'] ?? {}) as { name?: string; namespace?: string; labels?: Record<string, string> };
 
 export function matchesFilter(f: WatchFilter, obj: Json | undefined): boolean {
@@ -31,7 +33,8 @@ export function matchesFilter(f: WatchFilter, obj: Json | undefined): boolean {
 /** The event a watcher with this filter sees for a change, if any (k8s cacheWatcher.convertToWatchEvent). */
 export function eventFor(f: WatchFilter, c: Change): WatchEvent | undefined {
   const now = c.type === 'DELETED' ? false : matchesFilter(f, c.object);
-  const before = c.type === 'ADDED' ? false : matchesFilter(f, c.type === 'DELETED' ? c.object : c.prevObject);
+  const before =
+    c.type === 'ADDED' ? false : matchesFilter(f, c.type === 'DELETED' ? c.object : c.prevObject);
   if (now && before) return { type: 'MODIFIED', object: c.object };
   if (now) return { type: 'ADDED', object: c.object };
   if (before) {
@@ -51,7 +54,9 @@ const encoded = new WeakMap<object, Partial<Record<WatchEvent['type'], Buffer>>>
 function encodedEvent(e: WatchEvent): Buffer {
   let byType = encoded.get(e.object);
   if (!byType) encoded.set(e.object, (byType = {}));
-  return (byType[e.type] ??= Buffer.from(`{"type":${JSON.stringify(e.type)},"object":${JSON.stringify(e.object)}}\n`));
+  return (byType[e.type] ??= Buffer.from(
+    `{"type":${JSON.stringify(e.type)},"object":${JSON.stringify(e.object)}}\n`
+  ));
 }
 
 /**
@@ -77,7 +82,13 @@ export class Watcher implements FeedListener {
   constructor(
     res: ServerResponse,
     filter: WatchFilter,
-    opts: { bookmarks: boolean; apiVersion: string; kind: string; onEvent?: () => void; encode?: (e: WatchEvent) => string | Buffer }
+    opts: {
+      bookmarks: boolean;
+      apiVersion: string;
+      kind: string;
+      onEvent?: () => void;
+      encode?: (e: WatchEvent) => string | Buffer;
+    }
   ) {
     this.#res = res;
     this.#filter = filter;
@@ -114,7 +125,11 @@ export class Watcher implements FeedListener {
     this.#lastFlush = performance.now();
     const chunks = this.#pending;
     this.#pending = [];
-    this.#res.write(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c))));
+    this.#res.write(
+      chunks.length === 1
+        ? chunks[0]!
+        : Buffer.concat(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c)))
+    );
   };
 
   change(c: Change): void {
@@ -124,7 +139,10 @@ export class Watcher implements FeedListener {
 
   progress(revision: number): void {
     if (!this.#bookmarks) return;
-    this.send({ type: 'BOOKMARK', object: { ...this.#typeMeta, metadata: { resourceVersion: String(revision) } } });
+    this.send({
+      type: 'BOOKMARK',
+      object: { ...this.#typeMeta, metadata: { resourceVersion: String(revision) } },
+    });
   }
 
   fail(status: Status): void {

@@ -13,15 +13,25 @@ export function encodeContinue(revision: number, nextKey: string, prefix: string
   return Buffer.from(JSON.stringify(body)).toString('base64url');
 }
 
-export function decodeContinue(token: string, prefix: string): { revision: number; startKey: string } {
+export function decodeContinue(
+  token: string,
+  prefix: string
+): { revision: number; startKey: string } {
   let body: Partial<TokenBody>;
   try {
     body = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as Partial<TokenBody>;
   } catch {
     throw newBadRequest('continue key is not valid: not a token issued by this server');
   }
-  if (body.v !== 'orch.io/v1' || typeof body.rv !== 'number' || typeof body.start !== 'string' || body.rv <= 0) {
-    throw newBadRequest('continue key is not valid: incorrect encoded start resourceVersion (version orch.io/v1)');
+  if (
+    body.v !== 'orch.io/v1' ||
+    typeof body.rv !== 'number' ||
+    typeof body.start !== 'string' ||
+    body.rv <= 0
+  ) {
+    throw newBadRequest(
+      'continue key is not valid: incorrect encoded start resourceVersion (version orch.io/v1)'
+    );
   }
   if (body.start.includes('..') || body.start.startsWith('/')) {
     throw newBadRequest('continue key is not valid: it points outside the requested collection');

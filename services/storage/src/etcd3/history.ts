@@ -18,11 +18,23 @@ export function toHistoryEvent(e: IEvent): HistoryEvent | undefined {
   const key = e.kv.key.toString('latin1');
   if (e.type === 'Delete') {
     if (!e.prev_kv) return undefined;
-    return { type: 'DELETED', key, revision, object: withResourceVersion(e.prev_kv.value, revision), prevObject: withResourceVersion(e.prev_kv.value, e.prev_kv.mod_revision) };
+    return {
+      type: 'DELETED',
+      key,
+      revision,
+      object: withResourceVersion(e.prev_kv.value, revision),
+      prevObject: withResourceVersion(e.prev_kv.value, e.prev_kv.mod_revision),
+    };
   }
   const created = e.kv.create_revision === e.kv.mod_revision;
-  const ev: HistoryEvent = { type: created ? 'ADDED' : 'MODIFIED', key, revision, object: withResourceVersion(e.kv.value, revision) };
-  if (!created && e.prev_kv) ev.prevObject = withResourceVersion(e.prev_kv.value, e.prev_kv.mod_revision);
+  const ev: HistoryEvent = {
+    type: created ? 'ADDED' : 'MODIFIED',
+    key,
+    revision,
+    object: withResourceVersion(e.kv.value, revision),
+  };
+  if (!created && e.prev_kv)
+    ev.prevObject = withResourceVersion(e.prev_kv.value, e.prev_kv.mod_revision);
   return ev;
 }
 
@@ -33,12 +45,22 @@ export async function replayHistory(
   emit: (e: HistoryEvent) => void,
   timeoutMs = 30_000
 ): Promise<number> {
-  if (!isTypePrefix(prefix)) throw newBadRequest(`history is kept per type: ${JSON.stringify(prefix)} is not /registry/<group>/<resource>/`);
+  if (!isTypePrefix(prefix))
+    throw newBadRequest(
+      `history is kept per type: ${JSON.stringify(prefix)} is not /registry/<group>/<resource>/`
+    );
   const sentinel = prefixEnd(prefix);
-  const watch = await openRawWatch(etcd, { key: prefix, rangeEnd: `${sentinel}\0`, startRevision: afterRevision + 1 });
+  const watch = await openRawWatch(etcd, {
+    key: prefix,
+    rangeEnd: `${sentinel}\0`,
+    startRevision: afterRevision + 1,
+  });
   const timer = setTimeout(() => watch.close(), timeoutMs);
   try {
-    const put = await etcd.kv.put({ key: Buffer.from(sentinel), value: Buffer.from(String(Date.now())) });
+    const put = await etcd.kv.put({
+      key: Buffer.from(sentinel),
+      value: Buffer.from(String(Date.now())),
+    });
     const until = Number(put.header.revision);
     for (;;) {
       const { events } = await watch.next();
@@ -54,7 +76,9 @@ export async function replayHistory(
     }
   } catch (err) {
     if (err instanceof WatchCompactedError) {
-      throw newResourceExpired(`too old resource version: ${afterRevision} (${err.compactRevision})`);
+      throw newResourceExpired(
+        `too old resource version: ${afterRevision} (${err.compactRevision})`
+      );
     }
     throw interpretEtcdError(err, 'history');
   } finally {

@@ -7,18 +7,55 @@ import { decodeFromStorage, encodeForStorage, withResourceVersion } from './keys
 const bytes = (v: unknown): Buffer => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v));
 
 test('encodeForStorage drops resourceVersion and puts apiVersion, kind and metadata first', () => {
-  const stored = encodeForStorage(bytes({ data: { a: '1' }, metadata: { name: 'x', resourceVersion: '7' }, kind: 'ConfigMap', apiVersion: 'v1' }));
-  assert.equal(stored.toString(), '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"x"},"data":{"a":"1"}}');
+  const stored = encodeForStorage(
+    bytes({
+      data: { a: '1' },
+      metadata: { name: 'x', resourceVersion: '7' },
+      kind: 'ConfigMap',
+      apiVersion: 'v1',
+    })
+  );
+  assert.equal(
+    stored.toString(),
+    '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"x"},"data":{"a":"1"}}'
+  );
 });
 
 test('withResourceVersion answers the same object on the fast and the slow path', () => {
   const cases: [string, string | object][] = [
-    ['as stored', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', labels: { a: 'b' } }, data: { k: 'v' } }],
+    [
+      'as stored',
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'x', labels: { a: 'b' } },
+        data: { k: 'v' },
+      },
+    ],
     ['empty metadata', { apiVersion: 'v1', kind: 'ConfigMap', metadata: {} }],
-    ['non-ASCII name and data', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ü-x' }, data: { k: 'ñ "quoted" \\ value' } }],
+    [
+      'non-ASCII name and data',
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'ü-x' },
+        data: { k: 'ñ "quoted" \\ value' },
+      },
+    ],
     ['other key order', { metadata: { name: 'x' }, apiVersion: 'v1', kind: 'ConfigMap' }],
-    ['a stale resourceVersion inside', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', resourceVersion: '3' } }],
-    ['the text resourceVersion in data', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' }, data: { '"resourceVersion"': 'x' } }],
+    [
+      'a stale resourceVersion inside',
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', resourceVersion: '3' } },
+    ],
+    [
+      'the text resourceVersion in data',
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'x' },
+        data: { '"resourceVersion"': 'x' },
+      },
+    ],
     ['whitespace', '{"apiVersion":"v1","kind":"ConfigMap","metadata":{ "name": "x" } }'],
     ['no metadata', { apiVersion: 'v1', kind: 'ConfigMap' }],
   ];
@@ -31,6 +68,11 @@ test('withResourceVersion answers the same object on the fast and the slow path'
 });
 
 test('a value as encodeForStorage writes it takes the splice', () => {
-  const value = encodeForStorage(bytes({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' }, data: { k: 'v' } }));
-  assert.equal(withResourceVersion(value, 9).toString(), '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"resourceVersion":"9","name":"x"},"data":{"k":"v"}}');
+  const value = encodeForStorage(
+    bytes({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' }, data: { k: 'v' } })
+  );
+  assert.equal(
+    withResourceVersion(value, 9).toString(),
+    '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"resourceVersion":"9","name":"x"},"data":{"k":"v"}}'
+  );
 });

@@ -29,7 +29,9 @@ export function isTypePrefix(prefix: string): boolean {
 
 export function validatePrefix(prefix: string): void {
   if (!prefix.startsWith('/registry/') || !prefix.endsWith('/')) {
-    throw newBadRequest(`invalid key prefix ${JSON.stringify(prefix)}: must start with /registry/ and end with /`);
+    throw newBadRequest(
+      `invalid key prefix ${JSON.stringify(prefix)}: must start with /registry/ and end with /`
+    );
   }
 }
 
@@ -46,7 +48,8 @@ export function encodeForStorage(object: Buffer | Uint8Array): Buffer {
   } catch {
     throw newBadRequest('object is not valid JSON');
   }
-  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) throw newBadRequest('object must be a JSON object');
+  if (typeof obj !== 'object' || obj === null || Array.isArray(obj))
+    throw newBadRequest('object must be a JSON object');
   const { apiVersion, kind, metadata, ...rest } = obj;
   let meta = metadata;
   if (meta && typeof meta === 'object' && 'resourceVersion' in meta) {
@@ -80,7 +83,11 @@ export function withResourceVersion(value: Buffer, revision: number | string): B
   const next = value[at]; // '"' (a first key) or '}' (metadata is {}); anything else takes the slow path
   if (head && (next === 0x22 || next === 0x7d) && value.indexOf(resourceVersionKey) < 0) {
     const empty = next === 0x7d;
-    return Buffer.concat([value.subarray(0, at), Buffer.from(`"resourceVersion":"${revision}"${empty ? '' : ','}`), value.subarray(at)]);
+    return Buffer.concat([
+      value.subarray(0, at),
+      Buffer.from(`"resourceVersion":"${revision}"${empty ? '' : ','}`),
+      value.subarray(at),
+    ]);
   }
   return Buffer.from(JSON.stringify(decodeFromStorage(value, revision)));
 }

@@ -31,7 +31,10 @@ export async function openRawWatch(
   stream.on('data', (res: IWatchResponse) => {
     if (res.canceled) {
       const compact = Number(res.compact_revision);
-      failure = compact > 0 ? new WatchCompactedError(compact) : new Error(`watch cancelled: ${res.cancel_reason}`);
+      failure =
+        compact > 0
+          ? new WatchCompactedError(compact)
+          : new Error(`watch cancelled: ${res.cancel_reason}`);
     } else if (res.events.length > 0) {
       queue.push({ events: res.events, revision: Number(res.header.revision) });
     }

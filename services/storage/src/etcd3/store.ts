@@ -21,7 +21,14 @@ import type {
 } from '@orch/apimachinery/storage';
 import { decodeContinue, encodeContinue } from './continue-token.js';
 import { interpretEtcdError } from './errors.js';
-import { decodeFromStorage, encodeForStorage, groupResourceOf, prefixEnd, validatePrefix, withResourceVersion } from './keys.js';
+import {
+  decodeFromStorage,
+  encodeForStorage,
+  groupResourceOf,
+  prefixEnd,
+  validatePrefix,
+  withResourceVersion,
+} from './keys.js';
 
 export interface StoreOptions {
   /** Largest object accepted, in bytes (etcd's default request limit is 1.5 MiB). */
@@ -30,9 +37,13 @@ export interface StoreOptions {
   revisionWaitMs: number;
 }
 
-export const defaultStoreOptions: StoreOptions = { maxObjectBytes: 1_572_864 - 16 * 1024, revisionWaitMs: 3000 };
+export const defaultStoreOptions: StoreOptions = {
+  maxObjectBytes: 1_572_864 - 16 * 1024,
+  revisionWaitMs: 3000,
+};
 
-const conflictMessage = 'the object has been modified; please apply your changes to the latest version and try again';
+const conflictMessage =
+  'the object has been modified; please apply your changes to the latest version and try again';
 
 export class EtcdStore {
   readonly #etcd: Etcd3;
@@ -46,7 +57,11 @@ export class EtcdStore {
   /** The store's current revision (a quorum read). */
   async currentRevision(): Promise<number> {
     try {
-      const res = await this.#etcd.kv.range({ key: Buffer.from('/registry/'), limit: 1, keys_only: true } as IRangeRequest);
+      const res = await this.#etcd.kv.range({
+        key: Buffer.from('/registry/'),
+        limit: 1,
+        keys_only: true,
+      } as IRangeRequest);
       return Number(res.header.revision);
     } catch (err) {
       throw interpretEtcdError(err, 'revision');
@@ -64,7 +79,11 @@ export class EtcdStore {
     }
   }
 
-  async get(key: string, consistency: Consistency, revision = 0): Promise<{ object: Buffer; revision: number }> {
+  async get(
+    key: string,
+    consistency: Consistency,
+    revision = 0
+  ): Promise<{ object: Buffer; revision: number }> {
     const req: IRangeRequest = { key: Buffer.from(key) };
     if (consistency === 'ANY') req.serializable = true;
     if (consistency === 'NOT_OLDER_THAN' && revision > 0) await this.waitForRevision(revision);
@@ -80,14 +99,21 @@ export class EtcdStore {
       const gr = groupResourceOf(key);
       throw newNotFound(gr, gr.name);
     }
-    return { object: withResourceVersion(kv.value, kv.mod_revision), revision: Number(res.header.revision) };
+    return {
+      object: withResourceVersion(kv.value, kv.mod_revision),
+      revision: Number(res.header.revision),
+    };
   }
 
   async list(opts: ListOptions): Promise<ListResult> {
     validatePrefix(opts.prefix);
-    const labels = parseSelectorOr400(() => (opts.labelSelector ? parseLabelSelector(opts.labelSelector) : undefined));
-    const fields = parseSelectorOr400(() => (opts.fieldSelector ? parseFieldSelector(opts.fieldSelector) : undefined));
-    const filtered = !!labels && !labels.empty() || !!fields && !fields.empty();
+    const labels = parseSelectorOr400(() =>
+      opts.labelSelector ? parseLabelSelector(opts.labelSelector) : undefined
+    );
+    const fields = parseSelectorOr400(() =>
+      opts.fieldSelector ? parseFieldSelector(opts.fieldSelector) : undefined
+    );
+    const filtered = (!!labels && !labels.empty()) || (!!fields && !fields.empty());
     const end = Buffer.from(prefixEnd(opts.prefix));
     const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
 
@@ -113,7 +139,12 @@ export class EtcdStore {
     let lastKey = '';
     let remaining = -1;
     for (;;) {
-      const pageSize = limit === 0 ? 0 : filtered ? Math.max(limit - items.length, Math.min(limit * 2, 1000)) : limit - items.length;
+      const pageSize =
+        limit === 0
+          ? 0
+          : filtered
+            ? Math.max(limit - items.length, Math.min(limit * 2, 1000))
+            : limit - items.length;
       const req: IRangeRequest = { key: Buffer.from(startKey), range_end: end };
       if (pageSize > 0) req.limit = pageSize;
       if (revision > 0) req.revision = revision;
@@ -179,7 +210,9 @@ export class EtcdStore {
     let res;
     try {
       res = await this.#etcd.kv.txn({
-        compare: [{ key: Buffer.from(key), target: 'Mod', result: 'Equal', mod_revision: revision }],
+        compare: [
+          { key: Buffer.from(key), target: 'Mod', result: 'Equal', mod_revision: revision },
+        ],
         success: [{ request_put: { key: Buffer.from(key), value } }],
         failure: [],
       });
@@ -195,7 +228,9 @@ export class EtcdStore {
     let res;
     try {
       res = await this.#etcd.kv.txn({
-        compare: [{ key: Buffer.from(key), target: 'Mod', result: 'Equal', mod_revision: revision }],
+        compare: [
+          { key: Buffer.from(key), target: 'Mod', result: 'Equal', mod_revision: revision },
+        ],
         success: [{ request_delete_range: { key: Buffer.from(key), prev_kv: true } }],
         failure: [],
       });
@@ -229,12 +264,17 @@ export class EtcdStore {
       throw interpretEtcdError(err, 'read');
     }
     if (!kv) throw newNotFound(gr, gr.name);
-    if (pre.revision && Number(kv.mod_revision) !== pre.revision) throw newConflict(gr, gr.name, conflictMessage);
+    if (pre.revision && Number(kv.mod_revision) !== pre.revision)
+      throw newConflict(gr, gr.name, conflictMessage);
     if (pre.uid) {
       const current = decodeFromStorage(kv.value, kv.mod_revision);
       const uid = (current['metadata'] as { uid?: string } | undefined)?.uid;
       if (uid !== pre.uid) {
-        throw newConflict(gr, gr.name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${uid ?? ''}`);
+        throw newConflict(
+          gr,
+          gr.name,
+          `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${uid ?? ''}`
+        );
       }
     }
     return Number(kv.mod_revision);
@@ -242,7 +282,8 @@ export class EtcdStore {
 
   async #lostRace(key: string): Promise<Error> {
     const gr = groupResourceOf(key);
-    const exists = (await this.#etcd.kv.range({ key: Buffer.from(key), count_only: true })).count !== '0';
+    const exists =
+      (await this.#etcd.kv.range({ key: Buffer.from(key), count_only: true })).count !== '0';
     return exists ? newConflict(gr, gr.name, conflictMessage) : newNotFound(gr, gr.name);
   }
 }
@@ -251,12 +292,20 @@ function parseSelectorOr400<T>(parse: () => T): T {
   try {
     return parse();
   } catch (err) {
-    throw newBadRequest(`unable to parse requirement: ${err instanceof Error ? err.message : String(err)}`);
+    throw newBadRequest(
+      `unable to parse requirement: ${err instanceof Error ? err.message : String(err)}`
+    );
   }
 }
 
-function matches(kv: IKeyValue, labels: LabelSelector | undefined, fields: FieldSelector | undefined): boolean {
-  const obj = JSON.parse(kv.value.toString('utf8')) as { metadata?: { labels?: Record<string, string> } };
+function matches(
+  kv: IKeyValue,
+  labels: LabelSelector | undefined,
+  fields: FieldSelector | undefined
+): boolean {
+  const obj = JSON.parse(kv.value.toString('utf8')) as {
+    metadata?: { labels?: Record<string, string> };
+  };
   if (labels && !labels.matches(obj.metadata?.labels)) return false;
   if (fields && !fields.matches((f) => fieldValue(obj, f))) return false;
   return true;

@@ -16,7 +16,11 @@ import {
 import type { EtcdStore } from '../etcd3/store.js';
 import { replayHistory } from '../etcd3/history.js';
 
-export function storageService(store: EtcdStore, etcd: Etcd3, latency: Histogram<'operation' | 'code'>): StorageHandlers {
+export function storageService(
+  store: EtcdStore,
+  etcd: Etcd3,
+  latency: Histogram<'operation' | 'code'>
+): StorageHandlers {
   const unary = unaryHandlers({ latency, label: 'operation' });
 
   return {
@@ -36,7 +40,9 @@ export function storageService(store: EtcdStore, etcd: Etcd3, latency: Histogram
       const r = await store.delete(req.key, preconditionsFromProto(req.preconditions));
       return { object: r.object, revision: r.revision };
     }),
-    CurrentRevision: unary('current_revision', async () => ({ revision: await store.currentRevision() })),
+    CurrentRevision: unary('current_revision', async () => ({
+      revision: await store.currentRevision(),
+    })),
     History: (call: ServerWritableStream<{ prefix: string; after_revision: number }, unknown>) => {
       const end = latency.startTimer({ operation: 'history' });
       replayHistory(etcd, call.request.prefix, call.request.after_revision, (e) => {

@@ -20,7 +20,11 @@ export class LeaderElector {
   #resign: (() => Promise<void>) | undefined;
   #tasks: LeaderTask[] = [];
 
-  constructor(etcd: Etcd3, log: Logger, opts: { identity: string; ttlSeconds: number; newTasks: () => LeaderTask[] }) {
+  constructor(
+    etcd: Etcd3,
+    log: Logger,
+    opts: { identity: string; ttlSeconds: number; newTasks: () => LeaderTask[] }
+  ) {
     this.#etcd = etcd;
     this.#log = log;
     this.#identity = opts.identity;

@@ -69,7 +69,10 @@ export class Publisher {
             // History we had not published is gone: go on from the oldest revision etcd still
             // has, under a new epoch, so that every subscriber sees the break (the chain alone
             // would hide it), repairs from storage, gets 410 where history is gone, and relists.
-            this.#log.error('publisher fell behind compaction; going on from the compacted revision under a new epoch', { err });
+            this.#log.error(
+              'publisher fell behind compaction; going on from the compacted revision under a new epoch',
+              { err }
+            );
             start = err.compactRevision;
             this.epoch = randomUUID();
             for (const s of this.#lastBySubject.keys()) this.#lastBySubject.set(s, 0);
@@ -97,7 +100,8 @@ export class Publisher {
             epoch: this.epoch,
             object: JSON.parse(ev.object.toString('utf8')) as Record<string, unknown>,
           };
-          if (ev.prevObject) m.prevObject = JSON.parse(ev.prevObject.toString('utf8')) as Record<string, unknown>;
+          if (ev.prevObject)
+            m.prevObject = JSON.parse(ev.prevObject.toString('utf8')) as Record<string, unknown>;
           this.#publish(subject, m);
           this.#lastBySubject.set(subject, ev.revision);
           this.#lastPublished = ev.revision;
@@ -128,7 +132,10 @@ export class Publisher {
 
   async #writeCheckpoint(): Promise<void> {
     try {
-      await this.#etcd.kv.put({ key: Buffer.from(checkpointKey), value: Buffer.from(String(this.#lastPublished)) });
+      await this.#etcd.kv.put({
+        key: Buffer.from(checkpointKey),
+        value: Buffer.from(String(this.#lastPublished)),
+      });
     } catch (err) {
       this.#log.warn('checkpoint write failed', { err });
     }

@@ -21,18 +21,45 @@ function validateRules(obj: Obj, namespaced: boolean): FieldError[] {
   const errs: FieldError[] = [];
   const rules = obj['rules'];
   if (rules === undefined || rules === null) return errs;
-  if (!Array.isArray(rules)) return [{ type: 'FieldValueInvalid', field: 'rules', message: 'must be a list', value: rules }];
+  if (!Array.isArray(rules))
+    return [{ type: 'FieldValueInvalid', field: 'rules', message: 'must be a list', value: rules }];
   rules.forEach((r: Rule, i) => {
     const f = `rules[${i}]`;
-    if (!nonEmpty(r.verbs)) errs.push({ type: 'FieldValueRequired', field: `${f}.verbs`, message: 'verbs must contain at least one value' });
+    if (!nonEmpty(r.verbs))
+      errs.push({
+        type: 'FieldValueRequired',
+        field: `${f}.verbs`,
+        message: 'verbs must contain at least one value',
+      });
     const hasUrls = nonEmpty(r.nonResourceURLs);
-    if (hasUrls && namespaced) errs.push({ type: 'FieldValueInvalid', field: `${f}.nonResourceURLs`, message: 'namespaced rules cannot apply to non-resource URLs', value: r.nonResourceURLs });
+    if (hasUrls && namespaced)
+      errs.push({
+        type: 'FieldValueInvalid',
+        field: `${f}.nonResourceURLs`,
+        message: 'namespaced rules cannot apply to non-resource URLs',
+        value: r.nonResourceURLs,
+      });
     if (hasUrls && (nonEmpty(r.apiGroups) || nonEmpty(r.resources))) {
-      errs.push({ type: 'FieldValueInvalid', field: `${f}.nonResourceURLs`, message: 'rules cannot apply to both regular resources and non-resource URLs', value: r.nonResourceURLs });
+      errs.push({
+        type: 'FieldValueInvalid',
+        field: `${f}.nonResourceURLs`,
+        message: 'rules cannot apply to both regular resources and non-resource URLs',
+        value: r.nonResourceURLs,
+      });
     }
     if (!hasUrls) {
-      if (!nonEmpty(r.apiGroups)) errs.push({ type: 'FieldValueRequired', field: `${f}.apiGroups`, message: 'resource rules must supply at least one api group' });
-      if (!nonEmpty(r.resources)) errs.push({ type: 'FieldValueRequired', field: `${f}.resources`, message: 'resource rules must supply at least one resource' });
+      if (!nonEmpty(r.apiGroups))
+        errs.push({
+          type: 'FieldValueRequired',
+          field: `${f}.apiGroups`,
+          message: 'resource rules must supply at least one api group',
+        });
+      if (!nonEmpty(r.resources))
+        errs.push({
+          type: 'FieldValueRequired',
+          field: `${f}.resources`,
+          message: 'resource rules must supply at least one resource',
+        });
     }
   });
   return errs;
@@ -41,20 +68,53 @@ function validateRules(obj: Obj, namespaced: boolean): FieldError[] {
 function validateBinding(obj: Obj, namespaced: boolean): FieldError[] {
   const errs: FieldError[] = [];
   const ref = (obj['roleRef'] ?? {}) as { apiGroup?: string; kind?: string; name?: string };
-  if (ref.apiGroup !== rbacGroup) errs.push({ type: 'FieldValueNotSupported', field: 'roleRef.apiGroup', message: `supported values: "${rbacGroup}"`, value: ref.apiGroup ?? '' });
+  if (ref.apiGroup !== rbacGroup)
+    errs.push({
+      type: 'FieldValueNotSupported',
+      field: 'roleRef.apiGroup',
+      message: `supported values: "${rbacGroup}"`,
+      value: ref.apiGroup ?? '',
+    });
   const kinds = namespaced ? ['Role', 'ClusterRole'] : ['ClusterRole'];
-  if (!kinds.includes(ref.kind ?? '')) errs.push({ type: 'FieldValueNotSupported', field: 'roleRef.kind', message: `supported values: ${kinds.map((k) => `"${k}"`).join(', ')}`, value: ref.kind ?? '' });
-  if (!ref.name) errs.push({ type: 'FieldValueRequired', field: 'roleRef.name', message: 'Required value' });
+  if (!kinds.includes(ref.kind ?? ''))
+    errs.push({
+      type: 'FieldValueNotSupported',
+      field: 'roleRef.kind',
+      message: `supported values: ${kinds.map((k) => `"${k}"`).join(', ')}`,
+      value: ref.kind ?? '',
+    });
+  if (!ref.name)
+    errs.push({ type: 'FieldValueRequired', field: 'roleRef.name', message: 'Required value' });
   const subjects = obj['subjects'];
   if (subjects !== undefined && subjects !== null) {
-    if (!Array.isArray(subjects)) return [...errs, { type: 'FieldValueInvalid', field: 'subjects', message: 'must be a list', value: subjects }];
+    if (!Array.isArray(subjects))
+      return [
+        ...errs,
+        {
+          type: 'FieldValueInvalid',
+          field: 'subjects',
+          message: 'must be a list',
+          value: subjects,
+        },
+      ];
     subjects.forEach((s: { kind?: string; name?: string; namespace?: string }, i) => {
       const f = `subjects[${i}]`;
-      if (!s.name) errs.push({ type: 'FieldValueRequired', field: `${f}.name`, message: 'Required value' });
+      if (!s.name)
+        errs.push({ type: 'FieldValueRequired', field: `${f}.name`, message: 'Required value' });
       if (!['User', 'Group', 'ServiceAccount'].includes(s.kind ?? '')) {
-        errs.push({ type: 'FieldValueNotSupported', field: `${f}.kind`, message: 'supported values: "ServiceAccount", "User", "Group"', value: s.kind ?? '' });
+        errs.push({
+          type: 'FieldValueNotSupported',
+          field: `${f}.kind`,
+          message: 'supported values: "ServiceAccount", "User", "Group"',
+          value: s.kind ?? '',
+        });
       }
-      if (s.kind === 'ServiceAccount' && !namespaced && !s.namespace) errs.push({ type: 'FieldValueRequired', field: `${f}.namespace`, message: 'Required value' });
+      if (s.kind === 'ServiceAccount' && !namespaced && !s.namespace)
+        errs.push({
+          type: 'FieldValueRequired',
+          field: `${f}.namespace`,
+          message: 'Required value',
+        });
     });
   }
   return errs;
@@ -65,11 +125,18 @@ export function rbacStrategy(def: ResourceDefinition): Strategy {
   return {
     ...defaultStrategy({ hasStatus: false }),
     nameRule: 'path-segment',
-    validate: (obj) => (binding ? validateBinding(obj, def.namespaced) : validateRules(obj, def.namespaced)),
+    validate: (obj) =>
+      binding ? validateBinding(obj, def.namespaced) : validateRules(obj, def.namespaced),
     validateUpdate: (obj: Obj, old: Obj) => {
       if (!binding) return validateRules(obj, def.namespaced);
       const errs = validateBinding(obj, def.namespaced);
-      if (!sameJson(obj['roleRef'], old['roleRef'])) errs.push({ type: 'FieldValueInvalid', field: 'roleRef', message: 'cannot change roleRef', value: obj['roleRef'] });
+      if (!sameJson(obj['roleRef'], old['roleRef']))
+        errs.push({
+          type: 'FieldValueInvalid',
+          field: 'roleRef',
+          message: 'cannot change roleRef',
+          value: obj['roleRef'],
+        });
       return errs;
     },
   };

@@ -17,7 +17,8 @@ export const namespaceStrategy: Strategy = {
   prepareForCreate(obj) {
     obj['status'] = { phase: 'Active' };
     const s = spec(obj);
-    if (!s.finalizers?.includes(namespaceFinalizer)) s.finalizers = [...(s.finalizers ?? []), namespaceFinalizer];
+    if (!s.finalizers?.includes(namespaceFinalizer))
+      s.finalizers = [...(s.finalizers ?? []), namespaceFinalizer];
   },
   prepareForUpdate(obj, old) {
     // Neither status nor spec.finalizers change through the main resource.
@@ -27,7 +28,13 @@ export const namespaceStrategy: Strategy = {
   validate(obj) {
     const errs: FieldError[] = [];
     const f = spec(obj).finalizers;
-    if (f !== undefined && !Array.isArray(f)) errs.push({ type: 'FieldValueInvalid', field: 'spec.finalizers', message: 'must be a list of strings', value: f });
+    if (f !== undefined && !Array.isArray(f))
+      errs.push({
+        type: 'FieldValueInvalid',
+        field: 'spec.finalizers',
+        message: 'must be a list of strings',
+        value: f,
+      });
     return errs;
   },
   prepareForGracefulDelete(obj) {
