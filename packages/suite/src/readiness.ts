@@ -2,11 +2,8 @@
 // reason) while it does not yet.
 import { readFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
-import type { ServiceDefinition } from '@grpc/grpc-js';
-import { makeClientConstructor } from '@grpc/grpc-js';
-import { clientCredentials } from '@orch/component-base/grpc-server';
+import { HealthClient, clientCredentials } from '@orch/component-base/grpc-server';
 import type { TlsFiles } from '@orch/component-base/grpc-server';
-import { service as healthService } from 'grpc-health-check';
 import type { Readiness } from './process-spec.js';
 
 const probeTimeoutMs = 2000;
@@ -67,26 +64,14 @@ function httpsGetStatus(url: string, tls: TlsFiles): Promise<number> {
   });
 }
 
-const HealthClient = makeClientConstructor(
-  healthService as unknown as ServiceDefinition,
-  'grpc.health.v1.Health'
-);
-
-type CheckCallback = (err: Error | null, res?: { status?: string }) => void;
-
-function grpcHealth(address: string, tls: TlsFiles): Promise<string> {
+async function grpcHealth(address: string, tls: TlsFiles): Promise<string> {
   // Every component certificate names localhost; an IP as TLS server name is not allowed.
   const client = new HealthClient(address, clientCredentials(tls), {
     'grpc.ssl_target_name_override': 'localhost',
   });
-  const check = (client as unknown as Record<string, Function>)['check'] as (
-    req: { service: string },
-    opts: { deadline: number },
-    cb: CheckCallback
-  ) => void;
-  return new Promise<string>((resolve, reject) => {
-    check.call(client, { service: '' }, { deadline: Date.now() + probeTimeoutMs }, (err, res) =>
-      err ? reject(err) : resolve(res?.status ?? 'UNKNOWN')
-    );
-  }).finally(() => client.close());
+  try {
+    return await client.check('', probeTimeoutMs);
+  } finally {
+    client.close();
+  }
 }

@@ -49,10 +49,10 @@ export async function newGatewayConfig(
     maxReconnectAttempts: -1,
     name: 'orch-gateway',
   });
-  let fanout: Fanout | undefined;
-  const metrics = new GatewayMetrics(() => fanout?.openWatchCount() ?? 0);
+  // The metrics read the fan-out's watch count when scraped, after it exists.
+  const metrics = new GatewayMetrics((): number => fanout.openWatchCount());
   const storage = metrics.timeStorage(rawStorage);
-  fanout = new Fanout(nats, storage, log, {
+  const fanout: Fanout = new Fanout(nats, storage, log, {
     ...hooks,
     onFanout: (n) => {
       metrics.watchEvents.inc(n);

@@ -869,7 +869,7 @@ test('YAML request bodies and responses, pretty JSON', async () => {
   assert.equal(dup.status, 400);
   assert.match(String((dup.body as Json)['message']), /duplicate field "a"/);
   const pretty = await suite.request(0, 'GET', `${base}/configmaps/from-yaml?pretty=true`);
-  assert.match(pretty.text, /^\{\n  "kind": "ConfigMap",|^\{\n  "apiVersion"/);
+  assert.match(pretty.text, /^\{\n {2}"kind": "ConfigMap",|^\{\n {2}"apiVersion"/);
 });
 
 test('a plain JSON list (written from the stored bytes) equals the encoded one (pretty, YAML)', async () => {

@@ -261,6 +261,9 @@ export class SharedInformer {
       return;
     }
     this.#items.set(key, obj);
-    for (const h of this.#handlers) old ? h.onUpdate?.(old, obj) : h.onAdd?.(obj);
+    for (const h of this.#handlers) {
+      if (old) h.onUpdate?.(old, obj);
+      else h.onAdd?.(obj);
+    }
   }
 }

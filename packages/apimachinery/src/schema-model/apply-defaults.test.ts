@@ -7,7 +7,7 @@ import { imageTag } from './builtin-defaulters.js';
 import { decodeMessage } from './decode-message.js';
 import { encodeMessage } from './encode-message.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 const model = builtinSchemaModel();
 const kind = (group: string, version: string, k: string): MessageSchema =>
   model.kind({ group, version, kind: k })!.message;

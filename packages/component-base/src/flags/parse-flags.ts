@@ -9,6 +9,15 @@ export interface FlagSpec {
 
 export type FlagSpecs = Record<string, FlagSpec>;
 
+/** A set of string flags named `K`: the type the shared flag sets return. */
+export type StringFlags<K extends string> = {
+  readonly [N in K]: {
+    readonly type: 'string';
+    readonly default?: string;
+    readonly description: string;
+  };
+};
+
 export type FlagValues<S extends FlagSpecs> = {
   [K in keyof S]: S[K]['type'] extends 'boolean'
     ? boolean

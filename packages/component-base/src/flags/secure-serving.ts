@@ -1,7 +1,7 @@
 // The secure serving flag set (k8s SecureServingOptions): where a service listens and with which
 // certificate; composed by every service.
 import type { TlsFiles } from '../grpc-server/index.js';
-import type { FlagValues } from './parse-flags.js';
+import type { FlagValues, StringFlags } from './parse-flags.js';
 
 export interface SecureServingDefaults {
   /** Default of --secure-port. */
@@ -13,7 +13,11 @@ export interface SecureServingDefaults {
   clientCaDescription?: string;
 }
 
-export function secureServingFlags(d: SecureServingDefaults) {
+export function secureServingFlags(
+  d: SecureServingDefaults
+): StringFlags<
+  'bind-address' | 'secure-port' | 'tls-cert-file' | 'tls-private-key-file' | 'client-ca-file'
+> {
   return {
     'bind-address': {
       type: 'string',

@@ -3,10 +3,10 @@
 // docker-compose and the deploy manifests pass.
 import type { LogLevel } from '../logs/index.js';
 import type { TlsFiles } from '../grpc-server/index.js';
-import type { FlagValues } from './parse-flags.js';
+import type { FlagValues, StringFlags } from './parse-flags.js';
 
 /** `--metrics-port`: Prometheus /metrics of a service without an HTTP front of its own. */
-export function metricsFlags() {
+export function metricsFlags(): StringFlags<'metrics-port'> {
   return {
     'metrics-port': {
       type: 'string',
@@ -26,7 +26,7 @@ export function validateMetricsPort(port: number): string[] {
 }
 
 /** `--nats-url`. */
-export function natsFlags() {
+export function natsFlags(): StringFlags<'nats-url'> {
   return {
     'nats-url': {
       type: 'string',
@@ -44,7 +44,7 @@ export function validateNatsUrls(urls: string[]): string[] {
 }
 
 /** `--storage-servers`: the storage service (gRPC). */
-export function storageClientFlags() {
+export function storageClientFlags(): StringFlags<'storage-servers'> {
   return {
     'storage-servers': {
       type: 'string',
@@ -55,14 +55,18 @@ export function storageClientFlags() {
 }
 
 /** `--authorizer-servers`: the authorizer service (gRPC). */
-export function authorizerClientFlags(description = 'Address of the authorizer service (gRPC).') {
+export function authorizerClientFlags(
+  description = 'Address of the authorizer service (gRPC).'
+): StringFlags<'authorizer-servers'> {
   return {
     'authorizer-servers': { type: 'string', default: '127.0.0.1:6502', description },
   } as const;
 }
 
 /** `--grpc-ca-file`, `--grpc-cert-file`, `--grpc-key-file`: the client side of internal mTLS. */
-export function grpcClientTlsFlags() {
+export function grpcClientTlsFlags(): StringFlags<
+  'grpc-ca-file' | 'grpc-cert-file' | 'grpc-key-file'
+> {
   return {
     'grpc-ca-file': { type: 'string', description: 'CA of the internal gRPC services.' },
     'grpc-cert-file': {
@@ -97,7 +101,7 @@ export function validateGrpcClientTls(
 const logLevels: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
 /** `--log-level` (default: $ORCH_LOG_LEVEL, else info). */
-export function loggingFlags() {
+export function loggingFlags(): StringFlags<'log-level'> {
   return {
     'log-level': {
       type: 'string',

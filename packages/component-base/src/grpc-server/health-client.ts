@@ -1,7 +1,7 @@
 // A client of grpc.health.v1 (Check): how one service asks another whether a named part of it
 // is serving, e.g. the gateway asking the authorizer whether its bootstrap policy is in place.
 import { makeGenericClientConstructor } from '@grpc/grpc-js';
-import type { ChannelCredentials, Client, ServiceError } from '@grpc/grpc-js';
+import type { ChannelCredentials, ChannelOptions, Client, ServiceError } from '@grpc/grpc-js';
 import { service } from 'grpc-health-check';
 import type { ServingStatus } from 'grpc-health-check';
 
@@ -16,8 +16,8 @@ type CheckFn = (
 export class HealthClient {
   readonly #client: Client;
 
-  constructor(address: string, credentials: ChannelCredentials) {
-    this.#client = new HealthClientConstructor(address, credentials);
+  constructor(address: string, credentials: ChannelCredentials, options?: ChannelOptions) {
+    this.#client = new HealthClientConstructor(address, credentials, options);
   }
 
   /** The status of `service` ('' : the whole server); rejects when the server does not answer. */

@@ -7,7 +7,6 @@
 // the fallback and then walks /api, /apis and each group version.
 import type { Request, Response, Router } from 'express';
 import { newPathNotFound } from '@orch/apimachinery/errors';
-import type { Status } from '@orch/apimachinery/errors';
 import type { ResourceDefinition, ResourceRegistry, Verb } from '@orch/apimachinery/registry';
 import { formatApiVersion } from '@orch/apimachinery/schema';
 import type { GroupVersion } from '@orch/apimachinery/schema';

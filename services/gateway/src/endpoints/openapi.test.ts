@@ -12,7 +12,7 @@ import { definitionName, openApiDocuments } from './openapi.js';
 const run = promisify(execFile);
 const protobufAccept = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
 
-type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Doc = Record<string, any>;
 
 describe('openapi', () => {
   const registry = new ResourceRegistry(builtinResources);

@@ -118,8 +118,11 @@ export class TypeFeed {
     const remove = (): void => void this.#listeners.delete(gate);
     try {
       if (this.#covers(fromRevision)) {
-        for (const c of this.#buffer)
-          if (c.revision > last) ((last = c.revision), listener.change(c));
+        for (const c of this.#buffer) {
+          if (c.revision <= last) continue;
+          last = c.revision;
+          listener.change(c);
+        }
       } else {
         await this.#storage.history(this.prefix, fromRevision, (e) => {
           if (e.revision > last) {
@@ -135,7 +138,11 @@ export class TypeFeed {
       throw err;
     }
     catchingUp = false;
-    for (const c of held) if (c.revision > last) ((last = c.revision), listener.change(c));
+    for (const c of held) {
+      if (c.revision <= last) continue;
+      last = c.revision;
+      listener.change(c);
+    }
     return remove;
   }
 
