@@ -1,3 +1,4 @@
+export { sameJson } from './equality.js';
 export type {
   FieldValidationError,
   ObjectNameRule,

@@ -5,6 +5,7 @@
 // lacks, unless its `rbac.authorization.orch.io/autoupdate` annotation is "false". Nothing is
 // ever removed.
 import { isAlreadyExists, isConflict, isNotFound } from '@orch/apimachinery/errors';
+import { sameJson } from '@orch/apimachinery/meta';
 import type { Logger } from '@orch/component-base/logs';
 import { rbacGroup } from '../rbac/informer-source.js';
 import type { Binding, Role } from '../rbac/types.js';
@@ -21,8 +22,6 @@ export interface PolicyClient {
 export const rbacPath = (resource: string, name?: string): string =>
   `/apis/${rbacGroup}/v1/${resource}${name === undefined ? '' : `/${encodeURIComponent(name)}`}`;
 
-const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
-
 /** What an existing object lacks of the bootstrap one; undefined when nothing. */
 function missing(kind: 'role' | 'binding', want: Json, have: Json): Json | undefined {
   const annotations = ((have['metadata'] as Json | undefined)?.['annotations'] ?? {}) as Record<
@@ -38,7 +37,7 @@ function missing(kind: 'role' | 'binding', want: Json, have: Json): Json | undef
       return h.aggregationRule ? undefined : { ...have, aggregationRule: w.aggregationRule };
     }
     const rules = h.rules ?? [];
-    const add = (w.rules ?? []).filter((r) => !rules.some((x) => same(x, r)));
+    const add = (w.rules ?? []).filter((r) => !rules.some((x) => sameJson(x, r)));
     return add.length ? { ...have, rules: [...rules, ...add] } : undefined;
   }
   const w = want as unknown as Binding;

@@ -2,6 +2,7 @@
 // service-account token (audiences, expirationSeconds, optional bound Pod or Secret).
 import { isNotFound, newInvalid, newNotFound } from '@orch/apimachinery/errors';
 import type { FieldError } from '@orch/apimachinery/errors';
+import { formatTimestamp, now } from '@orch/apimachinery/meta';
 import type {
   CreateOptions,
   Getter,
@@ -140,11 +141,10 @@ export class TokenRequestRest implements NamedCreater {
     const uid = sa.metadata.uid ?? '';
     const minted = { namespace, name, uid, audiences, expirationSeconds, ...(bound && { bound }) };
     const { token, expiresAt } = await d.issuer.mint(minted);
-    const creationTimestamp = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     return {
       apiVersion: tokenRequestApiVersion,
       kind: 'TokenRequest',
-      metadata: { name, namespace, creationTimestamp },
+      metadata: { name, namespace, creationTimestamp: now() },
       spec: {
         audiences,
         expirationSeconds,
@@ -152,7 +152,7 @@ export class TokenRequestRest implements NamedCreater {
           ? { kind: bound.kind, apiVersion: 'v1', name: bound.name, uid: bound.uid }
           : null,
       },
-      status: { token, expirationTimestamp: expiresAt.toISOString().replace(/\.\d+Z$/, 'Z') },
+      status: { token, expirationTimestamp: formatTimestamp(expiresAt) },
     };
   }
 }

@@ -2,7 +2,7 @@
 // object implements for the verbs it serves. The installer inspects them (isCreater, isGetter,
 // ...) to decide which verbs a path answers; a verb the object lacks is 405. Methods take what
 // the handler decoded plus a small context and options, never the HTTP request.
-import type { Consistency, ListRequest } from '@orch/apimachinery/grpc';
+import type { Consistency, ListOptions } from '@orch/apimachinery/storage';
 import type { Status } from '@orch/apimachinery/errors';
 import type { UserInfo } from '../request/context.js';
 import type { FeedListener } from '../watch/type-feed.js';
@@ -74,9 +74,6 @@ export interface Getter extends Storage {
   get(ctx: RestContext, name: string, opts: GetOptions): Promise<Obj>;
 }
 
-/** A list read: the storage request without its key prefix, which the namespace decides. */
-export type ListOptions = Omit<ListRequest, 'prefix'>;
-
 export interface ObjectList<T> {
   items: T[];
   revision: number;
@@ -87,8 +84,9 @@ export interface ObjectList<T> {
 /** k8s rest.Lister; listJson answers each item as its stored JSON bytes when it can. */
 export interface Lister extends Storage {
   readonly listKind: string;
-  list(ctx: RestContext, opts: ListOptions): Promise<ObjectList<Obj>>;
-  listJson?(ctx: RestContext, opts: ListOptions): Promise<ObjectList<Buffer>>;
+  /** The storage read without its key prefix, which the namespace decides. */
+  list(ctx: RestContext, opts: Omit<ListOptions, 'prefix'>): Promise<ObjectList<Obj>>;
+  listJson?(ctx: RestContext, opts: Omit<ListOptions, 'prefix'>): Promise<ObjectList<Buffer>>;
 }
 
 /** The desired object from the current one, undefined when none (k8s rest.UpdatedObjectInfo). */

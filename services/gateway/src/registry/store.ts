@@ -5,7 +5,6 @@
 // unless the client pinned a resourceVersion. Dry run runs everything but the storage write.
 // It implements every REST role of a stored kind (registry/rest.ts); a subresource writes
 // through a copy with its own strategy (withStrategy), never through a branch here.
-import { randomUUID } from 'node:crypto';
 import {
   isConflict,
   isNotFound,
@@ -17,8 +16,12 @@ import {
 } from '@orch/apimachinery/errors';
 import type { FieldError } from '@orch/apimachinery/errors';
 import type { StorageClient } from '@orch/apimachinery/grpc';
+import type { ListOptions } from '@orch/apimachinery/storage';
 import {
+  fillObjectMetaSystemFields,
   generateName,
+  now,
+  sameJson,
   validateObjectMeta,
   validateObjectMetaCreate,
   validateObjectMetaUpdate,
@@ -27,7 +30,7 @@ import {
 import { storageKey, storagePrefix } from '@orch/apimachinery/registry';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { formatApiVersion } from '@orch/apimachinery/schema';
-import { sameJson, specChanged } from './strategy.js';
+import { specChanged } from './strategy.js';
 import type { Fanout } from '../watch/fanout.js';
 import type { FeedListener } from '../watch/type-feed.js';
 import type {
@@ -35,7 +38,6 @@ import type {
   DeleteOptions,
   DeleteResult,
   GetOptions,
-  ListOptions,
   ObjectList,
   RestContext,
   StandardStorage,
@@ -265,8 +267,7 @@ export class Store implements StandardStorage {
     if (!meta.name && typeof meta.generateName === 'string' && meta.generateName) {
       meta.name = generateName(meta.generateName);
     }
-    meta.uid = randomUUID();
-    meta.creationTimestamp = now();
+    fillObjectMetaSystemFields(meta);
     meta.generation = 1;
     delete meta.resourceVersion;
     delete meta.deletionTimestamp;
@@ -318,7 +319,7 @@ export class Store implements StandardStorage {
     return [...errs, ...more.filter((e) => !seen.has(JSON.stringify(e)))];
   }
 
-  async list(ctx: RestContext, opts: ListOptions): Promise<ObjectList<Obj>> {
+  async list(ctx: RestContext, opts: Omit<ListOptions, 'prefix'>): Promise<ObjectList<Obj>> {
     const res = await this.#storage.list({ prefix: this.prefix(ctx.namespace), ...opts });
     return { ...res, items: res.items.map((o) => this.#out(o)) };
   }
@@ -327,7 +328,7 @@ export class Store implements StandardStorage {
    * The same list with each item as JSON bytes, for answers written as they are: an item whose
    * stored bytes do not start with this kind's apiVersion and kind is parsed and written again.
    */
-  async listJson(ctx: RestContext, opts: ListOptions): Promise<ObjectList<Buffer>> {
+  async listJson(ctx: RestContext, opts: Omit<ListOptions, 'prefix'>): Promise<ObjectList<Buffer>> {
     const res = await this.#storage.listRaw({ prefix: this.prefix(ctx.namespace), ...opts });
     const head = this.#jsonHead;
     const items = res.items.map((b) => {
@@ -371,7 +372,3 @@ export class Store implements StandardStorage {
 
 /** The name for an Invalid Status: the object's name when it is a string. */
 const nameOf = (meta: Obj['metadata']): string => (typeof meta.name === 'string' ? meta.name : '');
-
-export function now(): string {
-  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-}

@@ -3,6 +3,7 @@
 // and return field errors; the Store owns the sequence, storage and retries.
 import type { FieldError } from '@orch/apimachinery/errors';
 import type { ApiObject as Obj } from '@orch/apimachinery/meta';
+import { sameJson } from '@orch/apimachinery/meta';
 
 // The object and metadata types are apimachinery's; the names Obj and Meta stay for the
 // registry's users.
@@ -36,10 +37,6 @@ const specOf = (o: Obj): unknown => {
   const { metadata: _m, status: _s, ...rest } = o;
   return rest;
 };
-
-export function sameJson(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
 
 /** The rules every kind starts from. */
 export const defaultStrategy = (opts: { hasStatus: boolean }): Strategy => ({

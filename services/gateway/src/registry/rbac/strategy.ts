@@ -3,7 +3,8 @@
 // valid and immutable roleRef. Escalation is checked separately (authz/escalation.ts).
 import type { FieldError } from '@orch/apimachinery/errors';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
-import { defaultStrategy, sameJson } from '../strategy.js';
+import { sameJson } from '@orch/apimachinery/meta';
+import { defaultStrategy } from '../strategy.js';
 import type { Obj, Strategy } from '../strategy.js';
 
 const rbacGroup = 'rbac.authorization.orch.io';
