@@ -1,9 +1,5 @@
 export { sameJson } from './equality.js';
-export type {
-  FieldValidationError,
-  ObjectNameRule,
-  ValidateObjectNameOptions,
-} from './name-validation.js';
+export type { ObjectNameRule, ValidateObjectNameOptions } from './name-validation.js';
 export {
   generateName,
   isDNS1123Label,
