@@ -7,8 +7,8 @@
 import { isAlreadyExists, isConflict, isNotFound } from '@orch/apimachinery/errors';
 import { sameJson } from '@orch/apimachinery/meta';
 import type { Logger } from '@orch/component-base/logs';
+import type { Role, RoleBinding } from '@orch/apimachinery/auth';
 import { rbacGroup } from '../rbac/informer-source.js';
-import type { Binding, Role } from '../rbac/types.js';
 import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from './policy.js';
 
 type Json = Record<string, unknown>;
@@ -40,8 +40,8 @@ function missing(kind: 'role' | 'binding', want: Json, have: Json): Json | undef
     const add = (w.rules ?? []).filter((r) => !rules.some((x) => sameJson(x, r)));
     return add.length ? { ...have, rules: [...rules, ...add] } : undefined;
   }
-  const w = want as unknown as Binding;
-  const h = have as unknown as Binding;
+  const w = want as unknown as RoleBinding;
+  const h = have as unknown as RoleBinding;
   const subjects = h.subjects ?? [];
   const add = (w.subjects ?? []).filter(
     (s) =>

@@ -3,6 +3,7 @@
 import { isNotFound, newInvalid, newNotFound } from '@orch/apimachinery/errors';
 import type { FieldError } from '@orch/apimachinery/errors';
 import { formatTimestamp, now } from '@orch/apimachinery/meta';
+import type { ApiObject } from '@orch/apimachinery/meta';
 import type {
   CreateOptions,
   Getter,
@@ -10,7 +11,6 @@ import type {
   ObjectKind,
   RestContext,
 } from '../registry/rest.js';
-import type { Obj } from '../registry/strategy.js';
 import type { BoundObject, ServiceAccountTokenIssuer } from './service-account.js';
 
 export const tokenRequestApiVersion = 'authentication.orch.io/v1';
@@ -46,7 +46,12 @@ export class TokenRequestRest implements NamedCreater {
     this.#d = deps;
   }
 
-  async createNamed(ctx: RestContext, name: string, tr: Obj, opts: CreateOptions): Promise<Obj> {
+  async createNamed(
+    ctx: RestContext,
+    name: string,
+    tr: ApiObject,
+    opts: CreateOptions
+  ): Promise<ApiObject> {
     const d = this.#d;
     const namespace = ctx.namespace ?? '';
     const spec = (tr['spec'] ?? {}) as TokenRequestSpec;
