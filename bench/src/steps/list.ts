@@ -2,6 +2,7 @@
 // same pages read from etcd (median of 3).
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { now } from '@orch/apimachinery/meta';
 import { f } from '../report.js';
 import type { BenchContext, BenchStep } from '../step.js';
 
@@ -23,7 +24,7 @@ async function benchList(ctx: BenchContext): Promise<void> {
   console.log(`[3] list: seeding ${n} configmaps through raw etcd...`);
   await createNamespace(gw, ns);
   const prefix = `/registry/core/configmaps/${ns}/`;
-  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  const createdAt = now();
   const batches: Promise<unknown>[] = [];
   for (let b = 0; b < n / 100; b++) {
     const puts = [];
@@ -32,7 +33,7 @@ async function benchList(ctx: BenchContext): Promise<void> {
       const value = JSON.stringify({
         apiVersion: 'v1',
         kind: 'ConfigMap',
-        metadata: { name, namespace: ns, uid: randomUUID(), creationTimestamp: now },
+        metadata: { name, namespace: ns, uid: randomUUID(), creationTimestamp: createdAt },
         data: { v: 'y'.repeat(256) },
       });
       puts.push({ request_put: { key: Buffer.from(prefix + name), value: Buffer.from(value) } });

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { now } from '@orch/apimachinery/meta';
 import { waitFor } from '@orch/testing';
 import { connect as natsConnect } from 'nats';
 import { natsFanOut } from '../baselines.js';
@@ -90,7 +91,7 @@ async function benchWatch(ctx: BenchContext, via: 'gateway' | 'etcd'): Promise<v
       name,
       namespace: ns,
       uid: randomUUID(),
-      creationTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+      creationTimestamp: now(),
       annotations,
     };
     const value = Buffer.from(

@@ -17,6 +17,7 @@ import { bootstrapPolicyHealthService, startGrpcServer } from '@orch/component-b
 import { serveMetrics } from '@orch/component-base/metrics';
 import { Deferred, aborted } from '@orch/component-base/run';
 import type { Runnable } from '@orch/component-base/run';
+import type { Role } from '@orch/apimachinery/auth';
 import { reconcilePolicyWithBackoff } from './bootstrap/reconcile-policy.js';
 import type { AuthorizerConfig } from './config.js';
 import { authorizerService } from './grpc/authorizer-service.js';
@@ -25,7 +26,7 @@ import { mastersGroup, privilegedGroups } from './modes/privileged-groups.js';
 import { ClusterRoleAggregator } from './rbac/aggregation.js';
 import { RbacAuthorizer } from './rbac/authorizer.js';
 import { InformerSource } from './rbac/informer-source.js';
-import type { Authorizer, Role } from './rbac/types.js';
+import type { Authorizer } from './rbac/types.js';
 import { union } from './union.js';
 
 export class AuthorizerServer implements Runnable {

@@ -4,6 +4,7 @@ export {
   allServiceAccountsGroup,
   allUnauthenticated,
   anonymousUser,
+  anonymousUserInfo,
   serviceAccountPrefix,
 } from './user-info.js';
 export type { Attributes } from './attributes.js';

@@ -16,6 +16,13 @@ export const anonymousUser = 'system:anonymous';
 export const allAuthenticated = 'system:authenticated';
 /** The group of the anonymous user (k8s user.AllUnauthenticated). */
 export const allUnauthenticated = 'system:unauthenticated';
+/** The user of an unauthenticated request: system:anonymous in system:unauthenticated. */
+export const anonymousUserInfo = (): UserInfo => ({
+  name: anonymousUser,
+  uid: '',
+  groups: [allUnauthenticated],
+  extra: {},
+});
 /** The prefix of service-account user names (k8s serviceaccount.ServiceAccountUsernamePrefix). */
 export const serviceAccountPrefix = 'system:serviceaccount:';
 /** The group of every service account (k8s serviceaccount.AllServiceAccountsGroup). */

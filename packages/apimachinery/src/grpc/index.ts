@@ -1,8 +1,5 @@
 export type { DecodedHistoryEvent, ListResponse, StorageClientOptions } from './storage-client.js';
 export { StorageClient } from './storage-client.js';
-// Kept for the gateway's handlers/list-options.ts (switched to @orch/apimachinery/storage after
-// the merge of the rest branch); the types themselves live in ../storage.
-export type { Consistency, ListOptions as ListRequest } from '../storage/index.js';
 export {
   consistencyFromProto,
   consistencyToProto,

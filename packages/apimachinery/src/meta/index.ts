@@ -1,8 +1,5 @@
-export type {
-  FieldValidationError,
-  ObjectNameRule,
-  ValidateObjectNameOptions,
-} from './name-validation.js';
+export { sameJson } from './equality.js';
+export type { ObjectNameRule, ValidateObjectNameOptions } from './name-validation.js';
 export {
   generateName,
   isDNS1123Label,

@@ -5,16 +5,8 @@
  * errors without rephrasing.
  */
 import { randomInt } from 'node:crypto';
-
-/** A violated rule on one field, in the shape of a k8s `field.Error`. */
-export interface FieldValidationError {
-  /** `FieldValueInvalid` or `FieldValueTooLong`, as the k8s `CauseType`. */
-  readonly type: 'FieldValueInvalid' | 'FieldValueTooLong';
-  /** Dotted field path, e.g. `metadata.labels`. */
-  readonly field: string;
-  readonly message: string;
-  readonly value?: unknown;
-}
+import { fieldInvalid, fieldTooLong } from '../errors/field-errors.js';
+import type { FieldError } from '../errors/status-error.js';
 
 /** How an object's `metadata.name` is checked, per resource. */
 export type ObjectNameRule = 'subdomain' | 'label' | 'path-segment';
@@ -227,15 +219,11 @@ export function generateName(base: string): string {
 export function validateLabels(
   labels: Readonly<Record<string, string>> | undefined,
   field = 'metadata.labels'
-): FieldValidationError[] {
-  const errs: FieldValidationError[] = [];
+): FieldError[] {
+  const errs: FieldError[] = [];
   for (const [key, value] of Object.entries(labels ?? {})) {
-    for (const message of isQualifiedName(key)) {
-      errs.push({ type: 'FieldValueInvalid', field, message, value: key });
-    }
-    for (const message of isValidLabelValue(value)) {
-      errs.push({ type: 'FieldValueInvalid', field, message, value });
-    }
+    for (const message of isQualifiedName(key)) errs.push(fieldInvalid(field, key, message));
+    for (const message of isValidLabelValue(value)) errs.push(fieldInvalid(field, value, message));
   }
   return errs;
 }
@@ -247,21 +235,17 @@ export function validateLabels(
 export function validateAnnotations(
   annotations: Readonly<Record<string, string>> | undefined,
   field = 'metadata.annotations'
-): FieldValidationError[] {
-  const errs: FieldValidationError[] = [];
+): FieldError[] {
+  const errs: FieldError[] = [];
   let totalSize = 0;
   for (const [key, value] of Object.entries(annotations ?? {})) {
     for (const message of isQualifiedName(key.toLowerCase())) {
-      errs.push({ type: 'FieldValueInvalid', field, message, value: key });
+      errs.push(fieldInvalid(field, key, message));
     }
     totalSize += byteLength(key) + byteLength(value);
   }
   if (totalSize > totalAnnotationSizeLimitBytes) {
-    errs.push({
-      type: 'FieldValueTooLong',
-      field,
-      message: `may not be more than ${totalAnnotationSizeLimitBytes} bytes`,
-    });
+    errs.push(fieldTooLong(field, totalAnnotationSizeLimitBytes));
   }
   return errs;
 }

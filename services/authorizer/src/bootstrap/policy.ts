@@ -1,7 +1,7 @@
 // The bootstrap policy (k8s plugin/pkg/auth/authorizer/rbac/bootstrappolicy): the roles and
 // bindings every cluster starts with, reconciled at start by reconcile-policy.ts (created when
 // missing, missing rules added; never removed, so an operator's additions survive).
-import type { Binding, PolicyRule, Role, Subject } from '../rbac/types.js';
+import type { PolicyRule, Role, RoleBinding, Subject } from '@orch/apimachinery/auth';
 
 const rbacApiVersion = 'rbac.authorization.orch.io/v1';
 export const aggregateLabel = (to: 'admin' | 'edit' | 'view'): string =>
@@ -60,7 +60,7 @@ function clusterRole(
 const user = (name: string): Subject => ({ kind: 'User', apiGroup: rbac, name });
 const group = (name: string): Subject => ({ kind: 'Group', apiGroup: rbac, name });
 
-function clusterRoleBinding(name: string, role: string, subjects: Subject[]): Binding {
+function clusterRoleBinding(name: string, role: string, subjects: Subject[]): RoleBinding {
   return {
     apiVersion: rbacApiVersion,
     kind: 'ClusterRoleBinding',
@@ -263,7 +263,7 @@ export function bootstrapClusterRoles(): Role[] {
   ];
 }
 
-export function bootstrapClusterRoleBindings(): Binding[] {
+export function bootstrapClusterRoleBindings(): RoleBinding[] {
   const controllers = componentUser('controllers');
   const certificatesService = componentUser('certificates');
   return [

@@ -5,9 +5,10 @@
 // lacks, unless its `rbac.authorization.orch.io/autoupdate` annotation is "false". Nothing is
 // ever removed.
 import { isAlreadyExists, isConflict, isNotFound } from '@orch/apimachinery/errors';
+import { sameJson } from '@orch/apimachinery/meta';
 import type { Logger } from '@orch/component-base/logs';
+import type { Role, RoleBinding } from '@orch/apimachinery/auth';
 import { rbacGroup } from '../rbac/informer-source.js';
-import type { Binding, Role } from '../rbac/types.js';
 import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from './policy.js';
 
 type Json = Record<string, unknown>;
@@ -20,8 +21,6 @@ export interface PolicyClient {
 /** Path of a cluster-scoped RBAC resource (and object) in the public API. */
 export const rbacPath = (resource: string, name?: string): string =>
   `/apis/${rbacGroup}/v1/${resource}${name === undefined ? '' : `/${encodeURIComponent(name)}`}`;
-
-const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /** What an existing object lacks of the bootstrap one; undefined when nothing. */
 function missing(kind: 'role' | 'binding', want: Json, have: Json): Json | undefined {
@@ -38,11 +37,11 @@ function missing(kind: 'role' | 'binding', want: Json, have: Json): Json | undef
       return h.aggregationRule ? undefined : { ...have, aggregationRule: w.aggregationRule };
     }
     const rules = h.rules ?? [];
-    const add = (w.rules ?? []).filter((r) => !rules.some((x) => same(x, r)));
+    const add = (w.rules ?? []).filter((r) => !rules.some((x) => sameJson(x, r)));
     return add.length ? { ...have, rules: [...rules, ...add] } : undefined;
   }
-  const w = want as unknown as Binding;
-  const h = have as unknown as Binding;
+  const w = want as unknown as RoleBinding;
+  const h = have as unknown as RoleBinding;
   const subjects = h.subjects ?? [];
   const add = (w.subjects ?? []).filter(
     (s) =>

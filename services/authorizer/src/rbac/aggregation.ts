@@ -6,6 +6,7 @@
 import { isConflict, isNotFound } from '@orch/apimachinery/errors';
 import { labelSelectorFromLabelSelectorObject } from '@orch/apimachinery/selectors';
 import type { LabelSelectorObject } from '@orch/apimachinery/selectors';
+import { sameJson } from '@orch/apimachinery/meta';
 import type { Logger } from '@orch/component-base/logs';
 import type { PolicyRule, Role } from '@orch/apimachinery/auth';
 import type { PolicyClient } from '../bootstrap/reconcile-policy.js';
@@ -64,7 +65,7 @@ export class ClusterRoleAggregator {
     for (const role of all) {
       if (!role.aggregationRule) continue;
       const want = aggregatedRules(role, all);
-      if (JSON.stringify(want) === JSON.stringify(role.rules ?? [])) continue;
+      if (sameJson(want, role.rules ?? [])) continue;
       const path = rbacPath('clusterroles', role.metadata.name ?? '');
       try {
         const current = (await this.client.request('GET', path)) as unknown as Role;

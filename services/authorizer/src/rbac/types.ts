@@ -12,7 +12,3 @@ export interface Authorizer {
   authorize(a: Attributes): AuthorizationResult;
   rulesFor(user: UserInfo, namespace: string): RulesReviewResult;
 }
-
-// Re-exported for bootstrap/ and server.ts (another branch rewrites them; they switch to
-// @orch/apimachinery/auth after the merge).
-export type { PolicyRule, Role, RoleBinding as Binding, Subject } from '@orch/apimachinery/auth';

@@ -6,8 +6,8 @@ import type { Logger } from '@orch/component-base/logs';
 import { newUnauthorized } from '@orch/apimachinery/errors';
 import type { Status } from '@orch/apimachinery/errors';
 import type { UserInfo } from '@orch/apimachinery/auth';
+import type { ApiObject } from '@orch/apimachinery/meta';
 import type { Store } from '../registry/store.js';
-import type { Obj } from '../registry/strategy.js';
 import type { Fanout } from '../watch/fanout.js';
 import type { Change, FeedListener } from '../watch/type-feed.js';
 import type { TokenAuthenticator } from './authenticator.js';
@@ -20,7 +20,7 @@ export const bootstrappersGroup = 'system:bootstrappers';
 const tokenShape = /^([a-z0-9]{6})\.([a-z0-9]{16})$/;
 
 /** A field of a secret: `data` (base64) or, as written, `stringData`. */
-export function secretField(secret: Obj, key: string): string | undefined {
+export function secretField(secret: ApiObject, key: string): string | undefined {
   const data = secret['data'] as Record<string, string> | undefined;
   if (data && typeof data[key] === 'string')
     return Buffer.from(data[key], 'base64').toString('utf8');
@@ -35,7 +35,7 @@ const safeEqual = (a: string, b: string): boolean =>
 /** The identity a bootstrap token gives, or throws why it gives none. */
 export function bootstrapTokenUser(
   token: string,
-  secret: Obj | undefined,
+  secret: ApiObject | undefined,
   now = Date.now()
 ): UserInfo {
   const m = tokenShape.exec(token);
@@ -75,7 +75,7 @@ export function bootstrapTokenUser(
 
 /** The bootstrap-token secrets of orch-system, kept current from the fan-out. */
 export class BootstrapTokenCache implements FeedListener {
-  readonly #items = new Map<string, Obj>();
+  readonly #items = new Map<string, ApiObject>();
   #synced = false;
   #stopped = false;
   #unsubscribe: (() => void) | undefined;
@@ -90,7 +90,7 @@ export class BootstrapTokenCache implements FeedListener {
     return this.#synced;
   }
 
-  get(name: string): Obj | undefined {
+  get(name: string): ApiObject | undefined {
     return this.#items.get(name);
   }
 
@@ -120,7 +120,7 @@ export class BootstrapTokenCache implements FeedListener {
     if (meta?.namespace !== bootstrapTokenNamespace || !name.startsWith(bootstrapTokenSecretPrefix))
       return;
     if (c.type === 'DELETED') this.#items.delete(name);
-    else this.#items.set(name, c.object as Obj);
+    else this.#items.set(name, c.object as ApiObject);
   }
 
   progress(): void {}

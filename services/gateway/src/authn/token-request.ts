@@ -2,6 +2,8 @@
 // service-account token (audiences, expirationSeconds, optional bound Pod or Secret).
 import { isNotFound, newInvalid, newNotFound } from '@orch/apimachinery/errors';
 import type { FieldError } from '@orch/apimachinery/errors';
+import { formatTimestamp, now } from '@orch/apimachinery/meta';
+import type { ApiObject } from '@orch/apimachinery/meta';
 import type {
   CreateOptions,
   Getter,
@@ -9,7 +11,6 @@ import type {
   ObjectKind,
   RestContext,
 } from '../registry/rest.js';
-import type { Obj } from '../registry/strategy.js';
 import type { BoundObject, ServiceAccountTokenIssuer } from './service-account.js';
 
 export const tokenRequestApiVersion = 'authentication.orch.io/v1';
@@ -45,7 +46,12 @@ export class TokenRequestRest implements NamedCreater {
     this.#d = deps;
   }
 
-  async createNamed(ctx: RestContext, name: string, tr: Obj, opts: CreateOptions): Promise<Obj> {
+  async createNamed(
+    ctx: RestContext,
+    name: string,
+    tr: ApiObject,
+    opts: CreateOptions
+  ): Promise<ApiObject> {
     const d = this.#d;
     const namespace = ctx.namespace ?? '';
     const spec = (tr['spec'] ?? {}) as TokenRequestSpec;
@@ -140,11 +146,10 @@ export class TokenRequestRest implements NamedCreater {
     const uid = sa.metadata.uid ?? '';
     const minted = { namespace, name, uid, audiences, expirationSeconds, ...(bound && { bound }) };
     const { token, expiresAt } = await d.issuer.mint(minted);
-    const creationTimestamp = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     return {
       apiVersion: tokenRequestApiVersion,
       kind: 'TokenRequest',
-      metadata: { name, namespace, creationTimestamp },
+      metadata: { name, namespace, creationTimestamp: now() },
       spec: {
         audiences,
         expirationSeconds,
@@ -152,7 +157,7 @@ export class TokenRequestRest implements NamedCreater {
           ? { kind: bound.kind, apiVersion: 'v1', name: bound.name, uid: bound.uid }
           : null,
       },
-      status: { token, expirationTimestamp: expiresAt.toISOString().replace(/\.\d+Z$/, 'Z') },
+      status: { token, expirationTimestamp: formatTimestamp(expiresAt) },
     };
   }
 }

@@ -4,8 +4,8 @@
 import { newBadRequest } from '@orch/apimachinery/errors';
 import { builtinResources } from '@orch/apimachinery/registry';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
+import type { ApiObject } from '@orch/apimachinery/meta';
 import type { CreateOptions, Creater, RestContext } from '../registry/rest.js';
-import type { Obj } from '../registry/strategy.js';
 import type { TokenAuthenticator } from './authenticator.js';
 
 export const tokenReviewGroup = 'authentication.orch.io';
@@ -36,7 +36,7 @@ export class TokenReviewRest implements Creater {
     this.#apiAudiences = apiAudiences;
   }
 
-  async create(_ctx: RestContext, tr: Obj, opts: CreateOptions): Promise<Obj> {
+  async create(_ctx: RestContext, tr: ApiObject, opts: CreateOptions): Promise<ApiObject> {
     const spec = (tr['spec'] ?? {}) as TokenReviewSpec;
     const token = spec.token;
     if (token === undefined || token === '')
@@ -70,7 +70,10 @@ export class TokenReviewRest implements Creater {
       status = { authenticated: false, user: {}, error: (err as Error).message || 'Unauthorized' };
     }
     // A review is never stored: its creationTimestamp is answered null, as k8s does.
-    const metadata = { ...tr.metadata, creationTimestamp: null } as unknown as Obj['metadata'];
+    const metadata = {
+      ...tr.metadata,
+      creationTimestamp: null,
+    } as unknown as ApiObject['metadata'];
     return { ...tr, metadata, status };
   }
 }

@@ -7,11 +7,12 @@ import type { FieldError } from '@orch/apimachinery/errors';
 import { newBadRequest, newInvalid } from '@orch/apimachinery/errors';
 import { builtinResources } from '@orch/apimachinery/registry';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
+import type { ApiObject } from '@orch/apimachinery/meta';
+import type { Attributes, UserInfo } from '@orch/apimachinery/auth';
+import { anonymousUserInfo } from '@orch/apimachinery/auth';
 import { restKey } from '../registry/rest.js';
 import type { CreateOptions, Creater, RestContext, Storage } from '../registry/rest.js';
-import type { Obj } from '../registry/strategy.js';
-import type { UserInfo } from '../request/context.js';
-import type { Attributes, Authorizer } from './authorizer.js';
+import type { Authorizer } from './authorizer.js';
 import type { RuleReviewer } from './grpc-authorizer.js';
 
 export const authorizationGroup = 'authorization.orch.io';
@@ -50,7 +51,7 @@ const def = (resource: string): ResourceDefinition => {
 };
 
 /** The review's spec, present whatever the body held. */
-function specOf(obj: Obj): ReviewSpec {
+function specOf(obj: ApiObject): ReviewSpec {
   return (obj['spec'] ??= {}) as ReviewSpec;
 }
 
@@ -101,10 +102,10 @@ function attributesOf(spec: ReviewSpec, user: UserInfo): Attributes {
 
 async function answer(
   authorizer: Authorizer,
-  obj: Obj,
+  obj: ApiObject,
   spec: ReviewSpec,
   user: UserInfo
-): Promise<Obj> {
+): Promise<ApiObject> {
   const { decision, reason } = await authorizer.authorize(attributesOf(spec, user));
   const status: Json = { allowed: decision === 'allow' };
   if (decision === 'deny') status['denied'] = true;
@@ -113,8 +114,7 @@ async function answer(
   return obj;
 }
 
-const requester = (ctx: RestContext): UserInfo =>
-  ctx.user ?? { name: 'system:anonymous', uid: '', groups: ['system:unauthenticated'], extra: {} };
+const requester = (ctx: RestContext): UserInfo => ctx.user ?? anonymousUserInfo();
 
 const subjectOf = (spec: ReviewSpec): UserInfo => ({
   name: spec.user ?? '',
@@ -146,7 +146,7 @@ export class SubjectAccessReviewRest implements Creater {
     this.#authorizer = authorizer;
   }
 
-  async create(_ctx: RestContext, obj: Obj, opts: CreateOptions): Promise<Obj> {
+  async create(_ctx: RestContext, obj: ApiObject, opts: CreateOptions): Promise<ApiObject> {
     const spec = specOf(obj);
     const errs: FieldError[] = [];
     validateAttributes(spec, errs);
@@ -166,7 +166,7 @@ export class LocalSubjectAccessReviewRest implements Creater {
     this.#authorizer = authorizer;
   }
 
-  async create(ctx: RestContext, obj: Obj, opts: CreateOptions): Promise<Obj> {
+  async create(ctx: RestContext, obj: ApiObject, opts: CreateOptions): Promise<ApiObject> {
     const namespace = ctx.namespace;
     if (!namespace) throw newBadRequest('namespace is required on this type');
     const spec = specOf(obj);
@@ -201,7 +201,7 @@ export class SelfSubjectAccessReviewRest implements Creater {
     this.#authorizer = authorizer;
   }
 
-  async create(ctx: RestContext, obj: Obj, opts: CreateOptions): Promise<Obj> {
+  async create(ctx: RestContext, obj: ApiObject, opts: CreateOptions): Promise<ApiObject> {
     const spec = specOf(obj);
     const errs: FieldError[] = [];
     validateAttributes(spec, errs);
@@ -220,7 +220,7 @@ export class SelfSubjectRulesReviewRest implements Creater {
     this.#reviewer = reviewer;
   }
 
-  async create(ctx: RestContext, obj: Obj, opts: CreateOptions): Promise<Obj> {
+  async create(ctx: RestContext, obj: ApiObject, opts: CreateOptions): Promise<ApiObject> {
     const spec = specOf(obj);
     await opts.createValidation?.(obj, undefined);
     const r = await this.#reviewer.rulesReview(requester(ctx), spec.namespace ?? '');

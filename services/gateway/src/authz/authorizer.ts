@@ -3,8 +3,6 @@
 // authorizer service and is reached over gRPC.
 import type { Attributes, AuthorizationResult } from '@orch/apimachinery/auth';
 
-export type { Attributes, AuthorizationResult, Decision } from '@orch/apimachinery/auth';
-
 export interface Authorizer {
   authorize(a: Attributes): Promise<AuthorizationResult>;
 }

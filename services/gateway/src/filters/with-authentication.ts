@@ -1,9 +1,9 @@
 import type { RequestHandler } from 'express';
+import { anonymousUserInfo } from '@orch/apimachinery/auth';
 import { newUnauthorized } from '@orch/apimachinery/errors';
 import { writeErrorNegotiated } from '../negotiation/response-writers.js';
 import { withUser } from '../request/context.js';
 import type { Authenticator } from '../authn/authenticator.js';
-import { anonymousUserInfo } from '../authn/anonymous.js';
 import { unionAuthenticator } from '../authn/union.js';
 
 export interface AuthenticationOptions {

@@ -3,11 +3,11 @@
 // naming the user, the verb and the resource; an authorizer that cannot answer is 503.
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
+import { anonymousUserInfo } from '@orch/apimachinery/auth';
+import type { Attributes, UserInfo } from '@orch/apimachinery/auth';
 import { StatusError, newForbidden } from '@orch/apimachinery/errors';
-import { anonymousUserInfo } from '../authn/anonymous.js';
 import { writeErrorNegotiated } from '../negotiation/response-writers.js';
 import { requestInfoFrom, userFrom, withUser } from '../request/context.js';
-import type { Attributes, UserInfo } from '@orch/apimachinery/auth';
 import { requestInfoOf, requestUrl } from '../request/request-info.js';
 import type { Authorizer } from '../authz/authorizer.js';
 

@@ -14,8 +14,8 @@ import {
   validateObject,
 } from '@orch/apimachinery/schema-model';
 import { formatApiVersion } from '@orch/apimachinery/schema';
+import type { ApiObject } from '@orch/apimachinery/meta';
 import type { ObjectKind } from '../registry/rest.js';
-import type { Obj } from '../registry/strategy.js';
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
@@ -199,7 +199,7 @@ export function checkFields(
 }
 
 /** Sets the kind's defaults (k8s: the defaulting that decoding does); kinds without a schema have none. */
-export function defaultObject(def: ObjectKind, obj: Obj): void {
+export function defaultObject(def: ObjectKind, obj: ApiObject): void {
   const kind = builtinSchemaModel().kind({
     group: def.group,
     version: def.version,
@@ -212,7 +212,7 @@ export function decodeObject(
   body: unknown,
   def: ObjectKind,
   target: { namespace?: string | undefined; name?: string }
-): Obj {
+): ApiObject {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw newBadRequest(`the body must be a ${def.kind} object`);
   }
@@ -235,7 +235,7 @@ export function decodeObject(
   const meta = obj['metadata'] ?? {};
   if (typeof meta !== 'object' || meta === null || Array.isArray(meta))
     throw newBadRequest('metadata must be an object');
-  const m = meta as Obj['metadata'];
+  const m = meta as ApiObject['metadata'];
   obj['metadata'] = m;
   if (target.name !== undefined && m.name !== undefined && m.name !== target.name) {
     throw newBadRequest(
@@ -256,7 +256,7 @@ export function decodeObject(
     }
     if (target.namespace) m.namespace = target.namespace;
   }
-  return obj as Obj;
+  return obj as ApiObject;
 }
 
 /** Parses, field-checks, decodes and defaults the body of a create or update. */
@@ -267,7 +267,7 @@ export function decodeRequestObject(
   target: { namespace?: string | undefined; name?: string },
   mode: FieldValidation,
   warn: (text: string) => void
-): Obj {
+): ApiObject {
   const parsed = parseBodyStrict(body, contentType);
   const obj = decodeObject(parsed.value, def, target);
   checkFields(def, obj, parsed.duplicates, mode, warn);

@@ -3,7 +3,7 @@ import { newSuccess } from '@orch/apimachinery/errors';
 import { writeObjectNegotiated } from '../negotiation/response-writers.js';
 import type { CollectionDeleter } from '../registry/rest.js';
 import { parseDeleteOptions } from './delete.js';
-import { parseListOptions } from './list-options.js';
+import { parseListQuery } from './list-options.js';
 import { readBody } from './decode.js';
 import { contextOf, negotiateBeforeWrite, validationFor } from './scope.js';
 import type { RequestScope } from './scope.js';
@@ -14,7 +14,7 @@ export async function deleteCollection(
 ): Promise<void> {
   negotiateBeforeWrite(scope, { group: '', version: 'v1', kind: 'Status', namespaced: false });
   const opts = parseDeleteOptions(scope.query, readBody(scope.req));
-  const list = parseListOptions(scope.query, scope.def);
+  const list = parseListQuery(scope.query, scope.def);
   await scope.rest.deleteCollection(
     contextOf(scope),
     { ...opts, deleteValidation: validationFor(scope, 'DELETE', opts.dryRun) },

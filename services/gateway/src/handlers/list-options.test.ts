@@ -3,11 +3,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { StatusError } from '@orch/apimachinery/errors';
 import { builtinResources } from '@orch/apimachinery/registry';
-import { getConsistency, listConsistency, parseDryRun, parseListOptions } from './list-options.js';
+import { getConsistency, listConsistency, parseDryRun, parseListQuery } from './list-options.js';
 
 const pods = builtinResources.find((d) => d.group === '' && d.resource === 'pods')!;
 const consistencyOf = (query: string) =>
-  listConsistency(parseListOptions(new URLSearchParams(query), pods));
+  listConsistency(parseListQuery(new URLSearchParams(query), pods));
 const is400 = (e: unknown): boolean => e instanceof StatusError && e.code === 400;
 
 type Want = ReturnType<typeof listConsistency> | 400;

@@ -1,11 +1,13 @@
-// Query parameters of get, list and watch, validated against the spec's resourceVersion tables.
+// Query parameters of get, list and watch (k8s metav1.ListOptions), validated against the spec's
+// resourceVersion tables, and the storage read (ListOptions of @orch/apimachinery/storage) they ask for.
 import { newBadRequest } from '@orch/apimachinery/errors';
-import type { Consistency, ListRequest } from '@orch/apimachinery/grpc';
+import type { Consistency, ListOptions } from '@orch/apimachinery/storage';
 import { parseFieldSelector, parseLabelSelector } from '@orch/apimachinery/selectors';
 import type { FieldSelector, LabelSelector } from '@orch/apimachinery/selectors';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 
-export interface ListOptions {
+/** The list query parameters (k8s metav1.ListOptions) as parsed from the URL. */
+export interface ListQuery {
   resourceVersion: string | undefined;
   resourceVersionMatch: string | undefined;
   limit: number;
@@ -25,7 +27,7 @@ export function parseRevision(rv: string): number {
   return Number(rv);
 }
 
-export function parseListOptions(q: URLSearchParams, def: ResourceDefinition): ListOptions {
+export function parseListQuery(q: URLSearchParams, def: ResourceDefinition): ListQuery {
   const limitText = one(q, 'limit');
   if (limitText !== undefined && !/^\d+$/.test(limitText)) {
     throw newBadRequest(
@@ -82,8 +84,8 @@ export function parseListOptions(q: URLSearchParams, def: ResourceDefinition): L
 
 /** The read a list asks for: the "resourceVersion semantics for list" table, row by row. */
 export function listConsistency(
-  o: ListOptions
-): Pick<ListRequest, 'consistency' | 'revision' | 'limit' | 'continueToken'> {
+  o: ListQuery
+): Pick<ListOptions, 'consistency' | 'revision' | 'limit' | 'continueToken'> {
   const rv = o.resourceVersion;
   const match = o.resourceVersionMatch;
   if (match !== undefined && match !== 'Exact' && match !== 'NotOlderThan') {

@@ -6,7 +6,7 @@ import {
   writeObjectNegotiated,
 } from '../negotiation/response-writers.js';
 import type { Lister } from '../registry/rest.js';
-import { listConsistency, parseListOptions } from './list-options.js';
+import { listConsistency, parseListQuery } from './list-options.js';
 import { contextOf } from './scope.js';
 import type { RequestScope } from './scope.js';
 
@@ -15,7 +15,7 @@ export async function listResource(
   res: ServerResponse
 ): Promise<void> {
   const { rest } = scope;
-  const opts = parseListOptions(scope.query, scope.def);
+  const opts = parseListQuery(scope.query, scope.def);
   const ctx = contextOf(scope);
   const req = {
     ...listConsistency(opts),

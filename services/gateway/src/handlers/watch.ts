@@ -12,7 +12,7 @@ import { tableOf } from '../negotiation/table.js';
 import { Watcher } from '../watch/watcher.js';
 import type { WatchFilter } from '../watch/watcher.js';
 import type { Lister, Watcher as RestWatcher } from '../registry/rest.js';
-import { parseListOptions, parseRevision } from './list-options.js';
+import { parseListQuery, parseRevision } from './list-options.js';
 import { contextOf, namespaceOf } from './scope.js';
 import type { RequestScope } from './scope.js';
 
@@ -30,7 +30,7 @@ export async function watchResource(
   const tableGroup = out.table?.group;
   const partialVersion = out.partial && `${out.partial.group}/${out.partial.version}`;
   if (tableGroup) tableOf(scope.req, scope.def, {}, tableGroup); // 400 for a bad includeObject, before the stream
-  const opts = parseListOptions(scope.query, scope.def);
+  const opts = parseListQuery(scope.query, scope.def);
   const ns = namespaceOf(scope);
   const filter: WatchFilter = {};
   if (ns) filter.namespace = ns;

@@ -4,9 +4,9 @@
 // builds the static attributes from the request info and the user in the request context;
 // nothing below it reads the HTTP request.
 import type { GroupVersionResource } from '@orch/apimachinery/schema';
-import type { UserInfo } from '../request/context.js';
+import type { UserInfo } from '@orch/apimachinery/auth';
+import type { ApiObject } from '@orch/apimachinery/meta';
 import type { ValidateObjectFunc } from './rest.js';
-import type { Obj } from './strategy.js';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
@@ -22,9 +22,9 @@ export interface AdmissionAttributes {
   user: UserInfo | undefined;
   dryRun: boolean;
   /** The object to be written; undefined on delete. */
-  object: Obj | undefined;
+  object: ApiObject | undefined;
   /** The stored object an update or delete starts from. */
-  oldObject: Obj | undefined;
+  oldObject: ApiObject | undefined;
 }
 
 /** What the handler knows before the Store has the final object. */

@@ -2,14 +2,14 @@
 // gateway's own feed). Synced once the list has been read and the watch is running.
 import type { Logger } from '@orch/component-base/logs';
 import type { Status } from '@orch/apimachinery/errors';
+import type { ApiObject } from '@orch/apimachinery/meta';
 import type { Fanout } from '../watch/fanout.js';
 import type { Change, FeedListener } from '../watch/type-feed.js';
 import type { NamespaceCache } from './namespace-lifecycle.js';
 import type { Store } from './store.js';
-import type { Obj } from './strategy.js';
 
 export class NamespaceInformer implements NamespaceCache, FeedListener {
-  readonly #items = new Map<string, Obj>();
+  readonly #items = new Map<string, ApiObject>();
   readonly #store: Store;
   readonly #fanout: Fanout;
   readonly #log: Logger;
@@ -27,7 +27,7 @@ export class NamespaceInformer implements NamespaceCache, FeedListener {
     return this.#synced;
   }
 
-  get(name: string): Obj | undefined {
+  get(name: string): ApiObject | undefined {
     return this.#items.get(name);
   }
 
@@ -52,7 +52,7 @@ export class NamespaceInformer implements NamespaceCache, FeedListener {
   change(c: Change): void {
     const name = (c.object['metadata'] as { name?: string } | undefined)?.name ?? '';
     if (c.type === 'DELETED') this.#items.delete(name);
-    else this.#items.set(name, c.object as Obj);
+    else this.#items.set(name, c.object as ApiObject);
   }
 
   progress(): void {}

@@ -4,14 +4,14 @@
 import { isNotFound, newForbidden, newNotFound } from '@orch/apimachinery/errors';
 import type { StatusError } from '@orch/apimachinery/errors';
 import type { ResourceRegistry } from '@orch/apimachinery/registry';
+import type { ApiObject } from '@orch/apimachinery/meta';
 import type { ValidationFunc } from './admission-attributes.js';
 import type { Getter } from './rest.js';
-import type { Obj } from './strategy.js';
 
 export const systemNamespaces = ['default', 'orch-system', 'orch-public'];
 
 export interface NamespaceCache {
-  get(name: string): Obj | undefined;
+  get(name: string): ApiObject | undefined;
 }
 
 /** Access reviews answer about a namespace, they put nothing in it (k8s accessReviewResources). */

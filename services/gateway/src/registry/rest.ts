@@ -2,11 +2,11 @@
 // object implements for the verbs it serves. The installer inspects them (isCreater, isGetter,
 // ...) to decide which verbs a path answers; a verb the object lacks is 405. Methods take what
 // the handler decoded plus a small context and options, never the HTTP request.
-import type { Consistency, ListRequest } from '@orch/apimachinery/grpc';
+import type { Consistency, ListOptions } from '@orch/apimachinery/storage';
 import type { Status } from '@orch/apimachinery/errors';
-import type { UserInfo } from '../request/context.js';
+import type { UserInfo } from '@orch/apimachinery/auth';
+import type { ApiObject } from '@orch/apimachinery/meta';
 import type { FeedListener } from '../watch/type-feed.js';
-import type { Obj } from './strategy.js';
 
 /**
  * The key of a REST object in the installer's map: `<group>/<version>/<resource>`, or
@@ -40,7 +40,7 @@ export interface ObjectKind {
  * A check run on the final object just before it is written (k8s rest.ValidateObjectFunc):
  * admission's validating phase, bound to the request's attributes by the handler.
  */
-export type ValidateObjectFunc = (obj: Obj, old: Obj | undefined) => Promise<void>;
+export type ValidateObjectFunc = (obj: ApiObject, old: ApiObject | undefined) => Promise<void>;
 
 /** Every REST object (k8s rest.Storage). */
 export interface Storage {
@@ -56,12 +56,17 @@ export interface CreateOptions {
 
 /** k8s rest.Creater: POST to the collection. */
 export interface Creater extends Storage {
-  create(ctx: RestContext, obj: Obj, opts: CreateOptions): Promise<Obj>;
+  create(ctx: RestContext, obj: ApiObject, opts: CreateOptions): Promise<ApiObject>;
 }
 
 /** k8s rest.NamedCreater: POST to a subresource of one object (serviceaccounts/<name>/token). */
 export interface NamedCreater extends Storage {
-  createNamed(ctx: RestContext, name: string, obj: Obj, opts: CreateOptions): Promise<Obj>;
+  createNamed(
+    ctx: RestContext,
+    name: string,
+    obj: ApiObject,
+    opts: CreateOptions
+  ): Promise<ApiObject>;
 }
 
 export interface GetOptions {
@@ -71,11 +76,8 @@ export interface GetOptions {
 
 /** k8s rest.Getter. */
 export interface Getter extends Storage {
-  get(ctx: RestContext, name: string, opts: GetOptions): Promise<Obj>;
+  get(ctx: RestContext, name: string, opts: GetOptions): Promise<ApiObject>;
 }
-
-/** A list read: the storage request without its key prefix, which the namespace decides. */
-export type ListOptions = Omit<ListRequest, 'prefix'>;
 
 export interface ObjectList<T> {
   items: T[];
@@ -87,12 +89,13 @@ export interface ObjectList<T> {
 /** k8s rest.Lister; listJson answers each item as its stored JSON bytes when it can. */
 export interface Lister extends Storage {
   readonly listKind: string;
-  list(ctx: RestContext, opts: ListOptions): Promise<ObjectList<Obj>>;
-  listJson?(ctx: RestContext, opts: ListOptions): Promise<ObjectList<Buffer>>;
+  /** The storage read without its key prefix, which the namespace decides. */
+  list(ctx: RestContext, opts: Omit<ListOptions, 'prefix'>): Promise<ObjectList<ApiObject>>;
+  listJson?(ctx: RestContext, opts: Omit<ListOptions, 'prefix'>): Promise<ObjectList<Buffer>>;
 }
 
 /** The desired object from the current one, undefined when none (k8s rest.UpdatedObjectInfo). */
-export type UpdateFunc = (current: Obj | undefined) => Promise<Obj> | Obj;
+export type UpdateFunc = (current: ApiObject | undefined) => Promise<ApiObject> | ApiObject;
 
 export interface UpdateOptions {
   dryRun: boolean;
@@ -112,7 +115,7 @@ export interface Updater extends Storage {
     name: string,
     objInfo: UpdateFunc,
     opts: UpdateOptions
-  ): Promise<{ object: Obj; created: boolean }>;
+  ): Promise<{ object: ApiObject; created: boolean }>;
 }
 
 /** k8s rest.Patcher: a patch is applied to what get reads, then written by update. */
@@ -126,7 +129,7 @@ export interface DeleteOptions {
 
 /** The answer of a delete: the object marked for deletion (202) or a Success Status (200). */
 export interface DeleteResult {
-  object: Obj | Status;
+  object: ApiObject | Status;
   code: number;
 }
 

@@ -1,5 +1,6 @@
 // The status subresource (k8s StatusREST): reads the whole object, writes only its status,
 // through the Store's update loop with the kind's status strategy.
+import type { ApiObject } from '@orch/apimachinery/meta';
 import type {
   GetOptions,
   Getter,
@@ -9,7 +10,7 @@ import type {
   Updater,
 } from './rest.js';
 import type { Store } from './store.js';
-import type { Obj, Strategy } from './strategy.js';
+import type { Strategy } from './strategy.js';
 
 /**
  * The status strategy of a kind (k8s <kind>StatusStrategy): a write keeps everything of the
@@ -44,7 +45,7 @@ export class StatusRest implements Getter, Updater {
     return this.#store.objectKind;
   }
 
-  get(ctx: RestContext, name: string, opts: GetOptions): Promise<Obj> {
+  get(ctx: RestContext, name: string, opts: GetOptions): Promise<ApiObject> {
     return this.#store.get(ctx, name, opts);
   }
 
@@ -53,7 +54,7 @@ export class StatusRest implements Getter, Updater {
     name: string,
     objInfo: UpdateFunc,
     opts: UpdateOptions
-  ): Promise<{ object: Obj; created: boolean }> {
+  ): Promise<{ object: ApiObject; created: boolean }> {
     return this.#store.update(ctx, name, objInfo, { ...opts, forceAllowCreate: false });
   }
 }

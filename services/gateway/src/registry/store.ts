@@ -5,7 +5,6 @@
 // unless the client pinned a resourceVersion. Dry run runs everything but the storage write.
 // It implements every REST role of a stored kind (registry/rest.ts); a subresource writes
 // through a copy with its own strategy (withStrategy), never through a branch here.
-import { randomUUID } from 'node:crypto';
 import {
   isConflict,
   isNotFound,
@@ -17,8 +16,12 @@ import {
 } from '@orch/apimachinery/errors';
 import type { FieldError } from '@orch/apimachinery/errors';
 import type { StorageClient } from '@orch/apimachinery/grpc';
+import type { ListOptions } from '@orch/apimachinery/storage';
 import {
+  fillObjectMetaSystemFields,
   generateName,
+  now,
+  sameJson,
   validateObjectMeta,
   validateObjectMetaCreate,
   validateObjectMetaUpdate,
@@ -27,7 +30,8 @@ import {
 import { storageKey, storagePrefix } from '@orch/apimachinery/registry';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { formatApiVersion } from '@orch/apimachinery/schema';
-import { sameJson, specChanged } from './strategy.js';
+import type { ApiObject } from '@orch/apimachinery/meta';
+import { specChanged } from './strategy.js';
 import type { Fanout } from '../watch/fanout.js';
 import type { FeedListener } from '../watch/type-feed.js';
 import type {
@@ -35,14 +39,13 @@ import type {
   DeleteOptions,
   DeleteResult,
   GetOptions,
-  ListOptions,
   ObjectList,
   RestContext,
   StandardStorage,
   UpdateFunc,
   UpdateOptions,
 } from './rest.js';
-import type { Obj, Strategy } from './strategy.js';
+import type { Strategy } from './strategy.js';
 
 const maxConflictRetries = 10;
 
@@ -99,18 +102,18 @@ export class Store implements StandardStorage {
   }
 
   /** Objects from storage are at their storage version; answer in the served one. */
-  #out(obj: Record<string, unknown>): Obj {
+  #out(obj: Record<string, unknown>): ApiObject {
     obj['apiVersion'] = formatApiVersion(this.def);
     obj['kind'] = this.def.kind;
-    return obj as Obj;
+    return obj as ApiObject;
   }
 
-  async get(ctx: RestContext, name: string, opts: GetOptions): Promise<Obj> {
+  async get(ctx: RestContext, name: string, opts: GetOptions): Promise<ApiObject> {
     const key = this.key(ctx.namespace, name);
     return this.#out(await this.#storage.get(key, opts.consistency, opts.revision ?? 0));
   }
 
-  async create(_ctx: RestContext, obj: Obj, opts: CreateOptions): Promise<Obj> {
+  async create(_ctx: RestContext, obj: ApiObject, opts: CreateOptions): Promise<ApiObject> {
     this.#beforeCreate(obj);
     for (const w of warningsForObjectMeta(obj.metadata)) opts.warn?.(w);
     await opts.createValidation?.(obj, undefined);
@@ -136,7 +139,7 @@ export class Store implements StandardStorage {
     name: string,
     updateFn: UpdateFunc,
     opts: UpdateOptions
-  ): Promise<{ object: Obj; created: boolean }> {
+  ): Promise<{ object: ApiObject; created: boolean }> {
     const key = this.key(ctx.namespace, name);
     const warnings = new Set<string>();
     const warned = <T>(result: T): T => {
@@ -144,7 +147,7 @@ export class Store implements StandardStorage {
       return result;
     };
     for (let attempt = 0; ; attempt++) {
-      let current: Obj | undefined;
+      let current: ApiObject | undefined;
       try {
         current = this.#out(await this.#storage.get(key, 'MOST_RECENT'));
       } catch (err) {
@@ -253,20 +256,19 @@ export class Store implements StandardStorage {
     }
   }
 
-  #blockingFinalizers(obj: Obj): string[] {
+  #blockingFinalizers(obj: ApiObject): string[] {
     return [...(obj.metadata.finalizers ?? []), ...(this.strategy.pendingFinalizers?.(obj) ?? [])];
   }
 
   /** System fields, strategy, validation (k8s rest.BeforeCreate). */
-  #beforeCreate(obj: Obj): void {
+  #beforeCreate(obj: ApiObject): void {
     const meta = obj.metadata;
     // A client's resourceVersion is refused, so it is checked before the system fields are set.
     const rvErrs = validateObjectMetaCreate(meta);
     if (!meta.name && typeof meta.generateName === 'string' && meta.generateName) {
       meta.name = generateName(meta.generateName);
     }
-    meta.uid = randomUUID();
-    meta.creationTimestamp = now();
+    fillObjectMetaSystemFields(meta);
     meta.generation = 1;
     delete meta.resourceVersion;
     delete meta.deletionTimestamp;
@@ -278,7 +280,7 @@ export class Store implements StandardStorage {
   }
 
   /** Immutable metadata is carried over, generation follows spec changes (k8s rest.BeforeUpdate). */
-  #beforeUpdate(desired: Obj, old: Obj): Obj {
+  #beforeUpdate(desired: ApiObject, old: ApiObject): ApiObject {
     const next = desired;
     this.strategy.prepareForUpdate(next, old);
     const meta = next.metadata;
@@ -303,12 +305,12 @@ export class Store implements StandardStorage {
     return next;
   }
 
-  #invalid(meta: Obj['metadata'], errs: FieldError[]): Error {
+  #invalid(meta: ApiObject['metadata'], errs: FieldError[]): Error {
     return newInvalid({ group: this.def.group, kind: this.def.kind }, nameOf(meta), errs);
   }
 
   /** k8s ValidateObjectMeta; on update also ValidateObjectMetaUpdate (validateCommonFields). */
-  #validateMeta(obj: Obj, old?: Obj): FieldError[] {
+  #validateMeta(obj: ApiObject, old?: ApiObject): FieldError[] {
     const opts = { namespaced: this.def.namespaced, nameRule: this.strategy.nameRule };
     const errs = validateObjectMeta(obj.metadata, opts);
     if (!old) return errs;
@@ -318,7 +320,7 @@ export class Store implements StandardStorage {
     return [...errs, ...more.filter((e) => !seen.has(JSON.stringify(e)))];
   }
 
-  async list(ctx: RestContext, opts: ListOptions): Promise<ObjectList<Obj>> {
+  async list(ctx: RestContext, opts: Omit<ListOptions, 'prefix'>): Promise<ObjectList<ApiObject>> {
     const res = await this.#storage.list({ prefix: this.prefix(ctx.namespace), ...opts });
     return { ...res, items: res.items.map((o) => this.#out(o)) };
   }
@@ -327,7 +329,7 @@ export class Store implements StandardStorage {
    * The same list with each item as JSON bytes, for answers written as they are: an item whose
    * stored bytes do not start with this kind's apiVersion and kind is parsed and written again.
    */
-  async listJson(ctx: RestContext, opts: ListOptions): Promise<ObjectList<Buffer>> {
+  async listJson(ctx: RestContext, opts: Omit<ListOptions, 'prefix'>): Promise<ObjectList<Buffer>> {
     const res = await this.#storage.listRaw({ prefix: this.prefix(ctx.namespace), ...opts });
     const head = this.#jsonHead;
     const items = res.items.map((b) => {
@@ -370,8 +372,5 @@ export class Store implements StandardStorage {
 }
 
 /** The name for an Invalid Status: the object's name when it is a string. */
-const nameOf = (meta: Obj['metadata']): string => (typeof meta.name === 'string' ? meta.name : '');
-
-export function now(): string {
-  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
+const nameOf = (meta: ApiObject['metadata']): string =>
+  typeof meta.name === 'string' ? meta.name : '';

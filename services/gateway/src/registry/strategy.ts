@@ -2,11 +2,8 @@
 // RESTDeleteStrategy camelCased. Strategies are pure: they change the object they are given
 // and return field errors; the Store owns the sequence, storage and retries.
 import type { FieldError } from '@orch/apimachinery/errors';
-import type { ApiObject as Obj } from '@orch/apimachinery/meta';
-
-// The object and metadata types are apimachinery's; the names Obj and Meta stay for the
-// registry's users.
-export type { ApiObject as Obj, ObjectMeta as Meta } from '@orch/apimachinery/meta';
+import type { ApiObject } from '@orch/apimachinery/meta';
+import { sameJson } from '@orch/apimachinery/meta';
 
 export interface Strategy {
   /** Whether a status subresource exists: then writes to the object keep status and vice versa. */
@@ -21,25 +18,21 @@ export interface Strategy {
   /** How object names are validated. */
   readonly nameRule: 'subdomain' | 'label' | 'path-segment';
   /** Clears what a client may not set on create (status, for kinds with a status subresource). */
-  prepareForCreate(obj: Obj): void;
+  prepareForCreate(obj: ApiObject): void;
   /** Carries over what a write to the main resource may not change (status). */
-  prepareForUpdate(obj: Obj, old: Obj): void;
-  validate(obj: Obj): FieldError[];
-  validateUpdate(obj: Obj, old: Obj): FieldError[];
+  prepareForUpdate(obj: ApiObject, old: ApiObject): void;
+  validate(obj: ApiObject): FieldError[];
+  validateUpdate(obj: ApiObject, old: ApiObject): FieldError[];
   /** The first delete of an object that must be finalized: marks it (e.g. namespace Terminating). */
-  prepareForGracefulDelete?(obj: Obj): void;
+  prepareForGracefulDelete?(obj: ApiObject): void;
   /** Finalizers that block removal besides metadata.finalizers (e.g. namespace spec.finalizers). */
-  pendingFinalizers?(obj: Obj): string[];
+  pendingFinalizers?(obj: ApiObject): string[];
 }
 
-const specOf = (o: Obj): unknown => {
+const specOf = (o: ApiObject): unknown => {
   const { metadata: _m, status: _s, ...rest } = o;
   return rest;
 };
-
-export function sameJson(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
 
 /** The rules every kind starts from. */
 export const defaultStrategy = (opts: { hasStatus: boolean }): Strategy => ({
@@ -60,6 +53,6 @@ export const defaultStrategy = (opts: { hasStatus: boolean }): Strategy => ({
 });
 
 /** generation is raised when anything but metadata and status changes. */
-export function specChanged(obj: Obj, old: Obj): boolean {
+export function specChanged(obj: ApiObject, old: ApiObject): boolean {
   return !sameJson(specOf(obj), specOf(old));
 }

@@ -4,8 +4,6 @@ import type { IncomingMessage } from 'node:http';
 import type { UserInfo } from '@orch/apimachinery/auth';
 import type { RequestInfo } from './request-info.js';
 
-export type { UserInfo };
-
 interface RequestContext {
   info?: RequestInfo;
   user?: UserInfo;

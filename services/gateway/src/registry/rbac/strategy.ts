@@ -3,8 +3,10 @@
 // valid and immutable roleRef. Escalation is checked separately (authz/escalation.ts).
 import type { FieldError } from '@orch/apimachinery/errors';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
-import { defaultStrategy, sameJson } from '../strategy.js';
-import type { Obj, Strategy } from '../strategy.js';
+import { sameJson } from '@orch/apimachinery/meta';
+import type { ApiObject } from '@orch/apimachinery/meta';
+import { defaultStrategy } from '../strategy.js';
+import type { Strategy } from '../strategy.js';
 
 const rbacGroup = 'rbac.authorization.orch.io';
 
@@ -17,7 +19,7 @@ interface Rule {
 
 const nonEmpty = (v: unknown): boolean => Array.isArray(v) && v.length > 0;
 
-function validateRules(obj: Obj, namespaced: boolean): FieldError[] {
+function validateRules(obj: ApiObject, namespaced: boolean): FieldError[] {
   const errs: FieldError[] = [];
   const rules = obj['rules'];
   if (rules === undefined || rules === null) return errs;
@@ -65,7 +67,7 @@ function validateRules(obj: Obj, namespaced: boolean): FieldError[] {
   return errs;
 }
 
-function validateBinding(obj: Obj, namespaced: boolean): FieldError[] {
+function validateBinding(obj: ApiObject, namespaced: boolean): FieldError[] {
   const errs: FieldError[] = [];
   const ref = (obj['roleRef'] ?? {}) as { apiGroup?: string; kind?: string; name?: string };
   if (ref.apiGroup !== rbacGroup)
@@ -127,7 +129,7 @@ export function rbacStrategy(def: ResourceDefinition): Strategy {
     nameRule: 'path-segment',
     validate: (obj) =>
       binding ? validateBinding(obj, def.namespaced) : validateRules(obj, def.namespaced),
-    validateUpdate: (obj: Obj, old: Obj) => {
+    validateUpdate: (obj: ApiObject, old: ApiObject) => {
       if (!binding) return validateRules(obj, def.namespaced);
       const errs = validateBinding(obj, def.namespaced);
       if (!sameJson(obj['roleRef'], old['roleRef']))

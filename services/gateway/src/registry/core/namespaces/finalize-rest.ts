@@ -1,6 +1,7 @@
 // The namespace finalize subresource (k8s namespace FinalizeREST): a write changes only
 // spec.finalizers; the namespace controller removes its finalizer through it, after which the
 // Store removes the Terminating namespace.
+import type { ApiObject } from '@orch/apimachinery/meta';
 import type {
   GetOptions,
   Getter,
@@ -10,7 +11,7 @@ import type {
   Updater,
 } from '../../rest.js';
 import type { Store } from '../../store.js';
-import type { Obj, Strategy } from '../../strategy.js';
+import type { Strategy } from '../../strategy.js';
 import { namespaceStrategy } from './strategy.js';
 
 /** k8s namespace finalizeStrategy: the stored namespace with the written spec.finalizers. */
@@ -38,7 +39,7 @@ export class FinalizeRest implements Getter, Updater {
     return this.#store.objectKind;
   }
 
-  get(ctx: RestContext, name: string, opts: GetOptions): Promise<Obj> {
+  get(ctx: RestContext, name: string, opts: GetOptions): Promise<ApiObject> {
     return this.#store.get(ctx, name, opts);
   }
 
@@ -47,7 +48,7 @@ export class FinalizeRest implements Getter, Updater {
     name: string,
     objInfo: UpdateFunc,
     opts: UpdateOptions
-  ): Promise<{ object: Obj; created: boolean }> {
+  ): Promise<{ object: ApiObject; created: boolean }> {
     return this.#store.update(ctx, name, objInfo, { ...opts, forceAllowCreate: false });
   }
 }

@@ -2,14 +2,16 @@
 // makes them Terminating, and the namespace controller removes their content, then the
 // finalizer (through the `finalize` subresource), after which the namespace is removed.
 import type { FieldError } from '@orch/apimachinery/errors';
+import type { ApiObject } from '@orch/apimachinery/meta';
 import { defaultStrategy } from '../../strategy.js';
-import type { Obj, Strategy } from '../../strategy.js';
+import type { Strategy } from '../../strategy.js';
 
 export const namespaceFinalizer = 'orch.io/namespace';
 
 const base = defaultStrategy({ hasStatus: true });
 
-const spec = (o: Obj): { finalizers?: string[] } => (o['spec'] ??= {}) as { finalizers?: string[] };
+const spec = (o: ApiObject): { finalizers?: string[] } =>
+  (o['spec'] ??= {}) as { finalizers?: string[] };
 
 export const namespaceStrategy: Strategy = {
   ...base,
