@@ -1,14 +1,6 @@
 // The status subresource (k8s StatusREST): reads the whole object, writes only its status,
 // through the Store's update loop with the kind's status strategy.
-import type { ApiObject } from '@orch/apimachinery/meta';
-import type {
-  GetOptions,
-  Getter,
-  RestContext,
-  UpdateFunc,
-  UpdateOptions,
-  Updater,
-} from './rest.js';
+import { StrategyRest } from './strategy-rest.js';
 import type { Store } from './store.js';
 import type { Strategy } from './strategy.js';
 
@@ -33,28 +25,9 @@ export function statusStrategy(main: Strategy, validateUpdate = main.validateUpd
   };
 }
 
-export class StatusRest implements Getter, Updater {
-  readonly #store: Store;
-
-  /** store: the kind's Store; its status writes go through a copy with the status strategy. */
+/** k8s StatusREST: the kind's Store with its status strategy. */
+export class StatusRest extends StrategyRest {
   constructor(store: Store, strategy: Strategy = statusStrategy(store.strategy)) {
-    this.#store = store.withStrategy(strategy);
-  }
-
-  get objectKind(): Store['objectKind'] {
-    return this.#store.objectKind;
-  }
-
-  get(ctx: RestContext, name: string, opts: GetOptions): Promise<ApiObject> {
-    return this.#store.get(ctx, name, opts);
-  }
-
-  update(
-    ctx: RestContext,
-    name: string,
-    objInfo: UpdateFunc,
-    opts: UpdateOptions
-  ): Promise<{ object: ApiObject; created: boolean }> {
-    return this.#store.update(ctx, name, objInfo, { ...opts, forceAllowCreate: false });
+    super(store, strategy);
   }
 }

@@ -1,15 +1,7 @@
 // The namespace finalize subresource (k8s namespace FinalizeREST): a write changes only
 // spec.finalizers; the namespace controller removes its finalizer through it, after which the
 // Store removes the Terminating namespace.
-import type { ApiObject } from '@orch/apimachinery/meta';
-import type {
-  GetOptions,
-  Getter,
-  RestContext,
-  UpdateFunc,
-  UpdateOptions,
-  Updater,
-} from '../../rest.js';
+import { StrategyRest } from '../../strategy-rest.js';
 import type { Store } from '../../store.js';
 import type { Strategy } from '../../strategy.js';
 import { namespaceStrategy } from './strategy.js';
@@ -28,27 +20,9 @@ export const namespaceFinalizeStrategy: Strategy = {
   },
 };
 
-export class FinalizeRest implements Getter, Updater {
-  readonly #store: Store;
-
+/** k8s namespace FinalizeREST: the namespaces' Store with the finalize strategy. */
+export class FinalizeRest extends StrategyRest {
   constructor(namespaces: Store) {
-    this.#store = namespaces.withStrategy(namespaceFinalizeStrategy);
-  }
-
-  get objectKind(): Store['objectKind'] {
-    return this.#store.objectKind;
-  }
-
-  get(ctx: RestContext, name: string, opts: GetOptions): Promise<ApiObject> {
-    return this.#store.get(ctx, name, opts);
-  }
-
-  update(
-    ctx: RestContext,
-    name: string,
-    objInfo: UpdateFunc,
-    opts: UpdateOptions
-  ): Promise<{ object: ApiObject; created: boolean }> {
-    return this.#store.update(ctx, name, objInfo, { ...opts, forceAllowCreate: false });
+    super(namespaces, namespaceFinalizeStrategy);
   }
 }
