@@ -107,7 +107,10 @@ function parseBodyValue(body: Buffer, contentType: string): ParsedBody {
   const text = body.toString('utf8');
   if (text.trim() === '') throw newBadRequest('the request body is empty');
   if (contentType === 'application/yaml') {
-    const doc = parseDocument(text, { schema: 'core', uniqueKeys: true });
+    // Warnings about a client's YAML (an unknown tag) stay with the document, never in the
+    // gateway's log: hostile bodies must not be able to flood it.
+    const yamlOptions = { schema: 'core', logLevel: 'error' } as const;
+    const doc = parseDocument(text, { ...yamlOptions, uniqueKeys: true });
     const duplicates = doc.errors
       .filter((e) => e.code === 'DUPLICATE_KEY')
       .map((e) => text.slice(e.pos[0], e.pos[1]).split(':')[0]?.trim() ?? '');
@@ -118,7 +121,7 @@ function parseBodyValue(body: Buffer, contentType: string): ParsedBody {
       const maxAliasCount = maxYamlAliasCount;
       const value =
         duplicates.length > 0
-          ? parseDocument(text, { schema: 'core', uniqueKeys: false }).toJS({ maxAliasCount })
+          ? parseDocument(text, { ...yamlOptions, uniqueKeys: false }).toJS({ maxAliasCount })
           : doc.toJS({ maxAliasCount });
       return { value: value as unknown, duplicates };
     } catch (err) {
