@@ -94,3 +94,31 @@ test('regression: empty maps and lists are not stored, so JSON and binary agree'
   const pb = await suite.request(0, 'GET', `${cms}/empty`, undefined, binary);
   assert.deepEqual(decodeEnvelope(pb.raw), got.body);
 });
+
+test('regression: an int-or-string past int32 is 400, not stored to read back wrapped', async () => {
+  // Found by make fuzz (seed 995999084): targetPort -9223372036854778000 was stored, and its
+  // binary form read back as another number.
+  const svc = (targetPort: number) => ({
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: `wide-${targetPort > 0 ? 'pos' : 'neg'}` },
+    spec: { ports: [{ port: 80, targetPort }] },
+  });
+  for (const targetPort of [-9223372036854778000, 2147483648]) {
+    const r = await suite.request(0, 'POST', `/api/v1/namespaces/${ns}/services`, svc(targetPort));
+    assert.equal(r.status, 400, r.text);
+    const causes = (r.body as { details: { causes: unknown[] } }).details.causes;
+    assert.deepEqual(causes, [
+      {
+        reason: 'FieldValueInvalid',
+        field: 'spec.ports[0].targetPort',
+        message: 'expected int32 or string, got number',
+      },
+    ]);
+    const name = svc(targetPort).metadata.name;
+    const got = await suite.request(0, 'GET', `/api/v1/namespaces/${ns}/services/${name}`);
+    assert.equal(got.status, 404);
+  }
+  const ok = await suite.request(0, 'POST', `/api/v1/namespaces/${ns}/services`, svc(2147483647));
+  assert.equal(ok.status, 201, ok.text);
+});

@@ -184,7 +184,11 @@ function walkValue(t: ValueType, v: unknown, path: string, r: FieldValidationRes
       }
       return;
     case 'int-or-string':
-      if (!(typeof v === 'string' || Number.isInteger(v))) bad('integer or string');
+      // IntOrString holds an int32 (Go refuses a larger number when it decodes one); a number
+      // past it would not survive the binary form.
+      if (typeof v === 'string') return;
+      if (!Number.isInteger(v)) bad('integer or string');
+      else if ((v as number) < -2147483648 || (v as number) > 2147483647) bad('int32 or string');
       return;
     case 'time':
     case 'micro-time':
