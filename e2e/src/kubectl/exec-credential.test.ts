@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { grantClusterRole, startSuite } from '@orch/testing';
+import { grantClusterRole, startSuite, waitFor } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 import { runKubectl } from './run-kubectl.js';
 
@@ -89,20 +89,25 @@ test('kubectl with an exec credential plugin reaches the API as the token file u
   };
   assert.equal(info.kind, 'ExecCredential');
   assert.equal(info.spec.cluster.server, suite.gateways[0]);
-  const events = readFileSync(auditLog, 'utf8')
-    .trim()
-    .split('\n')
-    .map(
-      (l) =>
-        JSON.parse(l) as {
-          user: { username?: string; groups?: string[] };
-          requestURI: string;
-          userAgent: string;
-        }
-    );
-  const mine = events.find(
-    (e) => e.requestURI === '/api/v1/namespaces/default' && e.userAgent.startsWith('kubectl')
-  );
+  interface AuditEvent {
+    user: { username?: string; groups?: string[] };
+    requestURI: string;
+    userAgent: string;
+  }
+  // The audit log is written after the answer goes out: wait for the line, then read it.
+  const ours = (): AuditEvent | undefined =>
+    readFileSync(auditLog, 'utf8')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as AuditEvent)
+      .find(
+        (e) => e.requestURI === '/api/v1/namespaces/default' && e.userAgent.startsWith('kubectl')
+      );
+  await waitFor('the audit event of the request', async () => ours() !== undefined, {
+    timeoutMs: 10_000,
+  });
+  const mine = ours();
   assert.deepEqual(mine?.user, {
     username: 'dave',
     uid: 'uid-dave',
