@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import { StatusError, newForbidden } from '@orch/apimachinery/errors';
 import { gatewayOptions } from '../options.js';
 import { AdmissionChain, enabledPluginNames, newAdmissionChain } from './chain.js';
+import { operationOptions } from './interfaces.js';
 import type { AdmissionAttributes, AdmissionPlugin, Operation } from './interfaces.js';
 
 const isForbidden = (e: unknown): boolean =>
@@ -22,6 +23,7 @@ const attrs = (operation: Operation = 'CREATE'): AdmissionAttributes => ({
   dryRun: false,
   object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'ns' } },
   oldObject: undefined,
+  options: operationOptions(operation, false),
 });
 
 /** A plugin that records its calls in `log`, and denies in the phase `deny` names. */

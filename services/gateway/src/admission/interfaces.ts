@@ -31,6 +31,34 @@ export interface AdmissionAttributes {
   object: ApiObject | undefined;
   /** The stored object an update or delete starts from. */
   oldObject: ApiObject | undefined;
+  /** The operation's options object (upstream's operationOptions); undefined for CONNECT. */
+  options: OperationOptions | undefined;
+}
+
+/**
+ * The options of the operation as upstream's admission passes them (CreateOptions for a create,
+ * also a PUT or patch that creates, UpdateOptions for an update or patch, DeleteOptions for a
+ * delete), with what the gateway knows of them: the dry run.
+ */
+export interface OperationOptions {
+  apiVersion: 'meta.orch.io/v1';
+  kind: 'CreateOptions' | 'UpdateOptions' | 'DeleteOptions';
+  dryRun?: ['All'];
+}
+
+const optionsKinds = {
+  CREATE: 'CreateOptions',
+  UPDATE: 'UpdateOptions',
+  DELETE: 'DeleteOptions',
+} as const;
+
+export function operationOptions(
+  operation: Operation,
+  dryRun: boolean
+): OperationOptions | undefined {
+  if (operation === 'CONNECT') return undefined;
+  const kind = optionsKinds[operation];
+  return { apiVersion: 'meta.orch.io/v1', kind, ...(dryRun ? { dryRun: ['All'] } : {}) };
 }
 
 /**
@@ -55,7 +83,7 @@ export interface Admission {
 }
 
 /** What the handler knows before the Store has the final object. */
-export type StaticAttributes = Omit<AdmissionAttributes, 'object' | 'oldObject'> & {
+export type StaticAttributes = Omit<AdmissionAttributes, 'object' | 'oldObject' | 'options'> & {
   namespaced: boolean;
 };
 
@@ -76,9 +104,11 @@ export function admissionObjectFunc(
     const current = deleting ? undefined : obj;
     const oldObject = deleting ? obj : old;
     const named = current ?? oldObject;
+    const operation = attrs.operation === 'UPDATE' && !old ? 'CREATE' : attrs.operation;
     return phase({
       ...base,
-      operation: attrs.operation === 'UPDATE' && !old ? 'CREATE' : attrs.operation,
+      operation,
+      options: operationOptions(operation, base.dryRun),
       name: named?.metadata.name || base.name,
       namespace: namespaced ? named?.metadata.namespace || base.namespace : '',
       object: current,

@@ -6,7 +6,7 @@ import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { formatApiVersion } from '@orch/apimachinery/schema';
 import { negotiateOutput } from '../negotiation/negotiate.js';
 import type { Output } from '../negotiation/negotiate.js';
-import { admissionObjectFunc } from '../admission/interfaces.js';
+import { admissionObjectFunc, operationOptions } from '../admission/interfaces.js';
 import type { Admission, Operation, StaticAttributes } from '../admission/interfaces.js';
 import type {
   ObjectKind,
@@ -98,7 +98,12 @@ export function admitFor(
 export async function admitDelete(scope: RequestScope, dryRun: boolean): Promise<void> {
   if (!scope.admission) return;
   const { namespaced: _, ...base } = staticAttributes(scope, 'DELETE', dryRun);
-  await scope.admission.admit({ ...base, object: undefined, oldObject: undefined });
+  await scope.admission.admit({
+    ...base,
+    object: undefined,
+    oldObject: undefined,
+    options: operationOptions('DELETE', dryRun),
+  });
 }
 
 /**
