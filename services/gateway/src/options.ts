@@ -22,6 +22,8 @@ import {
 import type { FlagValues, SecureServingOptions } from '@orch/component-base/flags';
 import type { TlsFiles } from '@orch/component-base/grpc-server';
 import type { LogLevel } from '@orch/component-base/logs';
+import { enabledPluginNames } from './admission/chain.js';
+import type { PluginName } from './admission/chain.js';
 import { authenticationConfig, authenticationFlags } from './authn/authentication-options.js';
 import type { AuthenticationConfig } from './authn/authentication-options.js';
 
@@ -91,6 +93,16 @@ export const gatewayFlags = {
     default: '10s',
     description: 'Deadline of each call to the storage service.',
   },
+  'enable-admission-plugins': {
+    type: 'string',
+    description:
+      'Admission plugins to turn on beside the default ones, comma-separated (all are on by default): NamespaceLifecycle, RBACEscalationPrevention (upstream checks escalation in the RBAC registry, not in admission). Whatever the order given, they run in the fixed order of admission/chain.ts.',
+  },
+  'disable-admission-plugins': {
+    type: 'string',
+    description:
+      'Admission plugins to turn off, comma-separated (names as for --enable-admission-plugins).',
+  },
   // authentication: authn/authentication-options.ts
   ...authenticationFlags,
   ...loggingFlags(),
@@ -119,6 +131,8 @@ export interface CompletedGatewayOptions {
   authorizerAddress: string;
   authorizationCache: { authorizedTtlMs: number; unauthorizedTtlMs: number };
   authn: AuthenticationConfig;
+  /** The enabled admission plugins, in the chain's order. */
+  admissionPlugins: PluginName[];
   logLevel: LogLevel;
   problems: string[];
 }
@@ -132,9 +146,20 @@ export function parseGatewayOptions(argv?: string[]): GatewayOptions {
   return parseFlags('orch-gateway', gatewayFlags, argv);
 }
 
+const commaList = (v: string | undefined): string[] =>
+  (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+
 export function completeGatewayOptions(f: GatewayOptions): CompletedGatewayOptions {
   const problems: string[] = [...validateGrpcClientTls(f)];
   const serving = secureServingOptions(f);
+  const admission = enabledPluginNames(
+    commaList(f['enable-admission-plugins']),
+    commaList(f['disable-admission-plugins'])
+  );
+  problems.push(...admission.errors);
   const duration = (flag: keyof GatewayOptions & string, fallback: string): number =>
     deriveDuration(problems, flag, f[flag] as string | undefined, fallback);
   return {
@@ -159,6 +184,7 @@ export function completeGatewayOptions(f: GatewayOptions): CompletedGatewayOptio
       unauthorizedTtlMs: duration('authorization-cache-unauthorized-ttl', '30s'),
     },
     authn: derive(problems, '', () => authenticationConfig(f), undefined as never),
+    admissionPlugins: admission.names,
     logLevel: logLevel(f),
     problems,
   };

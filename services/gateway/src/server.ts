@@ -6,8 +6,10 @@ import type { Server } from 'node:https';
 import type { ResourceDefinition, ResourceRegistry } from '@orch/apimachinery/registry';
 import { Deferred, aborted } from '@orch/component-base/run';
 import type { Runnable } from '@orch/component-base/run';
+import { newAdmissionChain } from './admission/chain.js';
+import { namespaceLifecycle } from './admission/namespace-lifecycle/plugin.js';
+import { rbacEscalationPrevention } from './admission/rbac-escalation/plugin.js';
 import { PolicyWatch } from './authz/caching-authorizer.js';
-import { escalationCheck } from './authz/escalation.js';
 import { buildAuthentication } from './authn/build-authentication.js';
 import type { GatewayConfig } from './config.js';
 import { installDiscovery, defaultVersionInfo } from './endpoints/discovery.js';
@@ -20,8 +22,6 @@ import { healthCheckerFunc, installHealthChecks } from './health/healthz.js';
 import { ShutdownState } from './health/shutdown-state.js';
 import { ensureSystemNamespaces } from './registry/ensure-system-namespaces.js';
 import { NamespaceInformer } from './registry/namespace-informer.js';
-import { namespaceLifecycle } from './registry/namespace-lifecycle.js';
-import { validationChain } from './registry/admission-attributes.js';
 import { buildRestStorage, buildStores } from './registry/rest-storage.js';
 import type { Store } from './registry/store.js';
 import type { Fanout } from './watch/fanout.js';
@@ -55,13 +55,17 @@ export class GatewayServer implements Runnable {
     const resources = resourceHandler({
       registry,
       rest: buildRestStorage({ stores, ...authz, more: authn.rest }),
-      validation: validationChain(
-        namespaceLifecycle(registry, namespaces, informer),
-        escalationCheck({
-          ...authz,
-          roles: stores.get('rbac.authorization.orch.io/v1/roles'),
-          clusterRoles: stores.get('rbac.authorization.orch.io/v1/clusterroles'),
-        })
+      admission: newAdmissionChain(
+        {
+          NamespaceLifecycle: () => namespaceLifecycle(registry, namespaces, informer),
+          RBACEscalationPrevention: () =>
+            rbacEscalationPrevention({
+              ...authz,
+              roles: stores.get('rbac.authorization.orch.io/v1/roles'),
+              clusterRoles: stores.get('rbac.authorization.orch.io/v1/clusterroles'),
+            }),
+        },
+        options.admissionPlugins
       ),
       maxWatchSeconds: options.maxWatchSeconds,
     });

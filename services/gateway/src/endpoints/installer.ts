@@ -7,7 +7,7 @@ import type { RequestHandler } from 'express';
 import { newMethodNotSupported, newNotFound } from '@orch/apimachinery/errors';
 import type { ResourceRegistry } from '@orch/apimachinery/registry';
 import { writeErrorNegotiated } from '../negotiation/response-writers.js';
-import type { ValidationFunc } from '../registry/admission-attributes.js';
+import type { Admission } from '../admission/interfaces.js';
 import {
   isCollectionDeleter,
   isCreater,
@@ -75,8 +75,8 @@ export interface InstallerDeps {
   registry: ResourceRegistry;
   /** The REST objects, keyed by restKey. */
   rest: Map<string, Storage>;
-  /** The validate step of every write, reading the write's attributes (admission's seam). */
-  validation?: ValidationFunc;
+  /** The admission chain of every write, reading the write's attributes (admission/chain.ts). */
+  admission?: Admission;
   maxWatchSeconds: number;
   onWatchEvent?: () => void;
 }
@@ -112,7 +112,7 @@ export function resourceHandler(deps: InstallerDeps): RequestHandler {
     const scope: RequestScope = {
       def,
       rest,
-      validation: deps.validation,
+      admission: deps.admission,
       info,
       query: requestUrl(req).searchParams,
       req,

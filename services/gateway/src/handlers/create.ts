@@ -6,7 +6,7 @@ import type { Creater, NamedCreater } from '../registry/rest.js';
 import { addWarning } from '../request/context.js';
 import { decodeRequestObject, parseFieldValidation, readBody } from './decode.js';
 import { parseDryRun } from './list-options.js';
-import { contextOf, namespaceOf, negotiateBeforeWrite, validationFor } from './scope.js';
+import { admitFor, contextOf, namespaceOf, negotiateBeforeWrite, validationFor } from './scope.js';
 import type { RequestScope } from './scope.js';
 
 /**
@@ -25,6 +25,8 @@ export async function createResource(
   const target = { namespace: namespaceOf(scope) };
   const warn = (w: string): void => addWarning(req, w);
   const obj = decodeRequestObject(readBody(req), contentType, rest.objectKind, target, mode, warn);
+  // Mutating admission on the decoded object, before the Store's strategy validates it.
+  await admitFor(scope, 'CREATE', dryRun)?.(obj, undefined);
   const opts = { dryRun, createValidation: validationFor(scope, 'CREATE', dryRun), warn };
   const created =
     scope.info.subresource && isNamedCreater(rest)

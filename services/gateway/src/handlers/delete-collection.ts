@@ -5,7 +5,7 @@ import type { CollectionDeleter } from '../registry/rest.js';
 import { parseDeleteOptions } from './delete.js';
 import { parseListQuery } from './list-options.js';
 import { readBody } from './decode.js';
-import { contextOf, negotiateBeforeWrite, validationFor } from './scope.js';
+import { admitDelete, contextOf, negotiateBeforeWrite, validationFor } from './scope.js';
 import type { RequestScope } from './scope.js';
 
 export async function deleteCollection(
@@ -15,6 +15,7 @@ export async function deleteCollection(
   negotiateBeforeWrite(scope, { group: '', version: 'v1', kind: 'Status', namespaced: false });
   const opts = parseDeleteOptions(scope.query, readBody(scope.req));
   const list = parseListQuery(scope.query, scope.def);
+  await admitDelete(scope, opts.dryRun);
   await scope.rest.deleteCollection(
     contextOf(scope),
     { ...opts, deleteValidation: validationFor(scope, 'DELETE', opts.dryRun) },

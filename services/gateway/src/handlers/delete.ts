@@ -4,7 +4,7 @@ import { writeObjectNegotiated } from '../negotiation/response-writers.js';
 import type { GracefulDeleter } from '../registry/rest.js';
 import { parseBody, readBody } from './decode.js';
 import { parseDryRun } from './list-options.js';
-import { contextOf, negotiateBeforeWrite, validationFor } from './scope.js';
+import { admitDelete, contextOf, negotiateBeforeWrite, validationFor } from './scope.js';
 import type { RequestScope } from './scope.js';
 
 export interface DeleteOptionsBody {
@@ -37,6 +37,7 @@ export async function deleteResource(
 ): Promise<void> {
   negotiateBeforeWrite(scope);
   const opts = parseDeleteOptions(scope.query, readBody(scope.req));
+  await admitDelete(scope, opts.dryRun);
   const out = await scope.rest.delete(contextOf(scope), scope.info.name, {
     ...opts,
     deleteValidation: validationFor(scope, 'DELETE', opts.dryRun),

@@ -29,7 +29,13 @@ import {
   readBody,
 } from './decode.js';
 import { parseDryRun } from './list-options.js';
-import { contextOf, namespaceOf, negotiateBeforeWrite, validationFor } from './scope.js';
+import {
+  admittedUpdate,
+  contextOf,
+  namespaceOf,
+  negotiateBeforeWrite,
+  validationFor,
+} from './scope.js';
 import type { RequestScope } from './scope.js';
 
 const patchTypes = [
@@ -77,28 +83,32 @@ export async function patchResource(
   const result = await scope.rest.update(
     contextOf(scope),
     name,
-    (current) => {
-      if (!current) throw newNotFound(groupResource, name);
-      let patched: unknown;
-      try {
-        patched =
-          contentType === 'application/json-patch+json'
-            ? applyJsonPatch(current, patch)
-            : contentType === 'application/strategic-merge-patch+json' && schema
-              ? applyStrategicMergePatch(current, patch, schema)
-              : applyMergePatch(current, patch);
-      } catch (err) {
-        if (err instanceof PatchError) {
-          // As upstream: a patch that does not apply is 422 with the reason as a fieldless cause.
-          throw newUnprocessableEntity(err.message);
+    admittedUpdate(
+      scope,
+      (current) => {
+        if (!current) throw newNotFound(groupResource, name);
+        let patched: unknown;
+        try {
+          patched =
+            contentType === 'application/json-patch+json'
+              ? applyJsonPatch(current, patch)
+              : contentType === 'application/strategic-merge-patch+json' && schema
+                ? applyStrategicMergePatch(current, patch, schema)
+                : applyMergePatch(current, patch);
+        } catch (err) {
+          if (err instanceof PatchError) {
+            // As upstream: a patch that does not apply is 422 with the reason as a fieldless cause.
+            throw newUnprocessableEntity(err.message);
+          }
+          throw err;
         }
-        throw err;
-      }
-      const obj = decodeObject(patched, kind, { namespace: ns, name });
-      checkFields(kind, obj, duplicates, mode, (w) => warnings.add(w));
-      defaultObject(kind, obj);
-      return obj;
-    },
+        const obj = decodeObject(patched, kind, { namespace: ns, name });
+        checkFields(kind, obj, duplicates, mode, (w) => warnings.add(w));
+        defaultObject(kind, obj);
+        return obj;
+      },
+      dryRun
+    ),
     {
       dryRun,
       updateValidation: validationFor(scope, 'UPDATE', dryRun),

@@ -6,9 +6,15 @@ import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { formatApiVersion } from '@orch/apimachinery/schema';
 import { negotiateOutput } from '../negotiation/negotiate.js';
 import type { Output } from '../negotiation/negotiate.js';
-import { validateObjectFunc } from '../registry/admission-attributes.js';
-import type { Operation, ValidationFunc } from '../registry/admission-attributes.js';
-import type { ObjectKind, RestContext, Storage, ValidateObjectFunc } from '../registry/rest.js';
+import { admissionObjectFunc, operationOptions } from '../admission/interfaces.js';
+import type { Admission, Operation, StaticAttributes } from '../admission/interfaces.js';
+import type {
+  ObjectKind,
+  RestContext,
+  Storage,
+  UpdateFunc,
+  ValidateObjectFunc,
+} from '../registry/rest.js';
 import { userFrom } from '../request/context.js';
 import type { RequestInfo } from '../request/request-info.js';
 
@@ -17,8 +23,8 @@ export interface RequestScope<R extends Storage = Storage> {
   def: ResourceDefinition;
   /** The REST object serving the path, with the role the handler needs. */
   rest: R;
-  /** Checks before a write is stored (namespace lifecycle, RBAC escalation; admission later). */
-  validation: ValidationFunc | undefined;
+  /** The admission chain every write goes through (admission/chain.ts). */
+  admission: Admission | undefined;
   info: RequestInfo;
   query: URLSearchParams;
   req: IncomingMessage;
@@ -36,15 +42,16 @@ export function contextOf(scope: RequestScope): RestContext {
   return { namespace: namespaceOf(scope), user: userFrom(scope.req) };
 }
 
-/** The validation of one write, bound to the request's attributes for the Store to call. */
-export function validationFor(
+function staticAttributes(
   scope: RequestScope,
   operation: Operation,
   dryRun: boolean
-): ValidateObjectFunc | undefined {
-  const { def, info } = scope;
-  return validateObjectFunc(scope.validation, {
+): StaticAttributes {
+  const { def, info, rest } = scope;
+  const { group, version, kind } = rest.objectKind;
+  return {
     operation,
+    kind: { group, version, kind },
     resource: { group: def.group, version: def.version, resource: def.resource },
     subresource: info.subresource,
     namespace: namespaceOf(scope) ?? '',
@@ -52,7 +59,67 @@ export function validationFor(
     name: info.name,
     user: userFrom(scope.req),
     dryRun,
+  };
+}
+
+/**
+ * The validating phase of admission for one write, bound to the request's attributes for the
+ * Store to call with the final object, after the strategy's validation.
+ */
+export function validationFor(
+  scope: RequestScope,
+  operation: Operation,
+  dryRun: boolean
+): ValidateObjectFunc | undefined {
+  const admission = scope.admission;
+  if (!admission) return undefined;
+  return admissionObjectFunc(
+    (a) => admission.validate(a),
+    staticAttributes(scope, operation, dryRun)
+  );
+}
+
+/**
+ * The mutating phase of admission for one write, bound to the request's attributes: the create
+ * handler calls it with the decoded object before the Store's strategy, admittedUpdate inside
+ * the update function.
+ */
+export function admitFor(
+  scope: RequestScope,
+  operation: Operation,
+  dryRun: boolean
+): ValidateObjectFunc | undefined {
+  const admission = scope.admission;
+  if (!admission) return undefined;
+  return admissionObjectFunc((a) => admission.admit(a), staticAttributes(scope, operation, dryRun));
+}
+
+/** The mutating phase before a delete or deletecollection: no object (upstream passes nil). */
+export async function admitDelete(scope: RequestScope, dryRun: boolean): Promise<void> {
+  if (!scope.admission) return;
+  const { namespaced: _, ...base } = staticAttributes(scope, 'DELETE', dryRun);
+  await scope.admission.admit({
+    ...base,
+    object: undefined,
+    oldObject: undefined,
+    options: operationOptions('DELETE', dryRun),
   });
+}
+
+/**
+ * The update function of an update or patch with the mutating phase of admission applied to
+ * what it produced, inside the Store's guaranteed-update loop and before the strategy validates
+ * (upstream's admit transformer of rest.DefaultUpdatedObjectInfo); CREATE when nothing is stored.
+ */
+export function admittedUpdate(scope: RequestScope, fn: UpdateFunc, dryRun: boolean): UpdateFunc {
+  const admit = admitFor(scope, 'UPDATE', dryRun);
+  if (!admit) return fn;
+  return async (current) => {
+    const old = current === undefined ? undefined : structuredClone(current);
+    const obj = await fn(current);
+    await admit(obj, old);
+    return obj;
+  };
 }
 
 /**

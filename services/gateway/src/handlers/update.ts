@@ -5,7 +5,13 @@ import type { Updater } from '../registry/rest.js';
 import { addWarning } from '../request/context.js';
 import { decodeRequestObject, parseFieldValidation, readBody } from './decode.js';
 import { parseDryRun } from './list-options.js';
-import { contextOf, namespaceOf, negotiateBeforeWrite, validationFor } from './scope.js';
+import {
+  admittedUpdate,
+  contextOf,
+  namespaceOf,
+  negotiateBeforeWrite,
+  validationFor,
+} from './scope.js';
 import type { RequestScope } from './scope.js';
 
 export async function updateResource(
@@ -21,7 +27,8 @@ export async function updateResource(
   const warn = (w: string): void => addWarning(req, w);
   const body = readBody(req);
   const desired = decodeRequestObject(body, contentType, rest.objectKind, target, mode, warn);
-  const result = await rest.update(contextOf(scope), info.name, () => desired, {
+  const update = admittedUpdate(scope, () => structuredClone(desired), dryRun);
+  const result = await rest.update(contextOf(scope), info.name, update, {
     dryRun,
     createValidation: validationFor(scope, 'CREATE', dryRun),
     updateValidation: validationFor(scope, 'UPDATE', dryRun),

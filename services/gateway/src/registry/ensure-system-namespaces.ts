@@ -1,7 +1,7 @@
 // default, orch-system and orch-public exist from the start (k8s system namespaces controller).
 import { isAlreadyExists } from '@orch/apimachinery/errors';
 import type { Logger } from '@orch/component-base/logs';
-import { systemNamespaces } from './namespace-lifecycle.js';
+import { systemNamespaces } from '../admission/namespace-lifecycle/plugin.js';
 import type { Store } from './store.js';
 
 /** Creates each system namespace through the Store, retrying (1 s apart) until storage answers. */

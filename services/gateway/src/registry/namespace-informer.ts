@@ -5,7 +5,7 @@ import type { Status } from '@orch/apimachinery/errors';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import type { Fanout } from '../watch/fanout.js';
 import type { Change, FeedListener } from '../watch/type-feed.js';
-import type { NamespaceCache } from './namespace-lifecycle.js';
+import type { NamespaceCache } from '../admission/namespace-lifecycle/plugin.js';
 import type { Store } from './store.js';
 
 export class NamespaceInformer implements NamespaceCache, FeedListener {

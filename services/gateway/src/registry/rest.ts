@@ -38,7 +38,8 @@ export interface ObjectKind {
 
 /**
  * A check run on the final object just before it is written (k8s rest.ValidateObjectFunc):
- * admission's validating phase, bound to the request's attributes by the handler.
+ * admission's validating phase, bound to the request's attributes by the handler (the mutating
+ * phase has the same shape, handlers/scope.ts).
  */
 export type ValidateObjectFunc = (obj: ApiObject, old: ApiObject | undefined) => Promise<void>;
 

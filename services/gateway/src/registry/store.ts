@@ -1,7 +1,8 @@
 // The generic Store: the sequence every write follows, for every kind (k8s
 // generic/registry/store.go). Strategy hooks run in order, then validation, then the
 // validate step the handler bound to the request's attributes (createValidation,
-// updateValidation, deleteValidation), then storage. Updates re-read and retry on a lost race
+// updateValidation, deleteValidation: admission's validating phase), then storage. Admission's
+// mutating phase comes before: in the create handler, and inside an update's update function. Updates re-read and retry on a lost race
 // unless the client pinned a resourceVersion. Dry run runs everything but the storage write.
 // It implements every REST role of a stored kind (registry/rest.ts); a subresource writes
 // through a copy with its own strategy (withStrategy), never through a branch here.

@@ -1,6 +1,6 @@
 // Roles, ClusterRoles, RoleBindings and ClusterRoleBindings (k8s pkg/apis/rbac/validation):
 // names are path segments (`system:basic-user`), rules need verbs and a target, bindings a
-// valid and immutable roleRef. Escalation is checked separately (authz/escalation.ts).
+// valid and immutable roleRef. Escalation is checked separately (admission/rbac-escalation/plugin.ts).
 import type { FieldError } from '@orch/apimachinery/errors';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { sameJson } from '@orch/apimachinery/meta';

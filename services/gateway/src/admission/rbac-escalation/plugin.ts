@@ -1,8 +1,10 @@
 // RBAC escalation prevention (k8s pkg/registry/rbac/{role,clusterrole,rolebinding,
 // clusterrolebinding}/policybased and validation.ConfirmNoEscalation): a user may write a role
 // only with rules they already hold, or with the `escalate` verb on it; and a binding only to a
-// role whose rules they hold, or with the `bind` verb on it. Runs as a validate step of the
-// Store, so it sees the final object of a create, update, patch or apply.
+// role whose rules they hold, or with the `bind` verb on it. Upstream does this in the RBAC
+// registry strategies, not in admission; here it is the validating admission plugin
+// RBACEscalationPrevention, so it sees the final object of a create, update, patch or apply
+// through the write's attributes.
 import { isNotFound, newForbidden } from '@orch/apimachinery/errors';
 import type {
   NonResourceRuleInfo,
@@ -11,10 +13,10 @@ import type {
   RoleRef,
   UserInfo,
 } from '@orch/apimachinery/auth';
-import type { ValidationFunc } from '../registry/admission-attributes.js';
-import type { Getter } from '../registry/rest.js';
-import type { Authorizer } from './authorizer.js';
-import type { RuleReviewer } from './grpc-authorizer.js';
+import type { Authorizer } from '../../authz/authorizer.js';
+import type { RuleReviewer } from '../../authz/grpc-authorizer.js';
+import type { Getter } from '../../registry/rest.js';
+import type { AdmissionAttributes, AdmissionPlugin } from '../interfaces.js';
 
 export const rbacGroup = 'rbac.authorization.orch.io';
 
@@ -91,7 +93,7 @@ export interface EscalationDeps {
 const isMaster = (u: UserInfo): boolean => u.groups.includes('system:masters');
 
 /** The escalation check of writes to RBAC kinds, reading the write's attributes only. */
-export function escalationCheck(deps: EscalationDeps): ValidationFunc {
+export function rbacEscalationPrevention(deps: EscalationDeps): AdmissionPlugin {
   const allowedTo = async (
     user: UserInfo,
     verb: string,
@@ -120,7 +122,7 @@ export function escalationCheck(deps: EscalationDeps): ValidationFunc {
   ): Promise<string[]> => uncoveredRules(await deps.reviewer.rulesReview(user, namespace), rules);
   const describe = (u: UserInfo): string => `user "${u.name}" (groups=${JSON.stringify(u.groups)})`;
 
-  return async (a) => {
+  const validate = async (a: AdmissionAttributes): Promise<void> => {
     if (a.resource.group !== rbacGroup || a.operation === 'DELETE' || !a.object) return;
     const gr = { group: a.resource.group, resource: a.resource.resource };
     const obj = a.object;
@@ -186,5 +188,10 @@ export function escalationCheck(deps: EscalationDeps): ValidationFunc {
         );
       }
     }
+  };
+  return {
+    name: 'RBACEscalationPrevention',
+    handles: (op) => op === 'CREATE' || op === 'UPDATE',
+    validate,
   };
 }

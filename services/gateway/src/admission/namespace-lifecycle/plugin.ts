@@ -1,12 +1,13 @@
-// Namespace lifecycle (k8s NamespaceLifecycle admission): content needs an existing namespace
-// that is not Terminating; the system namespaces cannot be deleted. Namespaces are read from a
-// cache kept by the fan-out, with a quorum read when the cache has not seen one yet.
+// NamespaceLifecycle admission plugin (k8s plugin/pkg/admission/namespace/lifecycle), validating:
+// content needs an existing namespace that is not Terminating; the system namespaces cannot be
+// deleted. Namespaces are read from a cache kept by the fan-out, with a quorum read when the
+// cache has not seen one yet.
 import { isNotFound, newForbidden, newNotFound } from '@orch/apimachinery/errors';
 import type { StatusError } from '@orch/apimachinery/errors';
 import type { ResourceRegistry } from '@orch/apimachinery/registry';
 import type { ApiObject } from '@orch/apimachinery/meta';
-import type { ValidationFunc } from './admission-attributes.js';
-import type { Getter } from './rest.js';
+import type { Getter } from '../../registry/rest.js';
+import type { AdmissionAttributes, AdmissionPlugin } from '../interfaces.js';
 
 export const systemNamespaces = ['default', 'orch-system', 'orch-public'];
 
@@ -21,8 +22,8 @@ export function namespaceLifecycle(
   registry: ResourceRegistry,
   namespaces: Getter,
   cache: NamespaceCache | undefined
-): ValidationFunc {
-  return async (a) => {
+): AdmissionPlugin {
+  const validate = async (a: AdmissionAttributes): Promise<void> => {
     const { group, resource } = a.resource;
     if (group === '' && resource === 'namespaces') {
       if (a.operation === 'DELETE' && systemNamespaces.includes(a.name)) {
@@ -65,5 +66,10 @@ export function namespaceLifecycle(
       };
       throw err;
     }
+  };
+  return {
+    name: 'NamespaceLifecycle',
+    handles: (op) => op === 'CREATE' || op === 'DELETE',
+    validate,
   };
 }

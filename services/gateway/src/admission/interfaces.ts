@@ -1,0 +1,118 @@
+// The seam admission plugs into (k8s.io/apiserver/pkg/admission): the attributes of a write as
+// upstream's admission.Attributes carries them, the plugin interface (admission.Interface with
+// MutationInterface and ValidationInterface), and the adapters that bind a phase to a request's
+// attributes for the handler and the Store to call with the object of the moment
+// (AdmissionToValidateObjectFunc). The handler builds the static attributes from the request
+// info and the user in the request context; nothing below it reads the HTTP request.
+import type { UserInfo } from '@orch/apimachinery/auth';
+import type { ApiObject } from '@orch/apimachinery/meta';
+import type { GroupVersionKind, GroupVersionResource } from '@orch/apimachinery/schema';
+import type { ValidateObjectFunc } from '../registry/rest.js';
+
+export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+
+export interface AdmissionAttributes {
+  operation: Operation;
+  /** The kind of the object written (for a subresource, the subresource's kind). */
+  kind: GroupVersionKind;
+  resource: GroupVersionResource;
+  /** '' for the object itself. */
+  subresource: string;
+  /** '' for cluster-scoped resources. */
+  namespace: string;
+  name: string;
+  /** The requester; undefined for writes from inside the gateway (system namespaces). */
+  user: UserInfo | undefined;
+  dryRun: boolean;
+  /**
+   * The object to be written; undefined on delete. A mutating plugin changes it in place; the
+   * strategy validates it afterwards.
+   */
+  object: ApiObject | undefined;
+  /** The stored object an update or delete starts from. */
+  oldObject: ApiObject | undefined;
+  /** The operation's options object (upstream's operationOptions); undefined for CONNECT. */
+  options: OperationOptions | undefined;
+}
+
+/**
+ * The options of the operation as upstream's admission passes them (CreateOptions for a create,
+ * also a PUT or patch that creates, UpdateOptions for an update or patch, DeleteOptions for a
+ * delete), with what the gateway knows of them: the dry run.
+ */
+export interface OperationOptions {
+  apiVersion: 'meta.orch.io/v1';
+  kind: 'CreateOptions' | 'UpdateOptions' | 'DeleteOptions';
+  dryRun?: ['All'];
+}
+
+const optionsKinds = {
+  CREATE: 'CreateOptions',
+  UPDATE: 'UpdateOptions',
+  DELETE: 'DeleteOptions',
+} as const;
+
+export function operationOptions(
+  operation: Operation,
+  dryRun: boolean
+): OperationOptions | undefined {
+  if (operation === 'CONNECT') return undefined;
+  const kind = optionsKinds[operation];
+  return { apiVersion: 'meta.orch.io/v1', kind, ...(dryRun ? { dryRun: ['All'] } : {}) };
+}
+
+/**
+ * One admission plugin (k8s admission.Interface): it says which operations it handles, and
+ * mutates (admit, k8s MutationInterface), validates (validate, k8s ValidationInterface) or both.
+ * A denial is a thrown StatusError (newForbidden, ...), which fails the request at once.
+ */
+export interface AdmissionPlugin {
+  /** The name the admission flags use (k8s's plugin names where upstream has the plugin). */
+  readonly name: string;
+  handles(operation: Operation): boolean;
+  /** Mutating phase: may change `attrs.object` in place; runs before the strategy validates. */
+  admit?(attrs: AdmissionAttributes): Promise<void>;
+  /** Validating phase: sees the final object, after the strategy; changes nothing. */
+  validate?(attrs: AdmissionAttributes): Promise<void>;
+}
+
+/** The two phases of the chain, as the handlers see them (one request's admission). */
+export interface Admission {
+  admit(attrs: AdmissionAttributes): Promise<void>;
+  validate(attrs: AdmissionAttributes): Promise<void>;
+}
+
+/** What the handler knows before the Store has the final object. */
+export type StaticAttributes = Omit<AdmissionAttributes, 'object' | 'oldObject' | 'options'> & {
+  namespaced: boolean;
+};
+
+/**
+ * Binds one phase of admission to a request's attributes (k8s AdmissionToValidateObjectFunc,
+ * and the admit step of the update's transformers): the name and namespace come from the object
+ * of the moment when it has them (generateName, a namespace in the body of a POST to a
+ * cluster-wide path). An update that finds nothing stored runs as CREATE, as upstream's.
+ */
+export function admissionObjectFunc(
+  phase: ((attrs: AdmissionAttributes) => Promise<void>) | undefined,
+  attrs: StaticAttributes
+): ValidateObjectFunc | undefined {
+  if (!phase) return undefined;
+  const { namespaced, ...base } = attrs;
+  return (obj, old) => {
+    const deleting = attrs.operation === 'DELETE';
+    const current = deleting ? undefined : obj;
+    const oldObject = deleting ? obj : old;
+    const named = current ?? oldObject;
+    const operation = attrs.operation === 'UPDATE' && !old ? 'CREATE' : attrs.operation;
+    return phase({
+      ...base,
+      operation,
+      options: operationOptions(operation, base.dryRun),
+      name: named?.metadata.name || base.name,
+      namespace: namespaced ? named?.metadata.namespace || base.namespace : '',
+      object: current,
+      oldObject,
+    });
+  };
+}
