@@ -142,9 +142,13 @@ describe('Launcher', () => {
   it('kills a process that does not stop within the grace period', async () => {
     const lines: string[] = [];
     const launcher = new Launcher({ logDir: dir, stopGraceMs: 300, say: (l) => lines.push(l) });
-    const stubborn = `process.on('SIGTERM', () => undefined); setInterval(() => undefined, 1000)`;
+    // Ready only once it ignores SIGTERM: it listens after installing the handler, so a slow
+    // start cannot let the SIGTERM arrive first.
+    const port = await freePort();
+    const stubborn = `process.on('SIGTERM', () => undefined);
+      require('node:http').createServer((req, res) => res.end('ok')).listen(${port}, '127.0.0.1');`;
     const [p] = await launcher.startStage([
-      nodeProcess('stubborn', stubborn, [{ kind: 'running', forMs: 200 }]),
+      nodeProcess('stubborn', stubborn, [{ kind: 'http', url: `http://127.0.0.1:${port}/` }]),
     ]);
     await launcher.stop();
     assert.equal(p!.exitReason(), 'was killed by SIGKILL');
