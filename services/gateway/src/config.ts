@@ -69,7 +69,6 @@ export async function newGatewayConfig(
     cache: options.authorizationCache,
     metrics,
   });
-  const f = fanout;
   return {
     options,
     log,
@@ -77,11 +76,11 @@ export async function newGatewayConfig(
     rawStorage,
     storage,
     nats,
-    fanout: f,
+    fanout,
     metrics,
     authz,
     async close() {
-      f.stop();
+      fanout.stop();
       await nats.drain().catch(() => undefined);
       rawStorage.close();
       authz.close();

@@ -12,6 +12,7 @@ import { createLogger } from '@orch/component-base/logs';
 import { startInBackground } from '@orch/component-base/run';
 import { newGatewayConfig } from './config.js';
 import { gatewayOptions } from './options.js';
+import { suiteGatewayArgs } from './suite-gateway-args.js';
 import { GatewayServer } from './server.js';
 
 let suite: Suite;
@@ -182,21 +183,13 @@ test('watch: two gateways see the same events', async () => {
 test('watch: a gateway losing NATS messages still gives every watcher every event once, in order', async () => {
   let n = 0;
   const dropped: number[] = [];
-  const g = suite.pki.file('gateway');
   const port = await freePort();
   const gw = await startInBackground(
     new GatewayServer(
       await newGatewayConfig(
         gatewayOptions([
           `--secure-port=${port}`,
-          `--tls-cert-file=${g.certFile}`,
-          `--tls-private-key-file=${g.keyFile}`,
-          `--client-ca-file=${suite.pki.caFile}`,
-          `--storage-servers=127.0.0.1:${suite.storagePort}`,
-          `--grpc-ca-file=${suite.pki.caFile}`,
-          `--grpc-cert-file=${g.certFile}`,
-          `--grpc-key-file=${g.keyFile}`,
-          `--nats-url=${suite.nats.url}`,
+          ...suiteGatewayArgs(suite),
           `--authorizer-servers=127.0.0.1:${suite.authorizerPort}`,
         ]),
         createLogger('gateway-test', 'error'),

@@ -13,6 +13,7 @@ import { startSuite, waitFor } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 import { newGatewayConfig } from '../config.js';
 import { gatewayOptions } from '../options.js';
+import { suiteGatewayArgs } from '../suite-gateway-args.js';
 import { GatewayServer } from '../server.js';
 
 let suite: Suite;
@@ -184,17 +185,9 @@ function post(
 }
 
 test('--disable-admission-plugins=NamespaceLifecycle: a create in a missing namespace is stored', async () => {
-  const g = suite.pki.file('gateway');
   const options = gatewayOptions([
     '--secure-port=0',
-    `--tls-cert-file=${g.certFile}`,
-    `--tls-private-key-file=${g.keyFile}`,
-    `--client-ca-file=${suite.pki.caFile}`,
-    `--storage-servers=127.0.0.1:${suite.storagePort}`,
-    `--grpc-ca-file=${suite.pki.caFile}`,
-    `--grpc-cert-file=${g.certFile}`,
-    `--grpc-key-file=${g.keyFile}`,
-    `--nats-url=${suite.nats.url}`,
+    ...suiteGatewayArgs(suite),
     '--authorization-mode=AlwaysAllow',
     '--disable-admission-plugins=NamespaceLifecycle',
   ]);

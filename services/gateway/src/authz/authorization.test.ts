@@ -11,6 +11,7 @@ import { startInBackground } from '@orch/component-base/run';
 import type { Started } from '@orch/component-base/run';
 import { newGatewayConfig } from '../config.js';
 import { gatewayOptions } from '../options.js';
+import { suiteGatewayArgs } from '../suite-gateway-args.js';
 import { GatewayServer } from '../server.js';
 
 let suite: Suite;
@@ -26,19 +27,7 @@ after(async () => {
 });
 
 async function gateway(args: string[]): Promise<Started> {
-  const g = suite.pki.file('gateway');
-  const options = gatewayOptions([
-    '--secure-port=0',
-    `--tls-cert-file=${g.certFile}`,
-    `--tls-private-key-file=${g.keyFile}`,
-    `--client-ca-file=${suite.pki.caFile}`,
-    `--storage-servers=127.0.0.1:${suite.storagePort}`,
-    `--grpc-ca-file=${suite.pki.caFile}`,
-    `--grpc-cert-file=${g.certFile}`,
-    `--grpc-key-file=${g.keyFile}`,
-    `--nats-url=${suite.nats.url}`,
-    ...args,
-  ]);
+  const options = gatewayOptions(['--secure-port=0', ...suiteGatewayArgs(suite), ...args]);
   const log = createLogger('test-gateway');
   const s = await startInBackground(new GatewayServer(await newGatewayConfig(options, log)));
   servers.push(s);

@@ -72,10 +72,7 @@ export async function patchResource(
         `got ${patch.length}`
     );
   }
-  if (
-    contentType !== 'application/json-patch+json' &&
-    (typeof patch !== 'object' || patch === null || Array.isArray(patch))
-  ) {
+  if (!isJsonPatch && (typeof patch !== 'object' || patch === null || Array.isArray(patch))) {
     throw newBadRequest('a merge patch must be a JSON object');
   }
   const ns = namespaceOf(scope);
@@ -89,12 +86,11 @@ export async function patchResource(
         if (!current) throw newNotFound(groupResource, name);
         let patched: unknown;
         try {
-          patched =
-            contentType === 'application/json-patch+json'
-              ? applyJsonPatch(current, patch)
-              : contentType === 'application/strategic-merge-patch+json' && schema
-                ? applyStrategicMergePatch(current, patch, schema)
-                : applyMergePatch(current, patch);
+          patched = isJsonPatch
+            ? applyJsonPatch(current, patch)
+            : contentType === 'application/strategic-merge-patch+json' && schema
+              ? applyStrategicMergePatch(current, patch, schema)
+              : applyMergePatch(current, patch);
         } catch (err) {
           if (err instanceof PatchError) {
             // As upstream: a patch that does not apply is 422 with the reason as a fieldless cause.

@@ -281,8 +281,7 @@ export class Store implements StandardStorage {
   }
 
   /** Immutable metadata is carried over, generation follows spec changes (k8s rest.BeforeUpdate). */
-  #beforeUpdate(desired: ApiObject, old: ApiObject): ApiObject {
-    const next = desired;
+  #beforeUpdate(next: ApiObject, old: ApiObject): ApiObject {
     this.strategy.prepareForUpdate(next, old);
     const meta = next.metadata;
     // As upstream's BeforeUpdate: a uid is kept when the client sent none (a different one is
