@@ -8,6 +8,7 @@ import {
   adminCertName,
   adminUserName,
   authorizerClientCertName,
+  certFiles,
   componentUserName,
 } from '@orch/component-base/pki';
 import type { CertificateFiles } from '@orch/component-base/pki';
@@ -359,11 +360,6 @@ export function natsProcess(
     ready: [{ kind: 'http', url: `http://${host}:${o.monitorPort}/healthz` }],
     timeoutMs: 20_000,
   };
-}
-
-/** The certificate files of `name` in a cluster PKI directory (as ensureClusterPki names them). */
-export function certFiles(pkiDir: string, name: string): CertificateFiles {
-  return { certFile: join(pkiDir, `${name}.crt`), keyFile: join(pkiDir, `${name}.key`) };
 }
 
 /** The environment without ETCD_* settings that would override the flags. */

@@ -6,13 +6,12 @@ import { join } from 'node:path';
 import {
   etcdProcess,
   freePorts,
-  probeReadiness,
   registerTempDir,
   stopProcess,
   unregisterTempDir,
 } from '@orch/suite';
 
-import { retryOnPortInUse, spawnBackend } from './spawn-backend.js';
+import { retryOnPortInUse, spawnProcessSpec } from './spawn-backend.js';
 
 export interface StartEtcdOptions {
   /** Data directory to use and keep; default a fresh temporary one, removed by `stop()`. */
@@ -55,18 +54,7 @@ export async function startEtcd(opts: StartEtcdOptions = {}): Promise<EtcdServer
 
     let child: ChildProcess;
     try {
-      const startedAt = Date.now();
-      ({ child } = await spawnBackend({
-        name: 'etcd',
-        command: spec.command,
-        args: spec.args,
-        env: spec.env,
-        ready: async () => {
-          for (const r of spec.ready) if (!(await probeReadiness(r, startedAt))) return false;
-          return true;
-        },
-        timeoutMs: startTimeoutMs,
-      }));
+      ({ child } = await spawnProcessSpec(spec, 'etcd', startTimeoutMs));
     } catch (err) {
       await removeDataDir();
       throw err;

@@ -1,8 +1,6 @@
-import type { ChildProcess } from 'node:child_process';
+import { freePorts, natsProcess, stopProcess } from '@orch/suite';
 
-import { freePorts, natsProcess, probeReadiness, stopProcess } from '@orch/suite';
-
-import { retryOnPortInUse, spawnBackend } from './spawn-backend.js';
+import { retryOnPortInUse, spawnProcessSpec } from './spawn-backend.js';
 
 export interface NatsServer {
   /** Client URL, `nats://127.0.0.1:<port>`. */
@@ -28,18 +26,8 @@ export async function startNats(): Promise<NatsServer> {
     const [port, monitorPort] = (await freePorts(2)) as [number, number];
     const spec = natsProcess({ port, monitorPort });
     const monitorUrl = `http://127.0.0.1:${monitorPort}`;
-    const startedAt = Date.now();
 
-    const { child }: { child: ChildProcess } = await spawnBackend({
-      name: 'nats-server',
-      command: spec.command,
-      args: spec.args,
-      ready: async () => {
-        for (const r of spec.ready) if (!(await probeReadiness(r, startedAt))) return false;
-        return true;
-      },
-      timeoutMs: startTimeoutMs,
-    });
+    const { child } = await spawnProcessSpec(spec, 'nats-server', startTimeoutMs);
 
     return {
       url: `nats://127.0.0.1:${port}`,

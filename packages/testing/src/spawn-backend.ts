@@ -1,7 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 
-import { OutputTail, hasExited, registerProcess } from '@orch/suite';
+import { OutputTail, hasExited, probeReadiness, registerProcess } from '@orch/suite';
+import type { ProcessSpec } from '@orch/suite';
 
 import { waitFor } from './wait-for.js';
 
@@ -70,6 +71,29 @@ export async function spawnBackend(opts: SpawnBackendOptions): Promise<SpawnedBa
       ? new PortInUseError(message)
       : new Error(message, { cause: err });
   }
+}
+
+/**
+ * Spawns one process as @orch/suite describes it (`etcdProcess`, `natsProcess`) by
+ * {@link spawnBackend}: ready once every readiness of the spec holds.
+ */
+export function spawnProcessSpec(
+  spec: ProcessSpec,
+  name: string,
+  timeoutMs: number
+): Promise<SpawnedBackend> {
+  const startedAt = Date.now();
+  return spawnBackend({
+    name,
+    command: spec.command,
+    args: spec.args,
+    env: spec.env,
+    ready: async () => {
+      for (const r of spec.ready) if (!(await probeReadiness(r, startedAt))) return false;
+      return true;
+    },
+    timeoutMs,
+  });
 }
 
 /** Runs `attempt` up to `attempts` times while it fails with {@link PortInUseError}. */

@@ -18,8 +18,6 @@ export {
   finalizerNameWarningMsg,
   isNegativeErrorMsg,
   resourceVersionSetOnCreateMsg,
-  validateAnnotationMap,
-  validateLabelMap,
   validateObjectMeta,
   validateObjectMetaCreate,
   validateObjectMetaUpdate,

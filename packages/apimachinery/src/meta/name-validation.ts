@@ -6,6 +6,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { fieldInvalid, fieldTooLong } from '../errors/field-errors.js';
+import type { FieldPath } from '../errors/field-errors.js';
 import type { FieldError } from '../errors/status-error.js';
 
 /** How an object's `metadata.name` is checked, per resource. */
@@ -218,7 +219,7 @@ export function generateName(base: string): string {
 /** k8s `ValidateLabels`: every key a qualified name, every value a valid label value. */
 export function validateLabels(
   labels: Readonly<Record<string, string>> | undefined,
-  field = 'metadata.labels'
+  field: FieldPath | string = 'metadata.labels'
 ): FieldError[] {
   const errs: FieldError[] = [];
   for (const [key, value] of Object.entries(labels ?? {})) {
@@ -234,7 +235,7 @@ export function validateLabels(
  */
 export function validateAnnotations(
   annotations: Readonly<Record<string, string>> | undefined,
-  field = 'metadata.annotations'
+  field: FieldPath | string = 'metadata.annotations'
 ): FieldError[] {
   const errs: FieldError[] = [];
   let totalSize = 0;

@@ -16,8 +16,8 @@ import type { FieldError } from '../errors/status-error.js';
 import {
   isDNS1123Label,
   isQualifiedName,
-  isValidLabelValue,
-  totalAnnotationSizeLimitBytes,
+  validateAnnotations,
+  validateLabels,
   validateObjectName,
 } from './name-validation.js';
 import type { ObjectNameRule } from './name-validation.js';
@@ -271,41 +271,11 @@ function validateNonnegative(value: number | undefined, path: FieldPath): FieldE
 function validateCommon(r: Reader): FieldError[] {
   const path = r.path;
   return [
-    ...validateLabelMap(r.stringMap('labels'), path.child('labels')),
-    ...validateAnnotationMap(r.stringMap('annotations'), path.child('annotations')),
+    ...validateLabels(r.stringMap('labels'), path.child('labels')),
+    ...validateAnnotations(r.stringMap('annotations'), path.child('annotations')),
     ...validateOwnerReferences(r.list('ownerReferences'), path.child('ownerReferences'), r),
     ...validateManagedFields(r.list('managedFields'), path.child('managedFields'), r),
   ];
-}
-
-/** k8s `v1validation.ValidateLabels`: keys are qualified names, values label values. */
-export function validateLabelMap(
-  labels: Readonly<Record<string, string>> | undefined,
-  path: FieldPath
-): FieldError[] {
-  const errs: FieldError[] = [];
-  for (const [k, v] of Object.entries(labels ?? {})) {
-    for (const msg of isQualifiedName(k)) errs.push(fieldInvalid(path, k, msg));
-    for (const msg of isValidLabelValue(v)) errs.push(fieldInvalid(path, v, msg));
-  }
-  return errs;
-}
-
-/** k8s `ValidateAnnotations`: keys qualified names (any case), at most 256 KiB in all. */
-export function validateAnnotationMap(
-  annotations: Readonly<Record<string, string>> | undefined,
-  path: FieldPath
-): FieldError[] {
-  const errs: FieldError[] = [];
-  let total = 0;
-  for (const [k, v] of Object.entries(annotations ?? {})) {
-    for (const msg of isQualifiedName(k.toLowerCase())) errs.push(fieldInvalid(path, k, msg));
-    total += byteLength(k) + byteLength(v);
-  }
-  if (total > totalAnnotationSizeLimitBytes) {
-    errs.push(fieldTooLong(path, totalAnnotationSizeLimitBytes));
-  }
-  return errs;
 }
 
 /** k8s `ValidateFinalizers`: qualified names, and not both orphan and foregroundDeletion. */

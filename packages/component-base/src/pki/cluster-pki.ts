@@ -57,6 +57,11 @@ export interface ClusterPki {
   file(name: string): CertificateFiles;
 }
 
+/** The certificate files of `name` in a cluster PKI directory: `<name>.crt`, `<name>.key`. */
+export function certFiles(pkiDir: string, name: string): CertificateFiles {
+  return { certFile: join(pkiDir, `${name}.crt`), keyFile: join(pkiDir, `${name}.key`) };
+}
+
 /** CN of a component certificate: `system:orch:<name>`. */
 export function componentUserName(name: string): string {
   return `system:orch:${name}`;
@@ -74,10 +79,7 @@ export async function ensureClusterPki(
 ): Promise<ClusterPki> {
   const root = resolve(dir);
   await mkdir(root, { recursive: true, mode: 0o755 });
-  const file = (name: string): CertificateFiles => ({
-    certFile: join(root, `${name}.crt`),
-    keyFile: join(root, `${name}.key`),
-  });
+  const file = (name: string): CertificateFiles => certFiles(root, name);
 
   const caFiles = file('ca');
   let ca: CertificateAuthority;

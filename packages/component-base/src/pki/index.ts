@@ -8,6 +8,7 @@ export {
   adminCertName,
   adminUserName,
   authorizerClientCertName,
+  certFiles,
   componentUserName,
   componentsGroup,
   defaultServiceNames,
