@@ -91,6 +91,16 @@ const viewResources = [
   'namespaces/status',
 ];
 
+/** The apps workloads and their scale subresources, written by edit and read by view. */
+const appsWorkloads = [
+  'deployments',
+  'replicasets',
+  'statefulsets',
+  'daemonsets',
+  'deployments/scale',
+  'replicasets/scale',
+];
+
 export function bootstrapClusterRoles(): Role[] {
   return [
     clusterRole('cluster-admin', [rule(['*'], ['*'], ['*']), urls(['*'], ['*'])]),
@@ -153,18 +163,7 @@ export function bootstrapClusterRoles(): Role[] {
         rule(read, [core], ['secrets']),
         rule(['impersonate'], [core], ['serviceaccounts']),
         rule(['create'], [core], ['serviceaccounts/token']),
-        rule(
-          write,
-          [apps],
-          [
-            'deployments',
-            'replicasets',
-            'statefulsets',
-            'daemonsets',
-            'deployments/scale',
-            'replicasets/scale',
-          ]
-        ),
+        rule(write, [apps], appsWorkloads),
         rule(write, [coordination], ['leases']),
       ],
       { [aggregateLabel('admin')]: 'true', [aggregateLabel('edit')]: 'true' }
@@ -174,20 +173,7 @@ export function bootstrapClusterRoles(): Role[] {
       [
         rule(read, [core], viewResources),
         rule(['get', 'list', 'watch'], [core], ['namespaces']),
-        rule(
-          read,
-          [apps],
-          [
-            'deployments',
-            'replicasets',
-            'statefulsets',
-            'daemonsets',
-            'deployments/scale',
-            'replicasets/scale',
-            'deployments/status',
-            'replicasets/status',
-          ]
-        ),
+        rule(read, [apps], [...appsWorkloads, 'deployments/status', 'replicasets/status']),
         rule(read, [coordination], ['leases']),
         rule(read, [events], ['events']),
       ],

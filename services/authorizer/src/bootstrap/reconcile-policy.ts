@@ -4,6 +4,7 @@
 // fields, validates and admits it as any create); an existing one gets the rules or subjects it
 // lacks, unless its `rbac.authorization.orch.io/autoupdate` annotation is "false". Nothing is
 // ever removed.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { isAlreadyExists, isConflict, isNotFound } from '@orch/apimachinery/errors';
 import { sameJson } from '@orch/apimachinery/meta';
 import type { Logger } from '@orch/component-base/logs';
@@ -117,17 +118,8 @@ export async function reconcilePolicyWithBackoff(
     } catch (err) {
       if (signal.aborted) break;
       log.info('bootstrap policy not reconciled yet; retrying', { err: String(err), delayMs });
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, delayMs);
-        signal.addEventListener(
-          'abort',
-          () => {
-            clearTimeout(timer);
-            resolve();
-          },
-          { once: true }
-        );
-      });
+      // Ends early on abort (the rejection is the abort; the loop condition sees it).
+      await sleep(delayMs, undefined, { signal }).catch(() => undefined);
     }
   }
   return false;
