@@ -20,6 +20,7 @@ import type { StorageClient } from '@orch/apimachinery/grpc';
 import type { ListOptions } from '@orch/apimachinery/storage';
 import {
   fillObjectMetaSystemFields,
+  wipeObjectMetaSystemFields,
   generateName,
   now,
   sameJson,
@@ -269,11 +270,10 @@ export class Store implements StandardStorage {
     if (!meta.name && typeof meta.generateName === 'string' && meta.generateName) {
       meta.name = generateName(meta.generateName);
     }
+    wipeObjectMetaSystemFields(meta);
     fillObjectMetaSystemFields(meta);
     meta.generation = 1;
     delete meta.resourceVersion;
-    delete meta.deletionTimestamp;
-    delete meta.deletionGracePeriodSeconds;
     if (!this.def.namespaced) delete meta.namespace;
     this.strategy.prepareForCreate(obj);
     const errs = [...rvErrs, ...this.#validateMeta(obj), ...this.strategy.validate(obj)];
