@@ -89,7 +89,7 @@ function walkMessage(
       delete obj[key];
       continue;
     }
-    walkField(jf.field, v, join(path, key), r);
+    walkField(jf.field, v, join(path, key), r, (nv) => (obj[key] = nv));
     if (isOmitted(jf.field, v)) delete obj[key];
   }
   for (const [key, jf] of m.jsonFields) {
@@ -103,7 +103,16 @@ function walkMessage(
   }
 }
 
-function walkField(f: FieldSchema, v: unknown, path: string, r: FieldValidationResult): void {
+/** `set` replaces the value where it stands, for values stored in their canonical form. */
+type SetValue = (value: unknown) => void;
+
+function walkField(
+  f: FieldSchema,
+  v: unknown,
+  path: string,
+  r: FieldValidationResult,
+  set: SetValue
+): void {
   if (f.map) {
     if (!isPlainObject(v)) {
       r.problems.push({
@@ -113,7 +122,9 @@ function walkField(f: FieldSchema, v: unknown, path: string, r: FieldValidationR
       });
       return;
     }
-    for (const [k, x] of Object.entries(v)) walkValue(f.value, x, `${path}[${k}]`, r);
+    for (const [k, x] of Object.entries(v)) {
+      walkValue(f.value, x, `${path}[${k}]`, r, (nv) => (v[k] = nv));
+    }
     return;
   }
   if (f.repeated) {
@@ -125,13 +136,19 @@ function walkField(f: FieldSchema, v: unknown, path: string, r: FieldValidationR
       });
       return;
     }
-    v.forEach((x, i) => walkValue(f.value, x, `${path}[${i}]`, r));
+    v.forEach((x, i) => walkValue(f.value, x, `${path}[${i}]`, r, (nv) => (v[i] = nv)));
     return;
   }
-  walkValue(f.value, v, path, r);
+  walkValue(f.value, v, path, r, set);
 }
 
-function walkValue(t: ValueType, v: unknown, path: string, r: FieldValidationResult): void {
+function walkValue(
+  t: ValueType,
+  v: unknown,
+  path: string,
+  r: FieldValidationResult,
+  set: SetValue
+): void {
   const bad = (expected: string): void =>
     void r.problems.push({
       field: path,
@@ -181,6 +198,10 @@ function walkValue(t: ValueType, v: unknown, path: string, r: FieldValidationRes
           reason: 'FieldValueInvalid',
           message: `quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`,
         });
+      } else if (typeof v === 'number') {
+        // A Quantity is a string on the wire (Go's Quantity marshals to one): a number is kept
+        // as the string the binary form carries, so JSON, YAML and binary read back the same.
+        set(String(v));
       }
       return;
     case 'int-or-string':
@@ -202,7 +223,10 @@ function walkValue(t: ValueType, v: unknown, path: string, r: FieldValidationRes
       return;
     case 'string-list':
       if (!Array.isArray(v)) bad('array');
-      else v.forEach((x, i) => walkValue({ scalar: 'string' }, x, `${path}[${i}]`, r));
+      else
+        v.forEach((x, i) =>
+          walkValue({ scalar: 'string' }, x, `${path}[${i}]`, r, (nv) => (v[i] = nv))
+        );
       return;
     case 'raw':
       return;
