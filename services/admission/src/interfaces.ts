@@ -1,0 +1,103 @@
+// The contract inside the admission service (k8s.io/apiserver/pkg/admission as the service runs
+// it): the attributes of one write as the gateway sends them, what a plugin may add to the
+// answer (warnings, audit annotations), the plugin interface, and the read-only views of the
+// cluster that plugins consult (informer-backed listers). A denial is a thrown StatusError
+// (`@orch/apimachinery/errors`), which the service returns to the gateway as the request's
+// failure; any other thrown error is an internal error of that plugin.
+import type { UserInfo } from '@orch/apimachinery/auth';
+import type { FieldError } from '@orch/apimachinery/errors';
+import type { ApiObject } from '@orch/apimachinery/meta';
+import type { GroupVersionKind, GroupVersionResource } from '@orch/apimachinery/schema';
+
+export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+
+/**
+ * One write's attributes (upstream admission.Attributes; the fields of AdmissionReview.request
+ * other than uid, which each webhook call makes anew).
+ */
+export interface AdmissionRequest {
+  operation: Operation;
+  /** The kind of the object written (for a subresource, the subresource's kind). */
+  kind: GroupVersionKind;
+  resource: GroupVersionResource;
+  /** '' for the object itself. */
+  subResource: string;
+  /** '' for cluster-scoped resources. */
+  namespace: string;
+  name: string;
+  userInfo: UserInfo;
+  /** The object to be written; undefined for DELETE. A mutating plugin replaces it. */
+  object: ApiObject | undefined;
+  /** The stored object; undefined for CREATE and CONNECT. */
+  oldObject: ApiObject | undefined;
+  /** CreateOptions, UpdateOptions or DeleteOptions (apiVersion meta.orch.io/v1); undefined for CONNECT. */
+  options: Record<string, unknown> | undefined;
+  dryRun: boolean;
+}
+
+/** What a plugin may add to the answer besides allowing, denying or mutating. */
+export interface AdmissionContext {
+  /** A `Warning: 299` line for the client (plain text, the gateway adds the code). */
+  warn(text: string): void;
+  /** An audit annotation (k8s AddAnnotation); the key is prefixed by the plugin. */
+  annotate(key: string, value: string): void;
+  /** Aborted when the gateway gave up on the call. */
+  signal: AbortSignal;
+}
+
+/** The service's plugins, by the names the admission flags use. */
+export type ServicePluginName =
+  | 'AlwaysAdmit'
+  | 'AlwaysPullImages'
+  | 'ImagePolicyWebhook'
+  | 'MutatingAdmissionWebhook'
+  | 'ValidatingAdmissionPolicy'
+  | 'ValidatingAdmissionWebhook'
+  | 'AlwaysDeny';
+
+/**
+ * One plugin of the service (k8s admission.Interface with MutationInterface and
+ * ValidationInterface). `admit` may replace `req.object`; `validate` changes nothing.
+ */
+export interface ServicePlugin {
+  readonly name: ServicePluginName;
+  handles(operation: Operation): boolean;
+  admit?(req: AdmissionRequest, ctx: AdmissionContext): Promise<void>;
+  validate?(req: AdmissionRequest, ctx: AdmissionContext): Promise<void>;
+}
+
+/** A synced, read-only view of one resource (client-go's Lister over an informer). */
+export interface ObjectLister {
+  /** Every object, or those of one namespace. */
+  list(namespace?: string): ApiObject[];
+  /** One object by namespace ('' when cluster-scoped) and name. */
+  get(namespace: string, name: string): ApiObject | undefined;
+}
+
+/** The listers plugins consult. */
+export interface Listers {
+  namespaces: ObjectLister;
+  /**
+   * A lister of any resource (by group, '' for core, and plural resource name), started and
+   * synced on first use (the params of policies).
+   */
+  forResource(group: string, resource: string): Promise<ObjectLister>;
+}
+
+/** A compiled set of webhook matchConditions (CEL, see the cel module). */
+export interface MatchConditions {
+  /**
+   * All conditions true: match. Any false: no match (the webhook is skipped). An evaluation
+   * error is returned as `error` (the webhook's failurePolicy decides).
+   */
+  evaluate(req: AdmissionRequest): Promise<{ matches: boolean; error?: string }>;
+}
+
+/**
+ * Compiles `matchConditions[]` ({name, expression}) of a webhook; compile errors are returned
+ * as field errors under `path` (the webhook's matchConditions path).
+ */
+export type MatchConditionsCompiler = (
+  conditions: readonly { name: string; expression: string }[],
+  path: string
+) => { conditions: MatchConditions; errors: FieldError[] };
