@@ -4,10 +4,12 @@
 // cluster that plugins consult (informer-backed listers). A denial is a thrown StatusError
 // (`@orch/apimachinery/errors`), which the service returns to the gateway as the request's
 // failure; any other thrown error is an internal error of that plugin.
+import type { Registry } from 'prom-client';
 import type { UserInfo } from '@orch/apimachinery/auth';
 import type { FieldError } from '@orch/apimachinery/errors';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import type { GroupVersionKind, GroupVersionResource } from '@orch/apimachinery/schema';
+import type { Logger } from '@orch/component-base/logs';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
@@ -101,3 +103,20 @@ export type MatchConditionsCompiler = (
   conditions: readonly { name: string; expression: string }[],
   path: string
 ) => { conditions: MatchConditions; errors: FieldError[] };
+
+/**
+ * What a plugin factory is given. Each plugin folder exports a factory
+ * `(deps: PluginDeps) => ServicePlugin` (or several plugins); `plugins.ts` names them.
+ */
+export interface PluginDeps {
+  listers: Listers;
+  /** Metrics go here (upstream's names where they exist). */
+  registry: Registry;
+  log: Logger;
+  /**
+   * This plugin's configuration from --admission-control-config-file: the parsed `configuration`
+   * of its entry, or the parsed content of the file its `path` names; undefined when none.
+   */
+  config: unknown;
+  matchConditions: MatchConditionsCompiler;
+}
