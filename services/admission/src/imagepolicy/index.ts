@@ -1,0 +1,10 @@
+// ImagePolicyWebhook: the plugin factory and its configuration.
+export type { ImagePolicyWebhook, ImagePolicyWebhookOptions } from './image-policy-webhook.js';
+export {
+  imagePolicyAuditKeyPrefix,
+  imagePolicyFailedOpenKey,
+  imagePolicyWebhookPluginName,
+  newImagePolicyWebhook,
+} from './image-policy-webhook.js';
+export type { ImagePolicyConfig } from './image-policy-config.js';
+export { ImagePolicyConfigError, parseImagePolicyConfig } from './image-policy-config.js';
