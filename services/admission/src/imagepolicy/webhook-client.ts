@@ -77,15 +77,18 @@ export class WebhookClient {
     let delay = this.#retryBackoffMs;
     let lastError: unknown;
     for (let attempt = 1; attempt <= retrySteps; attempt++) {
-      signal.throwIfAborted();
+      if (signal.aborted) throw aborted(signal);
       try {
         return await this.#once(payload, signal);
       } catch (err) {
+        if (signal.aborted) throw aborted(signal);
         lastError = err;
-        if (signal.aborted || !(err instanceof WebhookCallError) || !err.retriable) throw err;
+        if (!(err instanceof WebhookCallError) || !err.retriable) throw err;
       }
       if (attempt < retrySteps && delay > 0) {
-        await sleep(delay + Math.random() * retryJitter * delay, signal);
+        await sleep(delay + Math.random() * retryJitter * delay, signal).catch(() => {
+          throw aborted(signal);
+        });
         delay *= retryFactor;
       }
     }
@@ -149,6 +152,12 @@ export class WebhookClient {
       req.end(payload);
     });
   }
+}
+
+function aborted(signal: AbortSignal): WebhookCallError {
+  const reason: unknown = signal.reason;
+  const why = reason instanceof Error ? reason.message : String(reason);
+  return new WebhookCallError(`webhook call abandoned: ${why}`, false);
 }
 
 function toCallError(err: unknown): unknown {
