@@ -689,6 +689,20 @@ describe('ImagePolicyWebhook', () => {
       assert.equal(ctx.annotations[imagePolicyFailedOpenKey], 'true');
     });
 
+    it('a backend that starts an answer and stalls: the call times out, not retried', async () => {
+      handler = (_b, res) => {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.write('{"apiVersion": "imagepolicy.orch.io/v1alpha1", ');
+      };
+      const p = plugin({ retryBackoff: -1 }, 300);
+      await denied(
+        p.validate!(request(webPod), context()),
+        403,
+        /^pods "web" is forbidden: webhook call timed out/
+      );
+      assert.equal(received.length, 1);
+    });
+
     it('the gateway giving up (aborted signal) ends the call', async () => {
       handler = () => {
         /* never answers */

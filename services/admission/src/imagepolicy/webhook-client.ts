@@ -98,6 +98,7 @@ export class WebhookClient {
   #once(payload: Buffer, signal: AbortSignal): Promise<unknown> {
     const request = this.#config.server.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise<unknown>((resolve, reject) => {
+      let timedOut: WebhookCallError | undefined;
       const req = request(
         this.#config.server,
         {
@@ -105,12 +106,18 @@ export class WebhookClient {
           agent: this.#agent,
           headers: { ...this.#headers, 'Content-Length': String(payload.length) },
           signal,
-          timeout: this.#timeoutMs,
         },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('error', (err) => reject(toCallError(err)));
+          res.on('close', () => {
+            if (!res.complete) {
+              reject(
+                timedOut ?? new WebhookCallError('Error contacting webhook: answer cut short', true)
+              );
+            }
+          });
           res.on('end', () => {
             const code = res.statusCode ?? 0;
             const text = Buffer.concat(chunks).toString('utf8');
@@ -140,14 +147,15 @@ export class WebhookClient {
           });
         }
       );
-      req.on('timeout', () =>
-        req.destroy(
-          new WebhookCallError(
-            `webhook call timed out after ${this.#timeoutMs / 1000}s (Client.Timeout exceeded)`,
-            false
-          )
-        )
-      );
+      // The whole exchange, as Go's http.Client.Timeout (not only an idle socket).
+      const timer = setTimeout(() => {
+        timedOut = new WebhookCallError(
+          `webhook call timed out after ${this.#timeoutMs / 1000}s (Client.Timeout exceeded)`,
+          false
+        );
+        req.destroy(timedOut);
+      }, this.#timeoutMs);
+      req.on('close', () => clearTimeout(timer));
       req.on('error', (err) => reject(toCallError(err)));
       req.end(payload);
     });
