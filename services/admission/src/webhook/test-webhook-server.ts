@@ -18,6 +18,8 @@ export interface RecordedCall {
   review: any;
   /** CN of the client certificate, when one was presented and verified. */
   clientCN: string | undefined;
+  /** The client's port: the same for calls over one kept-alive connection. */
+  remotePort: number | undefined;
 }
 
 export interface TestWebhookServer {
@@ -190,6 +192,7 @@ export async function startTestWebhookServer(): Promise<TestWebhookServer> {
           headers: req.headers,
           review,
           clientCN: Array.isArray(cn) ? cn[0] : cn,
+          remotePort: socket.remotePort,
         });
         const reply = answer(path, review);
         if (reply === 'hang') {

@@ -544,6 +544,17 @@ test('configurations are watched: compiled once per uid+resourceVersion, changes
   assert.equal((await callsDuring(() => validate(plugin))).length, 0, 'no configurations');
   f.validating.push(configuration('ValidatingWebhookConfiguration', 'c', [h('/allow')]));
   assert.equal((await callsDuring(() => validate(plugin))).length, 1);
+  // The same compiled webhook, so the same client and its kept-alive connection.
+  const again = await callsDuring(async () => {
+    await validate(plugin);
+    await validate(plugin);
+  });
+  assert.equal(again.length, 2);
+  assert.equal(
+    again[0]?.remotePort,
+    again[1]?.remotePort,
+    'one connection: the client was not rebuilt'
+  );
   f.validating[0] = configuration('ValidatingWebhookConfiguration', 'c', [h('/deny')]);
   await rejects(validate(plugin), 418, /denied/);
   f.validating.length = 0;

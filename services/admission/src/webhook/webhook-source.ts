@@ -73,8 +73,19 @@ interface CacheEntry {
   webhooks: CompiledWebhook[];
 }
 
-function closeAll(webhooks: readonly CompiledWebhook[]): void {
-  for (const w of webhooks) if ('post' in w.client) w.client.close();
+/** Longer than any call may last (timeoutSeconds is at most 30). */
+const retiredClientGraceMs = (maxTimeoutSeconds + 5) * 1000;
+
+/**
+ * Closes the clients of a replaced or removed configuration once calls still under way on them
+ * have had their time (closing at once would cut those calls).
+ */
+function closeAll(webhooks: readonly CompiledWebhook[], now = false): void {
+  const close = (): void => {
+    for (const w of webhooks) if ('post' in w.client) w.client.close();
+  };
+  if (now) close();
+  else setTimeout(close, retiredClientGraceMs).unref();
 }
 
 export class WebhookSource {
@@ -135,7 +146,7 @@ export class WebhookSource {
 
   /** Closes every client. */
   close(): void {
-    for (const entry of this.#cache.values()) closeAll(entry.webhooks);
+    for (const entry of this.#cache.values()) closeAll(entry.webhooks, true);
     this.#cache.clear();
   }
 
