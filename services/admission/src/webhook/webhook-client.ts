@@ -239,7 +239,9 @@ export class ReplyStatusError extends Error {
   readonly statusCode: number;
 
   constructor(statusCode: number, body: string) {
-    const snippet = body.length > 200 ? `${body.slice(0, 200)}...` : body;
+    // eslint-disable-next-line no-control-regex
+    const flat = body.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ');
+    const snippet = flat.length > 200 ? `${flat.slice(0, 200)}...` : flat;
     super(`the server responded with status ${statusCode}${snippet ? `: ${snippet.trim()}` : ''}`);
     this.statusCode = statusCode;
   }
