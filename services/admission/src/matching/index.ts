@@ -1,0 +1,15 @@
+// Matching of admission webhooks and policies to requests (rules, selectors, matchPolicy),
+// shared by the webhook plugins and ValidatingAdmissionPolicy.
+export type { CompiledSelector } from './compiled-selector.js';
+export { compileSelector } from './compiled-selector.js';
+export type { MatchCriteria } from './matcher.js';
+export { Matcher } from './matcher.js';
+export type { NamespaceAttributes } from './namespace-matcher.js';
+export { NamespaceMatcher } from './namespace-matcher.js';
+export { matchObjectSelector } from './object-matcher.js';
+export type {
+  NamedRuleWithOperations,
+  RuleAttributes,
+  RuleWithOperations,
+} from './rule-matcher.js';
+export { anyRuleMatches, namedRulesMatch, ruleMatches } from './rule-matcher.js';

@@ -1,0 +1,193 @@
+// MutatingAdmissionWebhook: calls the matching webhooks of every MutatingWebhookConfiguration
+// in order (configurations by name), applying each JSONPatch reply before the next call; a
+// webhook with reinvocationPolicy IfNeeded is called once more when a later webhook changed the
+// object. Upstream: k8s.io/apiserver/pkg/admission/plugin/webhook/mutating/{plugin,dispatcher,
+// reinvocationcontext}.go. Reinvocation here covers changes by later webhooks of this plugin;
+// the service's chain does not reinvoke across plugins.
+import { newInternalError, newTimeout, StatusError } from '@orch/apimachinery/errors';
+import { sameJson } from '@orch/apimachinery/meta';
+import type { ApiObject } from '@orch/apimachinery/meta';
+import { applyJsonPatch } from '@orch/apimachinery/patch';
+
+import type {
+  AdmissionContext,
+  AdmissionRequest,
+  Operation,
+  PluginDeps,
+  ServicePlugin,
+} from '../interfaces.js';
+
+import type { AdmissionResponse } from './admission-review.js';
+import { callHook, shouldCallHook } from './webhook-caller.js';
+import { CallingWebhookError, WebhookRejectionError } from './webhook-errors.js';
+import type { WebhookPluginParts } from './set-up-webhook-plugin.js';
+import { setUpWebhookPlugin } from './set-up-webhook-plugin.js';
+import type { CompiledWebhook } from './webhook-source.js';
+
+/** Audit annotation key prefixes (upstream's, in the orch.io domain). */
+export const mutationAnnotationPrefix = 'mutation.webhook.admission.orch.io/';
+export const mutationFailedOpenAnnotationPrefix = 'failed-open.mutation.webhook.admission.orch.io/';
+
+function isObject(v: unknown): v is ApiObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Applies a reply's patch to `req.object`; true when the object changed. Failures are
+ * internal errors naming the webhook (upstream fails them whatever the failurePolicy), except
+ * an unsupported patch type, which is a failed call.
+ */
+function applyPatch(
+  hook: CompiledWebhook,
+  reply: AdmissionResponse,
+  req: AdmissionRequest
+): boolean {
+  if (reply.patch === undefined || reply.patch.length === 0) return false;
+  if (reply.patchType !== 'JSONPatch') {
+    throw new CallingWebhookError(
+      hook.name,
+      `unsupported patch type "${reply.patchType ?? ''}"`,
+      200
+    );
+  }
+  const bad = (why: string): StatusError =>
+    newInternalError(
+      new Error(`admission webhook "${hook.name}" returned a patch that cannot be applied: ${why}`)
+    );
+  let ops: unknown;
+  try {
+    ops = JSON.parse(reply.patch.toString('utf8'));
+  } catch (err) {
+    throw bad(`not JSON: ${(err as Error).message}`);
+  }
+  if (!Array.isArray(ops)) throw bad('a JSON patch is a list of operations');
+  if (ops.length === 0) return false;
+  const before = req.object;
+  if (before === undefined) {
+    throw newInternalError(
+      new Error(
+        `admission webhook "${hook.name}" attempted to modify the object, which is not supported for this operation`
+      )
+    );
+  }
+  let after: unknown;
+  try {
+    after = applyJsonPatch(before, ops);
+  } catch (err) {
+    throw bad((err as Error).message);
+  }
+  if (!isObject(after) || !isObject(after['metadata']))
+    throw bad('the patched document is not an object');
+  if (after['apiVersion'] !== before['apiVersion'] || after['kind'] !== before['kind']) {
+    throw bad(
+      `apiVersion and kind may not change (from ${String(before['apiVersion'])}, Kind=${String(before['kind'])} to ${String(after['apiVersion'])}, Kind=${String(after['kind'])})`
+    );
+  }
+  const changed = !sameJson(before, after);
+  req.object = after;
+  return changed;
+}
+
+class MutatingWebhookPlugin implements ServicePlugin {
+  readonly name = 'MutatingAdmissionWebhook' as const;
+  readonly #p: WebhookPluginParts;
+
+  constructor(parts: WebhookPluginParts) {
+    this.#p = parts;
+  }
+
+  handles(_operation: Operation): boolean {
+    return true;
+  }
+
+  async admit(req: AdmissionRequest, ctx: AdmissionContext): Promise<void> {
+    const hooks = await this.#p.source.webhooks();
+    if (hooks.length === 0) return;
+    // Upstream's webhookReinvokeContext: IfNeeded webhooks called so far, and those to call
+    // again because a later webhook changed the object.
+    const previouslyInvoked = new Set<string>();
+    const reinvoke = new Set<string>();
+    for (const round of [0, 1]) {
+      if (round === 1 && reinvoke.size === 0) return;
+      for (const [i, hook] of hooks.entries()) {
+        if (!(await shouldCallHook(this.#p.matcher, hook, req, this.#p.log))) continue;
+        if (round === 1 && !reinvoke.has(hook.uid)) continue;
+        const changed = await this.#callOne(hook, req, ctx, round, i);
+        if (changed) {
+          for (const uid of previouslyInvoked) reinvoke.add(uid);
+          previouslyInvoked.clear();
+        }
+        if (hook.reinvocationPolicy === 'IfNeeded') previouslyInvoked.add(hook.uid);
+      }
+    }
+  }
+
+  /** One call with its metrics, failurePolicy and annotations; true when the object changed. */
+  async #callOne(
+    hook: CompiledWebhook,
+    req: AdmissionRequest,
+    ctx: AdmissionContext,
+    round: number,
+    index: number
+  ): Promise<boolean> {
+    const { metrics, log } = this.#p;
+    const op = req.operation;
+    const started = performance.now();
+    const seconds = (): number => (performance.now() - started) / 1000;
+    try {
+      const reply = await callHook(hook, req, ctx, true);
+      const changed = applyPatch(hook, reply, req);
+      metrics.observe(hook.name, 'admit', op, seconds(), false, 200);
+      ctx.annotate(
+        `${mutationAnnotationPrefix}round_${round}_index_${index}`,
+        JSON.stringify({
+          configuration: hook.configurationName,
+          webhook: hook.name,
+          mutated: changed,
+        })
+      );
+      return changed;
+    } catch (err) {
+      if (err instanceof CallingWebhookError) {
+        const ignore = hook.failurePolicy === 'Ignore';
+        if (!ignore) metrics.observeRejection(hook.name, 'admit', op, 'calling_webhook_error', 500);
+        metrics.observe(hook.name, 'admit', op, seconds(), !ignore, err.code);
+        if (ignore) {
+          if (ctx.signal.aborted) {
+            throw newTimeout('request did not complete within requested timeout', 0);
+          }
+          log.warn('failed calling webhook, failing open', {
+            webhook: hook.name,
+            error: err.message,
+          });
+          metrics.observeFailOpen(hook.name, 'admit');
+          ctx.annotate(
+            `${mutationFailedOpenAnnotationPrefix}round_${round}_index_${index}`,
+            'true'
+          );
+          return false;
+        }
+        log.warn('failed calling webhook, failing closed', {
+          webhook: hook.name,
+          error: err.message,
+        });
+        throw newInternalError(err);
+      }
+      if (err instanceof WebhookRejectionError) {
+        metrics.observeRejection(hook.name, 'admit', op, 'no_error', err.status.code);
+        metrics.observe(hook.name, 'admit', op, seconds(), true, err.status.code);
+        throw err.status;
+      }
+      metrics.observeRejection(hook.name, 'admit', op, 'apiserver_internal_error', 0);
+      metrics.observe(hook.name, 'admit', op, seconds(), true, 0);
+      throw err instanceof StatusError ? err : newInternalError(err);
+    }
+  }
+}
+
+/** The MutatingAdmissionWebhook plugin (admit phase). */
+export function MutatingAdmissionWebhook(deps: PluginDeps): ServicePlugin {
+  return new MutatingWebhookPlugin(
+    setUpWebhookPlugin(deps, 'MutatingAdmissionWebhook', 'mutatingwebhookconfigurations')
+  );
+}

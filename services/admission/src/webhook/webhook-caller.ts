@@ -1,0 +1,128 @@
+// What both webhook plugins do per webhook: decide whether to call it (rules, selectors,
+// matchConditions), refuse a dry run it cannot take, call it, check the reply, pass its
+// warnings and audit annotations on, and turn a denial into its Status. Upstream:
+// k8s.io/apiserver/pkg/admission/plugin/webhook/generic/webhook.go (ShouldCallHook) and the
+// call halves of mutating/dispatcher.go and validating/dispatcher.go.
+import { randomUUID } from 'node:crypto';
+
+import { StatusError } from '@orch/apimachinery/errors';
+
+import type { AdmissionContext, AdmissionRequest } from '../interfaces.js';
+import type { Matcher } from '../matching/index.js';
+import type { Logger } from '@orch/component-base/logs';
+
+import type { AdmissionResponse } from './admission-review.js';
+import { createAdmissionReview, verifyAdmissionResponse } from './admission-review.js';
+import { ReplyStatusError } from './webhook-client.js';
+import {
+  CallingWebhookError,
+  WebhookRejectionError,
+  newDryRunUnsupportedErr,
+  toStatusErr,
+} from './webhook-errors.js';
+import type { CompiledWebhook } from './webhook-source.js';
+
+/**
+ * True when the webhook is to be called. Throws the StatusError of a selector or namespace
+ * problem (when the rules match), or of matchConditions that cannot be evaluated under
+ * failurePolicy Fail (403, as upstream's "failing closed"); under Ignore such a webhook is
+ * skipped.
+ */
+export async function shouldCallHook(
+  matcher: Matcher,
+  hook: CompiledWebhook,
+  req: AdmissionRequest,
+  log: Logger
+): Promise<boolean> {
+  if (!matcher.matches(hook.criteria, req)) return false;
+  if (hook.matchConditions === undefined && hook.matchConditionsError === undefined) return true;
+  let error = hook.matchConditionsError;
+  if (error === undefined && hook.matchConditions) {
+    try {
+      const result = await hook.matchConditions.evaluate(req);
+      if (result.error === undefined) return result.matches;
+      error = result.error;
+    } catch (err) {
+      error = (err as Error).message;
+    }
+  }
+  if (hook.failurePolicy === 'Ignore') {
+    log.warn('failed evaluating match conditions, failing open', { webhook: hook.name, error });
+    return false;
+  }
+  throw new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: `failed evaluating match conditions of webhook "${hook.name}", failing closed: ${error ?? ''}`,
+    reason: 'Forbidden',
+    code: 403,
+  });
+}
+
+/** A warning as plain text: control characters become spaces (the gateway bounds sizes). */
+export function sanitizeWarning(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
+}
+
+/**
+ * Calls one webhook and returns its allowing reply. Throws CallingWebhookError (the call
+ * failed: failurePolicy decides), WebhookRejectionError (denied), or a StatusError that fails
+ * the request whatever the policy (a dry run the webhook cannot take).
+ */
+export async function callHook(
+  hook: CompiledWebhook,
+  req: AdmissionRequest,
+  ctx: AdmissionContext,
+  mutating: boolean
+): Promise<AdmissionResponse> {
+  if (req.dryRun) {
+    if (hook.sideEffects === undefined) {
+      throw new CallingWebhookError(hook.name, 'Webhook SideEffects is nil');
+    }
+    if (hook.sideEffects !== 'None' && hook.sideEffects !== 'NoneOnDryRun') {
+      throw newDryRunUnsupportedErr(hook.name);
+    }
+  }
+  if (hook.reviewVersion === undefined) {
+    throw new CallingWebhookError(
+      hook.name,
+      'webhook does not accept known AdmissionReview versions'
+    );
+  }
+  if (!('post' in hook.client)) {
+    throw new CallingWebhookError(hook.name, `could not get REST client: ${hook.client.error}`);
+  }
+  const uid = randomUUID();
+  const review = createAdmissionReview(req, uid, hook.reviewVersion);
+  let body: unknown;
+  try {
+    body = (await hook.client.post(review, hook.timeoutMs, ctx.signal)).body;
+  } catch (err) {
+    const code = err instanceof ReplyStatusError ? err.statusCode : 0;
+    const reason =
+      err instanceof ReplyStatusError
+        ? `failed to call webhook: ${err.message}`
+        : (err as Error).message;
+    throw new CallingWebhookError(hook.name, reason, code);
+  }
+  let reply: AdmissionResponse;
+  try {
+    reply = verifyAdmissionResponse(uid, hook.reviewVersion, mutating, body);
+  } catch (err) {
+    throw new CallingWebhookError(
+      hook.name,
+      `received invalid webhook response: ${(err as Error).message}`,
+      200
+    );
+  }
+  for (const [k, v] of Object.entries(reply.auditAnnotations)) ctx.annotate(`${hook.name}/${k}`, v);
+  for (const w of reply.warnings) {
+    const text = sanitizeWarning(w);
+    if (text !== '') ctx.warn(text);
+  }
+  if (!reply.allowed) throw new WebhookRejectionError(toStatusErr(hook.name, reply.status));
+  return reply;
+}
