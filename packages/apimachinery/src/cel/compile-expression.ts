@@ -417,7 +417,12 @@ export function compileExpression(
           if (tracker.error) throw tracker.error;
           return r;
         } catch (err) {
-          throw tracker.error ?? err;
+          if (tracker.error) throw tracker.error;
+          // The library appends a source frame to its messages; keep the first line.
+          if (err instanceof Error && err.message.includes('\n')) {
+            throw new Error(err.message.split('\n')[0], { cause: err });
+          }
+          throw err;
         } finally {
           state.tracker = prev;
         }
