@@ -113,7 +113,7 @@ function childNodes(node: AstNode): AstNode[] {
   const { alternate, macro } = node.meta;
   if (alternate) add(alternate);
   if (macro) for (const v of Object.values(macro)) add(v);
-  return out;
+  return [...new Set(out)];
 }
 
 // --- cost -----------------------------------------------------------------------------------
