@@ -95,16 +95,12 @@ function setup(world: World) {
     [`${G}/validatingadmissionpolicybindings`]: world.bindings,
     ['/configmaps']: world.configmaps ?? [],
   };
+  const namespaces = world.namespaces ?? [
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a', labels: { env: 'prod' } } },
+  ];
+  byResource['/namespaces'] = namespaces;
   const listers: Listers = {
-    namespaces: arrayLister(
-      world.namespaces ?? [
-        {
-          apiVersion: 'v1',
-          kind: 'Namespace',
-          metadata: { name: 'team-a', labels: { env: 'prod' } },
-        },
-      ]
-    ),
+    namespaces: arrayLister(namespaces),
     forResource(group, resource) {
       const objs = byResource[`${group}/${resource}`];
       if (!objs) return Promise.reject(new Error(`no lister for ${group}/${resource}`));
@@ -527,4 +523,115 @@ test('policies are compiled once per uid and resourceVersion', () => {
   const b = cache.get(policy('p', { validations: [{ expression: 'false' }] }, '2'));
   assert.notEqual(b, a);
   assert.equal(compiles, 2);
+});
+
+test('binding configuration errors: failurePolicy Fail is a 500 naming the binding, Ignore skips it', async () => {
+  const rows: [
+    what: string,
+    spec: Record<string, unknown>,
+    b: Record<string, unknown>,
+    want: RegExp,
+  ][] = [
+    [
+      'unknown paramKind',
+      { paramKind: { apiVersion: 'example.orch.io/v1', kind: 'Nope' } },
+      { paramRef: { name: 'x', parameterNotFoundAction: 'Deny' } },
+      /failed to configure binding b: failed to find resource referenced by paramKind: 'example.orch.io\/v1, Kind=Nope'/u,
+    ],
+    [
+      'paramKind without paramRef',
+      { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' } },
+      {},
+      /failed to configure binding b: paramRef is required when paramKind is set/u,
+    ],
+    [
+      'bad objectSelector',
+      {},
+      {
+        matchResources: { objectSelector: { matchExpressions: [{ key: 'a', operator: 'Bogus' }] } },
+      },
+      /failed to configure binding b:/u,
+    ],
+  ];
+  for (const [what, spec, b, want] of rows) {
+    const validations = [{ expression: 'true' }];
+    const fail = setup({
+      policies: [policy('p', { ...spec, validations })],
+      bindings: [binding('b', 'p', b)],
+    });
+    const err = await denied(fail.plugin.validate!(req(configMap('cm', {})), fail.ctx));
+    assert.equal(err.status.code, 500, what);
+    assert.match(err.status.message ?? '', want, what);
+    const ignore = setup({
+      policies: [policy('p', { ...spec, validations, failurePolicy: 'Ignore' })],
+      bindings: [binding('b', 'p', b)],
+    });
+    await ignore.plugin.validate!(req(configMap('cm', {})), ignore.ctx);
+  }
+});
+
+test('a cluster-scoped paramKind (Namespace) by name', async () => {
+  const w = setup({
+    policies: [
+      policy('p', {
+        paramKind: { apiVersion: 'v1', kind: 'Namespace' },
+        validations: [
+          {
+            expression: 'params.metadata.labels.env != "frozen"',
+            message: 'the cluster is frozen',
+          },
+        ],
+      }),
+    ],
+    bindings: [
+      binding('b', 'p', { paramRef: { name: 'control', parameterNotFoundAction: 'Deny' } }),
+    ],
+    namespaces: [
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } },
+      {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: 'control', labels: { env: 'frozen' } },
+      },
+    ],
+  });
+  const err = await denied(w.plugin.validate!(req(configMap('cm', {})), w.ctx));
+  assert.match(err.status.message ?? '', /the cluster is frozen$/u);
+});
+
+test('a namespaced paramKind without namespace for a cluster-scoped request is a configuration error', async () => {
+  const w = setup({
+    policies: [
+      policy('p', {
+        matchConstraints: {
+          resourceRules: [
+            {
+              apiGroups: [''],
+              apiVersions: ['v1'],
+              operations: ['CREATE'],
+              resources: ['namespaces'],
+            },
+          ],
+        },
+        paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+        validations: [{ expression: 'true' }],
+      }),
+    ],
+    bindings: [binding('b', 'p', { paramRef: { name: 'x', parameterNotFoundAction: 'Allow' } })],
+  });
+  const ns: ApiObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'new' } };
+  const err = await denied(
+    w.plugin.validate!(
+      req(ns, {
+        kind: { group: '', version: 'v1', kind: 'Namespace' },
+        resource: { group: '', version: 'v1', resource: 'namespaces' },
+        namespace: '',
+      }),
+      w.ctx
+    )
+  );
+  assert.match(
+    err.status.message ?? '',
+    /cannot use namespaced paramRef in policy binding that matches cluster-scoped resources/u
+  );
 });
