@@ -1,0 +1,498 @@
+// Compiling and evaluating CEL expressions (k8s.io/apiserver/pkg/cel/environment and
+// plugin/cel/compile.go) over @marcbachmann/cel-js, with upstream's runtime cost limits.
+//
+// The library: @marcbachmann/cel-js 8 was chosen over @bufbuild/cel 0.6 and cel-js 0.8. It is
+// maintained, has no dependencies, ships ESM with type definitions, implements the cel-spec
+// macros (has, all, exists, exists_one, map, filter, cel.bind) and a type checker that refuses
+// undeclared references and overloads before evaluation, and takes custom functions and receiver
+// methods with typed overloads (the Kubernetes lists/regex/URL libraries in
+// kubernetes-library.ts). None of the three tracks cost; this one exposes its checked AST, whose
+// nodes evaluate through an overridable `evaluate`, so each node is charged here as it runs
+// (runtime cost) and the same tree is walked for an estimate. @bufbuild/cel has no cost either
+// and needs @bufbuild/protobuf; cel-js 0.8 is slower and less complete.
+//
+// Runtime cost per evaluated node (cel-go interpreter/runtimecost.go, spec "Expression cost"):
+// literal 0; identifier, field selection and index 1; comparison 1; arithmetic 1; `in` over a
+// list its size; string concatenation 0.1 per character; list literal 40; map literal 30; a
+// function call 1, except string traversals (contains, startsWith, endsWith, indexOf, ...) 0.1
+// per character, regex functions (matches, find, findAll) length(regex) × length(input), and
+// list functions (sum, min, max, isSorted, indexOf, lastIndexOf) the list's size. Macros cost
+// what their iterations evaluate. One evaluation may spend PER_CALL_LIMIT; a caller may pass a
+// shared CostBudget (a policy's RUNTIME_CEL_COST_BUDGET) charged as well.
+//
+// Estimated cost: computed only where every size is known from the expression itself (literal
+// lists iterated by macros, literal strings given to size-dependent functions). Anything that
+// iterates or scans request data has no static bound here (the library has no schema-typed
+// maxItems/maxLength as upstream does), so it is not estimated and is bounded at runtime only.
+import { Environment } from '@marcbachmann/cel-js';
+
+import {
+  CelCostError,
+  COMPARISON_COST,
+  LIST_CREATE_BASE_COST,
+  MAP_CREATE_BASE_COST,
+  PER_CALL_LIMIT,
+  PER_CALL_LIMIT_MESSAGE,
+  SELECT_AND_IDENT_COST,
+  STRING_TRAVERSAL_COST_FACTOR,
+} from './cost.js';
+import type { CostBudget } from './cost.js';
+import { registerKubernetesLibrary } from './kubernetes-library.js';
+
+/**
+ * A declared variable: a cel-js type (`dyn`, `bool`, `map<string, dyn>`, ...) or a schema
+ * object (field name to type or nested schema) for an object type whose fields are checked.
+ */
+export interface CelVariable {
+  readonly name: string;
+  readonly type: string | Readonly<Record<string, unknown>>;
+}
+
+/** A compiled expression, evaluated any number of times. */
+export interface CompiledExpression {
+  readonly expression: string;
+  /** The checked result type (`bool`, `string`, `dyn`, ...). */
+  readonly type: string;
+  /** The worst-case cost where it can be computed; undefined when it depends on the input. */
+  readonly estimatedCost: number | undefined;
+  /**
+   * Evaluates with `activation` (CEL values, see toCelValue). Throws the evaluation's error,
+   * or CelCostError when PER_CALL_LIMIT or `budget` is exceeded.
+   */
+  evaluate(activation: Readonly<Record<string, unknown>>, budget?: CostBudget): unknown;
+}
+
+export type CompileResult =
+  | { readonly compiled: CompiledExpression; readonly error?: undefined }
+  | { readonly compiled?: undefined; readonly error: string };
+
+// --- the library's AST, as far as cost accounting needs it --------------------------------
+
+type EvalFn = (ev: unknown, ast: AstNode, ctx: unknown) => unknown;
+
+interface AstNode {
+  readonly op: string;
+  readonly args: unknown;
+  readonly meta: {
+    readonly alternate?: AstNode;
+    readonly macro?: Record<string, unknown> & { evaluate: EvalFn };
+    readonly evaluate: EvalFn;
+  };
+  evaluate: EvalFn;
+}
+
+function isNode(v: unknown): v is AstNode {
+  return (
+    v !== null &&
+    typeof v === 'object' &&
+    typeof (v as { op?: unknown }).op === 'string' &&
+    typeof (v as { clone?: unknown }).clone === 'function' &&
+    typeof (v as { meta?: unknown }).meta === 'object'
+  );
+}
+
+function childNodes(node: AstNode): AstNode[] {
+  const out: AstNode[] = [];
+  const add = (v: unknown): void => {
+    if (isNode(v)) out.push(v);
+    else if (Array.isArray(v)) for (const x of v) add(x);
+  };
+  const a = node.args;
+  switch (node.op) {
+    case 'value':
+    case 'id':
+      break;
+    case 'comprehension': {
+      const c = a as Record<string, unknown>;
+      for (const k of ['iterable', 'init', 'condition', 'step', 'result']) add(c[k]);
+      break;
+    }
+    default:
+      add(a);
+  }
+  const { alternate, macro } = node.meta;
+  if (alternate) add(alternate);
+  if (macro) for (const v of Object.values(macro)) add(v);
+  return [...new Set(out)];
+}
+
+// --- cost -----------------------------------------------------------------------------------
+
+function sizeOf(v: unknown): number {
+  if (typeof v === 'string') return v.length;
+  if (Array.isArray(v)) return v.length;
+  if (v instanceof Uint8Array) return v.length;
+  if (v instanceof Map || v instanceof Set) return v.size;
+  if (v !== null && typeof v === 'object') return Object.keys(v).length;
+  return 0;
+}
+
+const traversal = (n: number): number => Math.max(1, Math.ceil(n * STRING_TRAVERSAL_COST_FACTOR));
+
+const STRING_TRAVERSAL_FUNCTIONS = new Set([
+  'contains',
+  'startsWith',
+  'endsWith',
+  'indexOf',
+  'lastIndexOf',
+  'lowerAscii',
+  'upperAscii',
+  'replace',
+  'split',
+  'substring',
+  'trim',
+  'join',
+  'isURL',
+  'url',
+]);
+const REGEX_FUNCTIONS = new Set(['matches', 'find', 'findAll']);
+const LIST_FUNCTIONS = new Set(['sum', 'min', 'max', 'isSorted', 'indexOf', 'lastIndexOf']);
+
+/** The cost of a call of `name` on `receiver` (undefined for a global call) with `args`. */
+function callCost(name: string, receiver: unknown, args: readonly unknown[]): number {
+  if (REGEX_FUNCTIONS.has(name)) {
+    const input = receiver === undefined ? args[0] : receiver;
+    const re = receiver === undefined ? args[1] : args[0];
+    return Math.max(1, sizeOf(input) * sizeOf(re));
+  }
+  if (Array.isArray(receiver) && LIST_FUNCTIONS.has(name)) return Math.max(1, receiver.length);
+  if (STRING_TRAVERSAL_FUNCTIONS.has(name)) {
+    const s = receiver === undefined ? args[0] : receiver;
+    return traversal(sizeOf(s));
+  }
+  return 1;
+}
+
+/** The cost of `node` having evaluated to `result`, its operands read from `last`. */
+function nodeCost(node: AstNode, result: unknown, last: Map<AstNode, unknown>): number {
+  if (node.meta.alternate) return 0;
+  if (node.meta.macro) return 1;
+  const a = node.args as unknown[];
+  switch (node.op) {
+    case 'value':
+    case 'comprehension':
+    case 'accuValue':
+    case 'accuInc':
+    case 'accuPush':
+    case '&&':
+    case '||':
+    case '?:':
+      return 0;
+    case 'id':
+    case '.':
+    case '.?':
+    case '[]':
+    case '[?]':
+      return SELECT_AND_IDENT_COST;
+    case '==':
+    case '!=':
+    case '<':
+    case '<=':
+    case '>':
+    case '>=':
+      return COMPARISON_COST;
+    case 'in': {
+      const coll = last.get(a[1] as AstNode);
+      return Array.isArray(coll) ? Math.max(1, coll.length) : 1;
+    }
+    case '+':
+      return typeof result === 'string' || Array.isArray(result) ? traversal(sizeOf(result)) : 1;
+    case 'list':
+      return LIST_CREATE_BASE_COST;
+    case 'map':
+      return MAP_CREATE_BASE_COST;
+    case 'call': {
+      const [name, args] = node.args as [string, AstNode[]];
+      return callCost(
+        name,
+        undefined,
+        args.map((n) => last.get(n))
+      );
+    }
+    case 'rcall': {
+      const [name, recv, args] = node.args as [string, AstNode, AstNode[]];
+      return callCost(
+        name,
+        last.get(recv),
+        args.map((n) => last.get(n))
+      );
+    }
+    default:
+      return 1;
+  }
+}
+
+/** The per-evaluation counter behind the wrapped nodes. */
+class Tracker {
+  used = 0;
+  error: Error | undefined;
+  readonly last = new Map<AstNode, unknown>();
+
+  constructor(
+    readonly limit: number,
+    readonly shared: CostBudget | undefined
+  ) {}
+
+  charge(units: number): void {
+    if (this.error) throw this.error;
+    this.used += units;
+    try {
+      if (this.used > this.limit) throw new CelCostError(PER_CALL_LIMIT_MESSAGE);
+      this.shared?.charge(units);
+    } catch (err) {
+      this.error = err as Error;
+      throw err;
+    }
+  }
+}
+
+/** Makes every node of `root` charge `state.tracker` as it evaluates. */
+function instrument(root: AstNode, state: { tracker: Tracker | undefined }): void {
+  const seen = new Set<AstNode>();
+  const visit = (node: AstNode): void => {
+    if (seen.has(node)) return;
+    seen.add(node);
+    for (const c of childNodes(node)) visit(c);
+    const { alternate, macro } = node.meta;
+    const inner: EvalFn = alternate
+      ? (ev, _ast, ctx) => alternate.evaluate(ev, alternate, ctx)
+      : macro
+        ? (ev, _ast, ctx) => macro.evaluate(ev, macro as unknown as AstNode, ctx)
+        : node.meta.evaluate;
+    node.evaluate = (ev, ast, ctx) => {
+      const t = state.tracker;
+      if (t?.error) throw t.error;
+      const r = inner(ev, ast, ctx);
+      if (t) {
+        if (r instanceof Promise) throw new Error('asynchronous CEL functions are not supported');
+        t.last.set(node, r);
+        t.charge(nodeCost(node, r, t.last));
+      }
+      return r;
+    };
+  };
+  visit(root);
+}
+
+/** The worst-case cost of `node`, or undefined when it depends on the input's sizes. */
+function estimate(node: AstNode): number | undefined {
+  const { alternate, macro } = node.meta;
+  if (alternate) return estimate(alternate);
+  const sum = (nodes: readonly AstNode[], own: number): number | undefined => {
+    let total = own;
+    for (const n of nodes) {
+      const c = estimate(n);
+      if (c === undefined) return undefined;
+      total += c;
+    }
+    return total;
+  };
+  if (macro) return sum(childNodes(node), 1);
+  switch (node.op) {
+    case 'comprehension': {
+      const c = node.args as Record<string, unknown>;
+      const iterable = c.iterable as AstNode;
+      const it = iterable.meta.alternate ?? iterable;
+      let n: number;
+      if (it.op === 'list' || it.op === 'map') n = (it.args as unknown[]).length;
+      else return undefined;
+      const once = sum([c.init, c.condition].filter(isNode), 0);
+      const each = sum([c.step, c.condition].filter(isNode), 0);
+      const iter = estimate(iterable);
+      if (once === undefined || each === undefined || iter === undefined) return undefined;
+      return iter + once + n * each;
+    }
+    case 'call':
+    case 'rcall': {
+      const name = (node.args as [string])[0];
+      const operands = childNodes(node);
+      const sized =
+        REGEX_FUNCTIONS.has(name) ||
+        STRING_TRAVERSAL_FUNCTIONS.has(name) ||
+        (node.op === 'rcall' && LIST_FUNCTIONS.has(name));
+      if (!sized) return sum(operands, 1);
+      const literal = (n: AstNode): unknown =>
+        n.op === 'value'
+          ? n.args
+          : n.op === 'list'
+            ? new Array((n.args as unknown[]).length)
+            : undefined;
+      const values = operands.map(literal);
+      if (values.some((v) => v === undefined)) return undefined;
+      const own =
+        node.op === 'call'
+          ? callCost(name, undefined, values)
+          : callCost(name, values[0], values.slice(1));
+      return sum(operands, own);
+    }
+    case 'in':
+    case '+':
+      return undefined;
+    default: {
+      const own = nodeCost(node, undefined, new Map());
+      return sum(childNodes(node), own);
+    }
+  }
+}
+
+// --- environments and compilation ----------------------------------------------------------
+
+const environments = new Map<string, Environment>();
+
+function environmentFor(variables: readonly CelVariable[]): Environment {
+  const key = JSON.stringify(variables);
+  let env = environments.get(key);
+  if (!env) {
+    env = registerKubernetesLibrary(new Environment({ homogeneousAggregateLiterals: false }));
+    for (const v of variables) {
+      if (typeof v.type === 'string') env.registerVariable(v.name, v.type);
+      else env.registerVariable({ name: v.name, schema: v.type as Record<string, never> });
+    }
+    environments.set(key, env);
+  }
+  return env;
+}
+
+/** The first line of a cel-js error, with the column its source frame points at. */
+export function celErrorMessage(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  const lines = text.split('\n');
+  const caret = lines.find((l) => /^\s*\^\s*$/u.test(l));
+  const frame = lines.find((l) => /^>\s+\d+ \| /u.test(l));
+  if (caret !== undefined && frame !== undefined) {
+    const prefix = /^>\s+\d+ \| /u.exec(frame)?.[0].length ?? 0;
+    const col = caret.indexOf('^') - prefix + 1;
+    if (col > 0) return `ERROR: <input>:1:${col}: ${lines[0]}`;
+  }
+  return lines[0] ?? text;
+}
+
+/**
+ * Compiles `expression` against `variables`. `expectedTypes` lists the result types accepted
+ * (`dyn` is always accepted and checked at evaluation); an expression of another type, one that
+ * does not parse, or one with undeclared references is an error. An expression whose estimated
+ * cost exceeds `PER_CALL_LIMIT` is refused as upstream refuses rules that cannot finish.
+ */
+export function compileExpression(
+  expression: string,
+  variables: readonly CelVariable[],
+  expectedTypes: readonly string[] = []
+): CompileResult {
+  const env = environmentFor(variables);
+  let parsed: ReturnType<Environment['parse']>;
+  try {
+    parsed = env.parse(expression);
+  } catch (err) {
+    return { error: `compilation failed: ${celErrorMessage(err)}` };
+  }
+  const checked = parsed.check();
+  if (!checked.valid) return { error: `compilation failed: ${celErrorMessage(checked.error)}` };
+  const type = checked.type ?? 'dyn';
+  if (expectedTypes.length > 0 && type !== 'dyn' && !expectedTypes.includes(type)) {
+    return {
+      error: `must evaluate to ${expectedTypes.join(' or ')}, but evaluates to ${type}`,
+    };
+  }
+  const root = parsed.ast as unknown as AstNode;
+  const estimatedCost = estimate(root);
+  if (estimatedCost !== undefined && estimatedCost > PER_CALL_LIMIT) {
+    return {
+      error: `estimated rule cost exceeds budget by factor of ${(estimatedCost / PER_CALL_LIMIT).toFixed(1)}x (try simplifying the rule)`,
+    };
+  }
+  const state: { tracker: Tracker | undefined } = { tracker: undefined };
+  instrument(root, state);
+  return {
+    compiled: {
+      expression,
+      type,
+      estimatedCost,
+      evaluate(activation, budget) {
+        const prev = state.tracker;
+        const tracker = new Tracker(PER_CALL_LIMIT, budget);
+        state.tracker = tracker;
+        try {
+          const r: unknown = parsed(activation as Record<string, unknown>);
+          if (r instanceof Promise) throw new Error('asynchronous CEL functions are not supported');
+          if (tracker.error) throw tracker.error;
+          return r;
+        } catch (err) {
+          if (tracker.error) throw tracker.error;
+          // The library appends a source frame to its messages; keep the first line.
+          if (err instanceof Error && err.message.includes('\n')) {
+            throw new Error(err.message.split('\n')[0], { cause: err });
+          }
+          throw err;
+        } finally {
+          state.tracker = prev;
+        }
+      },
+    },
+  };
+}
+
+/**
+ * A JSON value as CEL sees it: integral numbers become int (bigint), other numbers double;
+ * objects and arrays are copied with the same rule.
+ */
+export function toCelValue(v: unknown): unknown {
+  if (typeof v === 'number') return Number.isInteger(v) ? BigInt(v) : v;
+  if (Array.isArray(v)) return v.map(toCelValue);
+  if (
+    v !== null &&
+    typeof v === 'object' &&
+    (v.constructor === Object || v.constructor === undefined)
+  ) {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) if (x !== undefined) out[k] = toCelValue(x);
+    return out;
+  }
+  return v;
+}
+
+/** A CEL value back to JSON: int to number (or string beyond 2^53), Map to object. */
+export function fromCelValue(v: unknown): unknown {
+  if (typeof v === 'bigint')
+    return v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= BigInt(Number.MIN_SAFE_INTEGER)
+      ? Number(v)
+      : v.toString();
+  if (Array.isArray(v) || v instanceof Set) return [...v].map(fromCelValue);
+  if (v instanceof Map)
+    return Object.fromEntries([...v].map(([k, x]) => [String(k), fromCelValue(x)]));
+  if (v instanceof Date) return v.toISOString();
+  if (v !== null && typeof v === 'object' && !(v instanceof Uint8Array)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = fromCelValue(x);
+    return out;
+  }
+  return v;
+}
+
+/**
+ * A map whose entries are computed on first read and kept (upstream's lazy `variables`): a
+ * thrown error is kept and thrown again on each read.
+ */
+export function lazyMap(entries: ReadonlyMap<string, () => unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, compute] of entries) {
+    let done = false;
+    let value: unknown;
+    let error: unknown;
+    Object.defineProperty(out, name, {
+      enumerable: true,
+      get() {
+        if (!done) {
+          try {
+            value = compute();
+          } catch (err) {
+            error = err;
+          }
+          done = true;
+        }
+        if (error !== undefined) throw error;
+        return value;
+      },
+    });
+  }
+  return out;
+}
