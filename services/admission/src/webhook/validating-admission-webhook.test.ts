@@ -12,6 +12,7 @@ import type { Fixture } from './test-fixture.js';
 import { configuration, fixture, hook, podRequest, recordingContext } from './test-fixture.js';
 import type { TestWebhookServer } from './test-webhook-server.js';
 import { startTestWebhookServer } from './test-webhook-server.js';
+import { compileMatchConditions } from '../policy/index.js';
 import { ValidatingAdmissionWebhook } from './validating-admission-webhook.js';
 import type { WebhookObject } from './webhook-source.js';
 
@@ -622,4 +623,34 @@ test('the plugin configuration is checked: apiVersion, kind, kubeConfigFile, ser
   for (const [row, config, message] of rows) {
     assert.throws(() => ValidatingAdmissionWebhook(fixture(config).deps), message, row);
   }
+});
+
+test('matchConditions (CEL, compiled by the policy module): all true calls, any false skips, an error follows failurePolicy', async () => {
+  const withCel = (over: Partial<WebhookObject>) => {
+    const s = setup([h('/allow', over)]);
+    s.f.deps.matchConditions = compileMatchConditions;
+    return { ...s, plugin: ValidatingAdmissionWebhook(s.f.deps) };
+  };
+  const conditions = (...expressions: string[]) => ({
+    matchConditions: expressions.map((expression, i) => ({ name: `c${i}`, expression })),
+  });
+  const rows: [string, string[], number][] = [
+    [
+      'all true',
+      ["object.metadata.labels.app == 'web'", "request.userInfo.username == 'alice'"],
+      1,
+    ],
+    ['one false', ["object.metadata.labels.app == 'web'", "request.operation == 'DELETE'"], 0],
+    ['a false wins over an error', ["object.metadata.labels.missing == 'x'", 'false'], 0],
+  ];
+  for (const [row, exprs, n] of rows) {
+    const calls = await callsDuring(() => validate(withCel(conditions(...exprs)).plugin));
+    assert.equal(calls.length, n, row);
+  }
+  const failing = conditions("object.metadata.labels.missing == 'x'");
+  const ignored = await callsDuring(() =>
+    validate(withCel({ ...failing, failurePolicy: 'Ignore' }).plugin)
+  );
+  assert.equal(ignored.length, 0, 'an evaluation error under Ignore skips the webhook');
+  await rejects(validate(withCel(failing).plugin), 403, /allow\.hooks\.example\.com/);
 });
