@@ -21,6 +21,9 @@ import {
 import { validateResources } from './validate-rules.js';
 import type { ExpressionCheck } from './validate-rules.js';
 import { newPath } from '@orch/apimachinery/errors';
+import { builtinResources } from '@orch/apimachinery/registry';
+import { realisticObjects } from '@orch/apimachinery/schema-model';
+import { admissionRegistrationStrategy } from './strategy.js';
 
 const hook = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({
   name: 'pods.policy.example.com',
@@ -703,4 +706,18 @@ test('binding: paramRef name xor selector, parameterNotFoundAction Allow or Deny
     }),
     ['spec.matchResources.objectSelector.matchExpressions[0].values: FieldValueRequired']
   );
+});
+
+test('the realistic objects of the four kinds (what the fuzzer writes) validate cleanly', () => {
+  const defs = builtinResources.filter((d) => d.group === 'admissionregistration.orch.io');
+  assert.equal(defs.length, 4);
+  for (const def of defs) {
+    const obj = structuredClone(
+      realisticObjects[`${def.group}/${def.version}/${def.kind}`]
+    ) as unknown as ApiObject;
+    assert.ok(obj, def.kind);
+    const s = admissionRegistrationStrategy(def);
+    assert.deepEqual(s.validate(obj), [], def.kind);
+    assert.deepEqual(s.validateUpdate(obj, obj), [], def.kind);
+  }
 });
