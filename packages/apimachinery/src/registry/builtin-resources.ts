@@ -183,6 +183,37 @@ export const builtinResources: readonly ResourceDefinition[] = [
     singular: 'clusterrolebinding',
     namespaced: false,
   }),
+  // Admission registration: webhook configurations and policies, read by the admission service.
+  // Only v1 is served; v1beta1 was removed in 1.22.
+  named('admissionregistration.orch.io', 'v1', {
+    resource: 'mutatingwebhookconfigurations',
+    kind: 'MutatingWebhookConfiguration',
+    singular: 'mutatingwebhookconfiguration',
+    namespaced: false,
+    categories: ['api-extensions'],
+  }),
+  named('admissionregistration.orch.io', 'v1', {
+    resource: 'validatingwebhookconfigurations',
+    kind: 'ValidatingWebhookConfiguration',
+    singular: 'validatingwebhookconfiguration',
+    namespaced: false,
+    categories: ['api-extensions'],
+  }),
+  named('admissionregistration.orch.io', 'v1', {
+    resource: 'validatingadmissionpolicies',
+    kind: 'ValidatingAdmissionPolicy',
+    singular: 'validatingadmissionpolicy',
+    namespaced: false,
+    categories: ['api-extensions'],
+    subresources: ['status'],
+  }),
+  named('admissionregistration.orch.io', 'v1', {
+    resource: 'validatingadmissionpolicybindings',
+    kind: 'ValidatingAdmissionPolicyBinding',
+    singular: 'validatingadmissionpolicybinding',
+    namespaced: false,
+    categories: ['api-extensions'],
+  }),
   // Access reviews: virtual, create only, answered by the authorizer service.
   review({
     resource: 'subjectaccessreviews',

@@ -2,3 +2,40 @@ export type { ResourceDefinition, Verb } from './resource-definition.js';
 export { allVerbs, gvkOf } from './resource-definition.js';
 export { builtinResources } from './builtin-resources.js';
 export { ResourceRegistry, storageKey, storagePrefix } from './resource-registry.js';
+export type {
+  AuditAnnotation,
+  ExpressionWarning,
+  FailurePolicyType,
+  MatchCondition,
+  MatchPolicyType,
+  MatchResources,
+  MutatingWebhook,
+  MutatingWebhookConfiguration,
+  NamedRuleWithOperations,
+  OperationType,
+  ParameterNotFoundActionType,
+  ParamKind,
+  ParamRef,
+  ReinvocationPolicyType,
+  Rule,
+  RuleWithOperations,
+  ScopeType,
+  ServiceReference,
+  SideEffectClass,
+  ValidatingAdmissionPolicy,
+  ValidatingAdmissionPolicyBinding,
+  ValidatingAdmissionPolicyBindingSpec,
+  ValidatingAdmissionPolicySpec,
+  ValidatingAdmissionPolicyStatus,
+  ValidatingWebhook,
+  ValidatingWebhookConfiguration,
+  Validation,
+  ValidationAction,
+  ValidationReason,
+  Variable,
+  WebhookClientConfig,
+} from './admissionregistration-types.js';
+export {
+  admissionRegistrationGroup,
+  admissionRegistrationVersion,
+} from './admissionregistration-types.js';

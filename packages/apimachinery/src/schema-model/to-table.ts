@@ -340,6 +340,22 @@ const printers: Record<string, (obj: Json, now: number) => unknown> = {
       .map((c) => str(c['image']))
       .join(',') || '<none>',
   labelSelector: (o) => formatSelector(at(o, 'spec.selector')),
+  // printMutatingWebhook / printValidatingWebhook / printValidatingAdmissionPolicy(Binding)
+  webhookCount: (o) => arr(o['webhooks']).length,
+  validationCount: (o) => arr(at(o, 'spec.validations')).length,
+  paramKind: (o) => {
+    const pk = at(o, 'spec.paramKind') as Json | undefined;
+    return pk ? `${str(pk['apiVersion'])}/${str(pk['kind'])}` : '<unset>';
+  },
+  paramRef: (o) => {
+    const pr = at(o, 'spec.paramRef') as Json | undefined;
+    if (!pr) return '<unset>';
+    if (str(pr['name']) !== '')
+      return str(pr['namespace']) !== ''
+        ? `${str(pr['namespace'])}/${str(pr['name'])}`
+        : `*/${str(pr['name'])}`;
+    return pr['selector'] ? formatSelector(pr['selector']) : '<unset>';
+  },
 };
 
 /** The names of the printers a column source may use ("@name"). */

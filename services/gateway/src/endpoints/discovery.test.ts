@@ -69,6 +69,7 @@ describe('discovery', () => {
         'coordination.orch.io',
         'events.orch.io',
         'rbac.authorization.orch.io',
+        'admissionregistration.orch.io',
         'authorization.orch.io',
         'authentication.orch.io',
       ]
@@ -183,6 +184,7 @@ describe('discovery', () => {
 
     const versions = (await kubectl('api-versions')).trim().split('\n');
     assert.deepEqual(versions, [
+      'admissionregistration.orch.io/v1',
       'apps/v1',
       'authentication.orch.io/v1',
       'authentication.orch.io/v1beta1',

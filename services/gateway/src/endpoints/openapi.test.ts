@@ -242,6 +242,7 @@ describe('openapi', () => {
       'apis/coordination.orch.io/v1',
       'apis/events.orch.io/v1',
       'apis/rbac.authorization.orch.io/v1',
+      'apis/admissionregistration.orch.io/v1',
       'apis/authorization.orch.io/v1',
       'apis/authentication.orch.io/v1',
       'apis/authentication.orch.io/v1beta1',

@@ -1,5 +1,7 @@
 // Which strategy each resource uses; kinds without an entry use the default rules.
+import { admissionRegistrationGroup } from '@orch/apimachinery/registry';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
+import { admissionRegistrationStrategy } from './admissionregistration/strategy.js';
 import { namespaceStrategy } from './core/namespaces/strategy.js';
 import { rbacStrategy } from './rbac/strategy.js';
 import { defaultStrategy } from './strategy.js';
@@ -11,6 +13,7 @@ const special: Record<string, Strategy> = {
 
 export function strategyFor(def: ResourceDefinition): Strategy {
   if (def.group === 'rbac.authorization.orch.io') return rbacStrategy(def);
+  if (def.group === admissionRegistrationGroup) return admissionRegistrationStrategy(def);
   return (
     special[`${def.group}/${def.resource}`] ??
     defaultStrategy({ hasStatus: def.subresources?.includes('status') ?? false })
