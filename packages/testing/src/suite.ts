@@ -56,7 +56,8 @@ export interface SuiteResponse {
 }
 
 export interface SuiteOptions {
-  gateways?: number;
+  /** How many gateways (default 1), or one entry per gateway with flags of its own (after gatewayArgs). */
+  gateways?: number | { args?: string[] }[];
   controllers?: boolean;
   storageArgs?: string[];
   /** The gateways' --authorization-mode (default RBAC, answered by the authorizer service). */
