@@ -157,6 +157,17 @@ describe('Admit RPC', () => {
       const v = await client.admit(call('validating', ['AlwaysPullImages'], over));
       assert.equal(v.allowed, true, JSON.stringify(over));
     }
+    const notAPod = await client.admit(
+      call('mutating', ['AlwaysPullImages'], {
+        object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'p' } },
+      })
+    );
+    assert.equal(notAPod.allowed, false);
+    assert.equal(notAPod.status?.code, 400);
+    assert.equal(
+      notAPod.status?.message,
+      'Resource was marked with kind Pod but was unable to be converted'
+    );
     const ephemeral = await client.admit(
       call('mutating', ['AlwaysPullImages'], { subResource: 'ephemeralcontainers' })
     );

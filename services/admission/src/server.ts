@@ -80,7 +80,6 @@ export class AdmissionServer implements Runnable {
       await aborted(signal);
       grpc.setServing(false);
       await grpc.stop();
-      this.listers.stop();
       metricsServer?.close();
     } catch (err) {
       this.#serving.reject(err);

@@ -7,6 +7,7 @@
 import {
   fieldErrorMessage,
   fieldNotSupported,
+  newBadRequest,
   newForbidden,
   newPath,
 } from '@orch/apimachinery/errors';
@@ -51,12 +52,19 @@ function images(pod: ApiObject | undefined): Set<string> {
   return out;
 }
 
-/** The pod writes the plugin looks at (upstream's shouldIgnore). */
+/** The pod writes the plugin looks at (upstream's shouldIgnore, less the update check). */
 function shouldIgnore(req: AdmissionRequest): boolean {
   if (req.resource.group !== '' || req.resource.resource !== 'pods') return true;
   if (req.subResource !== '' && req.subResource !== 'ephemeralcontainers') return true;
-  if (!req.object || req.object.kind !== 'Pod') return true;
   return false;
+}
+
+/** Upstream's type assertion on the object: a pods write must carry a Pod. */
+function podOf(req: AdmissionRequest): ApiObject {
+  if (!req.object || req.object.kind !== 'Pod') {
+    throw newBadRequest('Resource was marked with kind Pod but was unable to be converted');
+  }
+  return req.object;
 }
 
 /** An update that brings no image the old pod did not have (upstream's isUpdateWithNoNewImages). */
@@ -73,7 +81,7 @@ export function newAlwaysPullImages(_deps: PluginDeps): ServicePlugin {
     handles: (op: Operation) => op === 'CREATE' || op === 'UPDATE',
     async admit(req) {
       if (shouldIgnore(req) || isUpdateWithNoNewImages(req)) return;
-      const pod = structuredClone(req.object) as ApiObject;
+      const pod = structuredClone(podOf(req));
       visitContainers(pod, (c) => {
         c.imagePullPolicy = 'Always';
       });
@@ -81,9 +89,10 @@ export function newAlwaysPullImages(_deps: PluginDeps): ServicePlugin {
     },
     async validate(req) {
       if (shouldIgnore(req) || isUpdateWithNoNewImages(req)) return;
+      const pod = podOf(req);
       // Upstream answers Forbidden with the first container whose policy is not Always.
       let first: FieldError | undefined;
-      visitContainers(req.object, (c, list, i) => {
+      visitContainers(pod, (c, list, i) => {
         if (first || c.imagePullPolicy === 'Always') return;
         first = fieldNotSupported(
           newPath('spec', list).index(i).child('imagePullPolicy'),
@@ -94,7 +103,7 @@ export function newAlwaysPullImages(_deps: PluginDeps): ServicePlugin {
       if (first) {
         throw newForbidden(
           { group: '', resource: 'pods' },
-          req.object?.metadata.name || req.name,
+          pod.metadata.name || req.name,
           fieldErrorMessage(first)
         );
       }
