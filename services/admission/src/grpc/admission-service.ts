@@ -20,7 +20,6 @@ import {
   admitResultToProto,
 } from '@orch/apimachinery/grpc';
 import type { AdmitResult } from '@orch/apimachinery/grpc';
-import { sameJson } from '@orch/apimachinery/meta';
 import { unaryHandlers } from '@orch/component-base/grpc-server';
 import type { Logger } from '@orch/component-base/logs';
 import type { AdmissionContext, AdmissionRequest, ServicePlugin } from '../interfaces.js';
@@ -135,7 +134,8 @@ export function admissionService(opts: AdmissionServiceOptions): AdmissionHandle
       chosen.push(p);
     }
     const req = call.request as AdmissionRequest;
-    const original = req.object;
+    // A plugin may replace the object or change it in place: compare by content.
+    const original = call.phase === 'mutating' ? JSON.stringify(req.object) : undefined;
     const warnings: string[] = [];
     const auditAnnotations: Record<string, string> = {};
     // A key with a prefix (`mutation.webhook.admission.orch.io/round_0_index_0`) is kept;
@@ -163,7 +163,7 @@ export function admissionService(opts: AdmissionServiceOptions): AdmissionHandle
       if (se.code >= 500) log.warn('admission plugin failed', { error: se.message });
       return admitResultToProto({ ...result, allowed: false, status: se.status });
     }
-    if (call.phase === 'mutating' && req.object !== original && !sameJson(req.object, original)) {
+    if (call.phase === 'mutating' && JSON.stringify(req.object) !== original) {
       result.object = req.object;
     }
     return admitResultToProto(result);

@@ -3,7 +3,8 @@
 // interface, registered under ImagePolicyWebhook's name since a service plugin must carry one
 // of the known names) that warns, and denies with a custom code when the object asks for it; a
 // gateway pointing at it. The warnings reach the client as `Warning: 299` headers within the
-// limits of the one recorder; a denial carries the plugin's Status and its warnings.
+// limits of the one recorder; a denial carries the plugin's Status and its warnings; a change
+// made by the plugin is in place before the strategy validates.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
@@ -54,6 +55,9 @@ before(async () => {
             for (let i = 0; i < count; i++) ctx.warn(long(300, String.fromCharCode(65 + i)));
             ctx.warn('first "quoted" warning');
             ctx.annotate('seen', 'yes');
+            // Changed in place: the service sends back what changed whichever way.
+            const labels = req.object?.metadata.labels;
+            if (labels?.['fix'] !== undefined) labels['fix'] = 'fixed';
             if (data['deny']) {
               throw new StatusError({
                 kind: 'Status',
@@ -158,6 +162,23 @@ test('warnings past 4096 characters in total: truncated to 256 each, then droppe
   const total = got.reduce((n, t) => n + t.length, 0);
   assert.ok(total >= 4096 && total < 4096 + 256, `total ${total}`);
   assert.equal(got.length, 17, '1 short + 16 long ones cut to 256; the 17th is dropped');
+});
+
+test('the mutating phase runs before the strategy validates: a label it fixes is stored', async () => {
+  const body = { ...cm('w4', {}), metadata: { name: 'w4', labels: { fix: 'not valid!' } } };
+  const r = await post('/api/v1/namespaces/default/configmaps', body);
+  assert.equal(r.status, 201, JSON.stringify(r.body));
+  const stored = await suite.request(0, 'GET', '/api/v1/namespaces/default/configmaps/w4');
+  assert.deepEqual((stored.body as { metadata: { labels: unknown } }).metadata.labels, {
+    fix: 'fixed',
+  });
+  // The same object through a gateway without the plugin: the strategy refuses the label.
+  const refused = await suite.request(0, 'POST', '/api/v1/namespaces/default/configmaps', {
+    ...body,
+    metadata: { ...body.metadata, name: 'w5' },
+  });
+  assert.equal(refused.status, 422, refused.text);
+  assert.match(refused.text, /metadata\.labels/);
 });
 
 test('a denial carries the plugin’s code and message, with its warnings; nothing is stored', async () => {
