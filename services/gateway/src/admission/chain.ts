@@ -2,6 +2,8 @@
 // order of AllOrderedPlugins): the chain is built from the enabled plugins in the fixed order
 // below, runs every plugin's admit in that order (mutating phase), then every plugin's validate
 // in that order (validating phase). The first denial fails the request; later plugins do not run.
+// Plugins of the admission service are members too: each run of consecutive enabled service
+// plugins is one member (admission/service/), one gRPC call per phase naming them in order.
 import type { Admission, AdmissionAttributes, AdmissionPlugin, Operation } from './interfaces.js';
 
 /**

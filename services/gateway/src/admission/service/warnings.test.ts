@@ -26,6 +26,8 @@ import { suiteGatewayArgs } from '../../suite-gateway-args.js';
 let suite: Suite;
 let admission: Started;
 let gateway: Started;
+/** A gateway enabling a plugin this admission service does not have. */
+let misconfigured: Started;
 
 const long = (n: number, c: string): string => c.repeat(n);
 
@@ -85,9 +87,20 @@ before(async () => {
   gateway = await startInBackground(
     new GatewayServer(await newGatewayConfig(gw, createLogger('test-gateway', 'error')))
   );
+  const bad = gatewayOptions([
+    '--secure-port=0',
+    ...suiteGatewayArgs(suite),
+    '--authorization-mode=AlwaysAllow',
+    `--admission-servers=127.0.0.1:${admission.port}`,
+    '--enable-admission-plugins=ImagePolicyWebhook,AlwaysDeny',
+  ]);
+  misconfigured = await startInBackground(
+    new GatewayServer(await newGatewayConfig(bad, createLogger('test-gateway', 'error')))
+  );
 });
 
 after(async () => {
+  await misconfigured?.stop();
   await gateway?.stop();
   await admission?.stop();
   await suite?.stop();
@@ -96,14 +109,15 @@ after(async () => {
 /** POST as the admin; the Warning header lines as sent, one per header line. */
 function post(
   path: string,
-  body: unknown
+  body: unknown,
+  port = gateway.port
 ): Promise<{ status: number; body: Record<string, unknown>; warnings: string[] }> {
   const admin = suite.pki.file('admin');
   return new Promise((resolve, reject) => {
     const req = request(
       {
         host: '127.0.0.1',
-        port: gateway.port,
+        port,
         path,
         method: 'POST',
         ca: readFileSync(suite.pki.caFile),
@@ -188,6 +202,20 @@ test('a denial carries the plugin’s code and message, with its warnings; nothi
   assert.deepEqual(texts(r.warnings), ['first "quoted" warning']);
   assert.equal(
     (await suite.request(0, 'GET', '/api/v1/namespaces/default/configmaps/w3')).status,
+    404
+  );
+});
+
+test('a plugin the admission service does not have: the write fails closed with a 500 naming it', async () => {
+  const r = await post('/api/v1/namespaces/default/configmaps', cm('w6', {}), misconfigured.port);
+  assert.equal(r.status, 500, JSON.stringify(r.body));
+  assert.equal(r.body['reason'], 'InternalError');
+  assert.match(
+    String(r.body['message']),
+    /admission could not run: the admission service \(plugins ImagePolicyWebhook, AlwaysDeny\) failed: admission plugin "AlwaysDeny" is not registered in the admission service \(registered: ImagePolicyWebhook\)/
+  );
+  assert.equal(
+    (await suite.request(0, 'GET', '/api/v1/namespaces/default/configmaps/w6')).status,
     404
   );
 });
