@@ -16,6 +16,7 @@ const out = join(pkg, 'src', 'generated');
 const services = {
   storage: 'orch/storage/v1/storage.proto',
   authorizer: 'orch/authz/v1/authorizer.proto',
+  admission: 'orch/admission/v1/admission.proto',
 };
 
 rmSync(out, { recursive: true, force: true });

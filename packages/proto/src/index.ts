@@ -7,6 +7,8 @@ export { apiDescriptor } from './generated/api-descriptor.js';
 import type { ProtoGrpcType as StorageProtoGrpcType } from './generated/types/storage.js';
 import { authorizerDescriptor } from './generated/authorizer-descriptor.js';
 import type { ProtoGrpcType as AuthorizerProtoGrpcType } from './generated/types/authorizer.js';
+import { admissionDescriptor } from './generated/admission-descriptor.js';
+import type { ProtoGrpcType as AdmissionProtoGrpcType } from './generated/types/admission.js';
 
 const loaderOptions: protoLoader.Options = {
   keepCase: true,
@@ -86,3 +88,22 @@ export type {
   NonResourceRule,
   NonResourceRule__Output,
 } from './generated/types/orch/authz/v1/NonResourceRule.js';
+
+/** The orch.admission.v1 package (the admission service). */
+export const admissionProto = grpc.loadPackageDefinition(
+  protoLoader.fromJSON(admissionDescriptor as unknown as protobufJson, loaderOptions)
+) as unknown as AdmissionProtoGrpcType;
+
+export type {
+  AdmissionClient,
+  AdmissionHandlers,
+} from './generated/types/orch/admission/v1/Admission.js';
+export type {
+  AdmitRequest,
+  AdmitRequest__Output,
+} from './generated/types/orch/admission/v1/AdmitRequest.js';
+export type {
+  AdmitResponse,
+  AdmitResponse__Output,
+} from './generated/types/orch/admission/v1/AdmitResponse.js';
+export type { Phase as AdmissionPhase } from './generated/types/orch/admission/v1/Phase.js';

@@ -29,12 +29,12 @@ describe('describeSuite', () => {
       [
         ['etcd', 'nats'],
         ['storage-0', 'storage-1'],
-        ['authorizer'],
+        ['authorizer', 'admission'],
         ['gateway-0', 'allow'],
         ['controllers'],
       ]
     );
-    const [[etcd, nats], storage, [authorizer], gateways, [controllers]] = d.stages as [
+    const [[etcd, nats], storage, [authorizer, admission], gateways, [controllers]] = d.stages as [
       ProcessSpec[],
       ProcessSpec[],
       ProcessSpec[],
@@ -43,7 +43,14 @@ describe('describeSuite', () => {
     ];
 
     // Every port is distinct, and each client is given its server's address.
-    const addresses = [d.etcdUrl, d.natsUrl, d.natsMonitorUrl, ...d.storage, d.authorizer];
+    const addresses = [
+      d.etcdUrl,
+      d.natsUrl,
+      d.natsMonitorUrl,
+      ...d.storage,
+      d.authorizer,
+      d.admission,
+    ];
     const ports = [...addresses, ...d.gateways.map((g) => g.url)].map((u) =>
       Number(u.slice(u.lastIndexOf(':') + 1))
     );
@@ -61,9 +68,14 @@ describe('describeSuite', () => {
       );
     }
     assert.equal(flag(authorizer, 'storage-servers'), d.storage[0]);
+    assert.equal(flag(admission, 'storage-servers'), d.storage[0]);
+    assert.equal(flag(admission, 'nats-url'), d.natsUrl);
+    assert.equal(`127.0.0.1:${flag(admission, 'secure-port')}`, d.admission);
+    assert.ok(admission?.args[0]?.endsWith(join('services', 'admission', 'dist', 'main.js')));
     for (const [i, g] of gateways.entries()) {
       assert.equal(flag(g, 'storage-servers'), d.storage[i % 2], 'gateways spread over replicas');
       assert.equal(flag(g, 'authorizer-servers'), d.authorizer);
+      assert.equal(flag(g, 'admission-servers'), d.admission);
       assert.equal(flag(g, 'nats-url'), d.natsUrl);
       assert.equal(g.args[0], '--cpu-prof', 'Node flags before the entry point');
       assert.ok(g.args[1]?.endsWith(join('services', 'gateway', 'dist', 'main.js')));

@@ -32,6 +32,10 @@ export interface Suite {
   storagePort: number;
   /** Port of the authorizer service (gRPC, mutual TLS). */
   authorizerPort: number;
+  /** Port of the admission service (gRPC, mutual TLS). */
+  admissionPort: number;
+  /** Stops the admission service (SIGTERM), e.g. to see the gateway fail closed. */
+  stopAdmission(): Promise<void>;
   /** GET/POST/... as the admin, JSON in and out (`raw`: the response bytes, for binary answers). */
   request(
     gateway: number,
@@ -52,12 +56,14 @@ export interface SuiteResponse {
 }
 
 export interface SuiteOptions {
-  gateways?: number;
+  /** How many gateways (default 1), or one entry per gateway with flags of its own (after gatewayArgs). */
+  gateways?: number | { args?: string[] }[];
   controllers?: boolean;
   storageArgs?: string[];
   /** The gateways' --authorization-mode (default RBAC, answered by the authorizer service). */
   authorizationMode?: 'RBAC' | 'AlwaysAllow' | 'AlwaysDeny';
   authorizerArgs?: string[];
+  admissionArgs?: string[];
   /** Extra flags for every gateway (a function gets the suite's PKI, e.g. to name its files). */
   gatewayArgs?: string[] | ((pki: ThrowawayPki) => string[]);
 }
@@ -93,6 +99,7 @@ async function startSuiteOnce(opts: SuiteOptions): Promise<Suite> {
       args: {
         storage: opts.storageArgs ?? [],
         authorizer: opts.authorizerArgs ?? [],
+        admission: opts.admissionArgs ?? [],
         gateway:
           typeof opts.gatewayArgs === 'function' ? opts.gatewayArgs(pki) : (opts.gatewayArgs ?? []),
       },
@@ -108,6 +115,7 @@ async function startSuiteOnce(opts: SuiteOptions): Promise<Suite> {
         gateways: suite.gateways,
         storagePort: suite.storagePort,
         authorizerPort: suite.authorizerPort,
+        admissionPort: suite.admissionPort,
       })
     );
     return suite;
@@ -159,6 +167,10 @@ function suiteOf(
     kubeconfigs: d.adminKubeconfigs,
     storagePort: port(d.storage[0]!),
     authorizerPort: port(d.authorizer),
+    admissionPort: port(d.admission),
+    stopAdmission: async () => {
+      await proc('admission').stop('SIGTERM');
+    },
     request: (gateway, method, path, body, headers = {}) =>
       adminRequest(adminTls, new URL(path, gateways[gateway]), method, body, headers),
     stop,

@@ -3,10 +3,10 @@
 // the metrics, the authorizer. Nothing listens yet (server.ts wires, run() serves).
 import { connect } from 'nats';
 import type { NatsConnection } from 'nats';
-import { StorageClient } from '@orch/apimachinery/grpc';
+import { AdmissionClient, StorageClient } from '@orch/apimachinery/grpc';
 import { ResourceRegistry, builtinResources } from '@orch/apimachinery/registry';
 import { builtinSchemaModel } from '@orch/apimachinery/schema-model';
-import { clientCredentials } from '@orch/component-base/grpc-server';
+import { HealthClient, clientCredentials } from '@orch/component-base/grpc-server';
 import type { Logger } from '@orch/component-base/logs';
 import { authorizationFor } from './authz/authorization-for.js';
 import type { Authorization } from './authz/authorization-for.js';
@@ -27,6 +27,8 @@ export interface GatewayConfig {
   fanout: Fanout;
   metrics: GatewayMetrics;
   authz: Authorization;
+  /** The admission service (--admission-servers): its client and its grpc health, for /readyz. */
+  admission?: { client: AdmissionClient; health: HealthClient };
   close(): Promise<void>;
 }
 
@@ -69,6 +71,18 @@ export async function newGatewayConfig(
     cache: options.authorizationCache,
     metrics,
   });
+  const admission = options.admissionAddress
+    ? {
+        client: new AdmissionClient({
+          address: options.admissionAddress,
+          credentials: clientCredentials(options.grpcTls),
+          timeoutMs: options.admissionTimeoutMs,
+        }),
+        health: new HealthClient(options.admissionAddress, clientCredentials(options.grpcTls), {
+          'grpc.ssl_target_name_override': 'admission',
+        }),
+      }
+    : undefined;
   return {
     options,
     log,
@@ -79,7 +93,10 @@ export async function newGatewayConfig(
     fanout,
     metrics,
     authz,
+    ...(admission ? { admission } : {}),
     async close() {
+      admission?.client.close();
+      admission?.health.close();
       fanout.stop();
       await nats.drain().catch(() => undefined);
       rawStorage.close();

@@ -22,7 +22,7 @@ import {
 import type { FlagValues, SecureServingOptions } from '@orch/component-base/flags';
 import type { TlsFiles } from '@orch/component-base/grpc-server';
 import type { LogLevel } from '@orch/component-base/logs';
-import { enabledPluginNames } from './admission/chain.js';
+import { enabledPluginNames, isServicePlugin } from './admission/chain.js';
 import type { PluginName } from './admission/chain.js';
 import { authenticationConfig, authenticationFlags } from './authn/authentication-options.js';
 import type { AuthenticationConfig } from './authn/authentication-options.js';
@@ -96,12 +96,23 @@ export const gatewayFlags = {
   'enable-admission-plugins': {
     type: 'string',
     description:
-      'Admission plugins to turn on beside the default ones, comma-separated (all are on by default): NamespaceLifecycle, RBACEscalationPrevention (upstream checks escalation in the RBAC registry, not in admission). Whatever the order given, they run in the fixed order of admission/chain.ts.',
+      'Admission plugins to turn on beside the default ones, comma-separated. In the gateway: NamespaceLifecycle, RBACEscalationPrevention (upstream checks escalation in the RBAC registry, not in admission); in the admission service (--admission-servers): AlwaysAdmit, AlwaysPullImages, ImagePolicyWebhook, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, AlwaysDeny. On by default: NamespaceLifecycle, RBACEscalationPrevention, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook. Whatever the order given, they run in the fixed order of admission/chain.ts.',
   },
   'disable-admission-plugins': {
     type: 'string',
     description:
       'Admission plugins to turn off, comma-separated (names as for --enable-admission-plugins).',
+  },
+  'admission-servers': {
+    type: 'string',
+    description:
+      'Address (host:port) of the admission service (gRPC, mutual TLS with the --grpc-* files); required when an admission plugin of the service is enabled. Writes fail (500/503) while it cannot be reached.',
+  },
+  'admission-request-timeout': {
+    type: 'string',
+    default: '35s',
+    description:
+      'Deadline of each call to the admission service (its webhooks may take up to 30s each).',
   },
   // authentication: authn/authentication-options.ts
   ...authenticationFlags,
@@ -133,6 +144,9 @@ export interface CompletedGatewayOptions {
   authn: AuthenticationConfig;
   /** The enabled admission plugins, in the chain's order. */
   admissionPlugins: PluginName[];
+  /** host:port of the admission service; '' when none. */
+  admissionAddress: string;
+  admissionTimeoutMs: number;
   logLevel: LogLevel;
   problems: string[];
 }
@@ -185,6 +199,8 @@ export function completeGatewayOptions(f: GatewayOptions): CompletedGatewayOptio
     },
     authn: derive(problems, '', () => authenticationConfig(f), undefined as never),
     admissionPlugins: admission.names,
+    admissionAddress: f['admission-servers'] ?? '',
+    admissionTimeoutMs: duration('admission-request-timeout', '35s'),
     logLevel: logLevel(f),
     problems,
   };
@@ -206,6 +222,12 @@ export function validateGatewayOptions(o: CompletedGatewayOptions): string[] {
   }
   if (mode === 'RBAC' && !o.authorizerAddress) {
     errors.push('--authorization-mode=RBAC needs --authorizer-servers');
+  }
+  const inService = o.admissionPlugins.filter(isServicePlugin);
+  if (inService.length > 0 && !o.admissionAddress) {
+    errors.push(
+      `admission plugins ${inService.join(', ')} run in the admission service: they need --admission-servers`
+    );
   }
   for (const [flag, n] of [
     ['max-request-body-bytes', o.maxBodyBytes],

@@ -9,6 +9,7 @@ import type { Runnable } from '@orch/component-base/run';
 import { newAdmissionChain } from './admission/chain.js';
 import { namespaceLifecycle } from './admission/namespace-lifecycle/plugin.js';
 import { rbacEscalationPrevention } from './admission/rbac-escalation/plugin.js';
+import { servicePlugins } from './admission/service/service-plugins.js';
 import { PolicyWatch } from './authz/caching-authorizer.js';
 import { buildAuthentication } from './authn/build-authentication.js';
 import type { GatewayConfig } from './config.js';
@@ -17,6 +18,7 @@ import { resourceHandler } from './endpoints/installer.js';
 import { installOpenApi } from './endpoints/openapi.js';
 import { fileAuditSink } from './filters/with-audit.js';
 import { buildHandlerChain } from './handler-chain.js';
+import { admissionServiceCheck } from './health/admission-service-check.js';
 import { bootstrapPolicyCheck } from './health/bootstrap-policy-check.js';
 import { healthCheckerFunc, installHealthChecks } from './health/healthz.js';
 import { ShutdownState } from './health/shutdown-state.js';
@@ -65,7 +67,11 @@ export class GatewayServer implements Runnable {
               clusterRoles: stores.get('rbac.authorization.orch.io/v1/clusterroles'),
             }),
         },
-        options.admissionPlugins
+        options.admissionPlugins,
+        config.admission
+          ? (names) =>
+              servicePlugins(names, config.admission!.client, log.child({ component: 'admission' }))
+          : undefined
       ),
       maxWatchSeconds: options.maxWatchSeconds,
     });
@@ -100,6 +106,7 @@ export class GatewayServer implements Runnable {
     };
     const readyz = [checks.etcd, checks.nats, checks.informers];
     if (authz.health) readyz.push(bootstrapPolicyCheck(authz.health));
+    if (config.admission) readyz.push(admissionServiceCheck(config.admission.health));
 
     const app = buildHandlerChain({
       log,

@@ -1,9 +1,11 @@
+import { pendingServicePluginFlags } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 
 /**
  * The flags a test's in-process gateway needs to join a suite: serving certificate and client CA,
- * storage and its gRPC client certificate, NATS. The port and the test's own flags (authorization,
- * admission) come from the caller.
+ * storage and its gRPC client certificate, NATS, the suite's admission service (with the plugins
+ * it does not have yet turned off, as the suite's gateways). The port and the test's own flags
+ * (authorization, admission) come from the caller.
  */
 export function suiteGatewayArgs(suite: Suite): string[] {
   const g = suite.pki.file('gateway');
@@ -16,5 +18,7 @@ export function suiteGatewayArgs(suite: Suite): string[] {
     `--grpc-cert-file=${g.certFile}`,
     `--grpc-key-file=${g.keyFile}`,
     `--nats-url=${suite.nats.url}`,
+    `--admission-servers=127.0.0.1:${suite.admissionPort}`,
+    ...pendingServicePluginFlags(),
   ];
 }

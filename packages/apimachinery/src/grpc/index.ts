@@ -26,3 +26,19 @@ export {
   userFromProto,
   userToProto,
 } from './authorizer-mapping.js';
+export type { AdmissionClientOptions } from './admission-client.js';
+export { AdmissionClient } from './admission-client.js';
+export type {
+  AdmissionCallRequest,
+  AdmissionOperation,
+  AdmissionPhaseName,
+  AdmitCall,
+  AdmitResult,
+} from './admission-mapping.js';
+export {
+  AdmissionMappingError,
+  admitCallFromProto,
+  admitCallToProto,
+  admitResultFromProto,
+  admitResultToProto,
+} from './admission-mapping.js';

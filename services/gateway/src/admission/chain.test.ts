@@ -5,7 +5,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { StatusError, newForbidden } from '@orch/apimachinery/errors';
 import { gatewayOptions } from '../options.js';
-import { AdmissionChain, enabledPluginNames, newAdmissionChain } from './chain.js';
+import {
+  AdmissionChain,
+  allOrderedPlugins,
+  defaultOnPlugins,
+  enabledPluginNames,
+  newAdmissionChain,
+} from './chain.js';
+import type { PluginName } from './chain.js';
 import { operationOptions } from './interfaces.js';
 import type { AdmissionAttributes, AdmissionPlugin, Operation } from './interfaces.js';
 
@@ -119,32 +126,159 @@ test('chain: built in the fixed order whatever the order of the enabled names', 
   );
 });
 
-const required = ['--tls-cert-file=c', '--tls-private-key-file=k', '--client-ca-file=ca'];
-const noAuthorizer = [...required, '--authorization-mode=AlwaysAllow'];
-
-test('admission flags: all plugins on by default, --disable-admission-plugins turns one off', () => {
-  assert.deepEqual(gatewayOptions(noAuthorizer).admissionPlugins, [
+test('chain: upstream’s AllOrderedPlugins order, AlwaysAdmit first and AlwaysDeny last', () => {
+  assert.deepEqual(allOrderedPlugins, [
+    'AlwaysAdmit',
     'NamespaceLifecycle',
     'RBACEscalationPrevention',
+    'AlwaysPullImages',
+    'ImagePolicyWebhook',
+    'MutatingAdmissionWebhook',
+    'ValidatingAdmissionPolicy',
+    'ValidatingAdmissionWebhook',
+    'AlwaysDeny',
   ]);
-  const o = gatewayOptions([...noAuthorizer, '--disable-admission-plugins=NamespaceLifecycle']);
-  assert.deepEqual(o.admissionPlugins, ['RBACEscalationPrevention']);
-  const both = gatewayOptions([
-    ...noAuthorizer,
-    '--enable-admission-plugins=RBACEscalationPrevention, NamespaceLifecycle',
-  ]);
-  assert.deepEqual(both.admissionPlugins, ['NamespaceLifecycle', 'RBACEscalationPrevention']);
 });
 
-test('admission flags: an unknown plugin name, or one both enabled and disabled, fails validation', () => {
+// Each run of consecutive enabled service plugins is one member: one call per phase.
+const gatewayFactories = (log: string[]) => ({
+  NamespaceLifecycle: () => recorder('NamespaceLifecycle', log),
+  RBACEscalationPrevention: () => recorder('RBACEscalationPrevention', log),
+});
+const runs: { name: string; enabled: PluginName[]; members: string[] }[] = [
+  {
+    name: 'the default set: the gateway plugins, then the three service plugins in one call',
+    enabled: [...defaultOnPlugins],
+    members: [
+      'NamespaceLifecycle',
+      'RBACEscalationPrevention',
+      'service:MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook',
+    ],
+  },
+  {
+    name: 'AlwaysAdmit before the gateway plugins is a run of its own',
+    enabled: ['AlwaysDeny', 'NamespaceLifecycle', 'AlwaysAdmit', 'AlwaysPullImages'],
+    members: ['service:AlwaysAdmit', 'NamespaceLifecycle', 'service:AlwaysPullImages,AlwaysDeny'],
+  },
+  {
+    name: 'a gateway plugin disabled joins the runs on both sides',
+    enabled: ['AlwaysAdmit', 'AlwaysPullImages', 'AlwaysDeny'],
+    members: ['service:AlwaysAdmit,AlwaysPullImages,AlwaysDeny'],
+  },
+  {
+    name: 'no service plugin: no call',
+    enabled: ['NamespaceLifecycle'],
+    members: ['NamespaceLifecycle'],
+  },
+];
+for (const row of runs) {
+  test(`chain runs: ${row.name}`, () => {
+    const log: string[] = [];
+    const chain = newAdmissionChain(gatewayFactories(log), row.enabled, (names) => ({
+      name: `service:${names.join(',')}`,
+      handles: () => true,
+    }));
+    assert.deepEqual(
+      chain.plugins.map((p) => p.name),
+      row.members
+    );
+  });
+}
+
+test('chain: a service plugin enabled without the admission service fails the build', () => {
   assert.throws(
-    () => gatewayOptions([...noAuthorizer, '--enable-admission-plugins=NamespaceLifecycel']),
-    /--enable-admission-plugins: admission plugin "NamespaceLifecycel" is unknown \(known: NamespaceLifecycle, RBACEscalationPrevention\)/
+    () => newAdmissionChain(gatewayFactories([]), ['AlwaysPullImages']),
+    /admission plugins AlwaysPullImages run in the admission service, and none is configured/
   );
-  assert.throws(
-    () => gatewayOptions([...noAuthorizer, '--disable-admission-plugins=AlwaysPullImages']),
-    /--disable-admission-plugins: admission plugin "AlwaysPullImages" is unknown/
-  );
+});
+
+const required = ['--tls-cert-file=c', '--tls-private-key-file=k', '--client-ca-file=ca'];
+const noAuthorizer = [...required, '--authorization-mode=AlwaysAllow'];
+const withService = [...noAuthorizer, '--admission-servers=127.0.0.1:6503'];
+
+// The admission flags, row by row: what is enabled, in which order, or which error.
+const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: RegExp }[] = [
+  {
+    name: 'no flag: the default-on set',
+    args: withService,
+    plugins: [
+      'NamespaceLifecycle',
+      'RBACEscalationPrevention',
+      'MutatingAdmissionWebhook',
+      'ValidatingAdmissionPolicy',
+      'ValidatingAdmissionWebhook',
+    ],
+  },
+  {
+    name: '--disable-admission-plugins turns one off',
+    args: [...withService, '--disable-admission-plugins=NamespaceLifecycle'],
+    plugins: [
+      'RBACEscalationPrevention',
+      'MutatingAdmissionWebhook',
+      'ValidatingAdmissionPolicy',
+      'ValidatingAdmissionWebhook',
+    ],
+  },
+  {
+    name: '--enable-admission-plugins adds, in the fixed order whatever the order given',
+    args: [...withService, '--enable-admission-plugins=AlwaysDeny, AlwaysPullImages,AlwaysAdmit'],
+    plugins: [
+      'AlwaysAdmit',
+      'NamespaceLifecycle',
+      'RBACEscalationPrevention',
+      'AlwaysPullImages',
+      'MutatingAdmissionWebhook',
+      'ValidatingAdmissionPolicy',
+      'ValidatingAdmissionWebhook',
+      'AlwaysDeny',
+    ],
+  },
+  {
+    name: 'every service plugin off: no --admission-servers needed',
+    args: [
+      ...noAuthorizer,
+      '--disable-admission-plugins=MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook',
+    ],
+    plugins: ['NamespaceLifecycle', 'RBACEscalationPrevention'],
+  },
+  {
+    name: 'a service plugin on without --admission-servers stops the start',
+    args: noAuthorizer,
+    error:
+      /admission plugins MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook run in the admission service: they need --admission-servers/,
+  },
+  {
+    name: 'an unknown name stops the start, listing the known ones',
+    args: [...withService, '--enable-admission-plugins=NamespaceLifecycel'],
+    error:
+      /--enable-admission-plugins: admission plugin "NamespaceLifecycel" is unknown \(known: AlwaysAdmit, NamespaceLifecycle, RBACEscalationPrevention, AlwaysPullImages, ImagePolicyWebhook, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, AlwaysDeny\)/,
+  },
+  {
+    name: 'an unknown name to disable stops the start',
+    args: [...withService, '--disable-admission-plugins=PodSecurity'],
+    error: /--disable-admission-plugins: admission plugin "PodSecurity" is unknown/,
+  },
+  {
+    name: 'a name both enabled and disabled stops the start',
+    args: [
+      ...withService,
+      '--enable-admission-plugins=AlwaysDeny',
+      '--disable-admission-plugins=AlwaysDeny',
+    ],
+    error: /AlwaysDeny in both --enable-admission-plugins and --disable-admission-plugins/,
+  },
+];
+for (const row of flagRows) {
+  test(`admission flags: ${row.name}`, () => {
+    if (row.error) {
+      assert.throws(() => gatewayOptions(row.args), row.error);
+    } else {
+      assert.deepEqual(gatewayOptions(row.args).admissionPlugins, row.plugins);
+    }
+  });
+}
+
+test('admission flags: enabledPluginNames names a plugin in both lists', () => {
   assert.deepEqual(enabledPluginNames(['NamespaceLifecycle'], ['NamespaceLifecycle']).errors, [
     'NamespaceLifecycle in both --enable-admission-plugins and --disable-admission-plugins',
   ]);

@@ -2,24 +2,70 @@
 // order of AllOrderedPlugins): the chain is built from the enabled plugins in the fixed order
 // below, runs every plugin's admit in that order (mutating phase), then every plugin's validate
 // in that order (validating phase). The first denial fails the request; later plugins do not run.
+// Plugins of the admission service are members too: each run of consecutive enabled service
+// plugins is one member (admission/service/), one gRPC call per phase naming them in order.
 import type { Admission, AdmissionAttributes, AdmissionPlugin, Operation } from './interfaces.js';
 
 /**
- * Every in-gateway plugin, in the order they run (upstream's AllOrderedPlugins, for the plugins
- * that exist here).
+ * Every plugin, in the order they run (upstream's AllOrderedPlugins, for the plugins that exist
+ * here). Those of {@link servicePluginNames} run in the admission service; the others here.
  *
+ * - AlwaysAdmit, AlwaysDeny: upstream's deprecated plugins (first and last, as upstream's).
  * - NamespaceLifecycle: upstream's plugin of that name.
  * - RBACEscalationPrevention: upstream does not do this in admission but in the RBAC registry
  *   strategies (pkg/registry/rbac/.../policybased, validation.ConfirmNoEscalation). Here it is a
  *   validating plugin so that it reads the write's attributes like any other check instead of
  *   reaching back into the HTTP request; the name is ours, not upstream's.
+ * - AlwaysPullImages, ImagePolicyWebhook, MutatingAdmissionWebhook, ValidatingAdmissionPolicy,
+ *   ValidatingAdmissionWebhook: upstream's, in the admission service.
  */
-export const allOrderedPlugins = ['NamespaceLifecycle', 'RBACEscalationPrevention'] as const;
+export const allOrderedPlugins = [
+  'AlwaysAdmit',
+  'NamespaceLifecycle',
+  'RBACEscalationPrevention',
+  'AlwaysPullImages',
+  'ImagePolicyWebhook',
+  'MutatingAdmissionWebhook',
+  'ValidatingAdmissionPolicy',
+  'ValidatingAdmissionWebhook',
+  'AlwaysDeny',
+] as const;
 
 export type PluginName = (typeof allOrderedPlugins)[number];
 
-/** Plugins on when no flag says otherwise: all of them. */
-export const defaultOnPlugins: readonly PluginName[] = allOrderedPlugins;
+/** The plugins that run in the admission service (`--admission-servers`). */
+export const servicePluginNames = [
+  'AlwaysAdmit',
+  'AlwaysPullImages',
+  'ImagePolicyWebhook',
+  'MutatingAdmissionWebhook',
+  'ValidatingAdmissionPolicy',
+  'ValidatingAdmissionWebhook',
+  'AlwaysDeny',
+] as const satisfies readonly PluginName[];
+
+export type ServicePluginName = (typeof servicePluginNames)[number];
+
+/** The plugins of the gateway itself. */
+export type GatewayPluginName = Exclude<PluginName, ServicePluginName>;
+
+const servicePlugins = new Set<string>(servicePluginNames);
+
+export function isServicePlugin(name: string): name is ServicePluginName {
+  return servicePlugins.has(name);
+}
+
+/**
+ * Plugins on when no flag says otherwise (upstream's DefaultOffAdmissionPlugins is the
+ * complement): the namespace and RBAC checks, the webhooks and the validating policies.
+ */
+export const defaultOnPlugins: readonly PluginName[] = [
+  'NamespaceLifecycle',
+  'RBACEscalationPrevention',
+  'MutatingAdmissionWebhook',
+  'ValidatingAdmissionPolicy',
+  'ValidatingAdmissionWebhook',
+];
 
 const known = new Set<string>(allOrderedPlugins);
 
@@ -82,15 +128,46 @@ export class AdmissionChain implements Admission {
   }
 }
 
-/** How to build each plugin; the server supplies the dependencies. */
-export type PluginFactories = Record<PluginName, () => AdmissionPlugin>;
+/** How to build each in-gateway plugin; the server supplies the dependencies. */
+export type PluginFactories = Record<GatewayPluginName, () => AdmissionPlugin>;
 
-/** The chain of the enabled plugins, in the fixed order whatever the order of `enabled`. */
+/**
+ * How to build the chain member of a run of consecutive enabled service plugins: one call to
+ * the admission service per phase, naming them in order (admission/service/).
+ */
+export type ServicePluginsFactory = (names: ServicePluginName[]) => AdmissionPlugin;
+
+/**
+ * The chain of the enabled plugins, in the fixed order whatever the order of `enabled`; each
+ * run of consecutive service plugins is one member built by `service` (which is required when
+ * any service plugin is enabled).
+ */
 export function newAdmissionChain(
   factories: PluginFactories,
-  enabled: readonly PluginName[]
+  enabled: readonly PluginName[],
+  service?: ServicePluginsFactory
 ): AdmissionChain {
-  return new AdmissionChain(
-    allOrderedPlugins.filter((n) => enabled.includes(n)).map((n) => factories[n]())
-  );
+  const members: AdmissionPlugin[] = [];
+  let run: ServicePluginName[] = [];
+  const flush = (): void => {
+    if (run.length === 0) return;
+    if (!service) {
+      throw new Error(
+        `admission plugins ${run.join(', ')} run in the admission service, and none is configured`
+      );
+    }
+    members.push(service(run));
+    run = [];
+  };
+  for (const name of allOrderedPlugins) {
+    if (!enabled.includes(name)) continue;
+    if (isServicePlugin(name)) {
+      run.push(name);
+    } else {
+      flush();
+      members.push(factories[name]());
+    }
+  }
+  flush();
+  return new AdmissionChain(members);
 }

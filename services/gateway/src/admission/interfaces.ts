@@ -33,6 +33,11 @@ export interface AdmissionAttributes {
   oldObject: ApiObject | undefined;
   /** The operation's options object (upstream's operationOptions); undefined for CONNECT. */
   options: OperationOptions | undefined;
+  /**
+   * The request's warning sink (a `Warning: 299` line for the client, plain text); the handler
+   * fills it from the request. Undefined for writes from inside the gateway: warnings dropped.
+   */
+  warn?: (text: string) => void;
 }
 
 /**

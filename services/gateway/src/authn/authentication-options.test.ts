@@ -2,7 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { gatewayOptions } from '../options.js';
 
-const required = ['--tls-cert-file=c', '--tls-private-key-file=k', '--client-ca-file=ca'];
+// The admission service's address: default-on admission plugins run there.
+const required = [
+  '--tls-cert-file=c',
+  '--tls-private-key-file=k',
+  '--client-ca-file=ca',
+  '--admission-servers=127.0.0.1:6503',
+];
 
 test('authentication flags: defaults', () => {
   const c = gatewayOptions(required).authn;

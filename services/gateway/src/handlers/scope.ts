@@ -15,7 +15,7 @@ import type {
   UpdateFunc,
   ValidateObjectFunc,
 } from '../registry/rest.js';
-import { userFrom } from '../request/context.js';
+import { addWarning, userFrom } from '../request/context.js';
 import type { RequestInfo } from '../request/request-info.js';
 
 export interface RequestScope<R extends Storage = Storage> {
@@ -59,6 +59,7 @@ function staticAttributes(
     name: info.name,
     user: userFrom(scope.req),
     dryRun,
+    warn: (text) => addWarning(scope.req, text),
   };
 }
 

@@ -3,12 +3,13 @@
 import type { IncomingMessage } from 'node:http';
 import type { UserInfo } from '@orch/apimachinery/auth';
 import type { RequestInfo } from './request-info.js';
+import { WarningRecorder } from './warning-recorder.js';
 
 interface RequestContext {
   info?: RequestInfo;
   user?: UserInfo;
   auditId?: string;
-  warnings?: string[];
+  warnings?: WarningRecorder;
   startedAt?: number;
 }
 
@@ -36,8 +37,12 @@ export const withStartTime = (req: IncomingMessage, at: number): void =>
 export const startTimeFrom = (req: IncomingMessage): number | undefined =>
   contexts.get(req)?.startedAt;
 
-/** Adds a warning, sent as a `Warning: 299 - "<text>"` response header. */
+/**
+ * Adds a warning, sent as a `Warning: 299 - "<text>"` response header; every warning of the
+ * request goes through its one WarningRecorder (deduplicated, within the size limits).
+ */
 export function addWarning(req: IncomingMessage, text: string): void {
-  (ctx(req).warnings ??= []).push(text);
+  (ctx(req).warnings ??= new WarningRecorder()).add(text);
 }
-export const warningsFrom = (req: IncomingMessage): string[] => contexts.get(req)?.warnings ?? [];
+export const warningsFrom = (req: IncomingMessage): readonly string[] =>
+  contexts.get(req)?.warnings?.warnings ?? [];

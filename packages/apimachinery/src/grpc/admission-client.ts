@@ -1,0 +1,50 @@
+// A promise-based client of orch.admission.v1.Admission (the gateway's side of the admission
+// service) with a deadline on every call and errors rebuilt as StatusError.
+import type { ChannelCredentials } from '@grpc/grpc-js';
+import { admissionProto, channelOptions } from '@orch/proto';
+import type { AdmissionClient as GrpcAdmissionClient } from '@orch/proto';
+import { fromGrpcError } from '../errors/index.js';
+import { admitCallToProto, admitResultFromProto } from './admission-mapping.js';
+import type { AdmitCall, AdmitResult } from './admission-mapping.js';
+
+export interface AdmissionClientOptions {
+  address: string;
+  credentials: ChannelCredentials;
+  /** Deadline of one call; webhooks inside may take up to 30 s each (their own timeout). */
+  timeoutMs?: number;
+}
+
+export class AdmissionClient {
+  readonly #client: GrpcAdmissionClient;
+  readonly #timeoutMs: number;
+
+  constructor(opts: AdmissionClientOptions) {
+    this.#client = new admissionProto.orch.admission.v1.Admission(opts.address, opts.credentials, {
+      ...channelOptions,
+      'grpc.keepalive_time_ms': 30_000,
+      'grpc.ssl_target_name_override': 'admission',
+    });
+    this.#timeoutMs = opts.timeoutMs ?? 35_000;
+  }
+
+  admit(call: AdmitCall): Promise<AdmitResult> {
+    return new Promise((resolve, reject) => {
+      this.#client.Admit(
+        admitCallToProto(call),
+        { deadline: Date.now() + this.#timeoutMs },
+        (err, res) => {
+          if (err || !res) return reject(fromGrpcError(err, 'admission service Admit'));
+          try {
+            resolve(admitResultFromProto(res));
+          } catch (e) {
+            reject(fromGrpcError(e, 'admission service Admit'));
+          }
+        }
+      );
+    });
+  }
+
+  close(): void {
+    this.#client.close();
+  }
+}

@@ -1,0 +1,12 @@
+#!/usr/bin/env node
+// orch-admission: the service-side admission plugins (webhooks, policies, image policy, ...) over gRPC.
+import { optionsOrExit } from '@orch/component-base/flags';
+import { createLogger } from '@orch/component-base/logs';
+import { runUntilSignal } from '@orch/component-base/run';
+import { newAdmissionConfig } from './config.js';
+import { admissionOptions } from './options.js';
+import { AdmissionServer } from './server.js';
+
+const options = optionsOrExit(() => admissionOptions());
+const log = createLogger('admission', options.logLevel);
+runUntilSignal(log, new AdmissionServer(await newAdmissionConfig(options, log)));

@@ -1,0 +1,23 @@
+// The admission service's flags: what is required, defaults, every error at once.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { admissionOptions } from './options.js';
+
+const tls = ['--tls-cert-file=c', '--tls-private-key-file=k', '--client-ca-file=ca'];
+
+test('admission options: defaults', () => {
+  const o = admissionOptions([...tls, '--storage-servers=127.0.0.1:6501']);
+  assert.equal(o.storageAddress, '127.0.0.1:6501');
+  assert.equal(o.serving.securePort, 6503);
+  assert.equal(o.logLevel, 'info');
+});
+
+test('admission options: --storage-servers is required, and every error is reported at once', () => {
+  assert.throws(
+    () => admissionOptions(['--storage-servers=', '--log-level=loud', ...tls]),
+    (e: Error) =>
+      /--storage-servers is required: the plugins read the cluster through informers/.test(
+        e.message
+      ) && /--log-level must be one of/.test(e.message)
+  );
+});

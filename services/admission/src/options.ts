@@ -1,0 +1,82 @@
+// Flags of the admission service (options → complete → validate; config.ts builds from them).
+import {
+  InvalidOptionsError,
+  logLevel,
+  loggingFlags,
+  metricsFlags,
+  metricsPort,
+  natsFlags,
+  natsUrls,
+  parseFlags,
+  secureServingFlags,
+  secureServingOptions,
+  storageClientFlags,
+  validateLogLevel,
+  validateMetricsPort,
+  validateNatsUrls,
+  validateSecureServing,
+} from '@orch/component-base/flags';
+import type { FlagValues, SecureServingOptions } from '@orch/component-base/flags';
+import type { LogLevel } from '@orch/component-base/logs';
+
+export const admissionFlags = {
+  ...storageClientFlags(),
+  ...natsFlags(),
+  ...secureServingFlags({
+    port: '6503',
+    server: 'gRPC server',
+    certDescription: 'Serving certificate (mutual TLS); also the client certificate to storage.',
+    clientCaDescription:
+      'CA that client certificates must chain to (and that storage is verified against).',
+  }),
+  ...metricsFlags(),
+  ...loggingFlags(),
+} as const;
+
+/** The raw flag values. */
+export type AdmissionOptions = FlagValues<typeof admissionFlags>;
+
+export interface CompletedAdmissionOptions {
+  storageAddress: string;
+  natsUrls: string[];
+  serving: SecureServingOptions;
+  metricsPort: number;
+  logLevel: LogLevel;
+}
+
+export function parseAdmissionOptions(argv?: string[]): AdmissionOptions {
+  return parseFlags('orch-admission', admissionFlags, argv);
+}
+
+export function completeAdmissionOptions(f: AdmissionOptions): CompletedAdmissionOptions {
+  return {
+    storageAddress: f['storage-servers'] ?? '',
+    natsUrls: natsUrls(f),
+    serving: secureServingOptions(f),
+    metricsPort: metricsPort(f),
+    logLevel: logLevel(f),
+  };
+}
+
+/** Every error at once. */
+export function validateAdmissionOptions(o: CompletedAdmissionOptions): string[] {
+  const errors: string[] = [];
+  if (!o.storageAddress) {
+    errors.push('--storage-servers is required: the plugins read the cluster through informers');
+  }
+  errors.push(
+    ...validateNatsUrls(o.natsUrls),
+    ...validateSecureServing(o.serving),
+    ...validateMetricsPort(o.metricsPort),
+    ...validateLogLevel(o.logLevel)
+  );
+  return errors;
+}
+
+/** parse → complete → validate; throws InvalidOptionsError with every error. */
+export function admissionOptions(argv?: string[]): CompletedAdmissionOptions {
+  const completed = completeAdmissionOptions(parseAdmissionOptions(argv));
+  const errors = validateAdmissionOptions(completed);
+  if (errors.length) throw new InvalidOptionsError('orch-admission', errors);
+  return completed;
+}

@@ -1,0 +1,92 @@
+// The admission server: the service-side admission plugins over gRPC (mutual TLS, grpc
+// health, metrics), reading the cluster through informers. The constructor wires; run() builds
+// the plugins, listens, syncs the namespaces, then answers (SERVING) until its signal.
+import type { Registry } from 'prom-client';
+import { admissionProto } from '@orch/proto';
+import { servingAddress } from '@orch/component-base/flags';
+import { startGrpcServer } from '@orch/component-base/grpc-server';
+import { serveMetrics } from '@orch/component-base/metrics';
+import { Deferred, aborted } from '@orch/component-base/run';
+import type { Runnable } from '@orch/component-base/run';
+import type { AdmissionConfig } from './config.js';
+import { admissionService, newAdmissionMetrics } from './grpc/admission-service.js';
+import type { AdmissionMetrics } from './grpc/admission-service.js';
+import { InformerListers } from './listers.js';
+import { newPlugins } from './plugins.js';
+
+export class AdmissionServer implements Runnable {
+  readonly registry: Registry;
+  readonly listers: InformerListers;
+  readonly #config: AdmissionConfig;
+  readonly #metrics: AdmissionMetrics;
+  readonly #serving = new Deferred<number>();
+  #ready = false;
+
+  constructor(config: AdmissionConfig) {
+    this.#config = config;
+    this.registry = config.registry;
+    this.#metrics = newAdmissionMetrics(config.registry);
+    this.listers = new InformerListers(
+      config.storage,
+      config.nats,
+      config.log.child({ component: 'informer' })
+    );
+  }
+
+  /** The port once serving. */
+  get serving(): Promise<number> {
+    return this.#serving.promise;
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    const { log, options } = this.#config;
+    try {
+      const plugins = newPlugins(
+        this.#config.factories,
+        {
+          listers: this.listers,
+          registry: this.registry,
+          log,
+          matchConditions: this.#config.matchConditions,
+        },
+        this.#config.pluginConfigs
+      );
+      const grpc = await startGrpcServer({
+        address: servingAddress(options.serving),
+        tls: options.serving.tls,
+        services: [
+          {
+            name: 'orch.admission.v1.Admission',
+            definition: admissionProto.orch.admission.v1.Admission.service,
+            implementation: admissionService({
+              plugins,
+              metrics: this.#metrics,
+              log,
+              ready: () => this.#ready,
+            }) as never,
+          },
+        ],
+      });
+      // Answers once the namespaces are synced: a plugin reading a partial cache could decide wrongly.
+      await this.listers.start();
+      this.#ready = true;
+      grpc.setServing(true);
+      const metricsServer = options.metricsPort
+        ? await serveMetrics(this.registry, '127.0.0.1', options.metricsPort)
+        : undefined;
+      log.info('admission serving', { port: grpc.port, plugins: [...plugins.keys()] });
+      this.#serving.resolve(grpc.port);
+
+      await aborted(signal);
+      grpc.setServing(false);
+      await grpc.stop();
+      metricsServer?.close();
+    } catch (err) {
+      this.#serving.reject(err);
+      throw err;
+    } finally {
+      this.listers.stop();
+      await this.#config.close();
+    }
+  }
+}

@@ -1,0 +1,272 @@
+// The service plugins through the gateway, in a real suite (the admission service a process of
+// its own, mutual TLS): gateway 1 runs AlwaysPullImages, gateway 2 AlwaysDeny, gateway 0 the
+// default set. Last, the admission service stopped: writes fail closed and store nothing.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startSuite } from '@orch/testing';
+import type { Suite, SuiteResponse } from '@orch/testing';
+
+let suite: Suite;
+const ns = 'admission-service';
+const pullImages = 1;
+const deny = 2;
+
+interface Container {
+  name: string;
+  image: string;
+  imagePullPolicy?: string;
+}
+const pod = (name: string, policy = 'IfNotPresent') => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name },
+  spec: {
+    initContainers: [{ name: 'init', image: 'busybox:1.36', imagePullPolicy: policy }],
+    containers: [
+      { name: 'app', image: 'nginx:1.25', imagePullPolicy: policy },
+      { name: 'side', image: 'envoy:1.29' },
+    ],
+  },
+});
+const policies = (r: SuiteResponse): (string | undefined)[] => {
+  const spec = (r.body as { spec: Record<string, Container[] | undefined> }).spec;
+  return [...(spec['initContainers'] ?? []), ...(spec['containers'] ?? [])].map(
+    (c) => c.imagePullPolicy
+  );
+};
+const cm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } });
+const messageOf = (r: SuiteResponse): string => (r.body as { message?: string }).message ?? '';
+const reasonOf = (r: SuiteResponse): string => (r.body as { reason?: string }).reason ?? '';
+const merge = { 'Content-Type': 'application/merge-patch+json' };
+
+before(async () => {
+  suite = await startSuite({
+    gateways: [
+      {},
+      { args: ['--enable-admission-plugins=AlwaysPullImages'] },
+      { args: ['--enable-admission-plugins=AlwaysDeny'] },
+    ],
+  });
+  const created = await suite.request(0, 'POST', '/api/v1/namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: ns },
+  });
+  assert.equal(created.status, 201, created.text);
+});
+
+after(async () => {
+  await suite?.stop();
+});
+
+describe('AlwaysPullImages (admission service)', () => {
+  it('create: every container, init container included, is stored with Always', async () => {
+    const r = await suite.request(pullImages, 'POST', `/api/v1/namespaces/${ns}/pods`, pod('p1'));
+    assert.equal(r.status, 201, r.text);
+    assert.deepEqual(policies(r), ['Always', 'Always', 'Always']);
+    const stored = await suite.request(0, 'GET', `/api/v1/namespaces/${ns}/pods/p1`);
+    assert.deepEqual(policies(stored), ['Always', 'Always', 'Always']);
+  });
+
+  it('the mutation runs before validation: its validating half refuses nothing it mutated', async () => {
+    // The pod is sent with Never everywhere; the validate step of the plugin refuses any
+    // policy but Always, so a 201 shows the admit step changed it first.
+    const r = await suite.request(
+      pullImages,
+      'POST',
+      `/api/v1/namespaces/${ns}/pods`,
+      pod('p-never', 'Never')
+    );
+    assert.equal(r.status, 201, r.text);
+    assert.deepEqual(policies(r), ['Always', 'Always', 'Always']);
+  });
+
+  it('update with a new image: set to Always again', async () => {
+    const current = await suite.request(0, 'GET', `/api/v1/namespaces/${ns}/pods/p1`);
+    const body = current.body as ReturnType<typeof pod>;
+    body.spec.containers[0]!.image = 'nginx:1.26';
+    body.spec.containers[0]!.imagePullPolicy = 'IfNotPresent';
+    const r = await suite.request(pullImages, 'PUT', `/api/v1/namespaces/${ns}/pods/p1`, body);
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(policies(r), ['Always', 'Always', 'Always']);
+  });
+
+  it('patch bringing a new image: set to Always', async () => {
+    await suite.request(0, 'POST', `/api/v1/namespaces/${ns}/pods`, pod('p2'));
+    const before = await suite.request(0, 'GET', `/api/v1/namespaces/${ns}/pods/p2`);
+    assert.deepEqual(policies(before), ['IfNotPresent', 'IfNotPresent', 'IfNotPresent']);
+    const r = await suite.request(
+      pullImages,
+      'PATCH',
+      `/api/v1/namespaces/${ns}/pods/p2`,
+      {
+        spec: {
+          containers: [
+            { name: 'app', image: 'nginx:1.27', imagePullPolicy: 'IfNotPresent' },
+            { name: 'side', image: 'envoy:1.29', imagePullPolicy: 'IfNotPresent' },
+          ],
+        },
+      },
+      merge
+    );
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(policies(r), ['Always', 'Always', 'Always']);
+  });
+
+  it('dry-run create returns the mutated pod and stores nothing', async () => {
+    const r = await suite.request(
+      pullImages,
+      'POST',
+      `/api/v1/namespaces/${ns}/pods?dryRun=All`,
+      pod('p-dry')
+    );
+    assert.equal(r.status, 201, r.text);
+    assert.deepEqual(policies(r), ['Always', 'Always', 'Always']);
+    assert.equal(
+      (await suite.request(0, 'GET', `/api/v1/namespaces/${ns}/pods/p-dry`)).status,
+      404
+    );
+  });
+
+  it('other kinds are left alone', async () => {
+    const r = await suite.request(pullImages, 'POST', `/api/v1/namespaces/${ns}/configmaps`, {
+      ...cm('c-pull'),
+      data: { imagePullPolicy: 'Never' },
+    });
+    assert.equal(r.status, 201, r.text);
+    assert.deepEqual((r.body as { data: unknown }).data, { imagePullPolicy: 'Never' });
+  });
+
+  it('the default gateway, without it, keeps the policy sent', async () => {
+    const r = await suite.request(0, 'POST', `/api/v1/namespaces/${ns}/pods`, pod('p-plain'));
+    assert.equal(r.status, 201, r.text);
+    assert.deepEqual(policies(r), ['IfNotPresent', 'IfNotPresent', 'IfNotPresent']);
+  });
+});
+
+describe('AlwaysDeny (admission service)', () => {
+  const denied = (r: SuiteResponse, what: string): void => {
+    assert.equal(r.status, 403, r.text);
+    assert.equal(reasonOf(r), 'Forbidden');
+    assert.equal(
+      messageOf(r),
+      `${what} is forbidden: admission control is denying all modifications`
+    );
+  };
+
+  before(async () => {
+    for (const name of ['d1', 'd2']) {
+      const r = await suite.request(0, 'POST', `/api/v1/namespaces/${ns}/configmaps`, cm(name));
+      assert.equal(r.status, 201, r.text);
+    }
+  });
+
+  const rows: { name: string; method: string; path: string; body?: unknown; what: string }[] = [
+    {
+      name: 'create',
+      method: 'POST',
+      path: `/api/v1/namespaces/${ns}/configmaps`,
+      body: cm('new'),
+      what: 'configmaps "new"',
+    },
+    {
+      name: 'update',
+      method: 'PUT',
+      path: `/api/v1/namespaces/${ns}/configmaps/d1`,
+      body: { ...cm('d1'), data: { x: '1' } },
+      what: 'configmaps "d1"',
+    },
+    {
+      name: 'patch',
+      method: 'PATCH',
+      path: `/api/v1/namespaces/${ns}/configmaps/d1`,
+      body: { data: { x: '2' } },
+      what: 'configmaps "d1"',
+    },
+    {
+      name: 'delete',
+      method: 'DELETE',
+      path: `/api/v1/namespaces/${ns}/configmaps/d1`,
+      what: 'configmaps "d1"',
+    },
+    {
+      name: 'deletecollection',
+      method: 'DELETE',
+      path: `/api/v1/namespaces/${ns}/configmaps`,
+      what: 'configmaps',
+    },
+    {
+      name: 'a writing subresource (pods/status)',
+      method: 'PATCH',
+      path: `/api/v1/namespaces/${ns}/pods/p1/status`,
+      body: { status: { message: 'x' } },
+      what: 'pods "p1"',
+    },
+  ];
+  for (const row of rows) {
+    it(`denies ${row.name}, and nothing changes`, async () => {
+      const before = await suite.request(0, 'GET', `/api/v1/namespaces/${ns}/configmaps`);
+      const r = await suite.request(
+        deny,
+        row.method,
+        row.path,
+        row.body,
+        row.method === 'PATCH' ? merge : {}
+      );
+      denied(r, row.what);
+      const afterList = await suite.request(0, 'GET', `/api/v1/namespaces/${ns}/configmaps`);
+      assert.deepEqual(afterList.body, before.body);
+    });
+  }
+
+  it('never denies get, list or watch', async () => {
+    assert.equal(
+      (await suite.request(deny, 'GET', `/api/v1/namespaces/${ns}/configmaps/d1`)).status,
+      200
+    );
+    assert.equal(
+      (await suite.request(deny, 'GET', `/api/v1/namespaces/${ns}/configmaps`)).status,
+      200
+    );
+    const watch = await suite.request(
+      deny,
+      'GET',
+      `/api/v1/namespaces/${ns}/configmaps?watch=true&timeoutSeconds=1`
+    );
+    assert.equal(watch.status, 200);
+    assert.match(watch.text, /"type":"ADDED"/);
+  });
+});
+
+describe('the admission service stopped', () => {
+  it('fails writes closed with a Status saying admission could not run; nothing is stored', async () => {
+    await suite.stopAdmission();
+    const r = await suite.request(pullImages, 'POST', `/api/v1/namespaces/${ns}/pods`, pod('p-x'));
+    assert.equal(r.status, 503, r.text);
+    assert.equal(reasonOf(r), 'ServiceUnavailable');
+    assert.match(
+      messageOf(r),
+      /^admission could not run: the admission service \(plugins AlwaysPullImages\) failed: /
+    );
+    const d = await suite.request(
+      pullImages,
+      'POST',
+      `/api/v1/namespaces/${ns}/configmaps`,
+      cm('c-x')
+    );
+    assert.equal(d.status, 503, d.text);
+    assert.match(messageOf(d), /admission could not run/);
+    for (const [kind, name] of [
+      ['pods', 'p-x'],
+      ['configmaps', 'c-x'],
+    ]) {
+      const got = await suite.request(0, 'GET', `/api/v1/namespaces/${ns}/${kind}/${name}`);
+      assert.equal(got.status, 404, `${kind}/${name} was not stored`);
+    }
+    // Reads go on; /readyz says why writes fail.
+    assert.equal((await suite.request(0, 'GET', `/api/v1/namespaces/${ns}/pods`)).status, 200);
+    const ready = await suite.request(0, 'GET', '/readyz?verbose');
+    assert.notEqual(ready.status, 200);
+    assert.match(ready.text, /admission-service failed/);
+  });
+});

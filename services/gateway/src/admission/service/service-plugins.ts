@@ -1,0 +1,92 @@
+// The chain member of a run of consecutive service plugins (the gateway's side of the
+// admission service, k8s admission plugins that live out of process here): one Admit call per
+// phase naming the plugins in order. A denial is the service's Status; a mutation replaces the
+// object's content in place (the handler and the Store hold that object); warnings go to the
+// request's Warning headers. Audit annotations: the gateway has no audit annotations yet (its
+// audit log writes none), so they are logged at debug.
+//
+// Fail closed: if the service cannot be reached or fails, the write fails with a 503
+// (unavailable) or 500 (any other failure) Status saying admission could not run; it never
+// goes on without admission.
+import { StatusError, newInternalError, newServiceUnavailable } from '@orch/apimachinery/errors';
+import type { AdmissionCallRequest, AdmitCall, AdmitResult } from '@orch/apimachinery/grpc';
+import type { Logger } from '@orch/component-base/logs';
+import type { ServicePluginName } from '../chain.js';
+import type { AdmissionAttributes, AdmissionPlugin } from '../interfaces.js';
+
+/** What the member needs of a client (AdmissionClient satisfies it). */
+export interface AdmissionCaller {
+  admit(call: AdmitCall): Promise<AdmitResult>;
+}
+
+/**
+ * The user of writes the gateway makes itself (system namespaces): upstream's loopback client,
+ * system:apiserver in system:masters.
+ */
+const internalUser = { name: 'system:apiserver', uid: '', groups: ['system:masters'], extra: {} };
+
+function requestOf(a: AdmissionAttributes): AdmissionCallRequest {
+  return {
+    operation: a.operation,
+    kind: a.kind,
+    resource: a.resource,
+    subResource: a.subresource,
+    namespace: a.namespace,
+    name: a.name,
+    userInfo: a.user ?? internalUser,
+    object: a.object,
+    oldObject: a.oldObject,
+    options: a.options as Record<string, unknown> | undefined,
+    dryRun: a.dryRun,
+  };
+}
+
+/** The error of a call that did not answer: admission could not run. */
+function couldNotRun(err: unknown, names: readonly string[]): StatusError {
+  const why = err instanceof Error ? err.message : String(err);
+  const message = `admission could not run: the admission service (plugins ${names.join(', ')}) failed: ${why}`;
+  if (err instanceof StatusError && err.code === 503) return newServiceUnavailable(message);
+  return newInternalError(message);
+}
+
+export function servicePlugins(
+  names: readonly ServicePluginName[],
+  client: AdmissionCaller,
+  log: Logger
+): AdmissionPlugin {
+  const call = async (phase: 'mutating' | 'validating', a: AdmissionAttributes): Promise<void> => {
+    let result: AdmitResult;
+    try {
+      result = await client.admit({ phase, plugins: [...names], request: requestOf(a) });
+    } catch (err) {
+      throw couldNotRun(err, names);
+    }
+    for (const w of result.warnings) a.warn?.(w);
+    if (Object.keys(result.auditAnnotations).length > 0) {
+      log.debug('admission audit annotations (no audit log carries them yet)', {
+        resource: a.resource.resource,
+        namespace: a.namespace,
+        name: a.name,
+        annotations: result.auditAnnotations,
+      });
+    }
+    if (!result.allowed) {
+      throw result.status
+        ? new StatusError(result.status)
+        : newInternalError(
+            `admission could not run: the admission service denied without a Status (plugins ${names.join(', ')})`
+          );
+    }
+    if (phase === 'mutating' && result.object && a.object) {
+      const target = a.object as unknown as Record<string, unknown>;
+      for (const k of Object.keys(target)) delete target[k];
+      Object.assign(target, result.object);
+    }
+  };
+  return {
+    name: `service(${names.join(',')})`,
+    handles: () => true,
+    admit: (a) => call('mutating', a),
+    validate: (a) => call('validating', a),
+  };
+}
