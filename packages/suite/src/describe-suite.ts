@@ -90,25 +90,6 @@ export interface SuiteDescription {
   stages: ProcessSpec[][];
 }
 
-/**
- * Default-on admission plugins of the admission service whose factories this build does not
- * register yet (they come from the webhook and policy work): the suite's gateways are started
- * with them disabled, since a write naming a plugin the service lacks fails. Empty this list
- * once services/admission registers them.
- */
-export const pendingServicePlugins: readonly string[] = [
-  'MutatingAdmissionWebhook',
-  'ValidatingAdmissionPolicy',
-  'ValidatingAdmissionWebhook',
-];
-
-/** The gateway flags that turn {@link pendingServicePlugins} off (none when it is empty). */
-export function pendingServicePluginFlags(): string[] {
-  return pendingServicePlugins.length > 0
-    ? [`--disable-admission-plugins=${pendingServicePlugins.join(',')}`]
-    : [];
-}
-
 const host = '127.0.0.1';
 const defaultRepoRoot = resolve(fileURLToPath(import.meta.url), '../../../..');
 
@@ -295,7 +276,6 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
           `--authorization-mode=${g.authorizationMode}`,
           `--authorizer-servers=${authorizer}`,
           `--admission-servers=${admission}`,
-          ...pendingServicePluginFlags(),
           '--shutdown-delay-duration=0s',
         ],
         [

@@ -7,13 +7,7 @@ export type {
   SuiteOptions,
   SuiteRole,
 } from './describe-suite.js';
-export {
-  describeSuite,
-  etcdProcess,
-  natsProcess,
-  pendingServicePluginFlags,
-  pendingServicePlugins,
-} from './describe-suite.js';
+export { describeSuite, etcdProcess, natsProcess } from './describe-suite.js';
 export { findExecutable } from './find-executable.js';
 export { freePort, freePorts, portIsFree } from './free-port.js';
 export { launchSuite, writeSuiteFiles } from './launch-suite.js';

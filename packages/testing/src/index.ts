@@ -1,13 +1,6 @@
 export type { EtcdServer, StartEtcdOptions } from './etcd-server.js';
 export { startEtcd } from './etcd-server.js';
-export {
-  freePort,
-  pendingServicePluginFlags,
-  pendingServicePlugins,
-  registerProcess,
-  runningProcessCount,
-  stopProcess,
-} from '@orch/suite';
+export { freePort, registerProcess, runningProcessCount, stopProcess } from '@orch/suite';
 export type { NatsServer } from './nats-server.js';
 export { startNats } from './nats-server.js';
 export type { SpawnBackendOptions, SpawnedBackend } from './spawn-backend.js';

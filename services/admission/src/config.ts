@@ -1,20 +1,23 @@
 // The admission service's dependencies, built from its completed options: the storage client
 // and NATS connection its informers read through, the metrics registry, the plugin factories,
-// each plugin's configuration (from --admission-control-config-file once its parser is wired:
-// empty until then) and the matchConditions compiler of the webhooks. Nothing listens yet
-// (server.ts wires, run() serves).
+// each plugin's configuration (from --admission-control-config-file) and the matchConditions
+// compiler of the webhooks (CEL). Nothing listens yet (server.ts wires, run() serves).
 import { connect } from 'nats';
 import type { NatsConnection } from 'nats';
 import type { Registry } from 'prom-client';
-import { fieldInvalid } from '@orch/apimachinery/errors';
 import { StorageClient } from '@orch/apimachinery/grpc';
 import { clientCredentials } from '@orch/component-base/grpc-server';
 import type { Logger } from '@orch/component-base/logs';
 import { newRegistry } from '@orch/component-base/metrics';
+import {
+  pluginConfigurations,
+  readAdmissionConfiguration,
+} from './admission-configuration/index.js';
 import type { MatchConditionsCompiler } from './interfaces.js';
 import type { CompletedAdmissionOptions } from './options.js';
 import { builtinPluginFactories } from './plugins.js';
 import type { PluginFactories } from './plugins.js';
+import { compileMatchConditions } from './policy/index.js';
 
 export interface AdmissionConfig {
   options: CompletedAdmissionOptions;
@@ -30,26 +33,6 @@ export interface AdmissionConfig {
   close(): Promise<void>;
 }
 
-/**
- * The compiler used when none is configured: every matchCondition is refused with a field error
- * (a webhook with matchConditions is then invalid rather than matched wrongly).
- */
-export const noMatchConditionsCompiler: MatchConditionsCompiler = (conditions, path) => ({
-  conditions: {
-    evaluate: async () => ({
-      matches: false,
-      error: 'matchConditions cannot be evaluated: no expression compiler is configured',
-    }),
-  },
-  errors: conditions.map((c, i) =>
-    fieldInvalid(
-      `${path}[${i}].expression`,
-      c.expression,
-      'no expression compiler is configured in the admission service'
-    )
-  ),
-});
-
 export interface AdmissionConfigExtras {
   factories?: PluginFactories;
   pluginConfigs?: ReadonlyMap<string, unknown>;
@@ -61,6 +44,14 @@ export async function newAdmissionConfig(
   log: Logger,
   extras: AdmissionConfigExtras = {}
 ): Promise<AdmissionConfig> {
+  const factories = extras.factories ?? builtinPluginFactories;
+  // Read before anything connects: a bad file stops the start with every error in it.
+  const file = options.admissionControlConfigFile;
+  const pluginConfigs =
+    extras.pluginConfigs ??
+    (file
+      ? pluginConfigurations(await readAdmissionConfiguration(file, Object.keys(factories)))
+      : new Map<string, unknown>());
   const registry = newRegistry('admission');
   const storage = new StorageClient({
     address: options.storageAddress,
@@ -77,9 +68,9 @@ export async function newAdmissionConfig(
     registry,
     storage,
     nats,
-    factories: extras.factories ?? builtinPluginFactories,
-    pluginConfigs: extras.pluginConfigs ?? new Map(),
-    matchConditions: extras.matchConditions ?? noMatchConditionsCompiler,
+    factories,
+    pluginConfigs,
+    matchConditions: extras.matchConditions ?? compileMatchConditions,
     async close() {
       await nats.drain().catch(() => undefined);
       storage.close();

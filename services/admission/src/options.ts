@@ -29,6 +29,11 @@ export const admissionFlags = {
     clientCaDescription:
       'CA that client certificates must chain to (and that storage is verified against).',
   }),
+  'admission-control-config-file': {
+    type: 'string',
+    description:
+      "AdmissionConfiguration (apiserver.config.orch.io/v1) with each plugin's configuration, inline or by path (the webhooks' credentials and service addresses, ImagePolicyWebhook's backend).",
+  },
   ...metricsFlags(),
   ...loggingFlags(),
 } as const;
@@ -40,6 +45,8 @@ export interface CompletedAdmissionOptions {
   storageAddress: string;
   natsUrls: string[];
   serving: SecureServingOptions;
+  /** '' when no plugin is configured. */
+  admissionControlConfigFile: string;
   metricsPort: number;
   logLevel: LogLevel;
 }
@@ -53,6 +60,7 @@ export function completeAdmissionOptions(f: AdmissionOptions): CompletedAdmissio
     storageAddress: f['storage-servers'] ?? '',
     natsUrls: natsUrls(f),
     serving: secureServingOptions(f),
+    admissionControlConfigFile: f['admission-control-config-file'] ?? '',
     metricsPort: metricsPort(f),
     logLevel: logLevel(f),
   };

@@ -1,20 +1,34 @@
 // The service's plugins by name (k8s admission.Plugins, RegisterAllAdmissionPlugins): a factory
-// per name, given the PluginDeps. Webhook, policy and image-policy factories are registered by
-// whoever builds the server (see README); this file registers the plugins of this folder.
+// per name, given the PluginDeps.
 import { newAlwaysAdmit, newAlwaysDeny } from './always/always.js';
 import { newAlwaysPullImages } from './always-pull-images/always-pull-images.js';
+import { newImagePolicyWebhook } from './imagepolicy/index.js';
 import type { PluginDeps, ServicePlugin, ServicePluginName } from './interfaces.js';
+import { ValidatingAdmissionPolicy } from './policy/index.js';
+import { MutatingAdmissionWebhook, ValidatingAdmissionWebhook } from './webhook/index.js';
 
 export type PluginFactory = (deps: PluginDeps) => ServicePlugin;
 
 export type PluginFactories = Partial<Record<ServicePluginName, PluginFactory>>;
 
-/** AlwaysAdmit, AlwaysDeny and AlwaysPullImages. */
+/** Every plugin of the service. */
 export const builtinPluginFactories: PluginFactories = {
   AlwaysAdmit: newAlwaysAdmit,
   AlwaysDeny: newAlwaysDeny,
   AlwaysPullImages: newAlwaysPullImages,
+  ImagePolicyWebhook: (deps) => newImagePolicyWebhook(deps),
+  MutatingAdmissionWebhook,
+  ValidatingAdmissionPolicy,
+  ValidatingAdmissionWebhook,
 };
+
+/**
+ * Plugins that cannot run without a configuration. Upstream refuses to start when one is
+ * enabled without it; here the gateways enable plugins and this service cannot know which, so
+ * such a plugin is built only when --admission-control-config-file configures it, and a gateway
+ * that asks for it otherwise gets an error saying so (the write fails closed).
+ */
+export const pluginsNeedingConfiguration: ReadonlySet<string> = new Set(['ImagePolicyWebhook']);
 
 /** What a factory is given besides its own configuration. */
 export type SharedPluginDeps = Omit<PluginDeps, 'config'>;
@@ -31,6 +45,7 @@ export function newPlugins(
   const out = new Map<string, ServicePlugin>();
   for (const [name, factory] of Object.entries(factories)) {
     if (!factory) continue;
+    if (pluginsNeedingConfiguration.has(name) && !configs.has(name)) continue;
     const plugin = factory({
       ...deps,
       log: deps.log.child({ plugin: name }),

@@ -1,11 +1,9 @@
-import { pendingServicePluginFlags } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 
 /**
  * The flags a test's in-process gateway needs to join a suite: serving certificate and client CA,
- * storage and its gRPC client certificate, NATS, the suite's admission service (with the plugins
- * it does not have yet turned off, as the suite's gateways). The port and the test's own flags
- * (authorization, admission) come from the caller.
+ * storage and its gRPC client certificate, NATS, the suite's admission service. The port and the
+ * test's own flags (authorization, admission) come from the caller.
  */
 export function suiteGatewayArgs(suite: Suite): string[] {
   const g = suite.pki.file('gateway');
@@ -19,6 +17,5 @@ export function suiteGatewayArgs(suite: Suite): string[] {
     `--grpc-key-file=${g.keyFile}`,
     `--nats-url=${suite.nats.url}`,
     `--admission-servers=127.0.0.1:${suite.admissionPort}`,
-    ...pendingServicePluginFlags(),
   ];
 }

@@ -23,11 +23,13 @@ export {
   STRING_TRAVERSAL_COST_FACTOR,
 } from './cost.js';
 export { CelUrl, parseRequestUri, registerKubernetesLibrary } from './kubernetes-library.js';
+export type {
+  AdmissionExpressionContext,
+  AdmissionExpressionKind,
+} from './validate-expressions.js';
 export {
   ADMISSION_REQUEST_SCHEMA,
-  MAX_MATCH_CONDITIONS,
+  checkAdmissionExpression,
   policyVariables,
-  validateMatchConditions,
-  validatePolicyExpressions,
   WEBHOOK_MATCH_CONDITION_VARIABLES,
 } from './validate-expressions.js';

@@ -3,89 +3,119 @@ import assert from 'node:assert/strict';
 
 import { newPath } from '../errors/field-errors.js';
 
-import { validateMatchConditions, validatePolicyExpressions } from './validate-expressions.js';
+import { checkAdmissionExpression } from './validate-expressions.js';
+import type { AdmissionExpressionKind } from './validate-expressions.js';
 
-test('webhook matchConditions: names and expressions checked, fields named', () => {
-  const errs = validateMatchConditions(
+const path = newPath('spec', 'validations').index(0).child('expression');
+
+test('each kind of expression compiles in its own environment, errors are Invalid at the path', () => {
+  const rows: [string, AdmissionExpressionKind, string, boolean, string[], RegExp | null][] = [
     [
-      { name: 'ok', expression: 'request.operation == "CREATE"' },
-      { name: 'ok', expression: 'object.metadata.name == "x"' },
-      { name: '', expression: 'true' },
-      { name: 'bad name!', expression: 'true' },
-      { name: 'undeclared', expression: 'params.x == 1' },
-      { name: 'typo', expression: 'request.usrInfo.username == "a"' },
-      { name: 'notbool', expression: '"s"' },
-      { name: 'noexpr' },
+      'webhook condition over request',
+      'webhookMatchCondition',
+      'request.operation == "CREATE"',
+      false,
+      [],
+      null,
     ],
-    newPath('webhooks').index(0).child('matchConditions')
-  );
-  const got = errs.map((e) => `${e.type} ${e.field}`);
-  assert.deepEqual(got, [
-    'FieldValueDuplicate webhooks[0].matchConditions[1].name',
-    'FieldValueRequired webhooks[0].matchConditions[2].name',
-    'FieldValueInvalid webhooks[0].matchConditions[3].name',
-    'FieldValueInvalid webhooks[0].matchConditions[4].expression',
-    'FieldValueInvalid webhooks[0].matchConditions[5].expression',
-    'FieldValueInvalid webhooks[0].matchConditions[6].expression',
-    'FieldValueRequired webhooks[0].matchConditions[7].expression',
-  ]);
-  assert.match(errs[3]!.message, /Unknown variable: params/u);
-  assert.match(errs[4]!.message, /No such key: usrInfo/u);
-});
-
-test('webhook matchConditions: at most 64', () => {
-  const many = Array.from({ length: 65 }, (_, i) => ({ name: `c${i}`, expression: 'true' }));
-  const errs = validateMatchConditions(many, newPath('webhooks').index(0).child('matchConditions'));
-  assert.deepEqual(
-    errs.map((e) => `${e.type} ${e.field}`),
-    ['FieldValueTooMany webhooks[0].matchConditions']
-  );
-});
-
-test('policy expressions: variables, validations, messageExpression, auditAnnotations, matchConditions', () => {
-  const spec = {
-    paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
-    variables: [
-      { name: 'name', expression: 'object.metadata.name' },
-      { name: 'later', expression: 'variables.after == 1' },
-      { name: 'after', expression: '1' },
-      { name: 'not-ident', expression: '1' },
-    ],
-    validations: [
-      { expression: 'variables.name != params.data.bad' },
-      { expression: 'object.x', messageExpression: '"too many: " + string(object.x)' },
-      { expression: '1 + 1' },
-      { expression: 'true', messageExpression: '1' },
-      { expression: 'variables.missing' },
-    ],
-    auditAnnotations: [
-      { key: 'k', valueExpression: '"v"' },
-      { key: 'k2', valueExpression: '1 == 1' },
-    ],
-    matchConditions: [{ name: 'm', expression: 'variables.name == "x"' }],
-  };
-  const errs = validatePolicyExpressions(spec, newPath('spec'));
-  assert.deepEqual(
-    errs.map((e) => `${e.type} ${e.field}`),
     [
-      'FieldValueInvalid spec.variables[1].expression',
-      'FieldValueInvalid spec.variables[3].name',
-      'FieldValueInvalid spec.validations[2].expression',
-      'FieldValueInvalid spec.validations[3].messageExpression',
-      'FieldValueInvalid spec.validations[4].expression',
-      'FieldValueInvalid spec.auditAnnotations[1].valueExpression',
-      'FieldValueInvalid spec.matchConditions[0].expression',
-    ]
-  );
-  assert.match(errs[0]!.message, /undefined field 'after'/u);
+      'webhook condition: params undeclared',
+      'webhookMatchCondition',
+      'params.x == 1',
+      false,
+      [],
+      /Unknown variable: params/u,
+    ],
+    [
+      'webhook condition: a typo in request',
+      'webhookMatchCondition',
+      'request.usrInfo.username == "a"',
+      false,
+      [],
+      /No such key: usrInfo/u,
+    ],
+    ['webhook condition: not bool', 'webhookMatchCondition', '"s"', false, [], /./u],
+    [
+      'policy condition: no variables',
+      'policyMatchCondition',
+      'variables.v == 1',
+      false,
+      ['v'],
+      /./u,
+    ],
+    [
+      'validation with params',
+      'validation',
+      'object.metadata.name != params.data.bad',
+      true,
+      [],
+      null,
+    ],
+    [
+      'validation without paramKind: params undeclared',
+      'validation',
+      'params.x == 1',
+      false,
+      [],
+      /Unknown variable: params/u,
+    ],
+    ['validation: not bool', 'validation', '1 + 1', false, [], /./u],
+    [
+      'validation: a variable declared before',
+      'validation',
+      'variables.name == "x"',
+      false,
+      ['name'],
+      null,
+    ],
+    [
+      'validation: a variable not declared',
+      'validation',
+      'variables.missing',
+      false,
+      ['name'],
+      /undefined field 'missing'/u,
+    ],
+    ['variable: any type', 'variable', 'object.metadata.name', false, [], null],
+    [
+      'variable: only those before it',
+      'variable',
+      'variables.after == 1',
+      false,
+      [],
+      /undefined field 'after'/u,
+    ],
+    [
+      'messageExpression: string',
+      'messageExpression',
+      '"too many: " + string(object.x)',
+      false,
+      [],
+      null,
+    ],
+    ['messageExpression: not string', 'messageExpression', '1', false, [], /./u],
+    ['auditAnnotation: string', 'auditAnnotation', '"v"', false, [], null],
+    ['auditAnnotation: not string', 'auditAnnotation', '1 == 1', false, [], /./u],
+  ];
+  for (const [row, kind, expression, hasParams, variables, want] of rows) {
+    const errs = checkAdmissionExpression(
+      expression,
+      { kind, hasParams, variables, preexisting: false },
+      path
+    );
+    if (want === null) {
+      assert.deepEqual(errs, [], row);
+      continue;
+    }
+    assert.equal(errs.length, 1, row);
+    assert.equal(errs[0]!.type, 'FieldValueInvalid', row);
+    assert.equal(errs[0]!.field, 'spec.validations[0].expression', row);
+    assert.match(errs[0]!.message, want, row);
+  }
 });
 
-test('policy without paramKind: params is undeclared', () => {
-  const errs = validatePolicyExpressions(
-    { validations: [{ expression: 'params.x == 1' }] },
-    newPath('spec')
-  );
-  assert.equal(errs.length, 1);
-  assert.equal(errs[0]!.field, 'spec.validations[0].expression');
-  assert.match(errs[0]!.message, /Unknown variable: params/u);
+test('an expression already stored is not compiled again (updates never invalidate it)', () => {
+  const ctx = { kind: 'validation', hasParams: false, variables: [] } as const;
+  assert.equal(checkAdmissionExpression('1 + 1', { ...ctx, preexisting: false }, path).length, 1);
+  assert.deepEqual(checkAdmissionExpression('1 + 1', { ...ctx, preexisting: true }, path), []);
 });

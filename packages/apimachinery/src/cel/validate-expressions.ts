@@ -1,18 +1,14 @@
-// Compile-time checks of the CEL expressions in admissionregistration objects, as field errors
-// for a 422 (k8s.io/kubernetes/pkg/apis/admissionregistration/validation: validateMatchConditions,
-// validateValidation, validateVariable, validateAuditAnnotation, validateMessageExpression),
-// and the variables each kind of expression sees (k8s.io/apiserver/pkg/admission/plugin/cel).
+// The compile check of one CEL expression of an admissionregistration object, as a field error
+// for a 422 (k8s.io/kubernetes/pkg/apis/admissionregistration/validation compiles each
+// matchCondition, validation, messageExpression, variable and auditAnnotation expression with
+// the environment of its kind), and the variables each kind sees (k8s.io/apiserver/pkg/admission/
+// plugin/cel). The structure around the expressions (names, counts, required fields) is the
+// gateway's validation of those kinds, which calls this for each expression.
 // `authorizer` and `authorizer.requestResource` are not declared: this server does not offer
 // the authorizer library to expressions, so a reference to them is a compile error.
 import type { FieldError } from '../errors/status-error.js';
 import type { FieldPath } from '../errors/field-errors.js';
-import {
-  fieldDuplicate,
-  fieldInvalid,
-  fieldRequired,
-  fieldTooMany,
-} from '../errors/field-errors.js';
-import { isQualifiedName } from '../meta/name-validation.js';
+import { fieldInvalid } from '../errors/field-errors.js';
 
 import type { CelVariable } from './compile-expression.js';
 import { compileExpression } from './compile-expression.js';
@@ -38,9 +34,6 @@ export const ADMISSION_REQUEST_SCHEMA: Readonly<Record<string, unknown>> = {
   options: 'dyn',
 };
 
-/** Upstream's limit on matchConditions per webhook or policy. */
-export const MAX_MATCH_CONDITIONS = 64;
-
 /** The variables of a webhook's matchConditions: object, oldObject, request. */
 export const WEBHOOK_MATCH_CONDITION_VARIABLES: readonly CelVariable[] = [
   { name: 'object', type: 'dyn' },
@@ -63,29 +56,58 @@ export function policyVariables(hasParams: boolean, withVariables: boolean): Cel
   return vars;
 }
 
-const CEL_IDENTIFIER = /^[_a-zA-Z][_a-zA-Z0-9]*$/u;
 const VARIABLE_REFERENCE = /\bvariables\s*\.\s*([_a-zA-Z][_a-zA-Z0-9]*)/gu;
 
-type Obj = Record<string, unknown>;
-const asList = (v: unknown): Obj[] =>
-  Array.isArray(v) ? v.map((x) => (x !== null && typeof x === 'object' ? (x as Obj) : {})) : [];
-const asString = (v: unknown): string => (typeof v === 'string' ? v : '');
+/** What an expression is: each kind has its own variables and result type. */
+export type AdmissionExpressionKind =
+  | 'webhookMatchCondition'
+  | 'policyMatchCondition'
+  | 'validation'
+  | 'messageExpression'
+  | 'variable'
+  | 'auditAnnotation';
 
-/** Compiles one expression; its error (or that of a `variables.x` not yet declared) if any. */
-function checkExpression(
-  path: FieldPath,
-  expression: unknown,
-  variables: readonly CelVariable[],
-  expected: readonly string[],
-  declared: ReadonlySet<string> | undefined,
-  required = true
+export interface AdmissionExpressionContext {
+  kind: AdmissionExpressionKind;
+  /** The policy declares a paramKind: `params` is available. */
+  hasParams: boolean;
+  /** The policy's variables this expression may use (`variables.<name>`): those before it. */
+  variables: readonly string[];
+  /** The same expression is already stored in the old object (an update). */
+  preexisting: boolean;
+}
+
+const resultTypes: Record<AdmissionExpressionKind, readonly string[]> = {
+  webhookMatchCondition: ['bool'],
+  policyMatchCondition: ['bool'],
+  validation: ['bool'],
+  messageExpression: ['string'],
+  variable: [],
+  auditAnnotation: ['string', 'null_type'],
+};
+
+/**
+ * Compiles one expression in the environment of its kind; its error as `Invalid` at `path`.
+ * An expression already stored is not compiled again: upstream compiles stored expressions in a
+ * lenient environment so that an upgrade never makes a stored object invalid; here the one
+ * environment is that of the current release, and a stored expression is left as it is.
+ */
+export function checkAdmissionExpression(
+  expression: string,
+  ctx: AdmissionExpressionContext,
+  path: FieldPath
 ): FieldError[] {
-  if (typeof expression !== 'string' || expression.trim() === '') {
-    return required ? [fieldRequired(path, '')] : [];
-  }
-  const r = compileExpression(expression, variables, expected);
+  if (ctx.preexisting) return [];
+  const matchCondition =
+    ctx.kind === 'webhookMatchCondition' || ctx.kind === 'policyMatchCondition';
+  const variables =
+    ctx.kind === 'webhookMatchCondition'
+      ? WEBHOOK_MATCH_CONDITION_VARIABLES
+      : policyVariables(ctx.hasParams, !matchCondition);
+  const r = compileExpression(expression, variables, resultTypes[ctx.kind]);
   if (r.error !== undefined) return [fieldInvalid(path, expression, r.error)];
-  if (declared) {
+  if (!matchCondition) {
+    const declared = new Set(ctx.variables);
     for (const m of expression.matchAll(VARIABLE_REFERENCE)) {
       const name = m[1] ?? '';
       if (!declared.has(name)) {
@@ -100,101 +122,4 @@ function checkExpression(
     }
   }
   return [];
-}
-
-/**
- * The matchConditions of a webhook or policy: at most 64, names required, qualified and
- * unique, expressions required and compiling to bool against `variables`.
- */
-export function validateMatchConditions(
-  conditions: unknown,
-  path: FieldPath,
-  variables: readonly CelVariable[] = WEBHOOK_MATCH_CONDITION_VARIABLES
-): FieldError[] {
-  const errs: FieldError[] = [];
-  const list = asList(conditions);
-  if (list.length > MAX_MATCH_CONDITIONS)
-    errs.push(fieldTooMany(path, list.length, MAX_MATCH_CONDITIONS));
-  const names = new Set<string>();
-  list.forEach((c, i) => {
-    const p = path.index(i);
-    const name = asString(c.name);
-    if (name === '') errs.push(fieldRequired(p.child('name'), ''));
-    else {
-      const msgs = isQualifiedName(name);
-      if (msgs.length > 0) errs.push(fieldInvalid(p.child('name'), name, msgs.join('; ')));
-      else if (names.has(name)) errs.push(fieldDuplicate(p.child('name'), name));
-      names.add(name);
-    }
-    errs.push(
-      ...checkExpression(p.child('expression'), c.expression, variables, ['bool'], undefined)
-    );
-  });
-  return errs;
-}
-
-/**
- * The CEL of a ValidatingAdmissionPolicy's spec (at `path`, `spec`): variables (names CEL
- * identifiers, unique; each expression may use the variables before it), validations'
- * expression (bool) and messageExpression (string), auditAnnotations' valueExpression
- * (string), and matchConditions.
- */
-export function validatePolicyExpressions(spec: unknown, path: FieldPath): FieldError[] {
-  const s = spec !== null && typeof spec === 'object' ? (spec as Obj) : {};
-  const hasParams = s.paramKind !== undefined && s.paramKind !== null;
-  const errs: FieldError[] = [];
-  const withVars = policyVariables(hasParams, true);
-
-  const declared = new Set<string>();
-  asList(s.variables).forEach((v, i) => {
-    const p = path.child('variables').index(i);
-    const name = asString(v.name);
-    if (name === '') errs.push(fieldRequired(p.child('name'), ''));
-    else if (!CEL_IDENTIFIER.test(name))
-      errs.push(fieldInvalid(p.child('name'), name, 'name is not a valid CEL identifier'));
-    else if (declared.has(name)) errs.push(fieldDuplicate(p.child('name'), name));
-    errs.push(...checkExpression(p.child('expression'), v.expression, withVars, [], declared));
-    if (name !== '') declared.add(name);
-  });
-
-  asList(s.validations).forEach((v, i) => {
-    const p = path.child('validations').index(i);
-    errs.push(
-      ...checkExpression(p.child('expression'), v.expression, withVars, ['bool'], declared)
-    );
-    errs.push(
-      ...checkExpression(
-        p.child('messageExpression'),
-        v.messageExpression,
-        withVars,
-        ['string'],
-        declared,
-        false
-      )
-    );
-  });
-
-  asList(s.auditAnnotations).forEach((a, i) => {
-    const p = path.child('auditAnnotations').index(i);
-    errs.push(
-      ...checkExpression(
-        p.child('valueExpression'),
-        a.valueExpression,
-        withVars,
-        ['string', 'null_type'],
-        declared
-      )
-    );
-  });
-
-  if (s.matchConditions !== undefined && s.matchConditions !== null) {
-    errs.push(
-      ...validateMatchConditions(
-        s.matchConditions,
-        path.child('matchConditions'),
-        policyVariables(hasParams, false)
-      )
-    );
-  }
-  return errs;
 }

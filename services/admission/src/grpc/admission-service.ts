@@ -23,6 +23,7 @@ import type { AdmitResult } from '@orch/apimachinery/grpc';
 import { unaryHandlers } from '@orch/component-base/grpc-server';
 import type { Logger } from '@orch/component-base/logs';
 import type { AdmissionContext, AdmissionRequest, ServicePlugin } from '../interfaces.js';
+import { pluginsNeedingConfiguration } from '../plugins.js';
 
 export interface AdmissionMetrics {
   /** Latency of the gRPC call, by rpc and gRPC code. */
@@ -125,6 +126,12 @@ export function admissionService(opts: AdmissionServiceOptions): AdmissionHandle
     const chosen: ServicePlugin[] = [];
     for (const name of call.plugins) {
       const p = plugins.get(name);
+      if (!p && pluginsNeedingConfiguration.has(name)) {
+        throw newBadRequest(
+          `admission plugin ${JSON.stringify(name)} is enabled but not configured in the ` +
+            'admission service (its configuration goes in --admission-control-config-file)'
+        );
+      }
       if (!p) {
         throw newBadRequest(
           `admission plugin ${JSON.stringify(name)} is not registered in the admission service ` +

@@ -19,7 +19,10 @@ import { createLogger } from '@orch/component-base/logs';
 import { createCertificateAuthority, issueCertificate } from '@orch/component-base/pki';
 import { parse as parseYaml } from 'yaml';
 
-import { pluginConfigurations, readAdmissionConfiguration } from '../config/index.js';
+import {
+  pluginConfigurations,
+  readAdmissionConfiguration,
+} from '../admission-configuration/index.js';
 import type { AdmissionRequest } from '../interfaces.js';
 import { parseImagePolicyConfig } from './image-policy-config.js';
 import type { ImagePolicyWebhook } from './image-policy-webhook.js';

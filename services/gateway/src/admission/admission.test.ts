@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import { createLogger } from '@orch/component-base/logs';
 import { startInBackground } from '@orch/component-base/run';
 import type { Started } from '@orch/component-base/run';
-import { pendingServicePlugins, startSuite, waitFor } from '@orch/testing';
+import { startSuite, waitFor } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 import { newGatewayConfig } from '../config.js';
 import { gatewayOptions } from '../options.js';
@@ -189,7 +189,7 @@ test('--disable-admission-plugins=NamespaceLifecycle: a create in a missing name
     '--secure-port=0',
     ...suiteGatewayArgs(suite),
     '--authorization-mode=AlwaysAllow',
-    `--disable-admission-plugins=${['NamespaceLifecycle', ...pendingServicePlugins].join(',')}`,
+    '--disable-admission-plugins=NamespaceLifecycle',
   ]);
   assert.deepEqual(options.admissionPlugins, ['RBACEscalationPrevention']);
   const server = await startInBackground(

@@ -1,4 +1,5 @@
 // Which strategy each resource uses; kinds without an entry use the default rules.
+import { checkAdmissionExpression } from '@orch/apimachinery/cel';
 import { admissionRegistrationGroup } from '@orch/apimachinery/registry';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { admissionRegistrationStrategy } from './admissionregistration/strategy.js';
@@ -13,7 +14,8 @@ const special: Record<string, Strategy> = {
 
 export function strategyFor(def: ResourceDefinition): Strategy {
   if (def.group === 'rbac.authorization.orch.io') return rbacStrategy(def);
-  if (def.group === admissionRegistrationGroup) return admissionRegistrationStrategy(def);
+  if (def.group === admissionRegistrationGroup)
+    return admissionRegistrationStrategy(def, { checkExpression: checkAdmissionExpression });
   return (
     special[`${def.group}/${def.resource}`] ??
     defaultStrategy({ hasStatus: def.subresources?.includes('status') ?? false })

@@ -224,7 +224,7 @@ test('ValidatingAdmissionPolicy: defaults, validation errors, the status subreso
       paramKind: { kind: 'ConfigMap' },
       matchConstraints: {},
       validations: [{ expression: 'true', message: 'a\nb', reason: 'Teapot' }],
-      variables: [{ name: 'not valid', expression: 'x' }],
+      variables: [{ name: 'not valid', expression: 'object.metadata.name' }],
     },
   });
   assert.equal(bad.status, 422);
@@ -350,4 +350,53 @@ test('kubectl: apply -f, get (table), get -o yaml, apply of an invalid object fa
   assert.notEqual(bad.code, 0);
   assert.match(bad.stderr, /webhooks\[0\]\.clientConfig\.url/);
   assert.match(bad.stderr, /'https' is the only allowed URL scheme/);
+});
+
+test('expressions are compiled on write (CEL): a webhook matchCondition and policy expressions that do not compile are 422 naming them, nothing stored', async () => {
+  const hookBad = await suite.request(
+    0,
+    'POST',
+    `${v1}/validatingwebhookconfigurations`,
+    configOf('ValidatingWebhookConfiguration', 'cel-bad', [
+      webhook({
+        matchConditions: [{ name: 'typo', expression: 'request.usrInfo.username == "a"' }],
+      }),
+    ])
+  );
+  assert.equal(hookBad.status, 422, hookBad.text);
+  assert.deepEqual(causes(hookBad.body), [
+    'webhooks[0].matchConditions[0].expression: FieldValueInvalid',
+  ]);
+  assert.match((hookBad.body as Json)['message'], /usrInfo/);
+  const policyBad = await suite.request(0, 'POST', `${v1}/validatingadmissionpolicies`, {
+    apiVersion: 'admissionregistration.orch.io/v1',
+    kind: 'ValidatingAdmissionPolicy',
+    metadata: { name: 'cel-bad.example.com' },
+    spec: {
+      matchConstraints: {
+        resourceRules: [
+          {
+            operations: ['CREATE'],
+            apiGroups: [''],
+            apiVersions: ['v1'],
+            resources: ['configmaps'],
+          },
+        ],
+      },
+      validations: [
+        { expression: 'params.max > 1' },
+        { expression: 'object.metadata.name == "x"', messageExpression: '1' },
+      ],
+    },
+  });
+  assert.equal(policyBad.status, 422, policyBad.text);
+  assert.deepEqual(causes(policyBad.body), [
+    'spec.validations[0].expression: FieldValueInvalid',
+    'spec.validations[1].messageExpression: FieldValueInvalid',
+  ]);
+  for (const path of [
+    'validatingwebhookconfigurations/cel-bad',
+    'validatingadmissionpolicies/cel-bad.example.com',
+  ])
+    assert.equal((await suite.request(0, 'GET', `${v1}/${path}`)).status, 404, path);
 });

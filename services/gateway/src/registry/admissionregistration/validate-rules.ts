@@ -9,6 +9,7 @@ import {
   fieldRequired,
   fieldTooMany,
 } from '@orch/apimachinery/errors';
+import type { AdmissionExpressionContext } from '@orch/apimachinery/cel';
 import type { FieldError, FieldPath } from '@orch/apimachinery/errors';
 import { isQualifiedName, isValidPathSegmentName } from '@orch/apimachinery/meta';
 import { validateLabelSelector } from './validate-label-selector.js';
@@ -26,34 +27,15 @@ export const supportedFailurePolicies = ['Fail', 'Ignore'] as const;
 export const supportedMatchPolicies = ['Equivalent', 'Exact'] as const;
 export const maxMatchConditions = 64;
 
-/** What an expression is, for the compile check: each has its own variables and result type. */
-export type ExpressionKind =
-  | 'webhookMatchCondition'
-  | 'policyMatchCondition'
-  | 'validation'
-  | 'messageExpression'
-  | 'variable'
-  | 'auditAnnotation';
-
-export interface ExpressionContext {
-  kind: ExpressionKind;
-  /** The policy declares a paramKind: `params` is available. */
-  hasParams: boolean;
-  /** The policy's variable names (`variables.<name>`). */
-  variables: readonly string[];
-  /** The same expression was already stored in the old object: compile it leniently (upstream's preexisting expressions). */
-  preexisting: boolean;
-}
-
 /**
  * The compile check of one expression (upstream validation compiles every expression with the
- * CEL environment of its kind and reports errors as `Invalid` at `path`). Supplied at merge
- * from `@orch/apimachinery/cel` through the strategy's options; without one, the structure of
- * the expressions is validated here and their compilation is not.
+ * CEL environment of its kind and reports errors as `Invalid` at `path`): the strategies pass
+ * `checkAdmissionExpression` of `@orch/apimachinery/cel`; without one, the structure of the
+ * expressions is validated here and their compilation is not (the pure tables of this folder).
  */
 export type ExpressionCheck = (
   expression: string,
-  ctx: ExpressionContext,
+  ctx: AdmissionExpressionContext,
   path: FieldPath
 ) => FieldError[];
 
@@ -66,7 +48,7 @@ export interface ExpressionOptions {
 export function checkExpression(
   opts: ExpressionOptions,
   expression: string,
-  ctx: Omit<ExpressionContext, 'preexisting'>,
+  ctx: Omit<AdmissionExpressionContext, 'preexisting'>,
   path: FieldPath
 ): FieldError[] {
   if (!opts.checkExpression) return [];
