@@ -12,6 +12,7 @@ import { startBenchSuite } from './bench-suite.js';
 import type { BenchSuite } from './bench-suite.js';
 import { Report } from './report.js';
 import type { BenchStep } from './step.js';
+import { admission } from './steps/admission.js';
 import { authorizationCost } from './steps/authorization-cost.js';
 import { createsGets } from './steps/creates-gets.js';
 import { idleWatchMemory } from './steps/idle-watch-memory.js';
@@ -28,6 +29,7 @@ const steps: BenchStep[] = [
   watchViaEtcd,
   idleWatchMemory,
   authorizationCost,
+  admission,
 ];
 
 const onlySteps = process.env['BENCH_ONLY']

@@ -14,3 +14,12 @@ export { startSuite } from './suite.js';
 export type { UserCredentials } from './user-kubeconfig.js';
 export { userKubeconfig } from './user-kubeconfig.js';
 export { grantClusterRole } from './grant.js';
+export type {
+  ReviewAnswer,
+  WebhookAnswer,
+  WebhookCall,
+  WebhookHandler,
+  WebhookServer,
+  WebhookServerOptions,
+} from './webhook-server.js';
+export { reviewResponse, startWebhookServer } from './webhook-server.js';
