@@ -41,7 +41,7 @@ export async function startBenchSuite(opts: BenchSuiteOptions): Promise<BenchSui
   const nodeFlags: Partial<Record<SuiteRole, string[]>> = {
     storage: [...prof, ...opts.nodeFlags],
     authorizer: opts.nodeFlags,
-    admission: opts.nodeFlags,
+    admission: [...prof, ...opts.nodeFlags],
     gateway: [...prof, ...opts.nodeFlags],
   };
   const d = await describeSuite({

@@ -5,7 +5,7 @@
 // A benchmark, not a test: missed targets are printed as MISSED and the exit code stays 0.
 //
 //   BENCH_ONLY=<step>,...        only these steps (names below)
-//   BENCH_CPU_PROF=<dir>         storage and the gateways write CPU profiles, summarised in notes
+//   BENCH_CPU_PROF=<dir>         storage, admission and the gateways write CPU profiles (notes)
 //   BENCH_NODE_FLAGS='<flags>'   Node flags for every service
 //   BENCH_WATCHERS_PER_GATEWAY, BENCH_IDLE_WATCHES: see steps/watch.ts, steps/idle-watch-memory.ts
 import { startBenchSuite } from './bench-suite.js';

@@ -48,7 +48,9 @@ async function benchAdmission(ctx: BenchContext): Promise<void> {
     await inEffect(ctx, hooks);
 
     const runId = Date.now().toString(36);
+    let round = 0;
     const measure = async (which: Case): Promise<Measured> => {
+      const at = round++;
       const ns = namespaces[which];
       const before = processes.map((p) => cpuSeconds(p.pid));
       const run = await runFor(4000, 32, async (i) => {
@@ -56,7 +58,7 @@ async function benchAdmission(ctx: BenchContext): Promise<void> {
         const r = await call(`${g.url}/api/v1/namespaces/${ns}/configmaps`, 'POST', {
           apiVersion: 'v1',
           kind: 'ConfigMap',
-          metadata: { name: `a-${runId}-${which}-${i}` },
+          metadata: { name: `a-${runId}-${at}-${which}-${i}` },
           data: { v: 'x'.repeat(256) },
         });
         if (r.status !== 201) throw new Error(`create: ${r.status} ${r.text.slice(0, 200)}`);

@@ -182,8 +182,19 @@ export function admissionService(opts: AdmissionServiceOptions): AdmissionHandle
       cb: sendUnaryData<AdmitResponse>
     ) => {
       const ac = new AbortController();
-      call.on('cancelled', () => ac.abort());
-      unary<AdmitRequest__Output, AdmitResponse>('Admit', (req) => admit(req, ac.signal))(call, cb);
+      // grpc-js also reports a call as cancelled once it has been answered; aborting then would
+      // cost a DOMException with its stack trace per call for nothing.
+      let answered = false;
+      call.on('cancelled', () => {
+        if (!answered) ac.abort();
+      });
+      unary<AdmitRequest__Output, AdmitResponse>('Admit', (req) => admit(req, ac.signal))(
+        call,
+        (err, res) => {
+          answered = true;
+          cb(err, res);
+        }
+      );
     }) as handleUnaryCall<AdmitRequest__Output, AdmitResponse>,
   };
 }
