@@ -180,7 +180,19 @@ describe('Admit RPC', () => {
       assert.equal(e.code, 400);
       assert.equal(
         e.message,
-        'admission plugin "PodSecurity" is not registered in the admission service (registered: AlwaysAdmit, AlwaysDeny, AlwaysPullImages)'
+        'admission plugin "PodSecurity" is not registered in the admission service (registered: AlwaysAdmit, AlwaysDeny, AlwaysPullImages, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook)'
+      );
+      return true;
+    });
+  });
+
+  it('a plugin that needs a configuration the service was not given (ImagePolicyWebhook) is refused saying so', async () => {
+    await assert.rejects(client.admit(call('validating', ['ImagePolicyWebhook'])), (e) => {
+      assert.ok(e instanceof StatusError);
+      assert.equal(e.code, 400);
+      assert.match(
+        e.message,
+        /"ImagePolicyWebhook" is enabled but not configured in the admission service \(its configuration goes in --admission-control-config-file\)/
       );
       return true;
     });
