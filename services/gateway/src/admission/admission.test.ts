@@ -191,7 +191,12 @@ test('--disable-admission-plugins=NamespaceLifecycle: a create in a missing name
     '--authorization-mode=AlwaysAllow',
     '--disable-admission-plugins=NamespaceLifecycle',
   ]);
-  assert.deepEqual(options.admissionPlugins, ['RBACEscalationPrevention']);
+  assert.deepEqual(options.admissionPlugins, [
+    'RBACEscalationPrevention',
+    'MutatingAdmissionWebhook',
+    'ValidatingAdmissionPolicy',
+    'ValidatingAdmissionWebhook',
+  ]);
   const server = await startInBackground(
     new GatewayServer(await newGatewayConfig(options, createLogger('test-gateway')))
   );

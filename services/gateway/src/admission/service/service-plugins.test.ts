@@ -246,7 +246,7 @@ describe('the admission service stopped', () => {
     assert.equal(reasonOf(r), 'ServiceUnavailable');
     assert.match(
       messageOf(r),
-      /^admission could not run: the admission service \(plugins AlwaysPullImages\) failed: /
+      /^admission could not run: the admission service \(plugins AlwaysPullImages, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook\) failed: /
     );
     const d = await suite.request(
       pullImages,

@@ -31,6 +31,11 @@ let misconfigured: Started;
 
 const long = (n: number, c: string): string => c.repeat(n);
 
+/** The admission service of this test has only the test plugin: the default-on ones are off. */
+const onlyTheTestPlugin = [
+  '--disable-admission-plugins=MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook',
+];
+
 before(async () => {
   suite = await startSuite();
   const a = suite.pki.file('admission');
@@ -74,6 +79,8 @@ before(async () => {
           },
         }),
       },
+      // The test plugin stands in for ImagePolicyWebhook, which is built only when configured.
+      pluginConfigs: new Map([['ImagePolicyWebhook', {}]]),
     })
   );
   admission = await startInBackground(server);
@@ -83,6 +90,7 @@ before(async () => {
     '--authorization-mode=AlwaysAllow',
     `--admission-servers=127.0.0.1:${admission.port}`,
     '--enable-admission-plugins=ImagePolicyWebhook',
+    ...onlyTheTestPlugin,
   ]);
   gateway = await startInBackground(
     new GatewayServer(await newGatewayConfig(gw, createLogger('test-gateway', 'error')))
@@ -93,6 +101,7 @@ before(async () => {
     '--authorization-mode=AlwaysAllow',
     `--admission-servers=127.0.0.1:${admission.port}`,
     '--enable-admission-plugins=ImagePolicyWebhook,AlwaysDeny',
+    ...onlyTheTestPlugin,
   ]);
   misconfigured = await startInBackground(
     new GatewayServer(await newGatewayConfig(bad, createLogger('test-gateway', 'error')))
