@@ -1,0 +1,75 @@
+// Removing or extracting fields of a value (structured-merge-diff typed/remove.go): with
+// extract false, every item and field in the set is dropped (an atomic list or map below the
+// set is dropped whole); with extract true, only they are kept. A list or map left with nothing
+// is left out (upstream leaves a null that the typed object then drops).
+import type { JsonObject, JsonValue } from '../fieldpath/index.js';
+import type { Set as FieldSet } from '../fieldpath/index.js';
+import { isMap } from '../fieldpath/index.js';
+import { atomKind, tryListItem } from './helpers.js';
+import type { Schema, TypeRef } from './schema.js';
+
+export function removeItemsWithSchema(
+  schema: Schema,
+  typeRef: TypeRef,
+  value: JsonValue,
+  toRemove: FieldSet,
+  shouldExtract: boolean
+): JsonValue | undefined {
+  const atom = schema.resolve(typeRef);
+  if (!atom) return value;
+  const kind = atomKind(atom, value);
+  if (kind === 'list') {
+    const list = atom.list!;
+    if (!Array.isArray(value)) return value;
+    if (value.length === 0) return undefined;
+    if (list.elementRelationship === 'atomic') return shouldExtract ? value : undefined;
+    const out: JsonValue[] = [];
+    for (const item of value) {
+      const pe = tryListItem(schema, list, item);
+      if (pe instanceof Error) {
+        if (!shouldExtract) out.push(item);
+        continue;
+      }
+      if (toRemove.has([pe])) {
+        if (!shouldExtract) continue;
+        const kept = removeItemsWithSchema(schema, list.elementType, item, toRemove, true);
+        if (kept !== undefined) out.push(kept);
+      }
+      const subset = toRemove.withPrefix(pe);
+      let v: JsonValue | undefined = item;
+      if (!subset.empty())
+        v = removeItemsWithSchema(schema, list.elementType, item, subset, shouldExtract);
+      else if (shouldExtract) continue;
+      if (v !== undefined) out.push(v);
+    }
+    return out.length > 0 ? out : undefined;
+  }
+  if (kind === 'map') {
+    const map = atom.map!;
+    if (!isMap(value)) return value;
+    const keys = Object.keys(value);
+    if (keys.length === 0) return undefined;
+    if (map.elementRelationship === 'atomic') return shouldExtract ? value : undefined;
+    const out: JsonObject = {};
+    for (const k of keys) {
+      const pe = { fieldName: k };
+      const ft = schema.findField(map, k)?.type ??
+        map.elementType ?? { namedType: '__untyped_deduced_' };
+      const val = value[k] as JsonValue;
+      if (toRemove.has([pe])) {
+        if (shouldExtract) {
+          const kept = removeItemsWithSchema(schema, ft, val, toRemove, true);
+          out[k] = kept === undefined ? null : kept;
+        }
+        continue;
+      }
+      const subset = toRemove.withPrefix(pe);
+      let v: JsonValue | undefined = val;
+      if (!subset.empty()) v = removeItemsWithSchema(schema, ft, val, subset, shouldExtract);
+      else if (shouldExtract) continue;
+      if (v !== undefined) out[k] = v;
+    }
+    return Object.keys(out).length > 0 ? out : undefined;
+  }
+  return value;
+}

@@ -1,0 +1,58 @@
+// The fields a value sets (structured-merge-diff typed/tofieldset.go): every scalar and every
+// atomic list or map is a member; every list item and every map entry that is not a struct
+// field is a member, with its contents below it; a struct field is a member only when null, an
+// empty map, or not in the schema. Atomic types are not descended into.
+import type { JsonValue, PathElement } from '../fieldpath/index.js';
+import { Set as FieldSet, isMap } from '../fieldpath/index.js';
+import { atomKind, listItemToPathElement } from './helpers.js';
+import type { Schema, TypeRef } from './schema.js';
+
+export function toFieldSet(schema: Schema, typeRef: TypeRef, value: JsonValue): FieldSet {
+  const set = new FieldSet();
+  const path: PathElement[] = [];
+  const walk = (tr: TypeRef, v: JsonValue): void => {
+    const atom = schema.resolve(tr);
+    if (!atom) return;
+    const kind = atomKind(atom, v);
+    if (kind === 'scalar') {
+      set.insert(path);
+      return;
+    }
+    if (kind === 'list') {
+      const list = atom.list!;
+      if (list.elementRelationship === 'atomic') {
+        set.insert(path);
+        return;
+      }
+      if (!Array.isArray(v)) return;
+      for (const item of v) {
+        path.push(listItemToPathElement(schema, list, item));
+        walk(list.elementType, item);
+        set.insert(path);
+        path.pop();
+      }
+      return;
+    }
+    if (kind === 'map') {
+      const map = atom.map!;
+      if (map.elementRelationship === 'atomic') {
+        set.insert(path);
+        return;
+      }
+      if (!isMap(v)) return;
+      for (const key of Object.keys(v)) {
+        const val = v[key] as JsonValue;
+        const field = schema.findField(map, key);
+        const ft = field?.type ?? map.elementType;
+        if (!ft) throw new Error(`${key}: field not declared in schema`);
+        path.push({ fieldName: key });
+        walk(ft, val);
+        if (val === null || (isMap(val) && Object.keys(val).length === 0) || !field)
+          set.insert(path);
+        path.pop();
+      }
+    }
+  };
+  walk(typeRef, value);
+  return set;
+}
