@@ -1,8 +1,9 @@
 // Removing or extracting fields of a value (structured-merge-diff typed/remove.go): with
 // extract false, every item and field in the set is dropped (an atomic list or map below the
-// set is dropped whole); with extract true, only they are kept. A list or map left with nothing
-// is left out (upstream leaves a null that the typed object then drops).
-import type { JsonObject, JsonValue } from '../fieldpath/index.js';
+// set is dropped whole); with extract true, only they are kept: a member whole, unless paths
+// below it are in the set, then only those. A list or map left with nothing is left out
+// (upstream leaves a null that the typed object then drops).
+import type { JsonObject, JsonValue, PathElement } from '../fieldpath/index.js';
 import type { Set as FieldSet } from '../fieldpath/index.js';
 import { isMap } from '../fieldpath/index.js';
 import { atomKind, tryListItem } from './helpers.js';
@@ -17,6 +18,17 @@ export function removeItemsWithSchema(
 ): JsonValue | undefined {
   const atom = schema.resolve(typeRef);
   if (!atom) return value;
+  /** What is left of one item or field: removal drops members; extraction keeps them. */
+  const pick = (pe: PathElement, v: JsonValue, tr: TypeRef): JsonValue | undefined => {
+    const member = toRemove.has([pe]);
+    const subset = toRemove.withPrefix(pe);
+    if (!shouldExtract) {
+      if (member) return undefined;
+      return subset.empty() ? v : removeItemsWithSchema(schema, tr, v, subset, false);
+    }
+    if (subset.empty()) return member ? v : undefined;
+    return removeItemsWithSchema(schema, tr, v, subset, true);
+  };
   const kind = atomKind(atom, value);
   if (kind === 'list') {
     const list = atom.list!;
@@ -30,16 +42,7 @@ export function removeItemsWithSchema(
         if (!shouldExtract) out.push(item);
         continue;
       }
-      if (toRemove.has([pe])) {
-        if (!shouldExtract) continue;
-        const kept = removeItemsWithSchema(schema, list.elementType, item, toRemove, true);
-        if (kept !== undefined) out.push(kept);
-      }
-      const subset = toRemove.withPrefix(pe);
-      let v: JsonValue | undefined = item;
-      if (!subset.empty())
-        v = removeItemsWithSchema(schema, list.elementType, item, subset, shouldExtract);
-      else if (shouldExtract) continue;
+      const v = pick(pe, item, list.elementType);
       if (v !== undefined) out.push(v);
     }
     return out.length > 0 ? out : undefined;
@@ -52,21 +55,9 @@ export function removeItemsWithSchema(
     if (map.elementRelationship === 'atomic') return shouldExtract ? value : undefined;
     const out: JsonObject = {};
     for (const k of keys) {
-      const pe = { fieldName: k };
       const ft = schema.findField(map, k)?.type ??
         map.elementType ?? { namedType: '__untyped_deduced_' };
-      const val = value[k] as JsonValue;
-      if (toRemove.has([pe])) {
-        if (shouldExtract) {
-          const kept = removeItemsWithSchema(schema, ft, val, toRemove, true);
-          out[k] = kept === undefined ? null : kept;
-        }
-        continue;
-      }
-      const subset = toRemove.withPrefix(pe);
-      let v: JsonValue | undefined = val;
-      if (!subset.empty()) v = removeItemsWithSchema(schema, ft, val, subset, shouldExtract);
-      else if (shouldExtract) continue;
+      const v = pick({ fieldName: k }, value[k] as JsonValue, ft);
       if (v !== undefined) out[k] = v;
     }
     return Object.keys(out).length > 0 ? out : undefined;
