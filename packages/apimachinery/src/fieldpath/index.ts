@@ -28,6 +28,8 @@ export {
   managedFieldsString,
   newVersionedSet,
 } from './managers.js';
+export type { Filter } from './filter.js';
+export { newExcludeSetFilter } from './filter.js';
 export type { JsonObject, JsonValue } from './value.js';
 export {
   compareStrings,

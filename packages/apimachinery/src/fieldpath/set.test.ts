@@ -5,6 +5,7 @@ import type { Path } from './path.js';
 import { makePath, pathString } from './path.js';
 import { keyByFields } from './element.js';
 import { Set } from './set.js';
+import { newExcludeSetFilter } from './filter.js';
 
 const p = (...parts: (string | number | ReturnType<typeof keyByFields>)[]): Path =>
   makePath(...parts);
@@ -161,4 +162,11 @@ test('path strings name fields as conflicts report them', () => {
     '.ports[containerPort=80,protocol="TCP"]'
   );
   assert.equal(pathString(p('finalizers', { value: 'x' }, 3)), '.finalizers[="x"][3]');
+});
+
+test('newExcludeSetFilter drops the excluded paths and everything below them', () => {
+  const status = newExcludeSetFilter(set(p('status')));
+  assert.deepEqual(lines(status(set(p('spec', 'replicas'), p('status'), p('status', 'phase')))), [
+    '.spec.replicas',
+  ]);
 });

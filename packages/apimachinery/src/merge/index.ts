@@ -7,5 +7,5 @@ export {
   conflictsFromManagers,
   conflictsMessage,
 } from './conflict.js';
-export type { Converter, FieldFilter, UpdateResult, UpdaterOptions } from './update.js';
+export type { Converter, UpdateResult, UpdaterOptions } from './update.js';
 export { Updater, identityConverter } from './update.js';

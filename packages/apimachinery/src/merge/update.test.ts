@@ -40,8 +40,8 @@ const template = (...containers: JsonValue[]): JsonValue => ({
   spec: { containers },
 });
 
-// The fields the API server never records as owned (k8s managedfields stripmeta), filtered as
-// the gateway will filter them.
+// The fields the API server never records as owned (k8s managedfields stripmeta, a plain
+// difference: metadata itself, not what is below it), filtered as the gateway will.
 const stripMeta = FieldSet.of(
   makePath('apiVersion'),
   makePath('kind'),
@@ -58,7 +58,9 @@ class Cluster {
   constructor(strip = true) {
     this.updater = new Updater({
       returnInputOnNoop: true,
-      ...(strip ? { ignoreFilter: new Map([[V, (s: FieldSet) => s.difference(stripMeta)]]) } : {}),
+      ...(strip
+        ? { ignoreFilter: new Map([[V, (set: FieldSet) => set.difference(stripMeta)]]) }
+        : {}),
     });
   }
 

@@ -4,7 +4,7 @@
 // moves their ownership), and removes what the applier stopped applying unless another manager
 // owns it. Managers left owning nothing are dropped. Objects are converted to each manager's
 // API version through the Converter; the identity converter serves a single version.
-import type { APIVersion, ManagedFields, VersionedSet } from '../fieldpath/index.js';
+import type { APIVersion, Filter, ManagedFields, VersionedSet } from '../fieldpath/index.js';
 import { Set as FieldSet, newVersionedSet, valueEquals } from '../fieldpath/index.js';
 import type { Comparison, TypedValue } from '../typed/index.js';
 import { ensureNamedFieldsAreMembers, reconcileWithSchema } from '../typed/index.js';
@@ -23,13 +23,10 @@ export const identityConverter: Converter = {
   isMissingVersionError: () => false,
 };
 
-/** Drops fields a manager never owns at a version (upstream's ignored fields / filter). */
-export type FieldFilter = (set: FieldSet) => FieldSet;
-
 export interface UpdaterOptions {
   converter?: Converter;
   /** Per API version, fields removed from what a manager is recorded to own. */
-  ignoreFilter?: Map<APIVersion, FieldFilter>;
+  ignoreFilter?: Map<APIVersion, Filter>;
   /** Return the merged object even when apply changes nothing (upstream returns nil then). */
   returnInputOnNoop?: boolean;
 }
@@ -42,7 +39,7 @@ export interface UpdateResult {
 
 export class Updater {
   private readonly converter: Converter;
-  private readonly ignoreFilter: Map<APIVersion, FieldFilter>;
+  private readonly ignoreFilter: Map<APIVersion, Filter>;
   private readonly returnInputOnNoop: boolean;
 
   constructor(opts: UpdaterOptions = {}) {

@@ -132,14 +132,14 @@ export function parseableTypeFor(model: SchemaModel, gvk: GroupVersionKind): Par
  */
 export function ensureNamedFieldsAreMembers(s: FieldSet, schema: Schema, tr: TypeRef): FieldSet {
   const atom = schema.resolve(tr);
-  const members: PathElement[] = [...s.members.members];
-  const extra = new PathElementSet(members);
+  // The children are sorted, so the named fields among them are too: one linear union.
+  const named: PathElement[] = [];
   const children = s.children.members.map((node) => {
     const pe = node.pathElement;
     let childType: TypeRef | undefined;
     if (pe.fieldName !== undefined && atom?.map) {
       const field = schema.findField(atom.map, pe.fieldName);
-      if (field) extra.insert(pe);
+      if (field) named.push(pe);
       childType = field?.type ?? atom.map.elementType;
     } else if (atom?.list) childType = atom.list.elementType;
     return {
@@ -147,6 +147,7 @@ export function ensureNamedFieldsAreMembers(s: FieldSet, schema: Schema, tr: Typ
       set: childType ? ensureNamedFieldsAreMembers(node.set, schema, childType) : node.set,
     };
   });
+  const extra = s.members.union(new PathElementSet(named));
   return new FieldSet(extra, new SetNodeMap(children));
 }
 
