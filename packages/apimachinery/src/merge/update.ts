@@ -68,7 +68,7 @@ export class Updater {
   ): { managers: ManagedFields; compare: Comparison } {
     const conflicts: ManagedFields = new Map();
     const removed: ManagedFields = new Map();
-    const compare = oldObject.compare(newObject);
+    const compare = oldObject.compare(newObject).filterFields(this.ignoreFilter.get(version));
     const versions = new Map<APIVersion, Comparison>([[version, compare]]);
     for (const [manager, managerSet] of [...managers]) {
       if (manager === workflow) continue;
@@ -80,7 +80,7 @@ export class Updater {
           managers.delete(manager);
           continue;
         }
-        cmp = vOld.compare(vNew);
+        cmp = vOld.compare(vNew).filterFields(this.ignoreFilter.get(managerSet.apiVersion));
         versions.set(managerSet.apiVersion, cmp);
       }
       const conflictSet = managerSet.set.intersection(cmp.modified.union(cmp.added));

@@ -3,7 +3,7 @@
 // empty-or-null lists and maps) are compared by value; an inner node is added or removed when
 // it appears or disappears. Associative list items are matched by their path element; items
 // whose key is duplicated compare as one atomic group, as upstream.
-import type { JsonValue, PathElement } from '../fieldpath/index.js';
+import type { Filter, JsonValue, PathElement } from '../fieldpath/index.js';
 import {
   Set as FieldSet,
   isMap,
@@ -27,6 +27,12 @@ export class Comparison {
 
   isSame(): boolean {
     return this.removed.empty() && this.modified.empty() && this.added.empty();
+  }
+
+  /** Comparison.FilterFields: each set through the filter. */
+  filterFields(filter: Filter | undefined): Comparison {
+    if (!filter) return this;
+    return new Comparison(filter(this.removed), filter(this.modified), filter(this.added));
   }
 
   /** Comparison.ExcludeFields: drops the given fields (and everything below them). */
@@ -63,24 +69,19 @@ export function compareValuesOfType(
     else if (!valueEquals(l, r)) c.modified.insert(path);
   };
 
-  const walk = (tr: TypeRef, l: JsonValue | undefined, r: JsonValue | undefined): void => {
-    const atom = schema.resolve(tr);
-    if (!atom)
-      throw new Error(
-        `${pathString(path)}: schema error: no type found matching: ${tr.namedType ?? ''}`
-      );
-    const kl = l === undefined ? undefined : atomKind(atom, l);
-    const kr = r === undefined ? undefined : atomKind(atom, r);
-    if (kl !== undefined && kr !== undefined && kl !== kr) {
-      c.modified.insert(path);
-      return;
-    }
-    const kind = kr ?? kl;
-    let inLeaf = false;
+  /** handleAtom for one kind; true when the node was compared as a leaf. */
+  const handle = (
+    tr: TypeRef,
+    kind: string | undefined,
+    l: JsonValue | undefined,
+    r: JsonValue | undefined
+  ): boolean => {
+    const atom = schema.resolve(tr)!;
     if (kind === 'scalar') {
       leaf(l, r);
-      inLeaf = true;
-    } else if (kind === 'list') {
+      return true;
+    }
+    if (kind === 'list') {
       const list = atom.list!;
       const ll = Array.isArray(l) ? l : undefined;
       const rl = Array.isArray(r) ? r : undefined;
@@ -89,9 +90,12 @@ export function compareValuesOfType(
         ((!ll || ll.length === 0) && (!rl || rl.length === 0))
       ) {
         leaf(l, r);
-        inLeaf = true;
-      } else visitListItems(tr, ll, rl);
-    } else if (kind === 'map') {
+        return true;
+      }
+      visitListItems(tr, ll, rl);
+      return false;
+    }
+    if (kind === 'map') {
       const map = atom.map!;
       const lm = isMap(l) ? l : undefined;
       const rm = isMap(r) ? r : undefined;
@@ -99,19 +103,37 @@ export function compareValuesOfType(
       const rEmpty = !rm || Object.keys(rm).length === 0;
       if (map.elementRelationship === 'atomic' || (lEmpty && rEmpty)) {
         leaf(l, r);
-        inLeaf = true;
-      } else {
-        const keys = new Set<string>();
-        if (lm) for (const k of Object.keys(lm)) keys.add(k);
-        if (rm) for (const k of Object.keys(rm)) keys.add(k);
-        for (const k of keys) {
-          const ft = schema.findField(map, k)?.type ?? map.elementType;
-          if (!ft) throw new Error(`${pathString(path)}.${k}: field not declared in schema`);
-          path.push({ fieldName: k });
-          walk(ft, lm?.[k], rm?.[k]);
-          path.pop();
-        }
+        return true;
       }
+      const keys = new Set<string>();
+      if (lm) for (const k of Object.keys(lm)) keys.add(k);
+      if (rm) for (const k of Object.keys(rm)) keys.add(k);
+      for (const k of keys) {
+        const ft = schema.findField(map, k)?.type ?? map.elementType;
+        if (!ft) throw new Error(`${pathString(path)}.${k}: field not declared in schema`);
+        path.push({ fieldName: k });
+        walk(ft, lm?.[k], rm?.[k]);
+        path.pop();
+      }
+    }
+    return false;
+  };
+
+  const walk = (tr: TypeRef, l: JsonValue | undefined, r: JsonValue | undefined): void => {
+    const atom = schema.resolve(tr);
+    if (!atom)
+      throw new Error(
+        `${pathString(path)}: schema error: no type found matching: ${tr.namedType ?? ''}`
+      );
+    const kl = l === undefined ? undefined : atomKind(atom, l);
+    const kr = r === undefined ? undefined : atomKind(atom, r);
+    let inLeaf: boolean;
+    if (r === undefined) inLeaf = handle(tr, kl, l, r);
+    else if (l === undefined || kl === kr) inLeaf = handle(tr, kr, l, r);
+    else {
+      // Of different forms (a schemaless value): each side handled as its own kind, as upstream.
+      handle(tr, kl, l, r);
+      inLeaf = handle(tr, kr, l, r);
     }
     if (!inLeaf) {
       if (l === undefined) c.added.insert(path);

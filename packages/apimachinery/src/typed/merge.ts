@@ -146,8 +146,8 @@ export function mergeValuesOfType(
           lI++;
           continue;
         } else if (mergedRHS.has(id)) {
+          // Already merged with its rhs item: skip it, and go on to the rhs item (as upstream).
           lI++;
-          continue;
         }
       }
       if (rI < rhs.pes.length) {

@@ -32,7 +32,7 @@ export function reconcileFieldSetWithSchema(
       return;
     }
     if (atom.map) {
-      if (isUntypedDeducedMap(atom.map, schema)) return;
+      if (isUntypedDeducedMap(atom.map)) return;
       if (!isAtomic && atom.map.elementRelationship === 'atomic') {
         if (set && set.size() > 0) {
           toRemove.insert(path);

@@ -117,6 +117,9 @@ export class Schema {
 }
 
 /** Whether a map type is the deduced one (reconciliation leaves it alone, as upstream). */
-export function isUntypedDeducedMap(m: MapType, schema: Schema): boolean {
-  return m === schema.resolve(untypedDeduced)?.map || m === schema.resolve(untypedAtomic)?.map;
+export function isUntypedDeducedMap(m: MapType): boolean {
+  const t = m.elementType;
+  if (!t || m.fields.length > 0) return false;
+  if (t.namedType !== undefined) return t.namedType === untypedDeducedName;
+  return t.inlined?.scalar === 'untyped';
 }
