@@ -1,9 +1,10 @@
 // The fields a value sets (structured-merge-diff typed/tofieldset.go): every scalar and every
 // atomic list or map is a member; every list item and every map entry that is not a struct
 // field is a member, with its contents below it; a struct field is a member only when null, an
-// empty map, or not in the schema. Atomic types are not descended into.
+// empty map, or not in the schema. Atomic types are not descended into; associative list
+// items whose key is duplicated are members as a whole, nothing below them.
 import type { JsonValue, PathElement } from '../fieldpath/index.js';
-import { Set as FieldSet, isMap } from '../fieldpath/index.js';
+import { Set as FieldSet, isMap, serializePathElement } from '../fieldpath/index.js';
 import { atomKind, listItemToPathElement } from './helpers.js';
 import type { Schema, TypeRef } from './schema.js';
 
@@ -25,12 +26,28 @@ export function toFieldSet(schema: Schema, typeRef: TypeRef, value: JsonValue): 
         return;
       }
       if (!Array.isArray(v)) return;
-      for (const item of v) {
-        path.push(listItemToPathElement(schema, list, item));
+      // Items whose key is duplicated are owned as a whole: the item, nothing below it.
+      const pes = v.map((item) => listItemToPathElement(schema, list, item));
+      const ids = pes.map(serializePathElement);
+      const seen = new Set<string>();
+      const duplicates = new Set<string>();
+      pes.forEach((pe, i) => {
+        const id = ids[i] as string;
+        if (!seen.has(id)) seen.add(id);
+        else if (!duplicates.has(id)) {
+          duplicates.add(id);
+          path.push(pe);
+          set.insert(path);
+          path.pop();
+        }
+      });
+      v.forEach((item, i) => {
+        if (duplicates.has(ids[i] as string)) return;
+        path.push(pes[i] as PathElement);
         walk(list.elementType, item);
         set.insert(path);
         path.pop();
-      }
+      });
       return;
     }
     if (kind === 'map') {
