@@ -54,13 +54,13 @@ export class TypedValue {
   /** RemoveItems: this value without the given fields. */
   removeItems(items: FieldSet): TypedValue {
     const out = removeItemsWithSchema(this.schema, this.typeRef, this.value, items, false);
-    return new TypedValue(out === undefined ? null : out, this.typeRef, this.schema);
+    return new TypedValue(out, this.typeRef, this.schema);
   }
 
   /** ExtractItems: only the given fields of this value. */
   extractItems(items: FieldSet): TypedValue {
     const out = removeItemsWithSchema(this.schema, this.typeRef, this.value, items, true);
-    return new TypedValue(out === undefined ? null : out, this.typeRef, this.schema);
+    return new TypedValue(out, this.typeRef, this.schema);
   }
 
   /** Empty: a null value of the same type. */
