@@ -14,7 +14,7 @@ import {
 } from '../fieldpath/index.js';
 import { builtinSchemaModel } from '../schema-model/index.js';
 import type { TypeRef, TypedValue } from '../typed/index.js';
-import { ParseableType, Schema, parseableTypeFor } from '../typed/index.js';
+import { ParseableType, Schema, deducedParseableType, parseableTypeFor } from '../typed/index.js';
 import { ConflictsError } from './conflict.js';
 import { Updater } from './update.js';
 
@@ -397,4 +397,59 @@ test('conflicts list every field of every manager, grouped by manager in the mes
       'conflicts with "alice":\n- .spec.replicas\nconflicts with "bob":\n- .spec.paused'
     );
   }
+});
+
+test('applying null: the applier owns the field, the merged value is null (the API server drops it)', () => {
+  const c = new Cluster();
+  c.apply('alice', deploy({ replicas: 2, paused: true }));
+  c.apply('alice', deploy({ replicas: 2, paused: null }));
+  assert.equal(c.spec()['paused'], null);
+  assert.ok(c.owns('alice', 'spec', 'paused'));
+  // Omitting it instead removes it (rule 6).
+  c.apply('alice', deploy({ replicas: 2 }));
+  assert.ok(!('paused' in c.spec()));
+});
+
+test('kinds without a schema: keys behave as fields, lists are atomic and owned whole', () => {
+  const widget = deducedParseableType();
+  const updater = new Updater();
+  const cfg = (spec: JsonValue): TypedValue =>
+    widget.fromUnstructured({ apiVersion: 'example.io/v1', kind: 'Widget', spec });
+  const a = updater.apply(
+    widget.fromUnstructured({}),
+    cfg({ size: 1, items: ['x'] }),
+    'example.io/v1',
+    new Map(),
+    'alice',
+    false
+  );
+  assert.ok(a.managers.get('alice')?.set.has(makePath('spec', 'items')));
+  // bob adds an item: the list is atomic, so that is a change of alice's whole list.
+  assert.deepEqual(
+    conflictsOf(() =>
+      updater.apply(
+        a.newObject as TypedValue,
+        cfg({ items: ['x', 'y'] }),
+        'example.io/v1',
+        a.managers,
+        'bob',
+        false
+      )
+    ),
+    ['alice .spec.items']
+  );
+  // bob sets a key of his own: no conflict, both own their keys.
+  const b = updater.apply(
+    a.newObject as TypedValue,
+    cfg({ color: 'red' }),
+    'example.io/v1',
+    a.managers,
+    'bob',
+    false
+  );
+  assert.deepEqual((b.newObject?.value as { spec: JsonValue }).spec, {
+    size: 1,
+    items: ['x'],
+    color: 'red',
+  });
 });
