@@ -4,11 +4,12 @@
 // server's (request checks, permissions, managedFields resets, client-side apply migration).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { JsonValue, ManagedFields } from '../fieldpath/index.js';
+import type { JsonValue, ManagedFields, Set as FieldSetType } from '../fieldpath/index.js';
 import {
   Set as FieldSet,
   keyByFields,
   makePath,
+  newVersionedSet,
   pathString,
   setToJSON,
 } from '../fieldpath/index.js';
@@ -16,6 +17,7 @@ import { builtinSchemaModel } from '../schema-model/index.js';
 import type { TypeRef, TypedValue } from '../typed/index.js';
 import { ParseableType, Schema, deducedParseableType, parseableTypeFor } from '../typed/index.js';
 import { ConflictsError } from './conflict.js';
+import type { Converter } from './update.js';
 import { Updater } from './update.js';
 
 const deployment = parseableTypeFor(builtinSchemaModel(), {
@@ -84,6 +86,8 @@ class Cluster {
     return (this.live.value as { spec: Record<string, JsonValue> }).spec;
   }
 }
+
+const paths = (s: FieldSetType | undefined): string[] => (s ? s.paths().map(pathString) : []);
 
 function conflictsOf(f: () => void): string[] {
   try {
@@ -452,4 +456,119 @@ test('kinds without a schema: keys behave as fields, lists are atomic and owned 
     items: ['x'],
     color: 'red',
   });
+});
+
+test('managers recorded in other API versions: conflicts, forcing and pruning go through the converter', () => {
+  // v1 calls the field replicas, v2 calls it size; v0 no longer exists.
+  const num: TypeRef = { inlined: { scalar: 'numeric' } };
+  const str: TypeRef = { inlined: { scalar: 'string' } };
+  const schema = new Schema([
+    [
+      'v1',
+      {
+        map: {
+          fields: [
+            { name: 'replicas', type: num },
+            { name: 'name', type: str },
+          ],
+          elementRelationship: 'separable',
+        },
+      },
+    ],
+    [
+      'v2',
+      {
+        map: {
+          fields: [
+            { name: 'size', type: num },
+            { name: 'name', type: str },
+          ],
+          elementRelationship: 'separable',
+        },
+      },
+    ],
+  ]);
+  const typeOf = (v: string): ParseableType => new ParseableType(schema, { namedType: v });
+  class MissingVersion extends Error {}
+  const rename = (o: JsonValue, from: string, to: string): JsonValue => {
+    if (o === null || typeof o !== 'object' || Array.isArray(o)) return o;
+    const out: Record<string, JsonValue> = {};
+    for (const [k, v] of Object.entries(o)) out[k === from ? to : k] = v;
+    return out;
+  };
+  const converter: Converter = {
+    convert(object, version) {
+      if (version !== 'v1' && version !== 'v2') throw new MissingVersion(version);
+      const from = object.typeRef.namedType;
+      if (from === version) return object;
+      const value =
+        version === 'v2'
+          ? rename(object.value, 'replicas', 'size')
+          : rename(object.value, 'size', 'replicas');
+      return typeOf(version).fromUnstructured(value);
+    },
+    isMissingVersionError: (err) => err instanceof MissingVersion,
+  };
+  const updater = new Updater({ converter });
+  const v1 = typeOf('v1');
+  const v2 = typeOf('v2');
+
+  const alice = updater.apply(
+    v1.fromUnstructured(null),
+    v1.fromUnstructured({ replicas: 1, name: 'a' }),
+    'v1',
+    new Map(),
+    'alice',
+    false
+  );
+  const live1 = alice.newObject as TypedValue;
+  // bob, in v2, changes what alice owns in v1: the conflict names alice's v1 path.
+  const live2 = converter.convert(live1, 'v2');
+  assert.deepEqual(
+    conflictsOf(() =>
+      updater.apply(live2, v2.fromUnstructured({ size: 2 }), 'v2', alice.managers, 'bob', false)
+    ),
+    ['alice .replicas']
+  );
+  const bob = updater.apply(
+    live2,
+    v2.fromUnstructured({ size: 2 }),
+    'v2',
+    alice.managers,
+    'bob',
+    true
+  );
+  assert.deepEqual(bob.newObject?.value, { size: 2, name: 'a' });
+  assert.deepEqual(paths(bob.managers.get('alice')?.set), ['.name']);
+  assert.equal(
+    bob.managers.get('alice')?.apiVersion,
+    'v1',
+    'an entry keeps the version it was written in'
+  );
+  assert.deepEqual(paths(bob.managers.get('bob')?.set), ['.size']);
+
+  // alice applies again in v2 without name: her v1 set is pruned through the converter.
+  const again = updater.apply(
+    bob.newObject as TypedValue,
+    v2.fromUnstructured({}),
+    'v2',
+    bob.managers,
+    'alice',
+    false
+  );
+  assert.deepEqual(again.newObject?.value, { size: 2 });
+
+  // A manager recorded in a version that no longer exists is dropped.
+  const withOld = new Map(bob.managers);
+  withOld.set('old', newVersionedSet(FieldSet.of(makePath('count')), 'v0', false));
+  const upd = updater.update(
+    bob.newObject as TypedValue,
+    v2.fromUnstructured({ size: 3, name: 'a' }),
+    'v2',
+    withOld,
+    'ctl'
+  );
+  assert.equal(upd.managers.has('old'), false);
+  assert.deepEqual(paths(upd.managers.get('ctl')?.set), ['.size']);
+  assert.equal(upd.managers.has('bob'), false, 'bob lost his only field to the update');
 });
