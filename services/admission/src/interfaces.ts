@@ -66,6 +66,12 @@ export interface ServicePlugin {
   handles(operation: Operation): boolean;
   admit?(req: AdmissionRequest, ctx: AdmissionContext): Promise<void>;
   validate?(req: AdmissionRequest, ctx: AdmissionContext): Promise<void>;
+  /**
+   * Could `validate` act on a request for this resource and operation, whatever the object?
+   * Asked at the mutating phase so that the gateway may leave out a validating call no plugin
+   * needs; conservative (selectors and conditions are not looked at). Absent: always yes.
+   */
+  mayValidate?(req: AdmissionRequest): Promise<boolean>;
 }
 
 /** A synced, read-only view of one resource (client-go's Lister over an informer). */

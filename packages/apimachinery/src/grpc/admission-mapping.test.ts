@@ -58,6 +58,7 @@ test('admission mapping: results round-trip, allowed and denied', () => {
     object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' } },
     warnings: ['w1', 'w2'],
     auditAnnotations: { 'a.admission.orch.io/k': 'v' },
+    validatingPhaseIdle: true,
   };
   assert.deepEqual(
     admitResultFromProto(wire('AdmitResponse', admitResultToProto(allowed))),

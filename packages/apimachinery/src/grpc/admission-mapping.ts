@@ -46,6 +46,11 @@ export interface AdmitResult {
   object: ApiObject | undefined;
   warnings: string[];
   auditAnnotations: Record<string, string>;
+  /**
+   * Mutating phase: no plugin of the call can act on this request in the validating phase (by
+   * resource and operation), so that call may be left out.
+   */
+  validatingPhaseIdle?: boolean;
 }
 
 const operations = new Set<string>(['CREATE', 'UPDATE', 'DELETE', 'CONNECT']);
@@ -144,6 +149,7 @@ export function admitResultToProto(r: AdmitResult): AdmitResponse {
     object: json(r.object),
     warnings: r.warnings,
     audit_annotations: r.auditAnnotations,
+    validating_phase_idle: r.validatingPhaseIdle ?? false,
   };
   if (r.status) {
     const { causes, ...details } = r.status.details ?? {};
@@ -192,5 +198,6 @@ export function admitResultFromProto(m: AdmitResponse__Output): AdmitResult {
     object: parseJson<ApiObject>(m.object, 'object'),
     warnings: m.warnings,
     auditAnnotations: m.audit_annotations,
+    ...(m.validating_phase_idle ? { validatingPhaseIdle: true } : {}),
   };
 }

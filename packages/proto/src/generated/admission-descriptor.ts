@@ -190,6 +190,10 @@ export const admissionDescriptor = {
                       "keyType": "string",
                       "type": "string",
                       "id": 5
+                    },
+                    "validating_phase_idle": {
+                      "type": "bool",
+                      "id": 6
                     }
                   }
                 }

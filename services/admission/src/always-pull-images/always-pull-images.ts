@@ -87,6 +87,7 @@ export function newAlwaysPullImages(_deps: PluginDeps): ServicePlugin {
       });
       req.object = pod;
     },
+    mayValidate: async (req) => req.resource.group === '' && req.resource.resource === 'pods',
     async validate(req) {
       if (shouldIgnore(req) || isUpdateWithNoNewImages(req)) return;
       const pod = podOf(req);

@@ -104,6 +104,21 @@ export async function runPlugins(
   }
 }
 
+/**
+ * No plugin of the call can act on the request in the validating phase: none validates this
+ * operation, or each that does says it cannot for this resource and operation.
+ */
+export async function validatingPhaseIdle(
+  plugins: readonly ServicePlugin[],
+  req: AdmissionRequest
+): Promise<boolean> {
+  for (const p of plugins) {
+    if (!p.validate || !p.handles(req.operation)) continue;
+    if (!p.mayValidate || (await p.mayValidate(req))) return false;
+  }
+  return true;
+}
+
 export function admissionService(opts: AdmissionServiceOptions): AdmissionHandlers {
   const { plugins, metrics, log } = opts;
   const unary = unaryHandlers({
@@ -170,8 +185,9 @@ export function admissionService(opts: AdmissionServiceOptions): AdmissionHandle
       if (se.code >= 500) log.warn('admission plugin failed', { error: se.message });
       return admitResultToProto({ ...result, allowed: false, status: se.status });
     }
-    if (call.phase === 'mutating' && JSON.stringify(req.object) !== original) {
-      result.object = req.object;
+    if (call.phase === 'mutating') {
+      if (JSON.stringify(req.object) !== original) result.object = req.object;
+      result.validatingPhaseIdle = await validatingPhaseIdle(chosen, req);
     }
     return admitResultToProto(result);
   };

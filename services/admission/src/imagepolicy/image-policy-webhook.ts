@@ -117,6 +117,8 @@ export function newImagePolicyWebhook(
     name: imagePolicyWebhookPluginName,
     config,
     handles: (operation: Operation) => operation === 'CREATE' || operation === 'UPDATE',
+    mayValidate: async (req: AdmissionRequest) =>
+      req.resource.group === '' && req.resource.resource === 'pods',
     async validate(req: AdmissionRequest, ctx: AdmissionContext): Promise<void> {
       if (req.resource.group !== '' || req.resource.resource !== 'pods') return;
       if (req.subResource !== '' && req.subResource !== ephemeralContainers) return;

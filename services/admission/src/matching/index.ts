@@ -3,7 +3,7 @@
 export type { CompiledSelector } from './compiled-selector.js';
 export { compileSelector } from './compiled-selector.js';
 export type { MatchCriteria } from './matcher.js';
-export { Matcher } from './matcher.js';
+export { Matcher, mayMatch } from './matcher.js';
 export type { NamespaceAttributes } from './namespace-matcher.js';
 export { NamespaceMatcher } from './namespace-matcher.js';
 export { matchObjectSelector } from './object-matcher.js';

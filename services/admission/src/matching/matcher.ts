@@ -14,7 +14,8 @@ import type { CompiledSelector } from './compiled-selector.js';
 import { NamespaceMatcher } from './namespace-matcher.js';
 import { matchObjectSelector } from './object-matcher.js';
 import type { NamedRuleWithOperations } from './rule-matcher.js';
-import { namedRulesMatch } from './rule-matcher.js';
+import { anyRuleMatches, namedRulesMatch } from './rule-matcher.js';
+import type { RuleAttributes } from './rule-matcher.js';
 
 /** What a webhook or a policy's matchConstraints select. */
 export interface MatchCriteria {
@@ -31,6 +32,17 @@ export interface MatchCriteria {
   readonly emptyRulesMatchAll?: boolean;
   /** `Exact` or `Equivalent`; both match exactly here (see the file head). */
   readonly matchPolicy?: string;
+}
+
+/**
+ * Could the criteria select a request for this resource, subresource, operation and scope,
+ * whatever its object, name and namespace? Rules only (without resourceNames, which a generated
+ * name may only meet later; exclusions and selectors not looked at): the conservative
+ * pre-check that lets a phase be left out when nothing can act in it.
+ */
+export function mayMatch(criteria: MatchCriteria, attrs: RuleAttributes): boolean {
+  if (criteria.rules.length === 0) return criteria.emptyRulesMatchAll === true;
+  return anyRuleMatches(criteria.rules, attrs);
 }
 
 export class Matcher {

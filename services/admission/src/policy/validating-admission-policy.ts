@@ -22,7 +22,7 @@ import type {
   PluginDeps,
   ServicePlugin,
 } from '../interfaces.js';
-import { Matcher } from '../matching/index.js';
+import { Matcher, mayMatch } from '../matching/index.js';
 
 import { requestActivation } from './activation.js';
 import type { CompiledBinding, CompiledPolicy } from './compiled-policy.js';
@@ -187,6 +187,14 @@ export function ValidatingAdmissionPolicy(deps: PluginDeps): ServicePlugin {
     // Upstream handles CONNECT, CREATE, UPDATE and DELETE: every operation.
     handles(_operation: Operation) {
       return true;
+    },
+    async mayValidate(req) {
+      const lister = await deps.listers.forResource(POLICY_GROUP, 'validatingadmissionpolicies');
+      // A policy whose criteria did not compile may still fail the request (failurePolicy).
+      return lister.list().some((po) => {
+        const criteria = policies.get(po).criteria;
+        return criteria === undefined || mayMatch(criteria, req);
+      });
     },
     async validate(req, ctx) {
       const [policyLister, bindingLister] = await Promise.all([

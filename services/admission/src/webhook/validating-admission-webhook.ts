@@ -12,6 +12,7 @@ import type {
   ServicePlugin,
 } from '../interfaces.js';
 
+import { mayMatch } from '../matching/index.js';
 import { callHook, shouldCallHook } from './webhook-caller.js';
 import { CallingWebhookError, WebhookRejectionError } from './webhook-errors.js';
 import type { WebhookPluginParts } from './set-up-webhook-plugin.js';
@@ -32,6 +33,10 @@ class ValidatingWebhookPlugin implements ServicePlugin {
 
   handles(_operation: Operation): boolean {
     return true;
+  }
+
+  async mayValidate(req: AdmissionRequest): Promise<boolean> {
+    return (await this.#p.source.webhooks()).some((hook) => mayMatch(hook.criteria, req));
   }
 
   async validate(req: AdmissionRequest, ctx: AdmissionContext): Promise<void> {

@@ -5,6 +5,9 @@
 // request's Warning headers. Audit annotations: the gateway has no audit annotations yet (its
 // audit log writes none), so they are logged at debug.
 //
+// The mutating reply says when no plugin of the run can act on the request in the validating
+// phase (by resource and operation); the validating call for that object is then left out.
+//
 // Fail closed: if the service cannot be reached or fails, the write fails with a 503
 // (unavailable) or 500 (any other failure) Status saying admission could not run; it never
 // goes on without admission.
@@ -54,6 +57,8 @@ export function servicePlugins(
   client: AdmissionCaller,
   log: Logger
 ): AdmissionPlugin {
+  /** Objects whose validating phase the service said is idle (the same object reaches both). */
+  const validatingIdle = new WeakSet<object>();
   const call = async (phase: 'mutating' | 'validating', a: AdmissionAttributes): Promise<void> => {
     let result: AdmitResult;
     try {
@@ -82,11 +87,14 @@ export function servicePlugins(
       for (const k of Object.keys(target)) delete target[k];
       Object.assign(target, result.object);
     }
+    if (phase === 'mutating' && result.validatingPhaseIdle && a.object)
+      validatingIdle.add(a.object);
   };
   return {
     name: `service(${names.join(',')})`,
     handles: () => true,
     admit: (a) => call('mutating', a),
-    validate: (a) => call('validating', a),
+    validate: (a) =>
+      a.object && validatingIdle.has(a.object) ? Promise.resolve() : call('validating', a),
   };
 }

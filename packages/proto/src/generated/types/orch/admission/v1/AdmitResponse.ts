@@ -8,6 +8,7 @@ export interface AdmitResponse {
   'object'?: (Buffer | Uint8Array | string);
   'warnings'?: (string)[];
   'audit_annotations'?: ({[key: string]: string});
+  'validating_phase_idle'?: (boolean);
 }
 
 export interface AdmitResponse__Output {
@@ -16,4 +17,5 @@ export interface AdmitResponse__Output {
   'object': (Buffer);
   'warnings': (string)[];
   'audit_annotations': ({[key: string]: string});
+  'validating_phase_idle': (boolean);
 }
