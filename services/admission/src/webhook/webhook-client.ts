@@ -159,17 +159,27 @@ export function newWebhookClient(
     close: () => agent.destroy(),
     post(review, timeoutMs, signal) {
       const body = Buffer.from(JSON.stringify(review));
-      const timeout = AbortSignal.timeout(timeoutMs);
-      const both = AbortSignal.any([signal, timeout]);
       return new Promise<WebhookReply>((resolve, reject) => {
-        const fail = (why: string): void =>
-          reject(new Error(`failed to call webhook: Post "${t.url}": ${why}`));
-        const onAbort = (): void => {
-          req.destroy();
-          fail(
-            timeout.aborted ? `timed out after ${timeoutMs / 1000}s` : 'the request was cancelled'
-          );
+        // One timer and one listener per call (AbortSignal.timeout and AbortSignal.any cost
+        // more than the rest of a call's bookkeeping); `settle` ends both, once.
+        let settled = false;
+        const settle = (): boolean => {
+          if (settled) return false;
+          settled = true;
+          clearTimeout(timer);
+          signal.removeEventListener('abort', onCancel);
+          return true;
         };
+        const fail = (why: string): void => {
+          if (settle()) reject(new Error(`failed to call webhook: Post "${t.url}": ${why}`));
+        };
+        const stop = (why: string): void => {
+          if (settled) return;
+          req.destroy();
+          fail(why);
+        };
+        const onCancel = (): void => stop('the request was cancelled');
+        const timer = setTimeout(() => stop(`timed out after ${timeoutMs / 1000}s`), timeoutMs);
         const req = httpsRequest(
           {
             method: 'POST',
@@ -186,19 +196,15 @@ export function newWebhookClient(
             res.on('data', (chunk: Buffer) => {
               size += chunk.length;
               if (size > maxReplyBytes) {
-                both.removeEventListener('abort', onAbort);
                 res.destroy();
                 fail(`the reply is larger than ${maxReplyBytes} bytes`);
                 return;
               }
               chunks.push(chunk);
             });
-            res.on('error', (err) => {
-              both.removeEventListener('abort', onAbort);
-              fail(err.message);
-            });
+            res.on('error', (err) => fail(err.message));
             res.on('end', () => {
-              both.removeEventListener('abort', onAbort);
+              if (!settle()) return;
               const text = Buffer.concat(chunks).toString('utf8');
               const statusCode = res.statusCode ?? 0;
               if (statusCode !== 200) {
@@ -217,16 +223,12 @@ export function newWebhookClient(
             });
           }
         );
-        if (both.aborted) {
-          onAbort();
+        if (signal.aborted) {
+          onCancel();
           return;
         }
-        both.addEventListener('abort', onAbort, { once: true });
-        req.on('error', (err) => {
-          if (both.aborted) return;
-          both.removeEventListener('abort', onAbort);
-          fail(err.message);
-        });
+        signal.addEventListener('abort', onCancel, { once: true });
+        req.on('error', (err) => fail(err.message));
         req.end(body);
       });
     },
