@@ -5,37 +5,18 @@
 // (`@orch/apimachinery/errors`), which the service returns to the gateway as the request's
 // failure; any other thrown error is an internal error of that plugin.
 import type { Registry } from 'prom-client';
-import type { UserInfo } from '@orch/apimachinery/auth';
 import type { FieldError } from '@orch/apimachinery/errors';
 import type { ApiObject } from '@orch/apimachinery/meta';
-import type { GroupVersionKind, GroupVersionResource } from '@orch/apimachinery/schema';
+import type { AdmissionCallRequest, AdmissionOperation } from '@orch/apimachinery/grpc';
 import type { Logger } from '@orch/component-base/logs';
 
-export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+export type Operation = AdmissionOperation;
 
 /**
  * One write's attributes (upstream admission.Attributes; the fields of AdmissionReview.request
- * other than uid, which each webhook call makes anew).
+ * other than uid, which each webhook call makes anew), as the Admit call carries them.
  */
-export interface AdmissionRequest {
-  operation: Operation;
-  /** The kind of the object written (for a subresource, the subresource's kind). */
-  kind: GroupVersionKind;
-  resource: GroupVersionResource;
-  /** '' for the object itself. */
-  subResource: string;
-  /** '' for cluster-scoped resources. */
-  namespace: string;
-  name: string;
-  userInfo: UserInfo;
-  /** The object to be written; undefined for DELETE. A mutating plugin replaces it. */
-  object: ApiObject | undefined;
-  /** The stored object; undefined for CREATE and CONNECT. */
-  oldObject: ApiObject | undefined;
-  /** CreateOptions, UpdateOptions or DeleteOptions (apiVersion meta.orch.io/v1); undefined for CONNECT. */
-  options: Record<string, unknown> | undefined;
-  dryRun: boolean;
-}
+export type AdmissionRequest = AdmissionCallRequest;
 
 /** What a plugin may add to the answer besides allowing, denying or mutating. */
 export interface AdmissionContext {

@@ -20,14 +20,20 @@ export type AdmissionPhaseName = 'mutating' | 'validating';
 /** One write's attributes (the admission service's AdmissionRequest). */
 export interface AdmissionCallRequest {
   operation: AdmissionOperation;
+  /** The kind of the object written (for a subresource, the subresource's kind). */
   kind: GroupVersionKind;
   resource: GroupVersionResource;
+  /** '' for the object itself. */
   subResource: string;
+  /** '' for cluster-scoped resources. */
   namespace: string;
   name: string;
   userInfo: UserInfo;
+  /** The object to be written; undefined for DELETE. A mutating plugin replaces it. */
   object: ApiObject | undefined;
+  /** The stored object; undefined for CREATE and CONNECT. */
   oldObject: ApiObject | undefined;
+  /** CreateOptions, UpdateOptions or DeleteOptions (meta.orch.io/v1); undefined for CONNECT. */
   options: Record<string, unknown> | undefined;
   dryRun: boolean;
 }

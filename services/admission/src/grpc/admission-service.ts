@@ -155,7 +155,7 @@ export function admissionService(opts: AdmissionServiceOptions): AdmissionHandle
       }
       chosen.push(p);
     }
-    const req = call.request as AdmissionRequest;
+    const req: AdmissionRequest = call.request;
     // A plugin may replace the object or change it in place: compare by content.
     const original = call.phase === 'mutating' ? JSON.stringify(req.object) : undefined;
     const warnings: string[] = [];

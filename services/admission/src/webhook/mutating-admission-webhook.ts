@@ -4,7 +4,8 @@
 // object. Upstream: k8s.io/apiserver/pkg/admission/plugin/webhook/mutating/{plugin,dispatcher,
 // reinvocationcontext}.go. Reinvocation here covers changes by later webhooks of this plugin;
 // the service's chain does not reinvoke across plugins.
-import { newInternalError, newTimeout, StatusError } from '@orch/apimachinery/errors';
+import { newInternalError, newTimeout } from '@orch/apimachinery/errors';
+import type { StatusError } from '@orch/apimachinery/errors';
 import { sameJson } from '@orch/apimachinery/meta';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import { applyJsonPatch } from '@orch/apimachinery/patch';
@@ -18,8 +19,8 @@ import type {
 } from '../interfaces.js';
 
 import type { AdmissionResponse } from './admission-review.js';
-import { callHook, shouldCallHook } from './webhook-caller.js';
-import { CallingWebhookError, WebhookRejectionError } from './webhook-errors.js';
+import { callHook, shouldCallHook, webhookCallFailure } from './webhook-caller.js';
+import { CallingWebhookError } from './webhook-errors.js';
 import type { WebhookPluginParts } from './set-up-webhook-plugin.js';
 import { setUpWebhookPlugin } from './set-up-webhook-plugin.js';
 import type { CompiledWebhook } from './webhook-source.js';
@@ -130,7 +131,7 @@ class MutatingWebhookPlugin implements ServicePlugin {
     round: number,
     index: number
   ): Promise<boolean> {
-    const { metrics, log } = this.#p;
+    const { metrics } = this.#p;
     const op = req.operation;
     const started = performance.now();
     const seconds = (): number => (performance.now() - started) / 1000;
@@ -148,39 +149,18 @@ class MutatingWebhookPlugin implements ServicePlugin {
       );
       return changed;
     } catch (err) {
-      if (err instanceof CallingWebhookError) {
-        const ignore = hook.failurePolicy === 'Ignore';
-        if (!ignore) metrics.observeRejection(hook.name, 'admit', op, 'calling_webhook_error', 500);
-        metrics.observe(hook.name, 'admit', op, seconds(), !ignore, err.code);
-        if (ignore) {
-          if (ctx.signal.aborted) {
-            throw newTimeout('request did not complete within requested timeout', 0);
-          }
-          log.warn('failed calling webhook, failing open', {
-            webhook: hook.name,
-            error: err.message,
-          });
-          metrics.observeFailOpen(hook.name, 'admit');
-          ctx.annotate(
-            `${mutationFailedOpenAnnotationPrefix}round_${round}_index_${index}`,
-            'true'
-          );
-          return false;
-        }
-        log.warn('failed calling webhook, failing closed', {
-          webhook: hook.name,
-          error: err.message,
-        });
-        throw newInternalError(err);
-      }
-      if (err instanceof WebhookRejectionError) {
-        metrics.observeRejection(hook.name, 'admit', op, 'no_error', err.status.code);
-        metrics.observe(hook.name, 'admit', op, seconds(), true, err.status.code);
-        throw err.status;
-      }
-      metrics.observeRejection(hook.name, 'admit', op, 'apiserver_internal_error', 0);
-      metrics.observe(hook.name, 'admit', op, seconds(), true, 0);
-      throw err instanceof StatusError ? err : newInternalError(err);
+      // A call that failed open because the request itself was given up is no pass.
+      if (
+        err instanceof CallingWebhookError &&
+        hook.failurePolicy === 'Ignore' &&
+        ctx.signal.aborted
+      )
+        throw newTimeout('request did not complete within requested timeout', 0);
+      const failure = webhookCallFailure(err, hook, 'admit', op, seconds(), this.#p, () =>
+        ctx.annotate(`${mutationFailedOpenAnnotationPrefix}round_${round}_index_${index}`, 'true')
+      );
+      if (failure) throw failure;
+      return false;
     }
   }
 }

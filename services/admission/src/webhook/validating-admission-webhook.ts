@@ -2,7 +2,7 @@
 // ValidatingWebhookConfiguration in parallel on the final object; any denial or failed call
 // (under failurePolicy Fail) fails the request, the first in webhook order being returned.
 // Upstream: k8s.io/apiserver/pkg/admission/plugin/webhook/validating/{plugin,dispatcher}.go.
-import { newInternalError, StatusError } from '@orch/apimachinery/errors';
+import type { StatusError } from '@orch/apimachinery/errors';
 
 import type {
   AdmissionContext,
@@ -13,8 +13,7 @@ import type {
 } from '../interfaces.js';
 
 import { mayMatch } from '../matching/index.js';
-import { callHook, shouldCallHook } from './webhook-caller.js';
-import { CallingWebhookError, WebhookRejectionError } from './webhook-errors.js';
+import { callHook, shouldCallHook, webhookCallFailure } from './webhook-caller.js';
 import type { WebhookPluginParts } from './set-up-webhook-plugin.js';
 import { setUpWebhookPlugin } from './set-up-webhook-plugin.js';
 import type { CompiledWebhook } from './webhook-source.js';
@@ -61,7 +60,7 @@ class ValidatingWebhookPlugin implements ServicePlugin {
     ctx: AdmissionContext,
     index: number
   ): Promise<StatusError | undefined> {
-    const { metrics, log } = this.#p;
+    const { metrics } = this.#p;
     const op = req.operation;
     const started = performance.now();
     const seconds = (): number => (performance.now() - started) / 1000;
@@ -70,34 +69,9 @@ class ValidatingWebhookPlugin implements ServicePlugin {
       metrics.observe(hook.name, 'validating', op, seconds(), false, 200);
       return undefined;
     } catch (err) {
-      if (err instanceof CallingWebhookError) {
-        const ignore = hook.failurePolicy === 'Ignore';
-        if (!ignore)
-          metrics.observeRejection(hook.name, 'validating', op, 'calling_webhook_error', 500);
-        metrics.observe(hook.name, 'validating', op, seconds(), !ignore, err.code);
-        if (ignore) {
-          log.warn('failed calling webhook, failing open', {
-            webhook: hook.name,
-            error: err.message,
-          });
-          metrics.observeFailOpen(hook.name, 'validating');
-          ctx.annotate(`${validatingFailedOpenAnnotationPrefix}round_0_index_${index}`, hook.name);
-          return undefined;
-        }
-        log.warn('failed calling webhook, failing closed', {
-          webhook: hook.name,
-          error: err.message,
-        });
-        return newInternalError(err);
-      }
-      if (err instanceof WebhookRejectionError) {
-        metrics.observeRejection(hook.name, 'validating', op, 'no_error', err.status.code);
-        metrics.observe(hook.name, 'validating', op, seconds(), true, err.status.code);
-        return err.status;
-      }
-      metrics.observeRejection(hook.name, 'validating', op, 'apiserver_internal_error', 0);
-      metrics.observe(hook.name, 'validating', op, seconds(), true, 0);
-      return err instanceof StatusError ? err : newInternalError(err);
+      return webhookCallFailure(err, hook, 'validating', op, seconds(), this.#p, () =>
+        ctx.annotate(`${validatingFailedOpenAnnotationPrefix}round_0_index_${index}`, hook.name)
+      );
     }
   }
 }

@@ -5,7 +5,7 @@
 // call halves of mutating/dispatcher.go and validating/dispatcher.go.
 import { randomUUID } from 'node:crypto';
 
-import { StatusError } from '@orch/apimachinery/errors';
+import { newInternalError, StatusError } from '@orch/apimachinery/errors';
 
 import type { AdmissionContext, AdmissionRequest } from '../interfaces.js';
 import type { Matcher } from '../matching/index.js';
@@ -20,6 +20,7 @@ import {
   newDryRunUnsupportedErr,
   toStatusErr,
 } from './webhook-errors.js';
+import type { WebhookMetrics, WebhookStepType } from './webhook-metrics.js';
 import type { CompiledWebhook } from './webhook-source.js';
 
 /**
@@ -125,4 +126,44 @@ export async function callHook(
   }
   if (!reply.allowed) throw new WebhookRejectionError(toStatusErr(hook.name, reply.status));
   return reply;
+}
+
+/**
+ * The end of a webhook call that threw, as both dispatchers handle it (upstream's mutating and
+ * validating dispatchers): the metrics, then under failurePolicy Ignore a failed call fails
+ * open (logged, counted, annotated with `failedOpen`) and gives undefined; anything else is
+ * the StatusError that fails the request (a call failure as 500 InternalError, a rejection as
+ * its own Status).
+ */
+export function webhookCallFailure(
+  err: unknown,
+  hook: CompiledWebhook,
+  type: WebhookStepType,
+  op: string,
+  seconds: number,
+  parts: { metrics: WebhookMetrics; log: Logger },
+  failedOpen: () => void
+): StatusError | undefined {
+  const { metrics, log } = parts;
+  if (err instanceof CallingWebhookError) {
+    const ignore = hook.failurePolicy === 'Ignore';
+    if (!ignore) metrics.observeRejection(hook.name, type, op, 'calling_webhook_error', 500);
+    metrics.observe(hook.name, type, op, seconds, !ignore, err.code);
+    if (ignore) {
+      log.warn('failed calling webhook, failing open', { webhook: hook.name, error: err.message });
+      metrics.observeFailOpen(hook.name, type);
+      failedOpen();
+      return undefined;
+    }
+    log.warn('failed calling webhook, failing closed', { webhook: hook.name, error: err.message });
+    return newInternalError(err);
+  }
+  if (err instanceof WebhookRejectionError) {
+    metrics.observeRejection(hook.name, type, op, 'no_error', err.status.code);
+    metrics.observe(hook.name, type, op, seconds, true, err.status.code);
+    return err.status;
+  }
+  metrics.observeRejection(hook.name, type, op, 'apiserver_internal_error', 0);
+  metrics.observe(hook.name, type, op, seconds, true, 0);
+  return err instanceof StatusError ? err : newInternalError(err);
 }
