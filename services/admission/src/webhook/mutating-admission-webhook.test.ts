@@ -144,6 +144,21 @@ test('a patch that changes kind, leaves no object, or does not apply fails namin
   }
 });
 
+test('a patch that makes the object invalid for its kind fails naming the webhook, whatever the failurePolicy; unknown fields are dropped', async () => {
+  for (const failurePolicy of ['Fail', 'Ignore']) {
+    const invalid = setup([h('/invalid-object', { failurePolicy })]);
+    await rejects(
+      admit(invalid.plugin),
+      500,
+      /admission webhook "invalid-object.hooks.example.com" returned a patch that makes the object an invalid Pod: spec\.containers: /
+    );
+  }
+  const pruned = setup([h('/unknown-field')]);
+  const { req } = await admit(pruned.plugin);
+  assert.equal(req.object?.metadata.labels?.['kept'], 'yes');
+  assert.equal('notAField' in (req.object?.['spec'] as object), false);
+});
+
 test('a patch on a DELETE (no object) fails naming the webhook', async () => {
   const { plugin } = setup([h('/mutate')]);
   const req = podRequest({

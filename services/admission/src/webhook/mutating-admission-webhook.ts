@@ -9,6 +9,7 @@ import type { StatusError } from '@orch/apimachinery/errors';
 import { sameJson } from '@orch/apimachinery/meta';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import { applyJsonPatch } from '@orch/apimachinery/patch';
+import { builtinSchemaModel, validateObject } from '@orch/apimachinery/schema-model';
 
 import type {
   AdmissionContext,
@@ -83,6 +84,20 @@ function applyPatch(
     throw bad(
       `apiVersion and kind may not change (from ${String(before['apiVersion'])}, Kind=${String(before['kind'])} to ${String(after['apiVersion'])}, Kind=${String(after['kind'])})`
     );
+  }
+  // Upstream decodes the patched document into the kind's type: a field of the wrong type (or
+  // a required one removed) fails the request naming the webhook; unknown fields are dropped
+  // (pruned, as the gateway's decoding of a request body does).
+  const kind = builtinSchemaModel().kind(req.kind);
+  if (kind) {
+    const { problems } = validateObject(kind.message, after);
+    if (problems.length > 0) {
+      throw newInternalError(
+        new Error(
+          `admission webhook "${hook.name}" returned a patch that makes the object an invalid ${req.kind.kind}: ${problems.map((p) => `${p.field}: ${p.message}`).join(', ')}`
+        )
+      );
+    }
   }
   const changed = !sameJson(before, after);
   req.object = after;

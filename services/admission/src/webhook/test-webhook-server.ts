@@ -94,6 +94,24 @@ function answer(path: string, review: any): Reply {
         patchType: 'JSONPatch',
         patch: b64([{ op: 'replace', path: '', value: null }]),
       });
+    case '/invalid-object':
+      return ok({
+        allowed: true,
+        patchType: 'JSONPatch',
+        patch: b64([
+          { op: 'replace', path: '/spec/containers', value: 'not a list' },
+          { op: 'add', path: '/spec/notAField', value: 1 },
+        ]),
+      });
+    case '/unknown-field':
+      return ok({
+        allowed: true,
+        patchType: 'JSONPatch',
+        patch: b64([
+          { op: 'add', path: '/spec/notAField', value: 1 },
+          { op: 'add', path: '/metadata/labels/kept', value: 'yes' },
+        ]),
+      });
     case '/bad-patch':
       return ok({
         allowed: true,
