@@ -2,13 +2,16 @@
 // client-go clientcmd): the current context's cluster (server, certificate-authority or
 // certificate-authority-data, insecure-skip-tls-verify, tls-server-name) and user (client
 // certificate and key, file or data; token or tokenFile; username and password). Relative paths
-// are relative to the kubeconfig's directory, as clientcmd resolves them. `loadKubeconfig` of
+// are relative to the kubeconfig's directory, as clientcmd resolves them (the entries are read
+// by ../kubeconfig/, shared with the webhooks' credential file). `loadKubeconfig` of
 // `@orch/apimachinery/client` is not used: it knows only client certificates, reads relative
 // paths from the working directory and makes the CA mandatory.
 import { readFileSync } from 'node:fs';
-import { dirname, isAbsolute, join } from 'node:path';
+import { dirname } from 'node:path';
 
 import { parse as parseYaml } from 'yaml';
+
+import { kubeconfigData, kubeconfigString as str, kubeconfigUser } from '../kubeconfig/index.js';
 
 /** How to reach and authenticate to the backend. */
 export interface WebhookClientConfig {
@@ -42,17 +45,9 @@ function named(list: unknown, name: string, what: string, at: string): Entry {
   return body;
 }
 
-function str(e: Entry, key: string, at: string): string | undefined {
-  const v = e[key];
-  if (v === undefined || v === null || v === '') return undefined;
-  if (typeof v !== 'string') throw new Error(`${at}.${key}: must be a string`);
-  return v;
-}
-
 /** Loads the current context of a kubeconfig (or its only context). Throws naming the field. */
 export function loadWebhookKubeconfig(path: string): WebhookClientConfig {
   const base = dirname(path);
-  const resolve = (p: string): string => (isAbsolute(p) ? p : join(base, p));
   const at = `kubeconfig ${path}`;
   let doc: unknown;
   try {
@@ -94,26 +89,11 @@ export function loadWebhookKubeconfig(path: string): WebhookClientConfig {
     throw new Error(`${cAt}.server: Invalid value: "${server}": scheme must be https or http`);
   }
 
-  const readData = (e: Entry, key: string, eAt: string): Buffer | undefined => {
-    const data = str(e, `${key}-data`, eAt);
-    const file = str(e, key, eAt);
-    if (data && file) {
-      throw new Error(`${eAt}: ${key}-data and ${key} are both set; set one`);
-    }
-    if (data) return Buffer.from(data, 'base64');
-    if (!file) return undefined;
-    try {
-      return readFileSync(resolve(file));
-    } catch (err) {
-      throw new Error(`${eAt}.${key}: ${(err as Error).message}`);
-    }
-  };
-
   const config: WebhookClientConfig = {
     server: url,
     insecureSkipTlsVerify: cluster['insecure-skip-tls-verify'] === true,
   };
-  const ca = readData(cluster, 'certificate-authority', cAt);
+  const ca = kubeconfigData(cluster, 'certificate-authority', cAt, base);
   if (ca) {
     if (config.insecureSkipTlsVerify) {
       throw new Error(
@@ -126,32 +106,6 @@ export function loadWebhookKubeconfig(path: string): WebhookClientConfig {
   if (serverName) config.serverName = serverName;
 
   const uAt = `${at}: users[${userName ?? ''}].user`;
-  const cert = readData(user, 'client-certificate', uAt);
-  const key = readData(user, 'client-key', uAt);
-  if (cert && !key) throw new Error(`${uAt}.client-key: Required value with client-certificate`);
-  if (key && !cert) throw new Error(`${uAt}.client-certificate: Required value with client-key`);
-  if (cert && key) {
-    config.cert = cert;
-    config.key = key;
-  }
-  let token = str(user, 'token', uAt);
-  const tokenFile = str(user, 'tokenFile', uAt);
-  if (!token && tokenFile) {
-    try {
-      token = readFileSync(resolve(tokenFile), 'utf8').trim();
-    } catch (err) {
-      throw new Error(`${uAt}.tokenFile: ${(err as Error).message}`);
-    }
-  }
-  const username = str(user, 'username', uAt);
-  const password = str(user, 'password', uAt);
-  if (token && (username || password)) {
-    throw new Error(`${uAt}: more than one authentication method found: token and basic auth`);
-  }
-  if (token) config.token = token;
-  if (username || password) {
-    config.username = username ?? '';
-    config.password = password ?? '';
-  }
+  Object.assign(config, kubeconfigUser(user, uAt, base));
   return config;
 }

@@ -2,11 +2,11 @@
 // (kubeConfigFile). Upstream: k8s.io/apiserver/pkg/util/webhook/authentication.go
 // (defaultAuthenticationInfoResolver.clientConfig: exact name, `*.`-prefixed wildcards from the
 // most specific, the same again without a default port 443, then `*`).
-import { dirname, isAbsolute, join } from 'node:path';
+import { dirname } from 'node:path';
 
 import { parse as parseYaml } from 'yaml';
 
-import { readConfigFile } from './webhook-admission-configuration.js';
+import { kubeconfigUser } from '../kubeconfig/index.js';
 
 /** What a call presents: a client certificate, a bearer token or basic credentials. */
 export interface AuthenticationInfo {
@@ -28,47 +28,16 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function str(user: Record<string, unknown>, key: string, where: string): string | undefined {
-  const v = user[key];
-  if (v === undefined || v === null || v === '') return undefined;
-  if (typeof v !== 'string') throw new Error(`${where}.${key}: must be a string`);
-  return v;
-}
-
+/** A user entry's credentials, with the certificate and key as PEM text. */
 function readUser(
   user: Record<string, unknown>,
   where: string,
   baseDir: string
 ): AuthenticationInfo {
-  const file = (key: string): string | undefined => {
-    const path = str(user, key, where);
-    if (path === undefined) return undefined;
-    return readConfigFile(`${where}.${key}`, isAbsolute(path) ? path : join(baseDir, path));
-  };
-  const data = (key: string): string | undefined => {
-    const b64 = str(user, key, where);
-    return b64 === undefined ? undefined : Buffer.from(b64, 'base64').toString('utf8');
-  };
-  const info: AuthenticationInfo = {};
-  const certPem = data('client-certificate-data') ?? file('client-certificate');
-  const keyPem = data('client-key-data') ?? file('client-key');
-  if ((certPem === undefined) !== (keyPem === undefined)) {
-    throw new Error(`${where}: a client certificate needs both a certificate and a key`);
-  }
-  if (certPem !== undefined && keyPem !== undefined) {
-    info.certPem = certPem;
-    info.keyPem = keyPem;
-  }
-  const token = str(user, 'token', where) ?? file('tokenFile')?.trim();
-  if (token !== undefined) info.token = token;
-  const username = str(user, 'username', where);
-  const password = str(user, 'password', where);
-  if (username !== undefined || password !== undefined) {
-    if (token !== undefined) throw new Error(`${where}: token and username/password are exclusive`);
-    info.username = username ?? '';
-    info.password = password ?? '';
-  }
-  return info;
+  const { cert, key, ...rest } = kubeconfigUser(user, where, baseDir);
+  return cert && key
+    ? { ...rest, certPem: cert.toString('utf8'), keyPem: key.toString('utf8') }
+    : rest;
 }
 
 /** Parses the credential file's text (YAML or JSON kubeconfig); relative paths from `path`. */
