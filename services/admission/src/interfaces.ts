@@ -7,7 +7,11 @@
 import type { Registry } from 'prom-client';
 import type { FieldError } from '@orch/apimachinery/errors';
 import type { ApiObject } from '@orch/apimachinery/meta';
-import type { AdmissionCallRequest, AdmissionOperation } from '@orch/apimachinery/grpc';
+import type {
+  AdmissionCallRequest,
+  AdmissionOperation,
+  AdmissionServicePluginName,
+} from '@orch/apimachinery/grpc';
 import type { Logger } from '@orch/component-base/logs';
 
 export type Operation = AdmissionOperation;
@@ -28,15 +32,8 @@ export interface AdmissionContext {
   signal: AbortSignal;
 }
 
-/** The service's plugins, by the names the admission flags use. */
-export type ServicePluginName =
-  | 'AlwaysAdmit'
-  | 'AlwaysPullImages'
-  | 'ImagePolicyWebhook'
-  | 'MutatingAdmissionWebhook'
-  | 'ValidatingAdmissionPolicy'
-  | 'ValidatingAdmissionWebhook'
-  | 'AlwaysDeny';
+/** The service's plugins, by the names the admission flags use (the Admit call's contract). */
+export type ServicePluginName = AdmissionServicePluginName;
 
 /**
  * One plugin of the service (k8s admission.Interface with MutationInterface and

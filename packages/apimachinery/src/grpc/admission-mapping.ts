@@ -15,6 +15,22 @@ import type { ApiObject } from '../meta/index.js';
 import type { GroupVersionKind, GroupVersionResource } from '../schema/index.js';
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+
+/**
+ * The plugins an admission service runs, by the names the admission flags use, in upstream's
+ * order: what a gateway may name in a call.
+ */
+export const admissionServicePluginNames = [
+  'AlwaysAdmit',
+  'AlwaysPullImages',
+  'ImagePolicyWebhook',
+  'MutatingAdmissionWebhook',
+  'ValidatingAdmissionPolicy',
+  'ValidatingAdmissionWebhook',
+  'AlwaysDeny',
+] as const;
+
+export type AdmissionServicePluginName = (typeof admissionServicePluginNames)[number];
 export type AdmissionPhaseName = 'mutating' | 'validating';
 
 /** One write's attributes (the admission service's AdmissionRequest). */

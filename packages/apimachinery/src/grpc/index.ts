@@ -32,11 +32,13 @@ export type {
   AdmissionCallRequest,
   AdmissionOperation,
   AdmissionPhaseName,
+  AdmissionServicePluginName,
   AdmitCall,
   AdmitResult,
 } from './admission-mapping.js';
 export {
   AdmissionMappingError,
+  admissionServicePluginNames,
   admitCallFromProto,
   admitCallToProto,
   admitResultFromProto,

@@ -4,6 +4,8 @@
 // in that order (validating phase). The first denial fails the request; later plugins do not run.
 // Plugins of the admission service are members too: each run of consecutive enabled service
 // plugins is one member (admission/service/), one gRPC call per phase naming them in order.
+import { admissionServicePluginNames } from '@orch/apimachinery/grpc';
+import type { AdmissionServicePluginName } from '@orch/apimachinery/grpc';
 import type { Admission, AdmissionAttributes, AdmissionPlugin, Operation } from './interfaces.js';
 
 /**
@@ -33,18 +35,10 @@ export const allOrderedPlugins = [
 
 export type PluginName = (typeof allOrderedPlugins)[number];
 
-/** The plugins that run in the admission service (`--admission-servers`). */
-export const servicePluginNames = [
-  'AlwaysAdmit',
-  'AlwaysPullImages',
-  'ImagePolicyWebhook',
-  'MutatingAdmissionWebhook',
-  'ValidatingAdmissionPolicy',
-  'ValidatingAdmissionWebhook',
-  'AlwaysDeny',
-] as const satisfies readonly PluginName[];
+/** The plugins that run in the admission service (`--admission-servers`): its contract's list. */
+export const servicePluginNames = admissionServicePluginNames satisfies readonly PluginName[];
 
-export type ServicePluginName = (typeof servicePluginNames)[number];
+export type ServicePluginName = AdmissionServicePluginName;
 
 /** The plugins of the gateway itself. */
 export type GatewayPluginName = Exclude<PluginName, ServicePluginName>;
