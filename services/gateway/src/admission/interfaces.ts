@@ -5,11 +5,13 @@
 // (AdmissionToValidateObjectFunc). The handler builds the static attributes from the request
 // info and the user in the request context; nothing below it reads the HTTP request.
 import type { UserInfo } from '@orch/apimachinery/auth';
+import type { AdmissionOperation } from '@orch/apimachinery/grpc';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import type { GroupVersionKind, GroupVersionResource } from '@orch/apimachinery/schema';
 import type { ValidateObjectFunc } from '../registry/rest.js';
 
-export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+/** The admission operations (the Admit call's, shared with the admission service). */
+export type Operation = AdmissionOperation;
 
 export interface AdmissionAttributes {
   operation: Operation;
