@@ -1,7 +1,10 @@
 export type {
+  ChangeType,
+  Informer,
   InformerEventHandler,
-  InformerLogger,
-  InformerStorage,
-  SharedInformerOptions,
-} from './shared-informer.js';
+  ListerWatcher,
+  ReflectorSink,
+  WatchSink,
+} from './interfaces.js';
+export type { InformerLogger, InformerStorage, SharedInformerOptions } from './shared-informer.js';
 export { SharedInformer, objectKey } from './shared-informer.js';

@@ -13,6 +13,7 @@ import type { DecodedHistoryEvent, ListResponse } from '../grpc/index.js';
 import type { ListOptions } from '../storage/index.js';
 import { decodeWatchMessage, subjectForKey } from '../watch/index.js';
 import type { WatchMessage } from '../watch/index.js';
+import type { Informer, InformerEventHandler } from './interfaces.js';
 
 type Obj = Record<string, unknown>;
 
@@ -29,13 +30,6 @@ export interface InformerStorage {
 export interface InformerLogger {
   info(msg: string, fields?: Record<string, unknown>): void;
   warn(msg: string, fields?: Record<string, unknown>): void;
-}
-
-/** Notified after the cache changed (k8s ResourceEventHandler). */
-export interface InformerEventHandler {
-  onAdd?(obj: Obj): void;
-  onUpdate?(oldObj: Obj, obj: Obj): void;
-  onDelete?(obj: Obj): void;
 }
 
 export interface SharedInformerOptions {
@@ -62,7 +56,7 @@ export function objectKey(obj: Obj): string {
 
 const silent: InformerLogger = { info: () => undefined, warn: () => undefined };
 
-export class SharedInformer {
+export class SharedInformer implements Informer {
   readonly prefix: string;
   readonly subject: string;
   readonly #storage: InformerStorage;
