@@ -111,8 +111,22 @@ export class RestClient {
         { method: 'GET', agent: this.#agent, headers: { Accept: 'application/json' }, signal },
         (res) => {
           if ((res.statusCode ?? 500) >= 400) {
-            res.resume();
-            return reject(newInternalError(`watch ${path}: ${res.statusCode}`));
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => {
+              let body: unknown;
+              try {
+                body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+              } catch {
+                body = undefined;
+              }
+              reject(
+                isStatus(body)
+                  ? new StatusError(body)
+                  : newInternalError(`watch ${path}: ${res.statusCode}`)
+              );
+            });
+            return;
           }
           let buf = '';
           res.setEncoding('utf8');

@@ -8,3 +8,5 @@ export type {
 } from './interfaces.js';
 export type { InformerLogger, InformerStorage, SharedInformerOptions } from './shared-informer.js';
 export { SharedInformer, objectKey } from './shared-informer.js';
+export type { RestListerWatcherOptions } from './rest-lister-watcher.js';
+export { RestListerWatcher } from './rest-lister-watcher.js';
