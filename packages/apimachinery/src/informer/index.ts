@@ -6,5 +6,9 @@ export type {
   ReflectorSink,
   WatchSink,
 } from './interfaces.js';
-export type { InformerLogger, InformerStorage, SharedInformerOptions } from './shared-informer.js';
+export type { ReflectorLogger, ReflectorOptions } from './reflector.js';
+export { Reflector } from './reflector.js';
+export type { InformerStorage, StorageListerWatcherOptions } from './storage-lister-watcher.js';
+export { StorageListerWatcher } from './storage-lister-watcher.js';
+export type { InformerLogger, SharedInformerOptions } from './shared-informer.js';
 export { SharedInformer, objectKey } from './shared-informer.js';

@@ -34,6 +34,13 @@ export interface ListerWatcher {
    * delivered, after a pause).
    */
   watch(fromRevision: number, sink: WatchSink, signal: AbortSignal): Promise<void>;
+  /**
+   * Optional: asks the running watch to deliver progress (a change or a bookmark) up to at least
+   * the store's current revision, and resolves when it has (etcd's RequestWatchProgress, which
+   * upstream's cacher uses for consistent reads). A source without it only reports progress when
+   * it has some; resolves at once when no watch is running.
+   */
+  requestProgress?(): Promise<void>;
 }
 
 /** Notified after the cache changed (k8s ResourceEventHandler). */
@@ -41,6 +48,12 @@ export interface InformerEventHandler {
   onAdd?(obj: Obj): void;
   onUpdate?(oldObj: Obj, obj: Obj): void;
   onDelete?(obj: Obj): void;
+  /**
+   * A list replaced the state at `revision` (the first list, and every relist after the history
+   * of a gap was gone); the adds, updates and deletes it implied were delivered before. A handler
+   * that keeps more than the objects (a revision it must not miss a change after) starts over.
+   */
+  onReplace?(revision: number): void;
 }
 
 /** The read side of an informer: what the suite's caches and loops depend on. */

@@ -1,0 +1,317 @@
+// The cacher of one type (k8s apiserver pkg/storage/cacher/cacher.go and cache_watcher.go): a
+// Reflector over the storage and NATS ListerWatcher fills a WatchCache; watches are served from
+// the cache's ring, and reads from the cache once it has reached the revision they need
+// (waitUntilFreshAndBlock; consistent reads after one shared read of storage's revision).
+import type { NatsConnection } from 'nats';
+import { newNotFound, newTooLargeResourceVersion } from '@orch/apimachinery/errors';
+import type { Status } from '@orch/apimachinery/errors';
+import type { StorageClient } from '@orch/apimachinery/grpc';
+import { Reflector, StorageListerWatcher } from '@orch/apimachinery/informer';
+import { parseFieldSelector, parseLabelSelector, fieldValue } from '@orch/apimachinery/selectors';
+import type { Consistency } from '@orch/apimachinery/storage';
+import type { WatchMessage } from '@orch/apimachinery/watch';
+import type { Logger } from '@orch/component-base/logs';
+import type { Change, FeedListener } from '../watch/change.js';
+import { decodeContinue, encodeContinue } from './continue-token.js';
+import type { RevisionReader } from './revision-reader.js';
+import { WatchCache, lowerBound } from './watch-cache.js';
+import type { Snapshot } from './watch-cache.js';
+
+type Obj = Record<string, unknown>;
+
+export interface CacheHooks {
+  /** Test hook: drop a message as if NATS had lost it. */
+  dropMessage?: (m: WatchMessage) => boolean;
+  onFanout?: (n: number) => void;
+  onGapRepaired?: (events: number) => void;
+  /** A consistent read served from the cache (true) or by storage after the wait (false). */
+  onConsistentRead?: (resource: string, fromCache: boolean) => void;
+}
+
+export interface CacherOptions {
+  /** Storage key prefix of the type: `/registry/<group>/<resource>/`. */
+  prefix: string;
+  storage: StorageClient;
+  nats: NatsConnection;
+  log: Logger;
+  revisions: RevisionReader;
+  hooks?: CacheHooks;
+  /** How long a consistent read waits for the cache (k8s: 3 s), then reads storage. */
+  consistentReadTimeoutMs?: number;
+  /** How long a not-older-than read waits for the cache before 504 Too large resource version. */
+  freshWaitMs?: number;
+  /** After this long waiting, progress is asked of storage rather than awaited from NATS. */
+  progressAfterMs?: number;
+  /** Changes kept in the ring. */
+  capacity?: number;
+}
+
+/** A read's options as the stores get them (k8s storage.ListOptions). */
+export interface CacheListOptions {
+  consistency: Consistency;
+  revision?: number | undefined;
+  limit?: number | undefined;
+  continueToken?: string | undefined;
+  labelSelector?: string | undefined;
+  fieldSelector?: string | undefined;
+}
+
+export interface CacheList {
+  items: Obj[];
+  revision: number;
+  continueToken: string;
+  remainingItemCount: number;
+}
+
+/** The end of a key prefix's range: the prefix with its last character incremented. */
+const prefixEnd = (prefix: string): string =>
+  prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+
+export class Cacher {
+  readonly prefix: string;
+  readonly resource: string;
+  readonly cache: WatchCache;
+  readonly #lw: StorageListerWatcher;
+  readonly #reflector: Reflector;
+  readonly #storage: StorageClient;
+  readonly #revisions: RevisionReader;
+  readonly #hooks: CacheHooks;
+  readonly #consistentReadTimeoutMs: number;
+  readonly #freshWaitMs: number;
+  readonly #progressAfterMs: number;
+  readonly #log: Logger;
+  #started = false;
+
+  constructor(opts: CacherOptions) {
+    this.prefix = opts.prefix;
+    this.resource = opts.prefix.split('/')[3] ?? '';
+    this.#storage = opts.storage;
+    this.#revisions = opts.revisions;
+    this.#hooks = opts.hooks ?? {};
+    this.#log = opts.log.child({ cache: opts.prefix });
+    this.#consistentReadTimeoutMs = opts.consistentReadTimeoutMs ?? 3000;
+    this.#freshWaitMs = opts.freshWaitMs ?? 3000;
+    this.#progressAfterMs = opts.progressAfterMs ?? 5;
+    this.cache = new WatchCache({
+      prefix: opts.prefix,
+      ...(opts.capacity !== undefined ? { capacity: opts.capacity } : {}),
+    });
+    if (this.#hooks.onFanout) this.cache.onFanout = this.#hooks.onFanout;
+    this.#lw = new StorageListerWatcher({
+      storage: opts.storage,
+      nats: opts.nats,
+      prefix: opts.prefix,
+      log: this.#log,
+      ...(this.#hooks.dropMessage ? { dropMessage: this.#hooks.dropMessage } : {}),
+      ...(this.#hooks.onGapRepaired ? { onRepair: this.#hooks.onGapRepaired } : {}),
+    });
+    this.#reflector = new Reflector(this.#lw, this.cache, {
+      name: opts.prefix,
+      log: this.#log,
+      retryMs: 500,
+    });
+  }
+
+  get started(): boolean {
+    return this.#started;
+  }
+
+  /** Starts filling the cache (once). */
+  start(): this {
+    if (!this.#started) {
+      this.#started = true;
+      void this.#reflector.run();
+    }
+    return this;
+  }
+
+  stop(): void {
+    this.#reflector.stop();
+  }
+
+  /**
+   * Whether the cache answers a read with this consistency (waiting for it to be fresh enough);
+   * false when storage should: the cache is not synced yet, the read is Exact, or a consistent
+   * read's wait timed out (counted). A not-older-than revision the cache does not reach in time
+   * is 504 Too large resource version, as storage answers.
+   */
+  async serves(consistency: Consistency, revision?: number): Promise<boolean> {
+    this.start();
+    if (!this.cache.synced) return false;
+    switch (consistency) {
+      case 'ANY':
+        return true;
+      case 'NOT_OLDER_THAN': {
+        if (!revision || (await this.#fresh(revision, this.#freshWaitMs))) return true;
+        throw newTooLargeResourceVersion(revision, this.cache.lastRevision, 1);
+      }
+      case 'MOST_RECENT': {
+        const current = await this.#revisions.current();
+        const fresh = await this.#fresh(current, this.#consistentReadTimeoutMs);
+        this.#hooks.onConsistentRead?.(this.resource, fresh);
+        if (!fresh)
+          this.#log.warn('the watch cache did not reach the current revision; reading storage', {
+            revision: current,
+            cached: this.cache.lastRevision,
+          });
+        return fresh;
+      }
+      default:
+        return false;
+    }
+  }
+
+  /** True once the cache has reached `revision`; a quiet type is asked for progress. */
+  async #fresh(revision: number, timeoutMs: number): Promise<boolean> {
+    const cache = this.cache;
+    if (cache.lastRevision >= revision) return true;
+    if (await cache.waitUntilFresh(revision, Math.min(this.#progressAfterMs, timeoutMs)))
+      return true;
+    // Nothing of this type may change for a while: ask for progress rather than wait for the
+    // publisher's next one (k8s cacher's progress requester).
+    this.#reflector
+      .requestProgress()
+      .catch((err: unknown) => this.#log.debug('progress request failed', { err }));
+    return cache.waitUntilFresh(revision, Math.max(0, timeoutMs - this.#progressAfterMs));
+  }
+
+  /** The object at a storage key in the cache; 404 as storage answers it. */
+  get(key: string): Obj {
+    const obj = this.cache.getByKey(key);
+    if (obj) return obj;
+    const parts = key.split('/');
+    const gr = { group: parts[2] === 'core' ? '' : (parts[2] ?? ''), resource: parts[3] ?? '' };
+    throw newNotFound(gr, parts[parts.length - 1] ?? '');
+  }
+
+  /**
+   * A list under `prefix` from the cache, or undefined when storage answers it: continue tokens
+   * and Exact reads at a revision a kept snapshot holds page from memory, the rest as serves().
+   */
+  async list(prefix: string, opts: CacheListOptions): Promise<CacheList | undefined> {
+    if (opts.continueToken) {
+      const token = decodeContinue(opts.continueToken, prefix);
+      const snap = token && this.cache.snapshotAt(token.revision);
+      return snap ? this.#page(snap, prefix, opts, token.startKey) : undefined;
+    }
+    if (opts.consistency === 'EXACT') {
+      const snap = opts.revision ? this.cache.snapshotAt(opts.revision) : undefined;
+      return snap ? this.#page(snap, prefix, opts, prefix) : undefined;
+    }
+    if (!(await this.serves(opts.consistency, opts.revision))) return undefined;
+    return this.#page(this.cache.snapshot(), prefix, opts, prefix);
+  }
+
+  /** One page of a snapshot, as storage would answer it (etcd3 store.GetList). */
+  #page(snap: Snapshot, prefix: string, opts: CacheListOptions, startKey: string): CacheList {
+    const labels = opts.labelSelector ? parseLabelSelector(opts.labelSelector) : undefined;
+    const fields = opts.fieldSelector ? parseFieldSelector(opts.fieldSelector) : undefined;
+    const useLabels = labels && !labels.empty() ? labels : undefined;
+    const useFields = fields && !fields.empty() ? fields : undefined;
+    const filtered = !!useLabels || !!useFields;
+    const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
+    const { keys, objects } = snap;
+    const end = lowerBound(keys, prefixEnd(prefix));
+    const items: Obj[] = [];
+    let lastIdx = -1;
+    for (let i = lowerBound(keys, startKey); i < end; i++) {
+      const obj = objects[i]!;
+      if (filtered) {
+        const meta = obj['metadata'] as { labels?: Record<string, string> } | undefined;
+        if (useLabels && !useLabels.matches(meta?.labels)) continue;
+        if (useFields && !useFields.matches((f) => fieldValue(obj, f))) continue;
+      }
+      items.push(obj);
+      if (limit > 0 && items.length >= limit) {
+        lastIdx = i;
+        break;
+      }
+    }
+    const more = lastIdx >= 0 && lastIdx + 1 < end;
+    return {
+      items,
+      revision: snap.revision,
+      continueToken: more ? encodeContinue(snap.revision, `${keys[lastIdx]!}\0`, prefix) : '',
+      remainingItemCount: more && !filtered ? end - lastIdx - 1 : -1,
+    };
+  }
+
+  /**
+   * Every change after `fromRevision` to the listener, then live ones, until the returned
+   * function is called. From the ring when it reaches back that far. When it does not, upstream
+   * answers 410; storage keeps etcd's history, so it is replayed from there instead (live changes
+   * held meanwhile, delivered after without duplicates), and only when etcd has compacted it
+   * too is the answer 410.
+   */
+  async watch(listener: FeedListener, fromRevision: number): Promise<() => void> {
+    this.start();
+    await this.cache.waitForSync();
+    const gate = new GatedListener(listener, fromRevision);
+    const remove = (): void => this.cache.removeListener(gate);
+    if (this.cache.addListener(gate, fromRevision)) {
+      gate.open();
+      return remove;
+    }
+    this.cache.addLiveListener(gate);
+    try {
+      await this.#storage.history(this.prefix, fromRevision, (e) => {
+        const c: Change = { type: e.type, revision: e.revision, object: e.object };
+        if (e.prevObject) c.prevObject = e.prevObject;
+        gate.deliver(c);
+      });
+    } catch (err) {
+      remove();
+      throw err;
+    }
+    gate.open();
+    return remove;
+  }
+}
+
+/**
+ * A watcher behind the cache (k8s cacheWatcher): changes only after its revision, in order, each
+ * once; live changes held while it catches up from history.
+ */
+class GatedListener implements FeedListener {
+  readonly #target: FeedListener;
+  #last: number;
+  #held: Change[] | undefined = [];
+
+  constructor(target: FeedListener, fromRevision: number) {
+    this.#target = target;
+    this.#last = fromRevision;
+  }
+
+  /** A change of the catch-up. */
+  deliver(c: Change): void {
+    if (c.revision <= this.#last) return;
+    this.#last = c.revision;
+    this.#target.change(c);
+  }
+
+  /** Caught up: the held live changes, then live ones as they come. */
+  open(): void {
+    const held = this.#held ?? [];
+    this.#held = undefined;
+    for (const c of held) this.deliver(c);
+  }
+
+  change(c: Change): void {
+    if (this.#held) {
+      // The ring's changes arrive before open(), and live ones while catching up: held.
+      this.#held.push(c);
+      return;
+    }
+    this.deliver(c);
+  }
+
+  progress(revision: number): void {
+    if (this.#held || revision < this.#last) return;
+    this.#last = revision;
+    this.#target.progress(revision);
+  }
+
+  fail(status: Status): void {
+    this.#target.fail(status);
+  }
+}
