@@ -121,10 +121,10 @@ test('consistent read: served from the cache once it reached the current revisio
 
 test('consistent read: storage answers when the cache cannot reach the revision, counted in the metric', async () => {
   const metricsRegistry = new Registry();
-  let c: Cachers | undefined;
-  const metrics = registerCacheMetrics(metricsRegistry, () => c!);
+  const holder: { c?: Cachers } = {};
+  const metrics = registerCacheMetrics(metricsRegistry, () => holder.c!);
   // A revision the cache will not reach within the wait: storage's own, far ahead.
-  c = cachers({
+  const c = cachers({
     currentRevision: async () => (await storage.currentRevision()) + 1_000_000,
     hooks: {
       onConsistentRead: (resource, fromCache) =>
@@ -135,6 +135,7 @@ test('consistent read: storage answers when the cache cannot reach the revision,
         }),
     },
   });
+  holder.c = c;
   await synced(c, configmaps);
   assert.equal(await c.for(configmaps).serves('MOST_RECENT'), false);
   const text = await metricsRegistry.metrics();
