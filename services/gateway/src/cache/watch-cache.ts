@@ -289,7 +289,8 @@ export class WatchCache implements ReflectorSink, Informer {
     this.#revision = revision;
     this.#current = undefined;
     if (type === 'DELETED') {
-      if (old) for (const h of this.#handlers) h.onDelete?.(old);
+      // The object's last state at the deletion revision (its resourceVersion is that revision).
+      if (old) for (const h of this.#handlers) h.onDelete?.(object);
     } else {
       for (const h of this.#handlers) {
         if (old) h.onUpdate?.(old, object);
