@@ -8,7 +8,11 @@ export type {
 } from './interfaces.js';
 export type { ReflectorLogger, ReflectorOptions } from './reflector.js';
 export { Reflector } from './reflector.js';
+export { objectKey } from './object-key.js';
 export type { InformerStorage, StorageListerWatcherOptions } from './storage-lister-watcher.js';
+export { RevisionCursor } from './revision-cursor.js';
 export { StorageListerWatcher } from './storage-lister-watcher.js';
+export type { StreamProgressOptions } from './stream-progress.js';
+export { StreamProgress } from './stream-progress.js';
 export type { InformerLogger, SharedInformerOptions } from './shared-informer.js';
-export { SharedInformer, objectKey } from './shared-informer.js';
+export { SharedInformer } from './shared-informer.js';

@@ -35,12 +35,12 @@ export interface ListerWatcher {
    */
   watch(fromRevision: number, sink: WatchSink, signal: AbortSignal): Promise<void>;
   /**
-   * Optional: asks the running watch to deliver progress (a change or a bookmark) up to at least
-   * the store's current revision, and resolves when it has (etcd's RequestWatchProgress, which
-   * upstream's cacher uses for consistent reads). A source without it only reports progress when
-   * it has some; resolves at once when no watch is running.
+   * Optional: asks the running watch to report progress up to `revision` (a bookmark after
+   * every change up to it) as soon as it can prove it, without writing (etcd's progress
+   * notify, which upstream's cacher requests for consistent reads). Resolves true once reported,
+   * false when it cannot within `timeoutMs` (the caller then waits for progress as it comes).
    */
-  requestProgress?(): Promise<void>;
+  requestProgress?(revision: number, timeoutMs: number): Promise<boolean>;
 }
 
 /** Notified after the cache changed (k8s ResourceEventHandler). */

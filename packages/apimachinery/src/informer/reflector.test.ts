@@ -80,7 +80,9 @@ test('reflector: a failed watch is watched again from the last revision delivere
   r.stop();
   await running;
   assert.deepEqual(src.lists, [10], 'listed once');
-  assert.deepEqual(src.watches, [10, 12, 15], 'watched from the list, then from the last revision');
+  // After a change at 12 the revision may be partly delivered (one etcd transaction can change
+  // several keys): the next watch starts after 11, and what it repeats of 12 is dropped.
+  assert.deepEqual(src.watches, [10, 11, 15], 'watched from the list, then from the last revision');
   assert.deepEqual(sink.log, [
     'replace@10:1',
     'ADDED b@11',

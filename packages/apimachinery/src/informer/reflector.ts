@@ -5,6 +5,8 @@
 // once, in increasing revision order, and progress only forward.
 import { isGone, toStatusError } from '../errors/index.js';
 import type { ListerWatcher, ReflectorSink, WatchSink } from './interfaces.js';
+import { objectKey } from './object-key.js';
+import { RevisionCursor } from './revision-cursor.js';
 
 type Obj = Record<string, unknown>;
 
@@ -30,7 +32,7 @@ export class Reflector {
   readonly #log: ReflectorLogger;
   readonly #retryMs: number;
   readonly #abort = new AbortController();
-  #lastRevision = 0;
+  #cursor = new RevisionCursor(0);
   #lists = 0;
   #running: Promise<void> | undefined;
 
@@ -44,7 +46,7 @@ export class Reflector {
 
   /** The revision the sink is complete up to (0 before the first list). */
   get lastRevision(): number {
-    return this.#lastRevision;
+    return this.#cursor.revision;
   }
 
   /** How many lists replaced the sink's state so far (the first one and every relist). */
@@ -66,9 +68,9 @@ export class Reflector {
     this.#abort.abort();
   }
 
-  /** Asks the source for progress up to its current revision (see ListerWatcher.requestProgress). */
-  requestProgress(): Promise<void> {
-    return this.#lw.requestProgress?.() ?? Promise.resolve();
+  /** Asks the source for progress up to `revision` (see ListerWatcher.requestProgress). */
+  requestProgress(revision: number, timeoutMs: number): Promise<boolean> {
+    return this.#lw.requestProgress?.(revision, timeoutMs) ?? Promise.resolve(false);
   }
 
   async #loop(): Promise<void> {
@@ -76,13 +78,12 @@ export class Reflector {
     let needList = true;
     const sink: WatchSink = {
       change: (type, object, revision, prevObject) => {
-        if (signal.aborted || revision <= this.#lastRevision) return;
-        this.#lastRevision = revision;
+        if (signal.aborted || !this.#cursor.accept(revision, objectKey(object))) return;
         this.#sink.change(type, object, revision, prevObject);
       },
       progress: (revision) => {
-        if (signal.aborted || revision < this.#lastRevision) return;
-        this.#lastRevision = revision;
+        if (signal.aborted || revision < this.#cursor.revision) return;
+        this.#cursor.complete(revision);
         this.#sink.progress(revision);
       },
     };
@@ -91,19 +92,19 @@ export class Reflector {
         if (needList) {
           const { items, revision } = await this.#lw.list(signal);
           if (signal.aborted) break;
-          this.#lastRevision = revision;
+          this.#cursor = new RevisionCursor(revision);
           this.#lists++;
           this.#sink.replace(items as Obj[], revision);
           needList = false;
         }
-        await this.#lw.watch(this.#lastRevision, sink, signal);
+        await this.#lw.watch(this.#cursor.from, sink, signal);
       } catch (err) {
         if (signal.aborted) break;
         const se = toStatusError(err);
         if (!needList && isGone(err)) {
           this.#log.warn('watch history is gone; listing again', {
             name: this.name,
-            revision: this.#lastRevision,
+            revision: this.#cursor.revision,
             err: se.message,
           });
           needList = true;
@@ -111,7 +112,7 @@ export class Reflector {
         }
         this.#log.warn(needList ? 'list failed; retrying' : 'watch ended; watching again', {
           name: this.name,
-          revision: this.#lastRevision,
+          revision: this.#cursor.revision,
           err: se.message,
         });
         await pause(this.#retryMs, signal);

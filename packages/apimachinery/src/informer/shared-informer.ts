@@ -4,6 +4,7 @@
 import type { NatsConnection } from 'nats';
 import type { WatchMessage } from '../watch/index.js';
 import type { ChangeType, Informer, InformerEventHandler, ReflectorSink } from './interfaces.js';
+import { objectKey } from './object-key.js';
 import { Reflector } from './reflector.js';
 import type { ReflectorLogger } from './reflector.js';
 import { StorageListerWatcher } from './storage-lister-watcher.js';
@@ -27,12 +28,6 @@ export interface SharedInformerOptions {
   dropMessage?: (m: WatchMessage) => boolean;
   /** Called after a gap was repaired from history (events replayed) or by a relist (-1). */
   onRepair?: (events: number) => void;
-}
-
-/** The cache key of an object: `<namespace>/<name>`, or `<name>` when cluster-scoped. */
-export function objectKey(obj: Obj): string {
-  const m = (obj['metadata'] ?? {}) as { namespace?: string; name?: string };
-  return m.namespace ? `${m.namespace}/${m.name ?? ''}` : (m.name ?? '');
 }
 
 export class SharedInformer implements Informer, ReflectorSink {

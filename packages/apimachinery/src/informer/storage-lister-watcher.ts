@@ -7,13 +7,15 @@
 // delivered change) and the subscription is missed. The services' informers and the gateway's
 // watch cache both read through it: it is the one place that follows the chain.
 import type { NatsConnection, Subscription } from 'nats';
-import { toStatusError } from '../errors/index.js';
+import { newResourceExpired, toStatusError } from '../errors/index.js';
 import type { DecodedHistoryEvent, ListResponse } from '../grpc/index.js';
 import type { ListOptions } from '../storage/index.js';
 import { decodeWatchMessage, subjectForKey } from '../watch/index.js';
 import type { WatchMessage } from '../watch/index.js';
-import type { ListerWatcher, WatchSink } from './interfaces.js';
+import type { ChangeType, ListerWatcher, WatchSink } from './interfaces.js';
 import type { ReflectorLogger } from './reflector.js';
+import { RevisionCursor } from './revision-cursor.js';
+import type { StreamProgress } from './stream-progress.js';
 
 type Obj = Record<string, unknown>;
 
@@ -39,15 +41,17 @@ export interface StorageListerWatcherOptions {
   dropMessage?: (m: WatchMessage) => boolean;
   /** Called after a gap in the NATS stream was repaired from history, with the events replayed. */
   onRepair?: (events: number) => void;
+  /** The whole stream's progress on the same connection, for requestProgress(). */
+  streamProgress?: StreamProgress;
 }
 
 const silent: ReflectorLogger = { info: () => undefined, warn: () => undefined };
 
-/** One running watch: its serialized steps, and a shared pending progress request. */
+/** One running watch: its serialized steps, and progress proven by the whole stream. */
 interface Session {
   enqueue(step: () => Promise<void>): Promise<void>;
-  pendingProgress: Promise<void> | undefined;
-  catchUp(): Promise<number>;
+  /** Reports progress up to `revision` (every message up to it has arrived). */
+  streamProgress(revision: number): void;
 }
 
 export class StorageListerWatcher implements ListerWatcher {
@@ -59,6 +63,7 @@ export class StorageListerWatcher implements ListerWatcher {
   readonly #pageSize: number;
   readonly #dropMessage: ((m: WatchMessage) => boolean) | undefined;
   readonly #onRepair: ((events: number) => void) | undefined;
+  readonly #stream: StreamProgress | undefined;
   #session: Session | undefined;
 
   constructor(opts: StorageListerWatcherOptions) {
@@ -72,6 +77,7 @@ export class StorageListerWatcher implements ListerWatcher {
     this.#pageSize = opts.pageSize ?? 500;
     this.#dropMessage = opts.dropMessage;
     this.#onRepair = opts.onRepair;
+    this.#stream = opts.streamProgress;
   }
 
   async list(signal: AbortSignal): Promise<{ items: Obj[]; revision: number }> {
@@ -95,7 +101,10 @@ export class StorageListerWatcher implements ListerWatcher {
 
   watch(fromRevision: number, sink: WatchSink, signal: AbortSignal): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      let last = fromRevision;
+      /** What the chain of this subject has shown: changes received, and real progress. */
+      const cursor = new RevisionCursor(fromRevision);
+      /** Progress reported from the whole stream (not from this subject's chain). */
+      let streamed = 0;
       let epoch = '';
       let chain: Promise<void> = Promise.resolve();
       let done = false;
@@ -112,18 +121,41 @@ export class StorageListerWatcher implements ListerWatcher {
         else reject(err instanceof Error ? err : toStatusError(err));
       };
       const onAbort = (): void => finish();
-      /** Replays storage's history after `last`; the events it held, or throws (410 when gone). */
+      /** One change, unless delivered already; a change the stream's progress passed is a loss. */
+      const deliver = (
+        type: ChangeType,
+        key: string,
+        object: Obj,
+        revision: number,
+        prevObject?: Obj
+      ): void => {
+        if (done || !cursor.accept(revision, key)) return;
+        if (revision <= streamed) {
+          // Progress was reported past this change, which had been lost: the state handed out
+          // since may lack it. Only a new list is safe.
+          throw newResourceExpired(
+            `a change at revision ${revision} of ${this.prefix} arrived after progress to ${streamed}; listing again`
+          );
+        }
+        sink.change(type, object, revision, prevObject);
+      };
+      /** Replays storage's history after the cursor; the events it held, or throws (410 when gone). */
       const replay = async (): Promise<number> => {
         let n = 0;
-        const until = await this.#storage.history(this.prefix, last, (e) => {
-          if (done || e.revision <= last) return;
+        let failed: unknown;
+        const until = await this.#storage.history(this.prefix, cursor.from, (e) => {
+          if (failed) return;
           n++;
-          last = e.revision;
-          sink.change(e.type, e.object, e.revision, e.prevObject);
+          try {
+            deliver(e.type, e.key, e.object, e.revision, e.prevObject);
+          } catch (err) {
+            failed = err;
+          }
         });
-        if (!done && until > last) {
-          last = until;
-          sink.progress(until);
+        if (failed) throw failed;
+        if (!done && until >= cursor.revision) {
+          cursor.complete(until);
+          if (until > streamed) sink.progress(until);
         }
         return n;
       };
@@ -133,13 +165,16 @@ export class StorageListerWatcher implements ListerWatcher {
           chain = run.catch(finish);
           return run;
         },
-        pendingProgress: undefined,
-        catchUp: replay,
+        streamProgress: (revision) => {
+          if (revision <= cursor.revision || revision <= streamed) return;
+          streamed = revision;
+          sink.progress(revision);
+        },
       };
       const process = async (m: WatchMessage): Promise<void> => {
         if (epoch === '') epoch = m.epoch;
-        if (m.epoch !== epoch || m.prevRevision > last) {
-          const from = last;
+        if (m.epoch !== epoch || m.prevRevision > cursor.revision) {
+          const from = cursor.revision;
           epoch = m.epoch;
           const n = await replay();
           this.#log.info('repaired a gap in the change stream from storage history', {
@@ -152,15 +187,12 @@ export class StorageListerWatcher implements ListerWatcher {
         }
         if (done) return;
         if (m.type === 'PROGRESS') {
-          if (m.revision >= last) {
-            last = m.revision;
-            sink.progress(m.revision);
-          }
+          if (m.revision < cursor.revision) return;
+          cursor.complete(m.revision);
+          if (m.revision > streamed) sink.progress(m.revision);
           return;
         }
-        if (m.revision <= last) return;
-        last = m.revision;
-        sink.change(m.type, m.object, m.revision, m.prevObject);
+        deliver(m.type, m.key, m.object, m.revision, m.prevObject);
       };
       if (signal.aborted) return finish();
       signal.addEventListener('abort', onAbort, { once: true });
@@ -186,19 +218,17 @@ export class StorageListerWatcher implements ListerWatcher {
   }
 
   /**
-   * Progress up to storage's current revision, through a history replay on the watch's chain
-   * (the replay's end is a revision written after this call). Callers arriving before it starts
-   * share it.
+   * Progress up to `revision` without a write: once the whole stream has passed it (so every
+   * message of this type up to it has arrived), it is reported after those messages. False when
+   * no watch runs, the stream is not trusted (a recent disconnect) or does not pass it in time.
    */
-  requestProgress(): Promise<void> {
+  async requestProgress(revision: number, timeoutMs: number): Promise<boolean> {
+    const stream = this.#stream;
     const s = this.#session;
-    if (!s) return Promise.resolve();
-    if (s.pendingProgress) return s.pendingProgress;
-    const p = s.enqueue(async () => {
-      if (s.pendingProgress === p) s.pendingProgress = undefined;
-      await s.catchUp();
-    });
-    s.pendingProgress = p;
-    return p;
+    if (!stream || !s || !stream.trusted) return false;
+    if (!(await stream.reached(revision, timeoutMs))) return false;
+    if (this.#session !== s) return false;
+    await s.enqueue(async () => s.streamProgress(revision));
+    return true;
   }
 }

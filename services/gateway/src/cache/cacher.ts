@@ -6,7 +6,13 @@ import type { NatsConnection } from 'nats';
 import { newNotFound, newTooLargeResourceVersion } from '@orch/apimachinery/errors';
 import type { Status } from '@orch/apimachinery/errors';
 import type { StorageClient } from '@orch/apimachinery/grpc';
-import { Reflector, StorageListerWatcher } from '@orch/apimachinery/informer';
+import {
+  Reflector,
+  RevisionCursor,
+  StorageListerWatcher,
+  objectKey,
+} from '@orch/apimachinery/informer';
+import type { StreamProgress } from '@orch/apimachinery/informer';
 import { parseFieldSelector, parseLabelSelector, fieldValue } from '@orch/apimachinery/selectors';
 import type { Consistency } from '@orch/apimachinery/storage';
 import type { WatchMessage } from '@orch/apimachinery/watch';
@@ -35,13 +41,13 @@ export interface CacherOptions {
   nats: NatsConnection;
   log: Logger;
   revisions: RevisionReader;
+  /** The connection's whole-stream progress (quiet types reach a revision without a write). */
+  streamProgress?: StreamProgress;
   hooks?: CacheHooks;
   /** How long a consistent read waits for the cache (k8s: 3 s), then reads storage. */
   consistentReadTimeoutMs?: number;
   /** How long a not-older-than read waits for the cache before 504 Too large resource version. */
   freshWaitMs?: number;
-  /** After this long waiting, progress is asked of storage rather than awaited from NATS. */
-  progressAfterMs?: number;
   /** Changes kept in the ring. */
   capacity?: number;
 }
@@ -78,7 +84,6 @@ export class Cacher {
   readonly #hooks: CacheHooks;
   readonly #consistentReadTimeoutMs: number;
   readonly #freshWaitMs: number;
-  readonly #progressAfterMs: number;
   readonly #log: Logger;
   #started = false;
 
@@ -91,7 +96,6 @@ export class Cacher {
     this.#log = opts.log.child({ cache: opts.prefix });
     this.#consistentReadTimeoutMs = opts.consistentReadTimeoutMs ?? 3000;
     this.#freshWaitMs = opts.freshWaitMs ?? 3000;
-    this.#progressAfterMs = opts.progressAfterMs ?? 5;
     this.cache = new WatchCache({
       prefix: opts.prefix,
       ...(opts.capacity !== undefined ? { capacity: opts.capacity } : {}),
@@ -104,6 +108,7 @@ export class Cacher {
       log: this.#log,
       ...(this.#hooks.dropMessage ? { dropMessage: this.#hooks.dropMessage } : {}),
       ...(this.#hooks.onGapRepaired ? { onRepair: this.#hooks.onGapRepaired } : {}),
+      ...(opts.streamProgress ? { streamProgress: opts.streamProgress } : {}),
     });
     this.#reflector = new Reflector(this.#lw, this.cache, {
       name: opts.prefix,
@@ -161,18 +166,18 @@ export class Cacher {
     }
   }
 
-  /** True once the cache has reached `revision`; a quiet type is asked for progress. */
+  /**
+   * True once the cache has reached `revision`. A type that did not change since is asked for
+   * progress: the whole change stream passing the revision proves it (k8s cacher's progress
+   * requester, without a write); otherwise it comes with the publisher's next progress.
+   */
   async #fresh(revision: number, timeoutMs: number): Promise<boolean> {
     const cache = this.cache;
     if (cache.lastRevision >= revision) return true;
-    if (await cache.waitUntilFresh(revision, Math.min(this.#progressAfterMs, timeoutMs)))
-      return true;
-    // Nothing of this type may change for a while: ask for progress rather than wait for the
-    // publisher's next one (k8s cacher's progress requester).
     this.#reflector
-      .requestProgress()
+      .requestProgress(revision, timeoutMs)
       .catch((err: unknown) => this.#log.debug('progress request failed', { err }));
-    return cache.waitUntilFresh(revision, Math.max(0, timeoutMs - this.#progressAfterMs));
+    return cache.waitUntilFresh(revision, timeoutMs);
   }
 
   /** The object at a storage key in the cache; 404 as storage answers it. */
@@ -274,18 +279,17 @@ export class Cacher {
  */
 class GatedListener implements FeedListener {
   readonly #target: FeedListener;
-  #last: number;
+  readonly #cursor: RevisionCursor;
   #held: Change[] | undefined = [];
 
   constructor(target: FeedListener, fromRevision: number) {
     this.#target = target;
-    this.#last = fromRevision;
+    this.#cursor = new RevisionCursor(fromRevision);
   }
 
   /** A change of the catch-up. */
   deliver(c: Change): void {
-    if (c.revision <= this.#last) return;
-    this.#last = c.revision;
+    if (!this.#cursor.accept(c.revision, objectKey(c.object))) return;
     this.#target.change(c);
   }
 
@@ -297,17 +301,14 @@ class GatedListener implements FeedListener {
   }
 
   change(c: Change): void {
-    if (this.#held) {
-      // The ring's changes arrive before open(), and live ones while catching up: held.
-      this.#held.push(c);
-      return;
-    }
-    this.deliver(c);
+    // The ring's changes arrive before open(), and live ones while catching up: held.
+    if (this.#held) this.#held.push(c);
+    else this.deliver(c);
   }
 
   progress(revision: number): void {
-    if (this.#held || revision < this.#last) return;
-    this.#last = revision;
+    if (this.#held || revision < this.#cursor.revision) return;
+    this.#cursor.complete(revision);
     this.#target.progress(revision);
   }
 

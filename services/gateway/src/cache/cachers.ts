@@ -6,6 +6,7 @@ import type { NatsConnection } from 'nats';
 import type { StorageClient } from '@orch/apimachinery/grpc';
 import { storagePrefix } from '@orch/apimachinery/registry';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
+import { StreamProgress } from '@orch/apimachinery/informer';
 import type { Logger } from '@orch/component-base/logs';
 import { Cacher } from './cacher.js';
 import type { CacheHooks } from './cacher.js';
@@ -26,10 +27,12 @@ export class Cachers {
   readonly #cachers = new Map<string, Cacher>();
   readonly #opts: CachersOptions;
   readonly revisions: RevisionReader;
+  readonly #stream: StreamProgress;
 
   constructor(opts: CachersOptions) {
     this.#opts = opts;
     this.revisions = new RevisionReader(opts.currentRevision);
+    this.#stream = new StreamProgress(opts.nats);
   }
 
   /** The cacher of a type (not started: its first read, watch or start() starts it). */
@@ -44,6 +47,7 @@ export class Cachers {
         nats: o.nats,
         log: o.log,
         revisions: this.revisions,
+        streamProgress: this.#stream,
         ...(o.hooks ? { hooks: o.hooks } : {}),
         ...(o.consistentReadTimeoutMs !== undefined
           ? { consistentReadTimeoutMs: o.consistentReadTimeoutMs }
@@ -51,6 +55,7 @@ export class Cachers {
         ...(o.freshWaitMs !== undefined ? { freshWaitMs: o.freshWaitMs } : {}),
       });
       this.#cachers.set(prefix, c);
+      this.#stream.start();
     }
     return c;
   }
@@ -75,5 +80,6 @@ export class Cachers {
 
   stop(): void {
     for (const c of this.#cachers.values()) c.stop();
+    this.#stream.stop();
   }
 }
