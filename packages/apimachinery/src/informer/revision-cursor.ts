@@ -24,6 +24,7 @@ export class RevisionCursor {
   accept(revision: number, key: string): boolean {
     if (revision < this.revision) return false;
     if (revision === this.revision) {
+      if (this.#complete) return false;
       if (this.#keys.has(key)) return false;
       this.#keys.add(key);
       return true;

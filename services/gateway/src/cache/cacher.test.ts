@@ -35,9 +35,15 @@ const events = registry.lookup('', 'v1', 'events')!;
 const ns = 'caching';
 const open: Cachers[] = [];
 
-function cachers(opts: { hooks?: CacheHooks; currentRevision?: () => Promise<number> } = {}) {
+function cachers(
+  opts: {
+    hooks?: CacheHooks;
+    currentRevision?: () => Promise<number>;
+    storage?: StorageClient;
+  } = {}
+) {
   const c = new Cachers({
-    storage,
+    storage: opts.storage ?? storage,
     nats,
     log,
     currentRevision: opts.currentRevision ?? (() => storage.currentRevision()),
@@ -214,30 +220,46 @@ test('paged list: a continue token pages from the kept snapshot, exactly as stor
   assert.equal(selected?.continueToken, selectedStorage.continueToken);
 });
 
-test('watch older than the ring: replayed from storage history; 410 once etcd compacted it', async () => {
+test('watch older than the ring: replayed from storage history, once for concurrent watchers; 410 once etcd compacted it', async () => {
   const from = await create('configmaps', 'before-cache');
   await suite.request(0, 'POST', `/api/v1/namespaces/${ns}/serviceaccounts`, {
     apiVersion: 'v1',
     kind: 'ServiceAccount',
     metadata: { name: 'old-change' },
   });
-  const c = cachers();
+  // The real client, its history replays counted.
+  let replays = 0;
+  const counted = new Proxy(storage, {
+    get(target, prop, receiver) {
+      const v = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof v !== 'function') return v;
+      return (...args: unknown[]) => {
+        if (prop === 'history') replays++;
+        return (v as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  const c = cachers({ storage: counted });
   await synced(c, serviceAccounts);
   const sa = c.for(serviceAccounts);
   assert.ok(sa.cache.ringStart > from, 'the ring starts after the revision watched from');
-  const w = recorder();
-  const stop = await sa.watch(w, from);
+  const before = replays;
+  const ws = [recorder(), recorder(), recorder()];
+  const stops = await Promise.all(ws.map((w) => sa.watch(w, from)));
+  assert.equal(replays - before, 1, 'one replay for the three watchers');
   await suite.request(0, 'POST', `/api/v1/namespaces/${ns}/serviceaccounts`, {
     apiVersion: 'v1',
     kind: 'ServiceAccount',
     metadata: { name: 'live-change' },
   });
-  await waitFor('the live change', async () => w.changes.length >= 2, { timeoutMs: 5000 });
-  assert.deepEqual(
-    w.changes.map((ch) => `${ch.type} ${nameOf(ch.object)}`),
-    ['ADDED old-change', 'ADDED live-change']
-  );
-  stop();
+  for (const w of ws) {
+    await waitFor('the live change', async () => w.changes.length >= 2, { timeoutMs: 5000 });
+    assert.deepEqual(
+      w.changes.map((ch) => `${ch.type} ${nameOf(ch.object)}`),
+      ['ADDED old-change', 'ADDED live-change']
+    );
+  }
+  for (const stop of stops) stop();
   // Compacted: the same watch is 410 Expired.
   const etcd = new Etcd3({ hosts: suite.etcd.endpoint });
   await etcd.kv.compact({ revision: await storage.currentRevision() });

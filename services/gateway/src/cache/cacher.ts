@@ -244,9 +244,10 @@ export class Cacher {
   /**
    * Every change after `fromRevision` to the listener, then live ones, until the returned
    * function is called. From the ring when it reaches back that far. When it does not, upstream
-   * answers 410; storage keeps etcd's history, so it is replayed from there instead (live changes
-   * held meanwhile, delivered after without duplicates), and only when etcd has compacted it
-   * too is the answer 410.
+   * answers 410; storage keeps etcd's history, so it is replayed from there instead, once for
+   * every watcher starting from about the same revision (a hundred clients reconnecting to a
+   * restarted gateway is one replay), followed by the ring and the live changes held meanwhile,
+   * without duplicates. Only when etcd has compacted that history too is the answer 410.
    */
   async watch(listener: FeedListener, fromRevision: number): Promise<() => void> {
     this.start();
@@ -259,11 +260,14 @@ export class Cacher {
     }
     this.cache.addLiveListener(gate);
     try {
-      await this.#storage.history(this.prefix, fromRevision, (e) => {
-        const c: Change = { type: e.type, revision: e.revision, object: e.object };
-        if (e.prevObject) c.prevObject = e.prevObject;
-        gate.deliver(c);
-      });
+      const replay = await this.#replay(fromRevision);
+      for (const c of replay.changes) gate.deliver(c);
+      if (this.cache.ringStart <= replay.until) {
+        for (const c of this.cache.ringChanges()) gate.deliver(c);
+      } else {
+        // The ring moved past the replay's end meanwhile: this watcher replays the rest itself.
+        await this.#storage.history(this.prefix, gate.from, (e) => gate.deliver(toChange(e)));
+      }
     } catch (err) {
       remove();
       throw err;
@@ -271,6 +275,36 @@ export class Cacher {
     gate.open();
     return remove;
   }
+
+  readonly #replays: { from: number; done: Promise<{ until: number; changes: Change[] }> }[] = [];
+
+  /** Storage's history after `from` (or a little earlier), shared with concurrent callers. */
+  #replay(from: number): Promise<{ until: number; changes: Change[] }> {
+    const running = this.#replays.find((r) => r.from <= from);
+    if (running) return running.done;
+    const changes: Change[] = [];
+    const r = {
+      from,
+      done: this.#storage
+        .history(this.prefix, from, (e) => changes.push(toChange(e)))
+        .then((until) => ({ until, changes })),
+    };
+    this.#replays.push(r);
+    const forget = (): void => void this.#replays.splice(this.#replays.indexOf(r), 1);
+    r.done.then(forget, forget);
+    return r.done;
+  }
+}
+
+function toChange(e: {
+  type: Change['type'];
+  revision: number;
+  object: Obj;
+  prevObject?: Obj;
+}): Change {
+  const c: Change = { type: e.type, revision: e.revision, object: e.object };
+  if (e.prevObject) c.prevObject = e.prevObject;
+  return c;
 }
 
 /**
@@ -285,6 +319,11 @@ class GatedListener implements FeedListener {
   constructor(target: FeedListener, fromRevision: number) {
     this.#target = target;
     this.#cursor = new RevisionCursor(fromRevision);
+  }
+
+  /** The revision a replay for this watcher starts after. */
+  get from(): number {
+    return this.#cursor.from;
   }
 
   /** A change of the catch-up. */

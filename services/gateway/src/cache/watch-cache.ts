@@ -213,6 +213,11 @@ export class WatchCache implements ReflectorSink, Informer {
     return true;
   }
 
+  /** The changes in the ring, oldest first (every change after ringStart). */
+  ringChanges(): readonly Change[] {
+    return this.#ring;
+  }
+
   /** Adds a listener that receives only live changes (it caught up elsewhere). */
   addLiveListener(listener: FeedListener): void {
     this.#listeners.add(listener);
