@@ -47,6 +47,7 @@ export interface ListerWatcher {
 export interface InformerEventHandler {
   onAdd?(obj: Obj): void;
   onUpdate?(oldObj: Obj, obj: Obj): void;
+  /** The object's last state: from a change, at its deletion revision (its resourceVersion). */
   onDelete?(obj: Obj): void;
   /**
    * A list replaced the state at `revision` (the first list, and every relist after the history

@@ -1,13 +1,15 @@
 // Where a watch is in the change stream, so that a replay after a gap or a new watch delivers
 // each change once: one etcd revision may change several keys (one transaction), each its own
 // event, so a revision can be partly delivered.
+
 /**
  * Which changes a watch has delivered: everything up to `revision`, and of `revision` itself the
- * objects in `keys` (one etcd revision may change several keys, each its own event).
+ * keys recorded (the first one alone; a set only for a revision of several keys, which is rare).
  */
 export class RevisionCursor {
   revision: number;
-  #keys = new Set<string>();
+  #first: string | undefined;
+  #more: Set<string> | undefined;
   /** Whether every change of `revision` is delivered (a progress, or the start). */
   #complete = true;
 
@@ -24,13 +26,13 @@ export class RevisionCursor {
   accept(revision: number, key: string): boolean {
     if (revision < this.revision) return false;
     if (revision === this.revision) {
-      if (this.#complete) return false;
-      if (this.#keys.has(key)) return false;
-      this.#keys.add(key);
+      if (this.#complete || key === this.#first || this.#more?.has(key)) return false;
+      (this.#more ??= new Set()).add(key);
       return true;
     }
     this.revision = revision;
-    this.#keys = new Set([key]);
+    this.#first = key;
+    this.#more = undefined;
     this.#complete = false;
     return true;
   }
@@ -39,7 +41,8 @@ export class RevisionCursor {
   complete(revision: number): void {
     if (revision < this.revision || (revision === this.revision && this.#complete)) return;
     this.revision = revision;
-    this.#keys = new Set();
+    this.#first = undefined;
+    this.#more = undefined;
     this.#complete = true;
   }
 }

@@ -126,7 +126,7 @@ export class SharedInformer implements Informer, ReflectorSink {
     if (type === 'DELETED') {
       if (!old) return;
       this.#items.delete(key);
-      for (const h of this.#handlers) h.onDelete?.(old);
+      for (const h of this.#handlers) h.onDelete?.(obj);
       return;
     }
     this.#items.set(key, obj);
