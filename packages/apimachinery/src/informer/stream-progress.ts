@@ -29,6 +29,7 @@ export class StreamProgress {
   #sub: Subscription | undefined;
   #revision = 0;
   #disconnectedAt = 0;
+  #connected = true;
   #waiters: Waiter[] = [];
 
   constructor(nats: NatsConnection, opts: StreamProgressOptions = {}) {
@@ -39,6 +40,11 @@ export class StreamProgress {
   /** The highest revision of any message received. */
   get revision(): number {
     return this.#revision;
+  }
+
+  /** Whether the connection is up (no changes arrive while it is down). */
+  get connected(): boolean {
+    return this.#connected;
   }
 
   /** Whether no disconnect happened recently (messages may have been lost then). */
@@ -67,6 +73,8 @@ export class StreamProgress {
     void (async () => {
       for await (const s of this.#nats.status()) {
         if (s.type === 'disconnect' || s.type === 'reconnect') this.#disconnectedAt = Date.now();
+        if (s.type === 'disconnect') this.#connected = false;
+        if (s.type === 'reconnect') this.#connected = true;
       }
     })().catch(() => undefined);
   }

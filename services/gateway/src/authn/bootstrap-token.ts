@@ -81,7 +81,7 @@ export class BootstrapTokenCache {
   constructor(secrets: Store, cachers: Cachers, _log?: Logger) {
     const cacher = cachers.for(secrets.def);
     this.#informer = cacher.cache;
-    this.#start = () => void cacher.start();
+    this.#start = () => void cacher.start({ required: true });
   }
 
   get synced(): boolean {

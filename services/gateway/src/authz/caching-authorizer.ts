@@ -154,7 +154,11 @@ export class PolicyWatch {
     this.#cache = cache;
     this.#kinds = defs.map((def) => {
       const cacher = cachers.for(def);
-      return { resource: def.resource, informer: cacher.cache, start: () => void cacher.start() };
+      return {
+        resource: def.resource,
+        informer: cacher.cache,
+        start: () => void cacher.start({ required: true }),
+      };
     });
     this.#log = log;
   }

@@ -85,7 +85,11 @@ export class Cacher {
   readonly #consistentReadTimeoutMs: number;
   readonly #freshWaitMs: number;
   readonly #log: Logger;
+  readonly #stream: StreamProgress | undefined;
   #started = false;
+  #required = false;
+  /** Until then consistent reads go to storage at once: one just waited in vain. */
+  #storageUntil = 0;
 
   constructor(opts: CacherOptions) {
     this.prefix = opts.prefix;
@@ -94,6 +98,7 @@ export class Cacher {
     this.#revisions = opts.revisions;
     this.#hooks = opts.hooks ?? {};
     this.#log = opts.log.child({ cache: opts.prefix });
+    this.#stream = opts.streamProgress;
     this.#consistentReadTimeoutMs = opts.consistentReadTimeoutMs ?? 3000;
     this.#freshWaitMs = opts.freshWaitMs ?? 3000;
     this.cache = new WatchCache({
@@ -121,8 +126,18 @@ export class Cacher {
     return this.#started;
   }
 
-  /** Starts filling the cache (once). */
-  start(): this {
+  /** Whether the gateway's own loops read this cache (readiness waits for it). */
+  get required(): boolean {
+    return this.#required;
+  }
+
+  /**
+   * Starts filling the cache (once). `required`: the gateway's own loops read it (the
+   * namespaces, the RBAC kinds, bootstrap-token secrets), so /readyz waits for it; caches
+   * started by a first read or watch serve once synced and leave readiness alone.
+   */
+  start(opts: { required?: boolean } = {}): this {
+    if (opts.required) this.#required = true;
     if (!this.#started) {
       this.#started = true;
       void this.#reflector.run();
@@ -136,9 +151,11 @@ export class Cacher {
 
   /**
    * Whether the cache answers a read with this consistency (waiting for it to be fresh enough);
-   * false when storage should: the cache is not synced yet, the read is Exact, or a consistent
-   * read's wait timed out (counted). A not-older-than revision the cache does not reach in time
-   * is 504 Too large resource version, as storage answers.
+   * false when storage should: the cache is not synced yet, the read is Exact, the change stream
+   * is disconnected (the cache cannot catch up), or a consistent read's wait timed out (counted;
+   * storage then answers this type's consistent reads for a second rather than each waiting).
+   * A not-older-than revision the cache does not reach in time is 504 Too large resource
+   * version, as storage answers.
    */
   async serves(consistency: Consistency, revision?: number): Promise<boolean> {
     this.start();
@@ -147,18 +164,26 @@ export class Cacher {
       case 'ANY':
         return true;
       case 'NOT_OLDER_THAN': {
-        if (!revision || (await this.#fresh(revision, this.#freshWaitMs))) return true;
+        if (!revision || this.cache.lastRevision >= revision) return true;
+        if (this.#stream?.connected === false) return false;
+        if (await this.#fresh(revision, this.#freshWaitMs)) return true;
         throw newTooLargeResourceVersion(revision, this.cache.lastRevision, 1);
       }
       case 'MOST_RECENT': {
+        if (this.#stream?.connected === false || Date.now() < this.#storageUntil) {
+          this.#hooks.onConsistentRead?.(this.resource, false);
+          return false;
+        }
         const current = await this.#revisions.current();
         const fresh = await this.#fresh(current, this.#consistentReadTimeoutMs);
         this.#hooks.onConsistentRead?.(this.resource, fresh);
-        if (!fresh)
+        if (!fresh) {
+          this.#storageUntil = Date.now() + 1000;
           this.#log.warn('the watch cache did not reach the current revision; reading storage', {
             revision: current,
             cached: this.cache.lastRevision,
           });
+        }
         return fresh;
       }
       default:

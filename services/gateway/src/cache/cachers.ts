@@ -65,10 +65,10 @@ export class Cachers {
     return [...this.#cachers.values()].filter((c) => c.started);
   }
 
-  /** The types whose started cache has not synced yet (readiness fails while any is). */
+  /** The types whose required cache has not synced yet (readiness fails while any is). */
   notSynced(): string[] {
     return this.all()
-      .filter((c) => !c.cache.synced)
+      .filter((c) => c.required && !c.cache.synced)
       .map((c) => c.prefix);
   }
 

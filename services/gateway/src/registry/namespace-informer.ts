@@ -14,7 +14,7 @@ export class NamespaceInformer implements NamespaceCache {
   constructor(store: Store, cachers: Cachers, _log?: Logger) {
     const cacher = cachers.for(store.def);
     this.#informer = cacher.cache;
-    this.#start = () => void cacher.start();
+    this.#start = () => void cacher.start({ required: true });
   }
 
   get synced(): boolean {
