@@ -1,6 +1,7 @@
 // creates+gets: POST through both gateways beside raw etcd transactions (64 in flight), then GET
 // of what was created beside linearizable etcd ranges (16 in flight), with the CPU every
-// process spent per operation.
+// process spent per operation. The GETs are consistent reads (no resourceVersion): the gateways
+// answer them from their watch caches after one shared read of storage's revision.
 import { cpuPerOp } from '../cpu.js';
 import { f } from '../report.js';
 import { pct, runFor } from '../stats.js';
@@ -114,16 +115,16 @@ async function benchGets(ctx: BenchContext, names: string[]): Promise<void> {
     orch: f(gp99, 2),
     baseline: f(rp99, 2) + ' (etcd range)',
     ratio: f(gp99 / rp99, 2),
-    target: 'p99 <= 15 ms',
-    pass: gp99 <= 15,
+    target: 'p99 <= raw p99',
+    pass: gp99 <= rp99,
   });
   rows.push({
     metric: 'GET/s (16 in flight)',
     orch: f(gw.ok / gw.seconds, 0),
     baseline: f(raw.ok / raw.seconds, 0),
     ratio: f(gw.ok / gw.seconds / (raw.ok / raw.seconds), 2),
-    target: '-',
-    pass: undefined,
+    target: 'ratio >= 1.0',
+    pass: gw.ok / gw.seconds / (raw.ok / raw.seconds) >= 1,
   });
   if (gw.errors) notes.push(`gateway gets: ${gw.errors} errors, first: ${gw.firstError}`);
 }

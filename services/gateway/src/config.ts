@@ -1,6 +1,6 @@
 // The gateway's dependencies, built from its completed options: the resource registry and
-// schema model, the storage client (timed), the NATS connection and the watch fan-out over it,
-// the metrics, the authorizer. Nothing listens yet (server.ts wires, run() serves).
+// schema model, the storage client (timed), the NATS connection and the watch caches over it
+// (one per stored type, started on first use), the metrics, the authorizer. Nothing listens yet (server.ts wires, run() serves).
 import { connect } from 'nats';
 import type { NatsConnection } from 'nats';
 import { AdmissionClient, StorageClient } from '@orch/apimachinery/grpc';
@@ -12,8 +12,9 @@ import { authorizationFor } from './authz/authorization-for.js';
 import type { Authorization } from './authz/authorization-for.js';
 import { GatewayMetrics } from './metrics.js';
 import type { ValidGatewayOptions } from './options.js';
-import type { FeedHooks } from './watch/type-feed.js';
-import { Fanout } from './watch/fanout.js';
+import { registerCacheMetrics } from './cache/cache-metrics.js';
+import type { CacheHooks } from './cache/cacher.js';
+import { Cachers } from './cache/cachers.js';
 
 export interface GatewayConfig {
   options: ValidGatewayOptions;
@@ -24,7 +25,8 @@ export interface GatewayConfig {
   /** The storage client with its calls timed in the metrics (the stores use it). */
   storage: StorageClient;
   nats: NatsConnection;
-  fanout: Fanout;
+  /** The watch caches: watches, and reads that allow it, are served from them. */
+  cachers: Cachers;
   metrics: GatewayMetrics;
   authz: Authorization;
   /** The admission service (--admission-servers): its client and its grpc health, for /readyz. */
@@ -35,7 +37,7 @@ export interface GatewayConfig {
 export async function newGatewayConfig(
   options: ValidGatewayOptions,
   log: Logger,
-  hooks: FeedHooks = {}
+  hooks: CacheHooks = {}
 ): Promise<GatewayConfig> {
   const registry = new ResourceRegistry(builtinResources);
   // One schema source: the kinds of proto/orch/api compiled once, at start (field validation,
@@ -51,18 +53,33 @@ export async function newGatewayConfig(
     maxReconnectAttempts: -1,
     name: 'orch-gateway',
   });
-  // The metrics read the fan-out's watch count when scraped, after it exists.
-  const metrics = new GatewayMetrics((): number => fanout.openWatchCount());
+  // The metrics read the caches' watch count when scraped, after they exist.
+  const metrics = new GatewayMetrics((): number => cachers.openWatchCount());
+  const cacheMetrics = registerCacheMetrics(metrics.registry, () => cachers);
   const storage = metrics.timeStorage(rawStorage);
-  const fanout: Fanout = new Fanout(nats, storage, log, {
-    ...hooks,
-    onFanout: (n) => {
-      metrics.watchEvents.inc(n);
-      hooks.onFanout?.(n);
-    },
-    onGapRepaired: (n) => {
-      metrics.gapsRepaired.inc();
-      hooks.onGapRepaired?.(n);
+  const cachers: Cachers = new Cachers({
+    storage,
+    nats,
+    log,
+    currentRevision: () => storage.currentRevision(),
+    hooks: {
+      ...hooks,
+      onFanout: (n) => {
+        metrics.watchEvents.inc(n);
+        hooks.onFanout?.(n);
+      },
+      onGapRepaired: (n) => {
+        metrics.gapsRepaired.inc();
+        hooks.onGapRepaired?.(n);
+      },
+      onConsistentRead: (resource, fromCache) => {
+        cacheMetrics.consistentReads.inc({
+          resource,
+          success: 'true',
+          fallback: fromCache ? 'false' : 'true',
+        });
+        hooks.onConsistentRead?.(resource, fromCache);
+      },
     },
   });
   const authz = authorizationFor(options.authorizationMode, {
@@ -90,14 +107,14 @@ export async function newGatewayConfig(
     rawStorage,
     storage,
     nats,
-    fanout,
+    cachers,
     metrics,
     authz,
     ...(admission ? { admission } : {}),
     async close() {
       admission?.client.close();
       admission?.health.close();
-      fanout.stop();
+      cachers.stop();
       await nats.drain().catch(() => undefined);
       rawStorage.close();
       authz.close();

@@ -26,13 +26,13 @@ import { ensureSystemNamespaces } from './registry/ensure-system-namespaces.js';
 import { NamespaceInformer } from './registry/namespace-informer.js';
 import { buildRestStorage, buildStores } from './registry/rest-storage.js';
 import type { Store } from './registry/store.js';
-import type { Fanout } from './watch/fanout.js';
+import type { Cachers } from './cache/cachers.js';
 
 const publicPaths = /^\/(healthz|livez|readyz|version)(\/|$)/;
 
 export class GatewayServer implements Runnable {
   readonly server: Server;
-  readonly fanout: Fanout;
+  readonly cachers: Cachers;
   readonly #config: GatewayConfig;
   readonly #informer: NamespaceInformer;
   readonly #policyWatch: PolicyWatch | undefined;
@@ -44,16 +44,16 @@ export class GatewayServer implements Runnable {
 
   constructor(config: GatewayConfig) {
     this.#config = config;
-    const { options, log, registry, storage, rawStorage, nats, fanout, metrics, authz } = config;
-    this.fanout = fanout;
+    const { options, log, registry, storage, rawStorage, nats, cachers, metrics, authz } = config;
+    this.cachers = cachers;
 
     // REST storage: a Store per stored kind, the subresources' and virtual kinds' REST objects,
     // the resource handler.
-    const stores = buildStores(registry, storage, fanout);
+    const stores = buildStores(registry, storage, cachers);
     const namespaces = stores.get('/v1/namespaces');
     if (!namespaces) throw new Error('namespaces are not registered');
-    const informer = new NamespaceInformer(namespaces, fanout, log);
-    const authn = buildAuthentication(options.authn, stores, fanout, log);
+    const informer = new NamespaceInformer(namespaces, cachers, log);
+    const authn = buildAuthentication(options.authn, stores, cachers, log);
     const resources = resourceHandler({
       registry,
       rest: buildRestStorage({ stores, ...authz, more: authn.rest }),
@@ -84,8 +84,7 @@ export class GatewayServer implements Runnable {
       ? new PolicyWatch(
           authz.cache,
           policyKinds(registry),
-          fanout,
-          () => rawStorage.currentRevision(),
+          cachers,
           log.child({ component: 'authorization-cache' })
         )
       : undefined;
@@ -103,8 +102,13 @@ export class GatewayServer implements Runnable {
       informers: healthCheckerFunc('informer-sync', () => {
         if (!informer.synced) throw new Error('namespace informer not synced');
       }),
+      // k8s: the watch caches' readiness (a cache not synced yet, named).
+      watchCaches: healthCheckerFunc('watch-cache-sync', () => {
+        const pending = cachers.notSynced();
+        if (pending.length > 0) throw new Error(`watch caches not synced: ${pending.join(', ')}`);
+      }),
     };
-    const readyz = [checks.etcd, checks.nats, checks.informers];
+    const readyz = [checks.etcd, checks.nats, checks.informers, checks.watchCaches];
     if (authz.health) readyz.push(bootstrapPolicyCheck(authz.health));
     if (config.admission) readyz.push(admissionServiceCheck(config.admission.health));
 

@@ -6,7 +6,15 @@ export type {
   ReflectorSink,
   WatchSink,
 } from './interfaces.js';
-export type { InformerLogger, InformerStorage, SharedInformerOptions } from './shared-informer.js';
-export { SharedInformer, objectKey } from './shared-informer.js';
+export type { ReflectorLogger, ReflectorOptions } from './reflector.js';
+export { Reflector } from './reflector.js';
+export { objectKey } from './object-key.js';
+export type { InformerStorage, StorageListerWatcherOptions } from './storage-lister-watcher.js';
+export { RevisionCursor } from './revision-cursor.js';
+export { StorageListerWatcher } from './storage-lister-watcher.js';
+export type { StreamProgressOptions } from './stream-progress.js';
+export { StreamProgress } from './stream-progress.js';
+export type { InformerLogger, SharedInformerOptions } from './shared-informer.js';
+export { SharedInformer } from './shared-informer.js';
 export type { RestListerWatcherOptions } from './rest-lister-watcher.js';
 export { RestListerWatcher } from './rest-lister-watcher.js';

@@ -34,13 +34,27 @@ export interface ListerWatcher {
    * delivered, after a pause).
    */
   watch(fromRevision: number, sink: WatchSink, signal: AbortSignal): Promise<void>;
+  /**
+   * Optional: asks the running watch to report progress up to `revision` (a bookmark after
+   * every change up to it) as soon as it can prove it, without writing (etcd's progress
+   * notify, which upstream's cacher requests for consistent reads). Resolves true once reported,
+   * false when it cannot within `timeoutMs` (the caller then waits for progress as it comes).
+   */
+  requestProgress?(revision: number, timeoutMs: number): Promise<boolean>;
 }
 
 /** Notified after the cache changed (k8s ResourceEventHandler). */
 export interface InformerEventHandler {
   onAdd?(obj: Obj): void;
   onUpdate?(oldObj: Obj, obj: Obj): void;
+  /** The object's last state: from a change, at its deletion revision (its resourceVersion). */
   onDelete?(obj: Obj): void;
+  /**
+   * A list replaced the state at `revision` (the first list, and every relist after the history
+   * of a gap was gone); the adds, updates and deletes it implied were delivered before. A handler
+   * that keeps more than the objects (a revision it must not miss a change after) starts over.
+   */
+  onReplace?(revision: number): void;
 }
 
 /** The read side of an informer: what the suite's caches and loops depend on. */

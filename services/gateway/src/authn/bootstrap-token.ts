@@ -1,15 +1,15 @@
 // Bootstrap tokens (--enable-bootstrap-token-auth): `<id>.<secret>` checked against the secret
 // `bootstrap-token-<id>` of type bootstrap.orch.io/token in orch-system. The secrets are kept in
-// a cache fed by the gateway's watch fan-out (a list, then every change), not read per request.
+// the gateway's secrets watch cache (read as an Informer, started with the gateway), not read
+// per request.
 import { timingSafeEqual } from 'node:crypto';
 import type { Logger } from '@orch/component-base/logs';
 import { newUnauthorized } from '@orch/apimachinery/errors';
-import type { Status } from '@orch/apimachinery/errors';
 import type { UserInfo } from '@orch/apimachinery/auth';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import type { Store } from '../registry/store.js';
-import type { Fanout } from '../watch/fanout.js';
-import type { Change, FeedListener } from '../watch/type-feed.js';
+import type { Informer } from '@orch/apimachinery/informer';
+import type { Cachers } from '../cache/cachers.js';
 import type { TokenAuthenticator } from './authenticator.js';
 import { audienceAgnostic } from './authenticator.js';
 
@@ -73,69 +73,35 @@ export function bootstrapTokenUser(
   };
 }
 
-/** The bootstrap-token secrets of orch-system, kept current from the fan-out. */
-export class BootstrapTokenCache implements FeedListener {
-  readonly #items = new Map<string, ApiObject>();
-  #synced = false;
-  #stopped = false;
-  #unsubscribe: (() => void) | undefined;
+/** The bootstrap-token secrets of orch-system, from the secrets watch cache. */
+export class BootstrapTokenCache {
+  readonly #informer: Informer;
+  readonly #start: () => void;
 
-  constructor(
-    private readonly secrets: Store,
-    private readonly fanout: Fanout,
-    private readonly log: Logger
-  ) {}
+  constructor(secrets: Store, cachers: Cachers, _log?: Logger) {
+    const cacher = cachers.for(secrets.def);
+    this.#informer = cacher.cache;
+    this.#start = () => void cacher.start({ required: true });
+  }
 
   get synced(): boolean {
-    return this.#synced;
+    return this.#informer.synced;
   }
 
+  /** A bootstrap-token secret of orch-system by name. */
   get(name: string): ApiObject | undefined {
-    return this.#items.get(name);
+    if (!name.startsWith(bootstrapTokenSecretPrefix)) return undefined;
+    return this.#informer.get(`${bootstrapTokenNamespace}/${name}`) as ApiObject | undefined;
   }
 
+  /** Starts the cache; resolves once it is synced. */
   async start(): Promise<void> {
-    while (!this.#stopped) {
-      try {
-        const ctx = { namespace: bootstrapTokenNamespace };
-        const list = await this.secrets.list(ctx, { consistency: 'MOST_RECENT' });
-        this.#items.clear();
-        for (const o of list.items)
-          this.change({ type: 'ADDED', revision: list.revision, object: o });
-        this.#unsubscribe = await this.fanout
-          .feedFor(this.secrets.def)
-          .subscribe(this, list.revision);
-        this.#synced = true;
-        return;
-      } catch (err) {
-        this.log.warn('bootstrap token cache could not sync; retrying', { err });
-        await new Promise((r) => setTimeout(r, 1000));
-      }
-    }
+    this.#start();
+    await this.#informer.waitForSync();
   }
 
-  change(c: Change): void {
-    const meta = c.object['metadata'] as { name?: string; namespace?: string } | undefined;
-    const name = meta?.name ?? '';
-    if (meta?.namespace !== bootstrapTokenNamespace || !name.startsWith(bootstrapTokenSecretPrefix))
-      return;
-    if (c.type === 'DELETED') this.#items.delete(name);
-    else this.#items.set(name, c.object as ApiObject);
-  }
-
-  progress(): void {}
-
-  fail(status: Status): void {
-    this.log.warn('bootstrap token watch ended; relisting', { reason: status.reason });
-    this.#synced = false;
-    this.#unsubscribe = undefined;
-    void this.start();
-  }
-
-  stop(): void {
-    this.#stopped = true;
-    this.#unsubscribe?.();
-  }
+  /** The cache stops with the gateway's caches. */
+  stop(): void {}
 }
 
 export function bootstrapTokenAuthenticator(cache: BootstrapTokenCache): TokenAuthenticator {

@@ -6,7 +6,7 @@ import type { Logger } from '@orch/component-base/logs';
 import { restKey } from '../registry/rest.js';
 import type { Storage } from '../registry/rest.js';
 import type { Store } from '../registry/store.js';
-import type { Fanout } from '../watch/fanout.js';
+import type { Cachers } from '../cache/cachers.js';
 import type { AuthenticationConfig } from './authentication-options.js';
 import type { Authenticator, TokenAuthenticator } from './authenticator.js';
 import { bearerTokenAuthenticator } from './bearer-token.js';
@@ -38,7 +38,7 @@ export interface Authentication {
 export function buildAuthentication(
   c: AuthenticationConfig,
   stores: Map<string, Store>,
-  fanout: Fanout,
+  cachers: Cachers,
   log: Logger
 ): Authentication {
   const serviceAccounts = stores.get('/v1/serviceaccounts');
@@ -53,7 +53,7 @@ export function buildAuthentication(
   if (c.tokenAuthFile) tokenAuthenticators.push(tokenFileAuthenticator(c.tokenAuthFile));
   if (c.bootstrapTokens) {
     if (!secrets) throw new Error('secrets are not registered');
-    const cache = new BootstrapTokenCache(secrets, fanout, log);
+    const cache = new BootstrapTokenCache(secrets, cachers, log);
     starters.push(() => void cache.start());
     stoppers.push(() => cache.stop());
     tokenAuthenticators.push(bootstrapTokenAuthenticator(cache));

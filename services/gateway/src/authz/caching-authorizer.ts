@@ -5,11 +5,10 @@
 // used as soon as the gateway has seen a change of one of them after that revision. So a
 // revoked binding ends cached allows within the watch latency, not after the TTL; the TTL
 // bounds what a lost watch message could cost.
-import type { Fanout } from '../watch/fanout.js';
-import type { Change, FeedListener } from '../watch/type-feed.js';
+import type { Informer } from '@orch/apimachinery/informer';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import type { Logger } from '@orch/component-base/logs';
-import type { Status } from '@orch/apimachinery/errors';
+import type { Cachers } from '../cache/cachers.js';
 import type { Attributes, AuthorizationResult } from '@orch/apimachinery/auth';
 import type { Authorizer } from './authorizer.js';
 
@@ -138,81 +137,71 @@ function cacheKey(a: Attributes): string {
 }
 
 /**
- * Feeds a CachingAuthorizer the changes of the policy kinds from the gateway's own watch feeds,
- * starting at the current revision and starting over when a feed fails.
+ * Feeds a CachingAuthorizer the changes of the policy kinds from the gateway's watch caches
+ * (read as Informers, started with the gateway): caching starts once every kind's cache is
+ * synced, from the revisions the caches are complete up to, and starts over after a relist
+ * (changes in the gap may not be seen as changes). Each change counts at its object's
+ * resourceVersion (a deletion's is the deletion revision).
  */
 export class PolicyWatch {
   readonly #cache: CachingAuthorizer;
-  readonly #defs: ResourceDefinition[];
-  readonly #fanout: Fanout;
-  readonly #currentRevision: () => Promise<number>;
+  readonly #kinds: { resource: string; informer: Informer; start: () => void }[];
   readonly #log: Logger;
-  #unsubscribe: (() => void)[] = [];
+  #started = false;
   #stopped = false;
 
-  constructor(
-    cache: CachingAuthorizer,
-    defs: ResourceDefinition[],
-    fanout: Fanout,
-    currentRevision: () => Promise<number>,
-    log: Logger
-  ) {
+  constructor(cache: CachingAuthorizer, defs: ResourceDefinition[], cachers: Cachers, log: Logger) {
     this.#cache = cache;
-    this.#defs = defs;
-    this.#fanout = fanout;
-    this.#currentRevision = currentRevision;
+    this.#kinds = defs.map((def) => {
+      const cacher = cachers.for(def);
+      return {
+        resource: def.resource,
+        informer: cacher.cache,
+        start: () => void cacher.start({ required: true }),
+      };
+    });
     this.#log = log;
   }
 
   async start(): Promise<void> {
-    while (!this.#stopped) {
-      try {
-        const revision = await this.#currentRevision();
-        this.#unsubscribe = await Promise.all(
-          this.#defs.map((def) =>
-            this.#fanout.feedFor(def).subscribe(this.#listener(def.resource), revision)
-          )
-        );
-        this.#cache.watching(
-          this.#defs.map((d) => d.resource),
-          revision
-        );
-        return;
-      } catch (err) {
-        this.#drop();
-        this.#log.warn(
-          'authorization cache: cannot watch the policy; deciding uncached, retrying',
-          { err }
-        );
-        await new Promise((r) => setTimeout(r, 1000));
-      }
+    if (this.#started) return;
+    this.#started = true;
+    for (const k of this.#kinds) k.start();
+    await Promise.all(this.#kinds.map((k) => k.informer.waitForSync()));
+    if (this.#stopped) return;
+    for (const k of this.#kinds) {
+      const changed = (o: Record<string, unknown>): void => {
+        if (this.#stopped) return;
+        const rv = (o['metadata'] as { resourceVersion?: string } | undefined)?.resourceVersion;
+        this.#cache.policyChanged(k.resource, Number(rv ?? 0));
+      };
+      k.informer.addEventHandler({
+        onAdd: changed,
+        onUpdate: (_old, o) => changed(o),
+        onDelete: changed,
+        onReplace: () => {
+          if (this.#stopped) return;
+          this.#log.warn('authorization cache: a policy cache relisted; starting over', {
+            kind: k.resource,
+          });
+          this.#watching();
+        },
+      });
     }
+    this.#watching();
   }
 
   stop(): void {
     this.#stopped = true;
-    this.#drop();
-  }
-
-  #drop(): void {
-    for (const u of this.#unsubscribe) u();
-    this.#unsubscribe = [];
     this.#cache.notWatching();
   }
 
-  #listener(kind: string): FeedListener {
-    return {
-      change: (c: Change) => this.#cache.policyChanged(kind, c.revision),
-      progress: () => undefined,
-      fail: (s: Status) => {
-        if (this.#unsubscribe.length === 0) return; // already starting over
-        this.#log.warn('authorization cache: policy watch ended; starting over', {
-          kind,
-          reason: s.reason,
-        });
-        this.#drop();
-        void this.start();
-      },
-    };
+  /** Caching from the newest revision a policy cache is complete up to. */
+  #watching(): void {
+    const revision = Math.max(...this.#kinds.map((k) => k.informer.lastRevision));
+    this.#cache.watching(
+      this.#kinds.map((k) => k.resource),
+      revision
+    );
   }
 }

@@ -7,7 +7,7 @@ import type { ResourceRegistry } from '@orch/apimachinery/registry';
 import { accessReviewStorage } from '../authz/access-reviews.js';
 import type { Authorizer } from '../authz/authorizer.js';
 import type { RuleReviewer } from '../authz/grpc-authorizer.js';
-import type { Fanout } from '../watch/fanout.js';
+import type { Cachers } from '../cache/cachers.js';
 import { FinalizeRest } from './core/namespaces/finalize-rest.js';
 import { restKey } from './rest.js';
 import type { Storage } from './rest.js';
@@ -28,12 +28,12 @@ const subresources: Record<string, (store: Store) => Storage | undefined> = {
 export function buildStores(
   registry: ResourceRegistry,
   storage: StorageClient,
-  fanout: Fanout
+  cachers: Cachers
 ): Map<string, Store> {
   const stores = new Map<string, Store>();
   for (const def of registry.all()) {
     if (def.virtual) continue; // an operation, served by its own REST object, never stored
-    stores.set(restKey(def), new Store(def, strategyFor(def), storage, fanout));
+    stores.set(restKey(def), new Store(def, strategyFor(def), storage, cachers));
   }
   return stores;
 }

@@ -6,7 +6,7 @@ import type { Consistency, ListOptions } from '@orch/apimachinery/storage';
 import type { Status } from '@orch/apimachinery/errors';
 import type { UserInfo } from '@orch/apimachinery/auth';
 import type { ApiObject } from '@orch/apimachinery/meta';
-import type { FeedListener } from '../watch/type-feed.js';
+import type { FeedListener } from '../watch/change.js';
 
 /**
  * The key of a REST object in the installer's map: `<group>/<version>/<resource>`, or

@@ -34,8 +34,9 @@ import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { formatApiVersion } from '@orch/apimachinery/schema';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import { specChanged } from './strategy.js';
-import type { Fanout } from '../watch/fanout.js';
-import type { FeedListener } from '../watch/type-feed.js';
+import type { Cacher } from '../cache/cacher.js';
+import type { Cachers } from '../cache/cachers.js';
+import type { FeedListener } from '../watch/change.js';
 import type {
   CreateOptions,
   DeleteOptions,
@@ -56,7 +57,7 @@ export class Store implements StandardStorage {
   readonly def: ResourceDefinition;
   readonly strategy: Strategy;
   readonly #storage: StorageClient;
-  readonly #fanout: Fanout | undefined;
+  readonly #cachers: Cachers | undefined;
   /** How this kind's stored JSON starts when it can be answered as it is (listJson). */
   readonly #jsonHead: Buffer;
 
@@ -64,12 +65,12 @@ export class Store implements StandardStorage {
     def: ResourceDefinition,
     strategy: Strategy,
     storage: StorageClient,
-    fanout?: Fanout
+    cachers?: Cachers
   ) {
     this.def = def;
     this.strategy = strategy;
     this.#storage = storage;
-    this.#fanout = fanout;
+    this.#cachers = cachers;
     this.#jsonHead = Buffer.from(
       `{"apiVersion":${JSON.stringify(formatApiVersion(def))},"kind":${JSON.stringify(def.kind)},`
     );
@@ -80,7 +81,7 @@ export class Store implements StandardStorage {
    * StatusREST's copy of the Store with UpdateStrategy = StatusStrategy).
    */
   withStrategy(strategy: Strategy): Store {
-    return new Store(this.def, strategy, this.#storage, this.#fanout);
+    return new Store(this.def, strategy, this.#storage, this.#cachers);
   }
 
   get objectKind(): ResourceDefinition {
@@ -110,8 +111,32 @@ export class Store implements StandardStorage {
     return obj as ApiObject;
   }
 
+  /**
+   * An object from the cache, in the served version: shared with the cache and its watchers,
+   * so never mutated (a shallow copy when apiVersion or kind differ).
+   */
+  #served(obj: Record<string, unknown>): ApiObject {
+    const apiVersion = formatApiVersion(this.def);
+    if (obj['apiVersion'] === apiVersion && obj['kind'] === this.def.kind) return obj as ApiObject;
+    return { ...obj, apiVersion, kind: this.def.kind } as unknown as ApiObject;
+  }
+
+  /** The type's watch cache, when the gateway has them. */
+  get #cacher(): Cacher | undefined {
+    return this.#cachers?.for(this.def);
+  }
+
+  /**
+   * A GET: from the watch cache when it serves the read's consistency (resourceVersion "0",
+   * not older than, or consistent once the cache reached storage's current revision), otherwise
+   * from storage. The object is the cache's: callers must not mutate it.
+   */
   async get(ctx: RestContext, name: string, opts: GetOptions): Promise<ApiObject> {
     const key = this.key(ctx.namespace, name);
+    const cacher = this.#cacher;
+    if (cacher && (await cacher.serves(opts.consistency, opts.revision))) {
+      return this.#served(cacher.get(key));
+    }
     return this.#out(await this.#storage.get(key, opts.consistency, opts.revision ?? 0));
   }
 
@@ -320,8 +345,16 @@ export class Store implements StandardStorage {
     return [...errs, ...more.filter((e) => !seen.has(JSON.stringify(e)))];
   }
 
+  /**
+   * A list: from the watch cache when it serves the read (as get), or when a continue token or
+   * an Exact revision names a snapshot the cache still holds; otherwise from storage. Pages,
+   * tokens, selectors and the list's revision are the same either way.
+   */
   async list(ctx: RestContext, opts: Omit<ListOptions, 'prefix'>): Promise<ObjectList<ApiObject>> {
-    const res = await this.#storage.list({ prefix: this.prefix(ctx.namespace), ...opts });
+    const prefix = this.prefix(ctx.namespace);
+    const cached = await this.#cacher?.list(prefix, opts);
+    if (cached) return { ...cached, items: cached.items.map((o) => this.#served(o)) };
+    const res = await this.#storage.list({ prefix, ...opts });
     return { ...res, items: res.items.map((o) => this.#out(o)) };
   }
 
@@ -330,7 +363,13 @@ export class Store implements StandardStorage {
    * stored bytes do not start with this kind's apiVersion and kind is parsed and written again.
    */
   async listJson(ctx: RestContext, opts: Omit<ListOptions, 'prefix'>): Promise<ObjectList<Buffer>> {
-    const res = await this.#storage.listRaw({ prefix: this.prefix(ctx.namespace), ...opts });
+    const prefix = this.prefix(ctx.namespace);
+    const cached = await this.#cacher?.list(prefix, opts);
+    if (cached) {
+      const items = cached.items.map((o) => Buffer.from(JSON.stringify(this.#served(o))));
+      return { ...cached, items };
+    }
+    const res = await this.#storage.listRaw({ prefix, ...opts });
     const head = this.#jsonHead;
     const items = res.items.map((b) => {
       const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
@@ -360,14 +399,15 @@ export class Store implements StandardStorage {
     }
   }
 
-  /** This type's changes after fromRevision, to the listener, through the fan-out. */
+  /** This type's changes after fromRevision, to the listener, from the watch cache. */
   async watch(
     _ctx: RestContext,
     listener: FeedListener,
     fromRevision: number
   ): Promise<() => void> {
-    if (!this.#fanout) throw new Error(`${this.def.resource} has no watch feed`);
-    return this.#fanout.feedFor(this.def).subscribe(listener, fromRevision);
+    const cacher = this.#cacher;
+    if (!cacher) throw new Error(`${this.def.resource} has no watch cache`);
+    return cacher.watch(listener, fromRevision);
   }
 }
 

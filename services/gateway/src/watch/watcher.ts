@@ -5,7 +5,7 @@ import type { Status } from '@orch/apimachinery/errors';
 import type { FieldSelector, LabelSelector } from '@orch/apimachinery/selectors';
 import { fieldValue } from '@orch/apimachinery/selectors';
 import type { WatchEvent } from '@orch/apimachinery/watch';
-import type { Change, FeedListener } from './type-feed.js';
+import type { Change, FeedListener } from './change.js';
 
 export interface WatchFilter {
   namespace?: string;

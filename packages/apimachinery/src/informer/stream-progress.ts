@@ -1,0 +1,117 @@
+// How far the whole change stream has come, as one NATS connection receives it: every change
+// and progress message of every type (`orch.watch.>`), read only for its revision. The
+// publisher sends in revision order on one connection, and a connection's subscriptions are
+// called in the order their messages arrive, so once a message at revision R has arrived, every
+// message of every type up to R has arrived too. A type's watch can then say it is complete up
+// to R without a write (etcd's progress notify, which upstream's cacher requests for consistent
+// reads); the storage+NATS ListerWatcher does so for requestProgress(). After a disconnect the
+// stream is not trusted until messages lost meanwhile had time to be revealed by the
+// publisher's own progress messages.
+import type { NatsConnection, Subscription } from 'nats';
+import { watchSubjectRoot } from '../watch/index.js';
+
+interface Waiter {
+  revision: number;
+  resolve: (reached: boolean) => void;
+  timer: NodeJS.Timeout;
+}
+
+const revisionField = /"revision":(\d+)/;
+
+export interface StreamProgressOptions {
+  /** How long after a disconnect the stream is not trusted (twice the publisher's progress interval). */
+  distrustAfterDisconnectMs?: number;
+}
+
+export class StreamProgress {
+  readonly #nats: NatsConnection;
+  readonly #distrustMs: number;
+  #sub: Subscription | undefined;
+  #revision = 0;
+  #disconnectedAt = 0;
+  #connected = true;
+  #waiters: Waiter[] = [];
+
+  constructor(nats: NatsConnection, opts: StreamProgressOptions = {}) {
+    this.#nats = nats;
+    this.#distrustMs = opts.distrustAfterDisconnectMs ?? 2500;
+  }
+
+  /** The highest revision of any message received. */
+  get revision(): number {
+    return this.#revision;
+  }
+
+  /** Whether the connection is up (no changes arrive while it is down). */
+  get connected(): boolean {
+    return this.#connected;
+  }
+
+  /** Whether no disconnect happened recently (messages may have been lost then). */
+  get trusted(): boolean {
+    return Date.now() - this.#disconnectedAt >= this.#distrustMs;
+  }
+
+  start(): void {
+    if (this.#sub) return;
+    this.#sub = this.#nats.subscribe(`${watchSubjectRoot}.>`, {
+      callback: (err, msg) => {
+        if (err) return;
+        const head = Buffer.from(
+          msg.data.buffer,
+          msg.data.byteOffset,
+          Math.min(msg.data.byteLength, 400)
+        );
+        const m = revisionField.exec(head.toString('latin1'));
+        if (!m) return;
+        const r = Number(m[1]);
+        if (r <= this.#revision) return;
+        this.#revision = r;
+        this.#wake();
+      },
+    });
+    void (async () => {
+      for await (const s of this.#nats.status()) {
+        if (s.type === 'disconnect' || s.type === 'reconnect') this.#disconnectedAt = Date.now();
+        if (s.type === 'disconnect') this.#connected = false;
+        if (s.type === 'reconnect') this.#connected = true;
+      }
+    })().catch(() => undefined);
+  }
+
+  stop(): void {
+    this.#sub?.unsubscribe();
+    for (const w of this.#waiters.splice(0)) {
+      clearTimeout(w.timer);
+      w.resolve(false);
+    }
+  }
+
+  /** Resolves true once a message at `revision` or later has arrived, false after `timeoutMs`. */
+  reached(revision: number, timeoutMs: number): Promise<boolean> {
+    if (this.#revision >= revision) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const w: Waiter = {
+        revision,
+        resolve,
+        timer: setTimeout(() => {
+          this.#waiters = this.#waiters.filter((x) => x !== w);
+          resolve(false);
+        }, timeoutMs),
+      };
+      this.#waiters.push(w);
+    });
+  }
+
+  #wake(): void {
+    if (this.#waiters.length === 0) return;
+    const rest: Waiter[] = [];
+    for (const w of this.#waiters) {
+      if (w.revision <= this.#revision) {
+        clearTimeout(w.timer);
+        w.resolve(true);
+      } else rest.push(w);
+    }
+    this.#waiters = rest;
+  }
+}

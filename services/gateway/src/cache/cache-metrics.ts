@@ -1,0 +1,69 @@
+// The watch caches' metrics (k8s apiserver_watch_cache_*): objects and events held per type,
+// an estimate of the JSON bytes per cached object, relists, and consistent reads served from
+// the cache or by storage after the wait (apiserver_watch_cache_consistent_read_total).
+import { Counter, Gauge } from 'prom-client';
+import type { Registry } from 'prom-client';
+import type { Cachers } from './cachers.js';
+
+export interface CacheMetrics {
+  consistentReads: Counter<'resource' | 'success' | 'fallback'>;
+}
+
+/** Objects sampled per type for the bytes-per-object estimate. */
+const sampleSize = 64;
+
+export function registerCacheMetrics(registry: Registry, cachers: () => Cachers): CacheMetrics {
+  const consistentReads = new Counter({
+    name: 'orch_gateway_watch_cache_consistent_read_total',
+    help: 'Consistent reads (no resourceVersion) by resource: served from the watch cache (fallback="false") or by storage after the cache did not reach the revision in time (fallback="true").',
+    labelNames: ['resource', 'success', 'fallback'] as const,
+    registers: [registry],
+  });
+  const perType = (
+    name: string,
+    help: string,
+    value: (c: ReturnType<Cachers['all']>[number]) => number
+  ): Gauge<'resource'> =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['resource'] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const c of cachers().all()) this.set({ resource: c.prefix }, value(c));
+      },
+    });
+  perType(
+    'orch_gateway_watch_cache_objects',
+    'Objects held in the watch cache, by type.',
+    (c) => c.cache.size
+  );
+  perType(
+    'orch_gateway_watch_cache_events',
+    'Recent changes held in the watch cache ring, by type.',
+    (c) => c.cache.ringSize
+  );
+  perType(
+    'orch_gateway_watch_cache_resource_version',
+    'The revision the watch cache is complete up to, by type.',
+    (c) => c.cache.lastRevision
+  );
+  perType(
+    'orch_gateway_watch_cache_relists',
+    'Times the watch cache listed again after its first list (history gone), by type.',
+    (c) => c.cache.relists
+  );
+  perType(
+    'orch_gateway_watch_cache_object_json_bytes',
+    'Estimated JSON bytes per cached object (a sample of the objects encoded), by type.',
+    (c) => {
+      const sample = c.cache.sample(sampleSize);
+      if (sample.length === 0) return 0;
+      let bytes = 0;
+      for (const o of sample) bytes += Buffer.byteLength(JSON.stringify(o));
+      return bytes / sample.length;
+    }
+  );
+  return { consistentReads };
+}

@@ -1,0 +1,336 @@
+// The watch cache against a real suite (etcd, storage gRPC, NATS): consistent reads wait for the
+// cache (a quiet type through a progress request), fall back to storage when it cannot catch up
+// (counted in the metric), paged lists continue from a kept snapshot exactly as storage pages,
+// a watch older than the ring is replayed from storage's history and is 410 once etcd compacted
+// it, a lost NATS message is repaired, and a relist ends the open watchers with 410.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { Etcd3 } from 'etcd3';
+import { connect } from 'nats';
+import type { NatsConnection } from 'nats';
+import { Registry } from 'prom-client';
+import type { Status } from '@orch/apimachinery/errors';
+import { StorageClient } from '@orch/apimachinery/grpc';
+import { ResourceRegistry, builtinResources, storagePrefix } from '@orch/apimachinery/registry';
+import type { ResourceDefinition } from '@orch/apimachinery/registry';
+import { clientCredentials } from '@orch/component-base/grpc-server';
+import { createLogger } from '@orch/component-base/logs';
+import { startSuite, waitFor } from '@orch/testing';
+import type { Suite } from '@orch/testing';
+import type { Change, FeedListener } from '../watch/change.js';
+import { registerCacheMetrics } from './cache-metrics.js';
+import type { CacheHooks } from './cacher.js';
+import { Cachers } from './cachers.js';
+
+let suite: Suite;
+let storage: StorageClient;
+let nats: NatsConnection;
+const log = createLogger('cache-test', (process.env['CACHE_TEST_LOG'] ?? 'error') as 'error');
+const registry = new ResourceRegistry(builtinResources);
+const configmaps = registry.lookup('', 'v1', 'configmaps')!;
+const secrets = registry.lookup('', 'v1', 'secrets')!;
+const services = registry.lookup('', 'v1', 'services')!;
+const serviceAccounts = registry.lookup('', 'v1', 'serviceaccounts')!;
+const events = registry.lookup('', 'v1', 'events')!;
+const ns = 'caching';
+const open: Cachers[] = [];
+
+function cachers(
+  opts: {
+    hooks?: CacheHooks;
+    currentRevision?: () => Promise<number>;
+    storage?: StorageClient;
+  } = {}
+) {
+  const c = new Cachers({
+    storage: opts.storage ?? storage,
+    nats,
+    log,
+    currentRevision: opts.currentRevision ?? (() => storage.currentRevision()),
+    consistentReadTimeoutMs: 1000,
+    freshWaitMs: 1000,
+    ...(opts.hooks ? { hooks: opts.hooks } : {}),
+  });
+  open.push(c);
+  return c;
+}
+
+const nameOf = (o: Record<string, unknown>): string => (o['metadata'] as { name: string }).name;
+
+async function create(resource: string, name: string, extra: object = {}): Promise<number> {
+  const kind = { configmaps: 'ConfigMap', secrets: 'Secret', services: 'Service' }[resource];
+  const res = await suite.request(0, 'POST', `/api/v1/namespaces/${ns}/${resource}`, {
+    apiVersion: 'v1',
+    kind,
+    metadata: { name },
+    ...extra,
+  });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return Number((res.body as { metadata: { resourceVersion: string } }).metadata.resourceVersion);
+}
+
+/** A listener that records what it receives. */
+function recorder(): FeedListener & { changes: Change[]; failed: Status[] } {
+  const changes: Change[] = [];
+  const failed: Status[] = [];
+  return {
+    changes,
+    failed,
+    change: (c) => changes.push(c),
+    progress: () => undefined,
+    fail: (s) => failed.push(s),
+  };
+}
+
+before(async () => {
+  suite = await startSuite();
+  const g = suite.pki.file('gateway');
+  storage = new StorageClient({
+    address: `127.0.0.1:${suite.storagePort}`,
+    credentials: clientCredentials({ caFile: suite.pki.caFile, ...g }),
+  });
+  nats = await connect({ servers: suite.nats.url });
+  await suite.request(0, 'POST', '/api/v1/namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: ns },
+  });
+});
+
+after(async () => {
+  for (const c of open) c.stop();
+  await nats.close();
+  storage.close();
+  await suite.stop();
+});
+
+const synced = (c: Cachers, def: ResourceDefinition) =>
+  waitFor('the cache syncs', async () => c.for(def).start().cache.synced, { timeoutMs: 10_000 });
+
+test('consistent read: served from the cache once it reached the current revision, a quiet type too', async () => {
+  const reads: boolean[] = [];
+  const c = cachers({ hooks: { onConsistentRead: (_r, fromCache) => reads.push(fromCache) } });
+  await synced(c, configmaps);
+  await synced(c, secrets);
+  const cm = c.for(configmaps);
+  // Written through another process: the read after the write must see it.
+  await create('configmaps', 'fresh');
+  assert.equal(await cm.serves('MOST_RECENT'), true);
+  assert.ok(cm.get(`${storagePrefix(configmaps)}${ns}/fresh`));
+  // Secrets did not change since: their cache reaches the current revision by a progress request.
+  const before = c.for(secrets).cache.lastRevision;
+  await create('configmaps', 'elsewhere');
+  assert.equal(await c.for(secrets).serves('MOST_RECENT'), true);
+  assert.ok(c.for(secrets).cache.lastRevision > before);
+  assert.deepEqual(reads, [true, true]);
+});
+
+test('consistent read: storage answers when the cache cannot reach the revision, counted in the metric', async () => {
+  const metricsRegistry = new Registry();
+  const holder: { c?: Cachers } = {};
+  const metrics = registerCacheMetrics(metricsRegistry, () => holder.c!);
+  // A revision the cache will not reach within the wait: storage's own, far ahead.
+  const c = cachers({
+    currentRevision: async () => (await storage.currentRevision()) + 1_000_000,
+    hooks: {
+      onConsistentRead: (resource, fromCache) =>
+        metrics.consistentReads.inc({
+          resource,
+          success: 'true',
+          fallback: fromCache ? 'false' : 'true',
+        }),
+    },
+  });
+  holder.c = c;
+  await synced(c, configmaps);
+  assert.equal(await c.for(configmaps).serves('MOST_RECENT'), false);
+  const text = await metricsRegistry.metrics();
+  assert.match(
+    text,
+    /orch_gateway_watch_cache_consistent_read_total\{resource="configmaps",success="true",fallback="true"\} 1/
+  );
+  assert.match(
+    text,
+    /orch_gateway_watch_cache_objects\{resource="\/registry\/core\/configmaps\/"\} \d+/
+  );
+  // A not-older-than read of a revision not reached in time is 504, as storage answers.
+  await assert.rejects(
+    c.for(configmaps).serves('NOT_OLDER_THAN', (await storage.currentRevision()) + 1_000_000),
+    (err: { status?: Status }) => err.status?.code === 504
+  );
+});
+
+test('paged list: a continue token pages from the kept snapshot, exactly as storage pages at that revision', async () => {
+  const c = cachers();
+  await synced(c, services);
+  for (let i = 0; i < 5; i++)
+    await create('services', `svc-${i}`, { spec: { ports: [{ port: 80 + i }] } });
+  const svc = c.for(services);
+  const prefix = storagePrefix(services, ns);
+  const first = await svc.list(prefix, { consistency: 'MOST_RECENT', limit: 2 });
+  assert.ok(first);
+  assert.deepEqual(first.items.map(nameOf), ['svc-0', 'svc-1']);
+  assert.equal(first.remainingItemCount, 3);
+  // Changes after the first page are not in the next pages (the list's revision stays).
+  await suite.request(0, 'DELETE', `/api/v1/namespaces/${ns}/services/svc-2`);
+  await create('services', 'svc-5', { spec: { ports: [{ port: 90 }] } });
+  await waitFor('the cache sees the changes', async () => !!svc.cache.get(`${ns}/svc-5`), {
+    timeoutMs: 5000,
+  });
+  const second = await svc.list(prefix, {
+    consistency: 'MOST_RECENT',
+    limit: 2,
+    continueToken: first.continueToken,
+  });
+  assert.ok(second, 'served from the snapshot');
+  const fromStorage = await storage.list({
+    prefix,
+    consistency: 'MOST_RECENT',
+    limit: 2,
+    continueToken: first.continueToken,
+  });
+  assert.deepEqual(second.items.map(nameOf), ['svc-2', 'svc-3']);
+  assert.deepEqual(second.items, fromStorage.items);
+  assert.equal(second.revision, first.revision);
+  assert.equal(second.revision, fromStorage.revision);
+  assert.equal(second.continueToken, fromStorage.continueToken);
+  assert.equal(second.remainingItemCount, fromStorage.remainingItemCount);
+  const third = await svc.list(prefix, {
+    consistency: 'MOST_RECENT',
+    limit: 2,
+    continueToken: second.continueToken,
+  });
+  assert.deepEqual(third?.items.map(nameOf), ['svc-4']);
+  assert.equal(third?.continueToken, '');
+  // A selector filters as storage does (no remaining count).
+  const selected = await svc.list(prefix, {
+    consistency: 'ANY',
+    limit: 1,
+    fieldSelector: 'metadata.name!=svc-0',
+  });
+  const selectedStorage = await storage.list({
+    prefix,
+    consistency: 'EXACT',
+    revision: selected!.revision,
+    limit: 1,
+    fieldSelector: 'metadata.name!=svc-0',
+  });
+  assert.deepEqual(selected?.items, selectedStorage.items);
+  assert.equal(selected?.remainingItemCount, -1);
+  assert.equal(selected?.continueToken, selectedStorage.continueToken);
+});
+
+test('watch older than the ring: replayed from storage history, once for concurrent watchers; 410 once etcd compacted it', async () => {
+  const from = await create('configmaps', 'before-cache');
+  await suite.request(0, 'POST', `/api/v1/namespaces/${ns}/serviceaccounts`, {
+    apiVersion: 'v1',
+    kind: 'ServiceAccount',
+    metadata: { name: 'old-change' },
+  });
+  // The real client, its history replays counted.
+  let replays = 0;
+  const counted = new Proxy(storage, {
+    get(target, prop, receiver) {
+      const v = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof v !== 'function') return v;
+      return (...args: unknown[]) => {
+        if (prop === 'history') replays++;
+        return (v as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  const c = cachers({ storage: counted });
+  await synced(c, serviceAccounts);
+  const sa = c.for(serviceAccounts);
+  assert.ok(sa.cache.ringStart > from, 'the ring starts after the revision watched from');
+  const before = replays;
+  const ws = [recorder(), recorder(), recorder()];
+  const stops = await Promise.all(ws.map((w) => sa.watch(w, from)));
+  assert.equal(replays - before, 1, 'one replay for the three watchers');
+  await suite.request(0, 'POST', `/api/v1/namespaces/${ns}/serviceaccounts`, {
+    apiVersion: 'v1',
+    kind: 'ServiceAccount',
+    metadata: { name: 'live-change' },
+  });
+  for (const w of ws) {
+    await waitFor('the live change', async () => w.changes.length >= 2, { timeoutMs: 5000 });
+    assert.deepEqual(
+      w.changes.map((ch) => `${ch.type} ${nameOf(ch.object)}`),
+      ['ADDED old-change', 'ADDED live-change']
+    );
+  }
+  for (const stop of stops) stop();
+  // Compacted: the same watch is 410 Expired.
+  const etcd = new Etcd3({ hosts: suite.etcd.endpoint });
+  await etcd.kv.compact({ revision: await storage.currentRevision() });
+  etcd.close();
+  await assert.rejects(
+    sa.watch(recorder(), from),
+    (err: { status?: Status }) => err.status?.code === 410
+  );
+});
+
+test('a lost NATS message is repaired from history; a relist (history gone) ends the watchers with 410', async () => {
+  let dropNext = false;
+  let dropProgress = false;
+  const repairs: number[] = [];
+  const c = cachers({
+    hooks: {
+      dropMessage: (m) => {
+        if (m.type === 'PROGRESS') return dropProgress;
+        if (!dropNext) return false;
+        dropNext = false;
+        return true;
+      },
+      onGapRepaired: (n) => repairs.push(n),
+    },
+  });
+  await synced(c, events);
+  const ep = c.for(events);
+  const post = (name: string) =>
+    suite.request(0, 'POST', `/api/v1/namespaces/${ns}/events`, {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name },
+      involvedObject: { kind: 'Namespace', name: ns },
+    });
+  const w = recorder();
+  await ep.watch(w, ep.cache.lastRevision);
+  dropNext = true;
+  assert.equal((await post('lost')).status, 201);
+  assert.equal((await post('after')).status, 201);
+  await waitFor('both, the lost one repaired', async () => !!ep.cache.get(`${ns}/after`), {
+    timeoutMs: 5000,
+  });
+  assert.ok(ep.cache.get(`${ns}/lost`));
+  assert.equal(repairs.length, 1);
+  assert.deepEqual(
+    w.changes.map((ch) => nameOf(ch.object)),
+    ['lost', 'after']
+  );
+  // Now lose a message and compact past it before the next one reveals the gap (progress
+  // messages, which would reveal it too, are lost meanwhile as well).
+  dropNext = true;
+  dropProgress = true;
+  await post('lost-for-good');
+  await create('configmaps', 'moves-the-revision-on'); // so compaction passes lost-for-good
+  const etcd = new Etcd3({ hosts: suite.etcd.endpoint });
+  await etcd.kv.compact({ revision: await storage.currentRevision() });
+  etcd.close();
+  dropProgress = false;
+  await post('reveals-the-gap');
+  await waitFor('the watcher ended with 410', async () => w.failed.length === 1, {
+    timeoutMs: 10_000,
+  });
+  assert.equal(w.failed[0]?.code, 410);
+  await waitFor(
+    'the relisted cache has both',
+    async () => !!ep.cache.get(`${ns}/reveals-the-gap`),
+    {
+      timeoutMs: 10_000,
+    }
+  );
+  assert.ok(ep.cache.get(`${ns}/lost-for-good`));
+  assert.equal(ep.cache.relists, 1);
+  assert.equal(ep.cache.listenerCount, 0);
+});

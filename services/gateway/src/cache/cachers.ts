@@ -1,0 +1,85 @@
+// The gateway's watch caches: one Cacher per stored type (per storage prefix), started on first
+// use, or at start for the types the gateway's own loops read; the readiness check naming the
+// types not synced yet; the open watch count (k8s apiserver: one cacher per resource in
+// storagebackend/factory, the informer-sync style readiness).
+import type { NatsConnection } from 'nats';
+import type { StorageClient } from '@orch/apimachinery/grpc';
+import { storagePrefix } from '@orch/apimachinery/registry';
+import type { ResourceDefinition } from '@orch/apimachinery/registry';
+import { StreamProgress } from '@orch/apimachinery/informer';
+import type { Logger } from '@orch/component-base/logs';
+import { Cacher } from './cacher.js';
+import type { CacheHooks } from './cacher.js';
+import { RevisionReader } from './revision-reader.js';
+
+export interface CachersOptions {
+  storage: StorageClient;
+  nats: NatsConnection;
+  log: Logger;
+  /** The current revision of storage (a quorum read), for consistent reads. */
+  currentRevision: () => Promise<number>;
+  hooks?: CacheHooks;
+  consistentReadTimeoutMs?: number;
+  freshWaitMs?: number;
+}
+
+export class Cachers {
+  readonly #cachers = new Map<string, Cacher>();
+  readonly #opts: CachersOptions;
+  readonly revisions: RevisionReader;
+  readonly #stream: StreamProgress;
+
+  constructor(opts: CachersOptions) {
+    this.#opts = opts;
+    this.revisions = new RevisionReader(opts.currentRevision);
+    this.#stream = new StreamProgress(opts.nats);
+  }
+
+  /** The cacher of a type (not started: its first read, watch or start() starts it). */
+  for(def: ResourceDefinition): Cacher {
+    const prefix = storagePrefix(def);
+    let c = this.#cachers.get(prefix);
+    if (!c) {
+      const o = this.#opts;
+      c = new Cacher({
+        prefix,
+        storage: o.storage,
+        nats: o.nats,
+        log: o.log,
+        revisions: this.revisions,
+        streamProgress: this.#stream,
+        ...(o.hooks ? { hooks: o.hooks } : {}),
+        ...(o.consistentReadTimeoutMs !== undefined
+          ? { consistentReadTimeoutMs: o.consistentReadTimeoutMs }
+          : {}),
+        ...(o.freshWaitMs !== undefined ? { freshWaitMs: o.freshWaitMs } : {}),
+      });
+      this.#cachers.set(prefix, c);
+      this.#stream.start();
+    }
+    return c;
+  }
+
+  /** Started cachers. */
+  all(): Cacher[] {
+    return [...this.#cachers.values()].filter((c) => c.started);
+  }
+
+  /** The types whose required cache has not synced yet (readiness fails while any is). */
+  notSynced(): string[] {
+    return this.all()
+      .filter((c) => c.required && !c.cache.synced)
+      .map((c) => c.prefix);
+  }
+
+  openWatchCount(): number {
+    let n = 0;
+    for (const c of this.#cachers.values()) n += c.cache.listenerCount;
+    return n;
+  }
+
+  stop(): void {
+    for (const c of this.#cachers.values()) c.stop();
+    this.#stream.stop();
+  }
+}

@@ -1,0 +1,339 @@
+// The watch cache of one type (k8s apiserver pkg/storage/cacher/watch_cache.go): the objects by
+// storage key (kept in key order, so a namespace is one range of keys), a ring of recent changes
+// with the object before each (selector transitions), the revision the cache is complete up
+// to, waiters for a revision, and a few snapshots of the state for paged lists
+// (watch_cache's snapshots of the store at a revision). A Reflector fills it; it is also an
+// Informer for the gateway's own loops.
+import { newResourceExpired } from '@orch/apimachinery/errors';
+import { objectKey } from '@orch/apimachinery/informer';
+import type {
+  ChangeType,
+  Informer,
+  InformerEventHandler,
+  ReflectorSink,
+} from '@orch/apimachinery/informer';
+import type { Change, FeedListener } from '../watch/change.js';
+
+type Obj = Record<string, unknown>;
+
+/** The state at one revision, keys in order (immutable). */
+export interface Snapshot {
+  revision: number;
+  keys: readonly string[];
+  objects: readonly Obj[];
+  /** When it was taken (snapshots are kept a bounded time). */
+  takenAt: number;
+}
+
+export interface WatchCacheOptions {
+  /** Storage key prefix of the type: `/registry/<group>/<resource>/`. */
+  prefix: string;
+  /** Changes kept for watches that resume from a recent revision. */
+  capacity?: number;
+  /** Snapshots kept for continue tokens. */
+  snapshots?: number;
+  /** How long a snapshot is kept for continue tokens. */
+  snapshotTtlMs?: number;
+}
+
+interface RevisionWaiter {
+  revision: number;
+  resolve: (fresh: boolean) => void;
+  timer: NodeJS.Timeout;
+}
+
+/** First index in sorted `keys` whose key is >= `key`. */
+export function lowerBound(keys: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid]! < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+export class WatchCache implements ReflectorSink, Informer {
+  readonly prefix: string;
+  readonly capacity: number;
+  readonly #maxSnapshots: number;
+  readonly #snapshotTtlMs: number;
+  readonly #objects = new Map<string, Obj>();
+  /** The keys of #objects in order. */
+  #keys: string[] = [];
+  /** Recent changes; every change with revision > #ringStart is in it. */
+  #ring: Change[] = [];
+  #ringStart = 0;
+  #revision = 0;
+  #synced = false;
+  #relists = 0;
+  readonly #listeners = new Set<FeedListener>();
+  readonly #handlers: InformerEventHandler[] = [];
+  #syncWaiters: (() => void)[] = [];
+  #revisionWaiters: RevisionWaiter[] = [];
+  /** The snapshot of the current state, until the next change. */
+  #current: Snapshot | undefined;
+  #snapshots: Snapshot[] = [];
+  /** Called with how many watchers each change went to. */
+  onFanout: ((n: number) => void) | undefined;
+
+  constructor(opts: WatchCacheOptions) {
+    this.prefix = opts.prefix;
+    this.capacity = opts.capacity ?? 2000;
+    this.#maxSnapshots = opts.snapshots ?? 4;
+    this.#snapshotTtlMs = opts.snapshotTtlMs ?? 75_000;
+  }
+
+  // --- Informer -------------------------------------------------------------------------------
+
+  addEventHandler(h: InformerEventHandler): void {
+    this.#handlers.push(h);
+  }
+
+  get synced(): boolean {
+    return this.#synced;
+  }
+
+  waitForSync(): Promise<void> {
+    return this.#synced ? Promise.resolve() : new Promise((r) => this.#syncWaiters.push(r));
+  }
+
+  /** By `<namespace>/<name>` or `<name>` (objectKey). */
+  get(key: string): Obj | undefined {
+    return this.#objects.get(this.prefix + key);
+  }
+
+  list(): Obj[] {
+    return [...this.#objects.values()];
+  }
+
+  get lastRevision(): number {
+    return this.#revision;
+  }
+
+  // --- reads ----------------------------------------------------------------------------------
+
+  /** The object at a storage key. */
+  getByKey(key: string): Obj | undefined {
+    return this.#objects.get(key);
+  }
+
+  get size(): number {
+    return this.#objects.size;
+  }
+
+  get ringSize(): number {
+    return this.#ring.length;
+  }
+
+  /** The oldest revision a watch can resume from out of the ring. */
+  get ringStart(): number {
+    return this.#ringStart;
+  }
+
+  /** How many times the state was replaced after the first list. */
+  get relists(): number {
+    return this.#relists;
+  }
+
+  get listenerCount(): number {
+    return this.#listeners.size;
+  }
+
+  /** A sample of the objects (memory estimates). */
+  sample(n: number): Obj[] {
+    const out: Obj[] = [];
+    for (const o of this.#objects.values()) {
+      if (out.length >= n) break;
+      out.push(o);
+    }
+    return out;
+  }
+
+  /** The current state as a snapshot (taken once per change, shared by the lists that follow). */
+  snapshot(): Snapshot {
+    const now = Date.now();
+    let s = this.#current;
+    if (s && s.revision !== this.#revision) {
+      // Only progress since: the same state, at a newer revision.
+      s = { ...s, revision: this.#revision, takenAt: now };
+    } else if (!s) {
+      const keys = [...this.#keys];
+      s = {
+        revision: this.#revision,
+        keys,
+        objects: keys.map((k) => this.#objects.get(k)!),
+        takenAt: now,
+      };
+    }
+    if (s !== this.#current) {
+      this.#current = s;
+      this.#snapshots = this.#snapshots.filter((x) => now - x.takenAt < this.#snapshotTtlMs);
+      this.#snapshots.push(s);
+      if (this.#snapshots.length > this.#maxSnapshots) this.#snapshots.shift();
+    }
+    return s;
+  }
+
+  /** A kept snapshot at exactly `revision`, if any. */
+  snapshotAt(revision: number): Snapshot | undefined {
+    const now = Date.now();
+    return this.#snapshots.find(
+      (s) => s.revision === revision && now - s.takenAt < this.#snapshotTtlMs
+    );
+  }
+
+  /** Resolves true once the cache has reached `revision`, false after `timeoutMs`. */
+  waitUntilFresh(revision: number, timeoutMs: number): Promise<boolean> {
+    if (this.#synced && this.#revision >= revision) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const w: RevisionWaiter = {
+        revision,
+        resolve,
+        timer: setTimeout(() => {
+          this.#revisionWaiters = this.#revisionWaiters.filter((x) => x !== w);
+          resolve(false);
+        }, timeoutMs),
+      };
+      this.#revisionWaiters.push(w);
+    });
+  }
+
+  // --- watchers -------------------------------------------------------------------------------
+
+  /**
+   * Adds a listener from `fromRevision` when the ring reaches back that far: the changes after
+   * it from the ring, then every live one. False (nothing added) when the ring does not.
+   */
+  addListener(listener: FeedListener, fromRevision: number): boolean {
+    if (!this.#synced || fromRevision < this.#ringStart) return false;
+    for (const c of this.#ring) if (c.revision > fromRevision) listener.change(c);
+    this.#listeners.add(listener);
+    return true;
+  }
+
+  /** The changes in the ring, oldest first (every change after ringStart). */
+  ringChanges(): readonly Change[] {
+    return this.#ring;
+  }
+
+  /** Adds a listener that receives only live changes (it caught up elsewhere). */
+  addLiveListener(listener: FeedListener): void {
+    this.#listeners.add(listener);
+  }
+
+  removeListener(listener: FeedListener): void {
+    this.#listeners.delete(listener);
+  }
+
+  // --- ReflectorSink --------------------------------------------------------------------------
+
+  replace(items: Obj[], revision: number): void {
+    if (this.#synced) {
+      // k8s cacher: a relist ends every watcher (their history may now have a hole); clients
+      // watch again from their last revision, or relist on this 410.
+      this.#relists++;
+      const gone = newResourceExpired(
+        `the watch cache of ${this.prefix} was relisted at revision ${revision}; watch again`
+      ).status;
+      const ended = [...this.#listeners];
+      this.#listeners.clear();
+      for (const l of ended) l.fail(gone);
+    }
+    const fresh = new Map<string, Obj>();
+    for (const o of items) fresh.set(this.prefix + objectKey(o), o);
+    const old = new Map(this.#objects);
+    this.#objects.clear();
+    for (const [k, o] of fresh) this.#objects.set(k, o);
+    this.#keys = [...fresh.keys()].sort();
+    this.#ring = [];
+    this.#ringStart = revision;
+    this.#revision = revision;
+    this.#current = undefined;
+    for (const [k, o] of old) if (!fresh.has(k)) for (const h of this.#handlers) h.onDelete?.(o);
+    for (const [k, o] of fresh) {
+      const before = old.get(k);
+      for (const h of this.#handlers) {
+        if (before) h.onUpdate?.(before, o);
+        else h.onAdd?.(o);
+      }
+    }
+    for (const h of this.#handlers) h.onReplace?.(revision);
+    if (!this.#synced) {
+      this.#synced = true;
+      for (const w of this.#syncWaiters.splice(0)) w();
+    }
+    this.#wake();
+  }
+
+  change(type: ChangeType, object: Obj, revision: number, prevObject?: Obj): void {
+    const key = this.prefix + objectKey(object);
+    const old = this.#objects.get(key);
+    if (type === 'DELETED') {
+      if (old) {
+        this.#objects.delete(key);
+        const i = lowerBound(this.#keys, key);
+        if (this.#keys[i] === key) this.#keys.splice(i, 1);
+      }
+    } else {
+      if (!old) {
+        const i = lowerBound(this.#keys, key);
+        this.#keys.splice(i, 0, key);
+      }
+      this.#objects.set(key, object);
+    }
+    const c: Change = { type, revision, object };
+    const before = old ?? prevObject;
+    if (before && type !== 'ADDED') c.prevObject = before;
+    this.#ring.push(c);
+    if (this.#ring.length > this.capacity) {
+      const dropped = this.#ring.splice(0, this.#ring.length - this.capacity);
+      this.#ringStart = dropped[dropped.length - 1]!.revision;
+    }
+    this.#revision = revision;
+    this.#current = undefined;
+    if (type === 'DELETED') {
+      // The object's last state at the deletion revision (its resourceVersion is that revision).
+      if (old) for (const h of this.#handlers) h.onDelete?.(object);
+    } else {
+      for (const h of this.#handlers) {
+        if (old) h.onUpdate?.(old, object);
+        else h.onAdd?.(object);
+      }
+    }
+    for (const l of this.#listeners) l.change(c);
+    this.onFanout?.(this.#listeners.size);
+    this.#wake();
+  }
+
+  progress(revision: number): void {
+    if (revision < this.#revision) return;
+    this.#revision = revision;
+    for (const l of this.#listeners) l.progress(revision);
+    this.#wake();
+  }
+
+  /** Ends every watcher (the cache stops). */
+  stop(status: Parameters<FeedListener['fail']>[0]): void {
+    const ended = [...this.#listeners];
+    this.#listeners.clear();
+    for (const l of ended) l.fail(status);
+    for (const w of this.#revisionWaiters.splice(0)) {
+      clearTimeout(w.timer);
+      w.resolve(false);
+    }
+  }
+
+  #wake(): void {
+    if (this.#revisionWaiters.length === 0) return;
+    const rest: RevisionWaiter[] = [];
+    for (const w of this.#revisionWaiters) {
+      if (w.revision <= this.#revision) {
+        clearTimeout(w.timer);
+        w.resolve(true);
+      } else rest.push(w);
+    }
+    this.#revisionWaiters = rest;
+  }
+}
