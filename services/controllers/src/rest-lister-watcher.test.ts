@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { Etcd3 } from 'etcd3';
 import { RestClient, loadKubeconfig } from '@orch/apimachinery/client';
 import { isGone } from '@orch/apimachinery/errors';
-import { RestListerWatcher } from '@orch/apimachinery/informer';
+import { RestListerWatcher, SharedInformer } from '@orch/apimachinery/informer';
 import type { WatchSink } from '@orch/apimachinery/informer';
 import { startSuite, waitFor } from '@orch/testing';
 import type { Suite } from '@orch/testing';
@@ -112,4 +112,29 @@ test('watch: from compacted history rejects with the 410 Status, for the reflect
   const { sink, seen } = recorder();
   await assert.rejects(lw.watch(before7, sink, new AbortController().signal), (err) => isGone(err));
   assert.equal(seen.length, 0);
+});
+
+test('informer over the public API: synced from the list, then kept by the watch', async () => {
+  const informer = new SharedInformer({
+    listerWatcher: new RestListerWatcher(client, base, { pageSize: 2 }),
+    name: base,
+  });
+  const added: string[] = [];
+  informer.addEventHandler({
+    onAdd: (o) => added.push((o['metadata'] as { name: string }).name),
+  });
+  await informer.start();
+  try {
+    assert.ok(informer.synced);
+    assert.ok(informer.get(`${ns}/cm-2`));
+    await client.request('POST', base, { metadata: { name: 'seen-by-informer' } });
+    await waitFor(
+      'the informer sees the new configmap',
+      () => Promise.resolve(informer.get(`${ns}/seen-by-informer`) !== undefined),
+      { timeoutMs: 10_000 }
+    );
+    assert.ok(added.includes('seen-by-informer'));
+  } finally {
+    informer.stop();
+  }
 });

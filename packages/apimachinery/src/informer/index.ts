@@ -14,7 +14,12 @@ export { RevisionCursor } from './revision-cursor.js';
 export { StorageListerWatcher } from './storage-lister-watcher.js';
 export type { StreamProgressOptions } from './stream-progress.js';
 export { StreamProgress } from './stream-progress.js';
-export type { InformerLogger, SharedInformerOptions } from './shared-informer.js';
+export type {
+  InformerLogger,
+  ListerWatcherInformerOptions,
+  SharedInformerOptions,
+  StorageInformerOptions,
+} from './shared-informer.js';
 export { SharedInformer } from './shared-informer.js';
 export type { RestListerWatcherOptions } from './rest-lister-watcher.js';
 export { RestListerWatcher } from './rest-lister-watcher.js';

@@ -1,9 +1,16 @@
-// A shared informer (client-go tools/cache SharedInformer): a Reflector over the storage and
-// NATS ListerWatcher, with the objects by key and the event handlers. A relist (after the
+// A shared informer (client-go tools/cache SharedInformer): a Reflector over a ListerWatcher
+// (the storage and NATS one by default, the public API's for the controllers), with the
+// objects by key and the event handlers. A relist (after the
 // history of a gap was gone) shows handlers the differences as adds, updates and deletes.
 import type { NatsConnection } from 'nats';
 import type { WatchMessage } from '../watch/index.js';
-import type { ChangeType, Informer, InformerEventHandler, ReflectorSink } from './interfaces.js';
+import type {
+  ChangeType,
+  Informer,
+  InformerEventHandler,
+  ListerWatcher,
+  ReflectorSink,
+} from './interfaces.js';
 import { objectKey } from './object-key.js';
 import { Reflector } from './reflector.js';
 import type { ReflectorLogger } from './reflector.js';
@@ -14,7 +21,7 @@ type Obj = Record<string, unknown>;
 
 export type InformerLogger = ReflectorLogger;
 
-export interface SharedInformerOptions {
+export interface StorageInformerOptions {
   storage: InformerStorage;
   nats: NatsConnection;
   /** Storage key prefix of the type, `/registry/<group>/<resource>/`. */
@@ -30,9 +37,21 @@ export interface SharedInformerOptions {
   onRepair?: (events: number) => void;
 }
 
+/** An informer over another source, e.g. the public API (RestListerWatcher). */
+export interface ListerWatcherInformerOptions {
+  listerWatcher: ListerWatcher;
+  /** Names the source in logs, e.g. the collection's path. */
+  name: string;
+  log?: InformerLogger;
+  /** Pause between failed attempts to list or watch. */
+  retryMs?: number;
+}
+
+export type SharedInformerOptions = StorageInformerOptions | ListerWatcherInformerOptions;
+
 export class SharedInformer implements Informer, ReflectorSink {
-  readonly prefix: string;
-  readonly subject: string;
+  /** The storage prefix, or the name given with another ListerWatcher. */
+  readonly name: string;
   readonly #reflector: Reflector;
   readonly #onRepair: ((events: number) => void) | undefined;
   readonly #items = new Map<string, Obj>();
@@ -42,20 +61,25 @@ export class SharedInformer implements Informer, ReflectorSink {
   #syncWaiters: (() => void)[] = [];
 
   constructor(opts: SharedInformerOptions) {
-    const lw = new StorageListerWatcher({
-      storage: opts.storage,
-      nats: opts.nats,
-      prefix: opts.prefix,
-      ...(opts.log ? { log: opts.log } : {}),
-      ...(opts.pageSize !== undefined ? { pageSize: opts.pageSize } : {}),
-      ...(opts.dropMessage ? { dropMessage: opts.dropMessage } : {}),
-      ...(opts.onRepair ? { onRepair: opts.onRepair } : {}),
-    });
-    this.prefix = lw.prefix;
-    this.subject = lw.subject;
-    this.#onRepair = opts.onRepair;
+    let lw: ListerWatcher;
+    if ('listerWatcher' in opts) {
+      lw = opts.listerWatcher;
+      this.name = opts.name;
+    } else {
+      lw = new StorageListerWatcher({
+        storage: opts.storage,
+        nats: opts.nats,
+        prefix: opts.prefix,
+        ...(opts.log ? { log: opts.log } : {}),
+        ...(opts.pageSize !== undefined ? { pageSize: opts.pageSize } : {}),
+        ...(opts.dropMessage ? { dropMessage: opts.dropMessage } : {}),
+        ...(opts.onRepair ? { onRepair: opts.onRepair } : {}),
+      });
+      this.name = opts.prefix;
+      this.#onRepair = opts.onRepair;
+    }
     this.#reflector = new Reflector(lw, this, {
-      name: opts.prefix,
+      name: this.name,
       ...(opts.log ? { log: opts.log } : {}),
       ...(opts.retryMs !== undefined ? { retryMs: opts.retryMs } : {}),
     });

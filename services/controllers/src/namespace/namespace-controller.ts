@@ -6,6 +6,7 @@ import { isNotFound } from '@orch/apimachinery/errors';
 import type { ObjectMeta } from '@orch/apimachinery/meta';
 import type { Logger } from '@orch/component-base/logs';
 import type { RestClient } from '@orch/apimachinery/client';
+import { RestListerWatcher, SharedInformer } from '@orch/apimachinery/informer';
 
 export const namespaceFinalizer = 'orch.io/namespace';
 
@@ -26,37 +27,32 @@ export class NamespaceController {
   readonly #log: Logger;
   readonly #queue = new Set<string>();
   readonly #abort = new AbortController();
+  readonly #informer: SharedInformer;
   #working = false;
 
   constructor(client: RestClient, log: Logger) {
     this.#client = client;
     this.#log = log.child({ controller: 'namespace' });
+    this.#informer = new SharedInformer({
+      listerWatcher: new RestListerWatcher(client, '/api/v1/namespaces'),
+      name: 'namespaces',
+      log: this.#log,
+    });
+    const enqueue = (o: Record<string, unknown>): void => this.#enqueue(o as unknown as Namespace);
+    this.#informer.addEventHandler({ onAdd: enqueue, onUpdate: (_old, o) => enqueue(o) });
   }
 
-  /** List, then watch namespaces; every terminating namespace is queued. Runs until stop(). */
+  /** Lists and watches namespaces through the informer; every terminating one is queued. Runs until stop(). */
   async run(): Promise<void> {
-    while (!this.#abort.signal.aborted) {
-      try {
-        const list = await this.#client.request('GET', '/api/v1/namespaces');
-        for (const ns of (list['items'] as Namespace[]) ?? []) this.#enqueue(ns);
-        const rv = (list['metadata'] as { resourceVersion?: string }).resourceVersion ?? '';
-        await this.#client.watch(
-          `/api/v1/namespaces?resourceVersion=${rv}&allowWatchBookmarks=true`,
-          (e) => {
-            if (e.type === 'ADDED' || e.type === 'MODIFIED')
-              this.#enqueue(e.object as unknown as Namespace);
-          },
-          this.#abort.signal
-        );
-      } catch (err) {
-        if (this.#abort.signal.aborted) return;
-        this.#log.warn('namespace watch failed; relisting', { err });
-        await new Promise((r) => setTimeout(r, 1000));
-      }
-    }
+    const stopped = new Promise<void>((resolve) =>
+      this.#abort.signal.addEventListener('abort', () => resolve(), { once: true })
+    );
+    await this.#informer.start();
+    await stopped;
   }
 
   stop(): void {
+    this.#informer.stop();
     this.#abort.abort();
   }
 
