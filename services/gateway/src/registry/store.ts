@@ -156,7 +156,9 @@ export class Store implements StandardStorage {
         if (!isNotFound(err)) throw err;
       }
       if (!current) {
-        if (!this.strategy.allowCreateOnUpdate || opts.forceAllowCreate === false) {
+        // forceAllowCreate decides when given (apply creates, PATCH never does; k8s
+        // forceAllowCreate), else the strategy's AllowCreateOnUpdate.
+        if (!(opts.forceAllowCreate ?? this.strategy.allowCreateOnUpdate)) {
           throw newNotFound(this.groupResource, name);
         }
         const desired = await updateFn(undefined);
