@@ -84,9 +84,10 @@ function structField(name: string, f: FieldSchema): StructField {
 
 function atomOf(m: MessageSchema, schema: Schema): Atom {
   switch (m.jsonType) {
+    // A quantity is a string or a number (upstream's OpenAPI v3 oneOf, untyped for smd): `cpu: 1`.
     case 'int-or-string':
-      return { scalar: 'untyped' };
     case 'quantity':
+      return { scalar: 'untyped' };
     case 'time':
     case 'micro-time':
     case 'duration':

@@ -646,4 +646,13 @@ test('every write records managedFields on every stored kind: a cluster-scoped k
   assert.equal(same.status, 200);
   assert.equal((same.body as any).metadata.resourceVersion, before.metadata.resourceVersion);
   assert.equal(entryOf(same.body, 'noop'), undefined);
+  // The same without managedFields (a client that does not know them): still nothing written.
+  const { managedFields: _mf, ...metaWithout } = before.metadata;
+  const bare = await suite.request(0, 'PUT', `${cms}/r5?fieldManager=noop`, {
+    ...before,
+    metadata: metaWithout,
+  });
+  assert.equal(bare.status, 200);
+  assert.equal((bare.body as any).metadata.resourceVersion, before.metadata.resourceVersion);
+  assert.deepEqual((bare.body as any).metadata.managedFields, before.metadata.managedFields);
 });

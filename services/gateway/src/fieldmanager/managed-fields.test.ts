@@ -198,3 +198,20 @@ test('resetFields: the main resource never owns status; /status owns only status
   assert.deepEqual(e?.fieldsV1, { 'f:status': { 'f:replicas': {} } });
   assert.equal(e?.subresource, 'status');
 });
+
+test('apply types objects as upstream: a quantity may be a number (cpu: 1), an unknown field is refused', () => {
+  const fm = fieldManagerFor({ group: 'apps', version: 'v1', kind: 'Deployment' }, '', true);
+  const pod = (resources: object, extra: object = {}) =>
+    deployment({
+      template: { spec: { containers: [{ name: 'a', image: 'i', resources, ...extra }] } },
+    });
+  const ok = fm.apply(undefined, pod({ limits: { cpu: 1, memory: '1Gi' } }), 'm', false);
+  assert.ok(ok.metadata.managedFields);
+  assert.throws(
+    () => fm.apply(undefined, pod({}, { bogus: 1 }), 'm', false),
+    (err: unknown) =>
+      err instanceof StatusError &&
+      err.code === 400 &&
+      /bogus: field not declared/.test(err.message)
+  );
+});
