@@ -4,13 +4,14 @@
 // structuredMerge, with managedFields decoded from and encoded into the objects around it.
 // update never fails a write (upstream's UpdateNoErrors: on an error the object goes without
 // managedFields); apply answers conflicts as 409.
+import { newUnprocessableEntity } from '@orch/apimachinery/errors';
 import type { Filter } from '@orch/apimachinery/fieldpath';
 import { Set as FieldSet, makePath, newExcludeSetFilter } from '@orch/apimachinery/fieldpath';
 import { ConflictsError } from '@orch/apimachinery/merge';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import { formatApiVersion } from '@orch/apimachinery/schema';
 import { builtinSchemaModel } from '@orch/apimachinery/schema-model';
-import { parseableTypeFor } from '@orch/apimachinery/typed';
+import { ValidationErrors, parseableTypeFor } from '@orch/apimachinery/typed';
 import { BuildManagerInfoManager } from './build-manager-info-manager.js';
 import { CapManagersManager } from './cap-managers-manager.js';
 import { newApplyConflictError } from './conflict-error.js';
@@ -154,6 +155,12 @@ export class FieldManager {
       return out;
     } catch (err) {
       if (err instanceof ConflictsError) throw newApplyConflictError(err.conflicts);
+      // The applied object was typed and found valid: what fails here is the stored object (an
+      // associative list item without its key, which validation let through). Upstream answers
+      // 500 ("failed to create typed live object"); the apply cannot be processed against this
+      // object, which is 422, and the object stays as it is.
+      if (err instanceof ValidationErrors)
+        throw newUnprocessableEntity(`the stored object cannot take an apply: ${err.message}`);
       throw err;
     }
   }
