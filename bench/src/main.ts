@@ -13,6 +13,7 @@ import type { BenchSuite } from './bench-suite.js';
 import { Report } from './report.js';
 import type { BenchStep } from './step.js';
 import { admission } from './steps/admission.js';
+import { apply } from './steps/apply.js';
 import { authorizationCost } from './steps/authorization-cost.js';
 import { createsGets } from './steps/creates-gets.js';
 import { idleWatchMemory } from './steps/idle-watch-memory.js';
@@ -30,6 +31,7 @@ const steps: BenchStep[] = [
   idleWatchMemory,
   authorizationCost,
   admission,
+  apply,
 ];
 
 const onlySteps = process.env['BENCH_ONLY']

@@ -52,7 +52,8 @@ test('limits: a body at --max-request-body-bytes is read, one byte more is 413',
 function deepConfigMap(name: string, depth: number): Buffer {
   // Four levels to fieldsV1 (the body, metadata, the list, its entry), then depth - 4 objects.
   const deep = '{"f:a":'.repeat(depth - 5) + '{}' + '}'.repeat(depth - 5);
-  const mf = `[{"manager":"m","operation":"Update","fieldsType":"FieldsV1","fieldsV1":${deep}}]`;
+  const entry = '"manager":"m","operation":"Update","apiVersion":"v1","fieldsType":"FieldsV1"';
+  const mf = `[{${entry},"fieldsV1":${deep}}]`;
   return Buffer.from(`{"metadata":{"name":"${name}","managedFields":${mf}}}`);
 }
 

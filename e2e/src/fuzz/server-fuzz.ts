@@ -98,10 +98,12 @@ export class ServerFuzzer {
   async check(c: FuzzCase): Promise<void> {
     if (this.down) throw new Error(`the gateway is down since case: ${this.down}`);
     const t = this.targets[c.target] as FuzzTarget;
+    // An apply names its manager (required) and forces, so that what is fuzzed is the body.
     const path =
       c.verb === 'create'
         ? collectionPath(t.def)
-        : `${objectPath(t.def, c.name)}${c.verb === 'update-status' ? '/status' : ''}`;
+        : `${objectPath(t.def, c.name)}${c.verb === 'update-status' ? '/status' : ''}` +
+          (c.verb === 'apply' ? '?fieldManager=fuzz&force=true' : '');
     const toVictim = c.verb !== 'create' && c.verb !== 'delete';
     const before = toVictim ? await this.#ensureVictim(t) : undefined;
     const key = `${c.target}/${c.name}`;

@@ -167,9 +167,8 @@ test('errors table: 404, 409 AlreadyExists, 409 Conflict on a stale resourceVers
     Accept: 'application/vnd.unknown',
   });
   assert.equal(notAcceptable.status, 406);
-  // Server-side apply is not served yet.
   const unsupported = await suite.request(0, 'PATCH', `${base}/c0`, '{}', {
-    'Content-Type': 'application/apply-patch+yaml',
+    'Content-Type': 'application/x-unknown-patch+json',
   });
   assert.equal(unsupported.status, 415);
   const big = await suite.request(0, 'POST', base, {

@@ -73,6 +73,7 @@ export class GatewayServer implements Runnable {
               servicePlugins(names, config.admission!.client, log.child({ component: 'admission' }))
           : undefined
       ),
+      authorizer: authz.authorizer,
       maxWatchSeconds: options.maxWatchSeconds,
     });
     // end of REST storage

@@ -116,6 +116,7 @@ function messageSchema(
   if (m.description) s['description'] = m.description;
   if (Object.keys(sorted).length > 0) s['properties'] = sorted;
   if (required.length > 0) s['required'] = required.sort();
+  if (m.structType) s['x-kubernetes-map-type'] = m.structType;
   if (gvk)
     s['x-kubernetes-group-version-kind'] = [
       { group: gvk.group, kind: gvk.kind, version: gvk.version },

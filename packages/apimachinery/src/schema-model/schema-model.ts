@@ -82,6 +82,8 @@ export interface MessageSchema {
   name: string;
   description: string;
   jsonType?: JsonType;
+  /** x-kubernetes-map-type of the type wherever it is used (upstream +structType=atomic). */
+  structType?: 'atomic' | 'granular';
   /** Fields in proto order. */
   fields: FieldSchema[];
   /** Every JSON key of the object, inline fields expanded: key → the field and the inline fields leading to it. */
@@ -166,6 +168,7 @@ export class SchemaModel {
     if (existing) return existing;
     const jsonType = option(type, 'json_type') as JsonType | undefined;
     const columns = option(type, 'table_columns') as string | undefined;
+    const structType = option(type, 'struct_type') as MessageSchema['structType'];
     const schema: MessageSchema = {
       fullName,
       name: type.name,
@@ -174,6 +177,7 @@ export class SchemaModel {
       jsonFields: new Map(),
       type,
       ...(jsonType ? { jsonType } : {}),
+      ...(structType ? { structType } : {}),
       ...(columns ? { tableColumns: parseColumns(columns) } : {}),
     };
     this.messages.set(fullName, schema); // before the fields: messages may be recursive

@@ -4,7 +4,8 @@
 // `list_map_keys`; without a list type a legacy `patch_strategy` containing merge makes it
 // associative keyed by `patch_merge_key` (a set when there is no key), otherwise atomic. A map
 // field is a map, atomic with `map_type` atomic; `map_type` on a message field overrides the
-// struct's relationship. Messages with a JSON form of their own are scalars (time, quantity,
+// struct's relationship; a message with `struct_type` atomic is an atomic struct wherever it is
+// used (upstream's +structType=atomic). Messages with a JSON form of their own are scalars (time, quantity,
 // int-or-string...), lists (string-list) or the deduced type (raw, fields-v1).
 import type { GroupVersionKind } from '../schema/index.js';
 import type { FieldSchema, MessageSchema, SchemaModel, ValueType } from '../schema-model/index.js';
@@ -83,9 +84,10 @@ function structField(name: string, f: FieldSchema): StructField {
 
 function atomOf(m: MessageSchema, schema: Schema): Atom {
   switch (m.jsonType) {
+    // A quantity is a string or a number (upstream's OpenAPI v3 oneOf, untyped for smd): `cpu: 1`.
     case 'int-or-string':
-      return { scalar: 'untyped' };
     case 'quantity':
+      return { scalar: 'untyped' };
     case 'time':
     case 'micro-time':
     case 'duration':
@@ -104,7 +106,8 @@ function atomOf(m: MessageSchema, schema: Schema): Atom {
     default: {
       const fields: StructField[] = [];
       for (const [name, { field }] of m.jsonFields) fields.push(structField(name, field));
-      return { map: { fields, elementRelationship: 'separable' } };
+      const elementRelationship = m.structType === 'atomic' ? 'atomic' : 'separable';
+      return { map: { fields, elementRelationship } };
     }
   }
 }

@@ -205,18 +205,49 @@ test('toFieldSet over the schema model: list-map-keys, legacy merge key, atomic 
   assert.ok(s.has(makePath('metadata', 'finalizers', { value: 'a/b' })), 'list-type set');
   assert.ok(s.has(makePath('metadata', 'labels', 'app')), 'granular map');
 
-  // ServiceAccount.secrets has no list type, only the legacy merge marker keyed by name.
+  // ServiceAccount.secrets has no list type, only the legacy merge marker keyed by name; its
+  // items are ObjectReferences, an atomic struct: each item is owned whole.
   const sa = parseableTypeFor(model, { group: '', version: 'v1', kind: 'ServiceAccount' });
   const saSet = sa
     .fromUnstructured({ secrets: [{ name: 's1' }, { name: 's2', namespace: 'n' }] })
     .toFieldSet();
-  assert.deepEqual(paths(saSet), [
-    '.secrets[name="s1"]',
-    '.secrets[name="s2"]',
-    '.secrets[name="s1"].name',
-    '.secrets[name="s2"].name',
-    '.secrets[name="s2"].namespace',
-  ]);
+  assert.deepEqual(paths(saSet), ['.secrets[name="s1"]', '.secrets[name="s2"]']);
+});
+
+test('toFieldSet over the schema model: atomic structs (upstream +structType=atomic) are owned whole', () => {
+  const model = builtinSchemaModel();
+  const deploy = parseableTypeFor(model, { group: 'apps', version: 'v1', kind: 'Deployment' });
+  const tv = deploy.fromUnstructured({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: {
+      name: 'd',
+      ownerReferences: [{ apiVersion: 'v1', kind: 'X', name: 'x', uid: 'u1' }],
+    },
+    spec: {
+      selector: { matchLabels: { app: 'x' } },
+      template: {
+        spec: {
+          containers: [
+            {
+              name: 'c',
+              env: [{ name: 'E', valueFrom: { configMapKeyRef: { name: 'cm', key: 'k' } } }],
+            },
+          ],
+        },
+      },
+    },
+  });
+  const s = tv.toFieldSet();
+  assert.ok(s.has(makePath('spec', 'selector')), 'LabelSelector is atomic');
+  assert.ok(!s.has(makePath('spec', 'selector', 'matchLabels')));
+  const ref = makePath('metadata', 'ownerReferences', keyByFields('uid', 'u1'));
+  assert.ok(s.has(ref), 'OwnerReference is atomic');
+  assert.ok(!s.has(makePath('metadata', 'ownerReferences', keyByFields('uid', 'u1'), 'name')));
+  const env = makePath('spec', 'template', 'spec', 'containers', keyByFields('name', 'c'), 'env');
+  const ck = [...env, keyByFields('name', 'E'), 'valueFrom', 'configMapKeyRef'];
+  assert.ok(s.has(makePath(...ck)), 'ConfigMapKeySelector is atomic');
+  assert.ok(!s.has(makePath(...ck, 'key')));
 });
 
 test('validation: a value that does not fit the schema is an error naming the field', () => {

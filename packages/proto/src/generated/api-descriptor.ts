@@ -1059,6 +1059,9 @@ export const apiDescriptor: Record<string, unknown> = {
           },
           "OwnerReference": {
            "edition": "proto2",
+           "options": {
+            "(orch.api.struct_type)": "atomic"
+           },
            "fields": {
             "apiVersion": {
              "type": "string",
@@ -1183,6 +1186,9 @@ export const apiDescriptor: Record<string, unknown> = {
           },
           "LabelSelector": {
            "edition": "proto2",
+           "options": {
+            "(orch.api.struct_type)": "atomic"
+           },
            "fields": {
             "matchLabels": {
              "keyType": "string",
@@ -2290,6 +2296,9 @@ export const apiDescriptor: Record<string, unknown> = {
           },
           "ObjectReference": {
            "edition": "proto2",
+           "options": {
+            "(orch.api.struct_type)": "atomic"
+           },
            "fields": {
             "kind": {
              "type": "string",
@@ -2331,6 +2340,9 @@ export const apiDescriptor: Record<string, unknown> = {
           },
           "LocalObjectReference": {
            "edition": "proto2",
+           "options": {
+            "(orch.api.struct_type)": "atomic"
+           },
            "fields": {
             "name": {
              "type": "string",
@@ -3092,6 +3104,9 @@ export const apiDescriptor: Record<string, unknown> = {
           },
           "ObjectFieldSelector": {
            "edition": "proto2",
+           "options": {
+            "(orch.api.struct_type)": "atomic"
+           },
            "fields": {
             "apiVersion": {
              "type": "string",
@@ -3114,6 +3129,9 @@ export const apiDescriptor: Record<string, unknown> = {
           },
           "ResourceFieldSelector": {
            "edition": "proto2",
+           "options": {
+            "(orch.api.struct_type)": "atomic"
+           },
            "fields": {
             "containerName": {
              "type": "string",
@@ -3138,6 +3156,9 @@ export const apiDescriptor: Record<string, unknown> = {
           },
           "ConfigMapKeySelector": {
            "edition": "proto2",
+           "options": {
+            "(orch.api.struct_type)": "atomic"
+           },
            "fields": {
             "localObjectReference": {
              "type": "LocalObjectReference",
@@ -3168,6 +3189,9 @@ export const apiDescriptor: Record<string, unknown> = {
           },
           "SecretKeySelector": {
            "edition": "proto2",
+           "options": {
+            "(orch.api.struct_type)": "atomic"
+           },
            "fields": {
             "localObjectReference": {
              "type": "LocalObjectReference",
@@ -3938,6 +3962,9 @@ export const apiDescriptor: Record<string, unknown> = {
           },
           "NodeSelector": {
            "edition": "proto2",
+           "options": {
+            "(orch.api.struct_type)": "atomic"
+           },
            "fields": {
             "nodeSelectorTerms": {
              "rule": "repeated",
@@ -3954,6 +3981,9 @@ export const apiDescriptor: Record<string, unknown> = {
           },
           "NodeSelectorTerm": {
            "edition": "proto2",
+           "options": {
+            "(orch.api.struct_type)": "atomic"
+           },
            "fields": {
             "matchExpressions": {
              "rule": "repeated",

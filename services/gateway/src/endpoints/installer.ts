@@ -8,6 +8,7 @@ import { newMethodNotSupported, newNotFound } from '@orch/apimachinery/errors';
 import type { ResourceRegistry } from '@orch/apimachinery/registry';
 import { writeErrorNegotiated } from '../negotiation/response-writers.js';
 import type { Admission } from '../admission/interfaces.js';
+import type { Authorizer } from '../authz/authorizer.js';
 import {
   isCollectionDeleter,
   isCreater,
@@ -77,6 +78,8 @@ export interface InstallerDeps {
   rest: Map<string, Storage>;
   /** The admission chain of every write, reading the write's attributes (admission/chain.ts). */
   admission?: Admission;
+  /** The authorizer, for the extra check of an apply that creates. */
+  authorizer?: Authorizer;
   maxWatchSeconds: number;
   onWatchEvent?: () => void;
 }
@@ -113,6 +116,7 @@ export function resourceHandler(deps: InstallerDeps): RequestHandler {
       def,
       rest,
       admission: deps.admission,
+      authorizer: deps.authorizer,
       info,
       query: requestUrl(req).searchParams,
       req,

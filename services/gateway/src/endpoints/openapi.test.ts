@@ -107,8 +107,9 @@ describe('openapi', () => {
     assert.ok(names.has('fieldValidation') && names.has('fieldManager'), [...names].join());
     assert.deepEqual(
       pod.patch.parameters.map((p: Doc) => p['name']),
-      ['body', 'dryRun', 'fieldManager', 'fieldValidation']
+      ['body', 'dryRun', 'fieldManager', 'fieldValidation', 'force']
     );
+    assert.ok(pod.patch.consumes.includes('application/apply-patch+yaml'), 'server-side apply');
 
     const cm = v2['definitions']['io.orch.api.core.v1.ConfigMap'];
     assert.deepEqual(Object.keys(cm).sort(), [
@@ -259,6 +260,7 @@ describe('openapi', () => {
       'application/json-patch+json',
       'application/merge-patch+json',
       'application/strategic-merge-patch+json',
+      'application/apply-patch+yaml',
     ]);
     assert.equal(
       patch.responses['200'].content['application/json'].schema.$ref,

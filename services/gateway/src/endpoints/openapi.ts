@@ -36,6 +36,7 @@ const patchTypes = [
   'application/json-patch+json',
   'application/merge-patch+json',
   'application/strategic-merge-patch+json',
+  'application/apply-patch+yaml',
 ];
 
 /** `io.orch.api.<group>.<version>.<Kind>`: core for '', `.orch.io` dropped, foreign domains reversed. */
@@ -118,6 +119,11 @@ const q = {
     'string',
     'fieldManager is a name associated with the actor or entity that is making these changes.'
   ),
+  force: query(
+    'force',
+    'boolean',
+    'Force is going to "force" Apply requests. It means user will re-acquire conflicting fields owned by other people. Force flag must be unset for non-apply patch requests.'
+  ),
   fieldValidation: query(
     'fieldValidation',
     'string',
@@ -197,7 +203,7 @@ function objectOperation(verb: Verb, kindDef: string, what: string): OperationSp
         action: 'patch',
         idVerb: 'patch',
         description: `partially update the specified ${what}`,
-        parameters: [body(patchDef), ...writeParams],
+        parameters: [body(patchDef), ...writeParams, q.force],
         responses: { '200': kindDef, '201': kindDef },
         consumes: patchTypes,
       };

@@ -5,6 +5,7 @@ import { isNamedCreater } from '../registry/rest.js';
 import type { Creater, NamedCreater } from '../registry/rest.js';
 import { addWarning } from '../request/context.js';
 import { decodeRequestObject, parseFieldValidation, readBody } from './decode.js';
+import { fieldManagerOf, parseWriteManager } from './field-manager.js';
 import { parseDryRun } from './list-options.js';
 import { admitFor, contextOf, namespaceOf, negotiateBeforeWrite, validationFor } from './scope.js';
 import type { RequestScope } from './scope.js';
@@ -24,7 +25,12 @@ export async function createResource(
   const contentType = negotiateInput(req, writableMediaTypes);
   const target = { namespace: namespaceOf(scope) };
   const warn = (w: string): void => addWarning(req, w);
-  const obj = decodeRequestObject(readBody(req), contentType, rest.objectKind, target, mode, warn);
+  const { manager } = parseWriteManager(scope, 'CreateOptions');
+  let obj = decodeRequestObject(readBody(req), contentType, rest.objectKind, target, mode, warn);
+  // The creator owns every field it set (k8s: FieldManager.UpdateNoErrors from an empty object,
+  // before admission).
+  const fm = fieldManagerOf(scope, true);
+  if (fm) obj = fm.update(undefined, obj, manager);
   // Mutating admission on the decoded object, before the Store's strategy validates it.
   await admitFor(scope, 'CREATE', dryRun)?.(obj, undefined);
   const opts = { dryRun, createValidation: validationFor(scope, 'CREATE', dryRun), warn };

@@ -1,6 +1,9 @@
-// PATCH: JSON merge patch (RFC 7386) and JSON patch (RFC 6902) applied to the current object
-// inside the update loop, so a lost race re-applies the patch to the newer object; the result is
-// field-checked and defaulted like a PUT body.
+// PATCH (k8s handlers/patch.go): JSON merge patch (RFC 7386), JSON patch (RFC 6902), strategic
+// merge patch and server-side apply (application/apply-patch+yaml, YAML or JSON), applied to the
+// current object inside the update loop, so a lost race re-applies the patch to the newer
+// object; the result is field-checked and defaulted like a PUT body. Every patch records
+// managedFields: an Update entry for the patch types, the applier's Apply entry for apply. An
+// apply creates a missing object (which needs `create` permission too); conflicts are 409.
 import type { ServerResponse } from 'node:http';
 import {
   newBadRequest,
@@ -9,6 +12,7 @@ import {
   newUnprocessableEntity,
   newUnsupportedMediaType,
 } from '@orch/apimachinery/errors';
+import type { ApiObject } from '@orch/apimachinery/meta';
 import {
   PatchError,
   applyJsonPatch,
@@ -17,9 +21,10 @@ import {
   maxJsonPatchOperations,
 } from '@orch/apimachinery/patch';
 import { builtinSchemaModel } from '@orch/apimachinery/schema-model';
+import { forbidden } from '../filters/with-authorization.js';
 import { writeObjectNegotiated } from '../negotiation/response-writers.js';
-import type { Patcher } from '../registry/rest.js';
-import { addWarning } from '../request/context.js';
+import type { Patcher, ValidateObjectFunc } from '../registry/rest.js';
+import { addWarning, userFrom } from '../request/context.js';
 import {
   checkFields,
   decodeObject,
@@ -28,6 +33,7 @@ import {
   parseFieldValidation,
   readBody,
 } from './decode.js';
+import { fieldManagerOf, parseWriteManager } from './field-manager.js';
 import { parseDryRun } from './list-options.js';
 import {
   admittedUpdate,
@@ -38,11 +44,45 @@ import {
 } from './scope.js';
 import type { RequestScope } from './scope.js';
 
+const applyPatchType = 'application/apply-patch+yaml';
 const patchTypes = [
   'application/merge-patch+json',
   'application/json-patch+json',
   'application/strategic-merge-patch+json',
+  applyPatchType,
 ];
+
+/**
+ * The create check of an apply that creates (k8s withAuthorization around createValidation):
+ * the requester must be allowed to `create` the resource as well as to `patch` it.
+ */
+function withCreateAuthorization(
+  scope: RequestScope,
+  validate: ValidateObjectFunc | undefined
+): ValidateObjectFunc {
+  return async (obj, old) => {
+    const authorizer = scope.authorizer;
+    const user = userFrom(scope.req);
+    if (authorizer && user) {
+      const { info } = scope;
+      const a = {
+        user,
+        verb: 'create',
+        isResourceRequest: true,
+        path: info.path,
+        apiGroup: info.apiGroup,
+        apiVersion: info.apiVersion,
+        resource: info.resource,
+        subresource: info.subresource,
+        namespace: info.namespace,
+        name: info.name,
+      };
+      const { decision, reason } = await authorizer.authorize(a);
+      if (decision !== 'allow') throw forbidden(a, reason);
+    }
+    await validate?.(obj, old);
+  };
+}
 
 export async function patchResource(
   scope: RequestScope<Patcher>,
@@ -54,14 +94,21 @@ export async function patchResource(
   const contentType =
     (scope.req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   // Strategic merge patch needs the kind's merge markers (a kind without schema answers 415);
-  // server-side apply is not served yet.
+  // apply works on every kind (without a schema every list is atomic).
   const gvk = { group: kind.group, version: kind.version, kind: kind.kind };
   const schema = builtinSchemaModel().kind(gvk)?.message;
-  const accepted = schema ? patchTypes : patchTypes.slice(0, 2);
+  const accepted = schema ? patchTypes : patchTypes.filter((t) => !t.includes('strategic'));
   if (!accepted.includes(contentType)) throw newUnsupportedMediaType(contentType, accepted);
+  const isApply = contentType === applyPatchType;
   const dryRun = parseDryRun(scope.query);
   const mode = parseFieldValidation(scope.query);
-  const { value: patch, duplicates } = parseBodyStrict(readBody(scope.req), 'application/json');
+  const { manager, force } = parseWriteManager(scope, 'PatchOptions', isApply);
+  const fm = fieldManagerOf(scope);
+  if (isApply && !fm) throw newUnsupportedMediaType(contentType, accepted.slice(0, -1));
+  const body = readBody(scope.req);
+  const { value: patch, duplicates } = isApply
+    ? parseApplyBody(body)
+    : parseBodyStrict(body, 'application/json');
   // The patched object is field-checked on every try of the update loop; warnings are sent once.
   const warnings = new Set<string>();
   // As upstream: more operations than maxJSONPatchOperations is 413, before anything is read.
@@ -73,7 +120,11 @@ export async function patchResource(
     );
   }
   if (!isJsonPatch && (typeof patch !== 'object' || patch === null || Array.isArray(patch))) {
-    throw newBadRequest('a merge patch must be a JSON object');
+    throw newBadRequest(
+      isApply
+        ? 'an apply patch must be a YAML or JSON object'
+        : 'a merge patch must be a JSON object'
+    );
   }
   const ns = namespaceOf(scope);
   const name = scope.info.name;
@@ -83,35 +134,59 @@ export async function patchResource(
     admittedUpdate(
       scope,
       (current) => {
-        if (!current) throw newNotFound(groupResource, name);
+        if (!current && !isApply) throw newNotFound(groupResource, name);
         let patched: unknown;
-        try {
-          patched = isJsonPatch
-            ? applyJsonPatch(current, patch)
-            : contentType === 'application/strategic-merge-patch+json' && schema
-              ? applyStrategicMergePatch(current, patch, schema)
-              : applyMergePatch(current, patch);
-        } catch (err) {
-          if (err instanceof PatchError) {
-            // As upstream: a patch that does not apply is 422 with the reason as a fieldless cause.
-            throw newUnprocessableEntity(err.message);
+        if (isApply && fm) {
+          const applied = structuredClone(patch) as ApiObject;
+          patched = fm.apply(current, applied, manager, force);
+        } else {
+          try {
+            patched = isJsonPatch
+              ? applyJsonPatch(current, patch)
+              : contentType === 'application/strategic-merge-patch+json' && schema
+                ? applyStrategicMergePatch(current, patch, schema)
+                : applyMergePatch(current, patch);
+          } catch (err) {
+            if (err instanceof PatchError) {
+              // As upstream: a patch that does not apply is 422 with the reason as a fieldless cause.
+              throw newUnprocessableEntity(err.message);
+            }
+            throw err;
           }
-          throw err;
         }
         const obj = decodeObject(patched, kind, { namespace: ns, name });
         checkFields(kind, obj, duplicates, mode, (w) => warnings.add(w));
         defaultObject(kind, obj);
-        return obj;
+        return !isApply && fm ? fm.update(current, obj, manager) : obj;
       },
       dryRun
     ),
     {
       dryRun,
+      createValidation: isApply
+        ? withCreateAuthorization(scope, validationFor(scope, 'CREATE', dryRun))
+        : undefined,
       updateValidation: validationFor(scope, 'UPDATE', dryRun),
       warn: (w) => warnings.add(w),
-      forceAllowCreate: false,
+      forceAllowCreate: isApply,
     }
   );
   for (const w of warnings) addWarning(scope.req, w);
-  writeObjectNegotiated(scope.req, res, 200, result.object);
+  writeObjectNegotiated(scope.req, res, result.created ? 201 : 200, result.object);
+}
+
+/**
+ * The body of an apply: YAML, of which JSON is a part (read as JSON when it is JSON, the faster
+ * parser); malformed is 400.
+ */
+function parseApplyBody(body: Buffer): { value: unknown; duplicates: string[] } {
+  const first = body.find((b) => b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09);
+  if (first === 0x7b) {
+    try {
+      return parseBodyStrict(body, 'application/json');
+    } catch {
+      // not JSON after all: YAML decides
+    }
+  }
+  return parseBodyStrict(body, 'application/yaml');
 }

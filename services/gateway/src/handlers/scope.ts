@@ -8,6 +8,7 @@ import { negotiateOutput } from '../negotiation/negotiate.js';
 import type { Output } from '../negotiation/negotiate.js';
 import { admissionObjectFunc, operationOptions } from '../admission/interfaces.js';
 import type { Admission, Operation, StaticAttributes } from '../admission/interfaces.js';
+import type { Authorizer } from '../authz/authorizer.js';
 import type {
   ObjectKind,
   RestContext,
@@ -25,6 +26,11 @@ export interface RequestScope<R extends Storage = Storage> {
   rest: R;
   /** The admission chain every write goes through (admission/chain.ts). */
   admission: Admission | undefined;
+  /**
+   * The request's authorizer, for checks a handler makes beyond the request's own verb (an
+   * apply that creates needs `create` too, k8s withAuthorization in the patch handler).
+   */
+  authorizer?: Authorizer | undefined;
   info: RequestInfo;
   query: URLSearchParams;
   req: IncomingMessage;

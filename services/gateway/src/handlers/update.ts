@@ -1,9 +1,12 @@
+// PUT: the desired object replaces the stored one inside the Store's update loop (created when
+// missing where the strategy allows), managedFields recorded for the write's manager.
 import type { ServerResponse } from 'node:http';
 import { negotiateInput, writableMediaTypes } from '../negotiation/negotiate.js';
 import { writeObjectNegotiated } from '../negotiation/response-writers.js';
 import type { Updater } from '../registry/rest.js';
 import { addWarning } from '../request/context.js';
 import { decodeRequestObject, parseFieldValidation, readBody } from './decode.js';
+import { fieldManagerOf, parseWriteManager } from './field-manager.js';
 import { parseDryRun } from './list-options.js';
 import {
   admittedUpdate,
@@ -27,7 +30,18 @@ export async function updateResource(
   const warn = (w: string): void => addWarning(req, w);
   const body = readBody(req);
   const desired = decodeRequestObject(body, contentType, rest.objectKind, target, mode, warn);
-  const update = admittedUpdate(scope, () => structuredClone(desired), dryRun);
+  const { manager } = parseWriteManager(scope, 'UpdateOptions');
+  const fm = fieldManagerOf(scope);
+  // managedFields of the write, against the object it replaces (k8s: the field manager's
+  // transformer, before admission's).
+  const update = admittedUpdate(
+    scope,
+    (current) => {
+      const obj = structuredClone(desired);
+      return fm ? fm.update(current, obj, manager) : obj;
+    },
+    dryRun
+  );
   const result = await rest.update(contextOf(scope), info.name, update, {
     dryRun,
     createValidation: validationFor(scope, 'CREATE', dryRun),

@@ -103,7 +103,10 @@ export interface UpdateOptions {
   /** Run when the update creates the object (PUT of a missing object, where allowed). */
   createValidation?: ValidateObjectFunc | undefined;
   updateValidation?: ValidateObjectFunc | undefined;
-  /** false: a missing object is 404 whatever the strategy allows (PATCH). */
+  /**
+   * false: a missing object is 404 whatever the strategy allows (PATCH); true: it is created
+   * whatever the strategy allows (server-side apply); unset: the strategy decides.
+   */
   forceAllowCreate?: boolean;
   /** Receives each warning of the write once (metadata warnings), for `Warning: 299` headers. */
   warn?: ((text: string) => void) | undefined;

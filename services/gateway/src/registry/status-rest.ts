@@ -1,5 +1,7 @@
 // The status subresource (k8s StatusREST): reads the whole object, writes only its status,
-// through the Store's update loop with the kind's status strategy.
+// through the Store's update loop with the kind's status strategy (and the managedFields the
+// write recorded).
+import type { ApiObject } from '@orch/apimachinery/meta';
 import { StrategyRest } from './strategy-rest.js';
 import type { Store } from './store.js';
 import type { Strategy } from './strategy.js';
@@ -16,13 +18,24 @@ export function statusStrategy(main: Strategy, validateUpdate = main.validateUpd
     keepsGeneration: true,
     prepareForUpdate(obj, old) {
       const status = obj['status'];
+      const managedFields = obj.metadata?.managedFields;
       for (const k of Object.keys(obj)) delete obj[k];
       Object.assign(obj, structuredClone(old));
       if (status === undefined) delete obj['status'];
       else obj['status'] = status;
+      keepManagedFields(obj, managedFields);
     },
     validateUpdate,
   };
+}
+
+/**
+ * The managedFields the write recorded (the handler's field manager) replace the stored ones,
+ * as upstream's status strategies keep the new object's metadata.managedFields.
+ */
+export function keepManagedFields(obj: ApiObject, managedFields: unknown[] | undefined): void {
+  if (managedFields === undefined) delete obj.metadata.managedFields;
+  else obj.metadata.managedFields = managedFields;
 }
 
 /** k8s StatusREST: the kind's Store with its status strategy. */

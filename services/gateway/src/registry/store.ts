@@ -23,12 +23,12 @@ import {
   wipeObjectMetaSystemFields,
   generateName,
   now,
-  sameJson,
   validateObjectMeta,
   validateObjectMetaCreate,
   validateObjectMetaUpdate,
   warningsForObjectMeta,
 } from '@orch/apimachinery/meta';
+import { isDeepStrictEqual } from 'node:util';
 import { storageKey, storagePrefix } from '@orch/apimachinery/registry';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { formatApiVersion } from '@orch/apimachinery/schema';
@@ -181,7 +181,9 @@ export class Store implements StandardStorage {
         if (!isNotFound(err)) throw err;
       }
       if (!current) {
-        if (!this.strategy.allowCreateOnUpdate || opts.forceAllowCreate === false) {
+        // forceAllowCreate decides when given (apply creates, PATCH never does; k8s
+        // forceAllowCreate), else the strategy's AllowCreateOnUpdate.
+        if (!(opts.forceAllowCreate ?? this.strategy.allowCreateOnUpdate)) {
           throw newNotFound(this.groupResource, name);
         }
         const desired = await updateFn(undefined);
@@ -211,7 +213,9 @@ export class Store implements StandardStorage {
       await opts.updateValidation?.(next, current);
       const revision = Number(current.metadata.resourceVersion);
       if (opts.dryRun) return warned({ object: next, created: false });
-      if (sameJson(next, current)) return warned({ object: current, created: false });
+      // Semantic equality, whatever the order of keys (upstream's Semantic.DeepEqual): a write that
+      // changes nothing (its managedFields included) is not stored.
+      if (isDeepStrictEqual(next, current)) return warned({ object: current, created: false });
       try {
         if (next.metadata.deletionTimestamp && this.#blockingFinalizers(next).length === 0) {
           // The last finalizer is gone: the object goes (k8s ShouldDeleteDuringUpdate).
