@@ -18,7 +18,7 @@ import type { Consistency } from '@orch/apimachinery/storage';
 import type { WatchMessage } from '@orch/apimachinery/watch';
 import type { Logger } from '@orch/component-base/logs';
 import type { Change, FeedListener } from '../watch/change.js';
-import { decodeContinue, encodeContinue } from './continue-token.js';
+import { decodeContinue, encodeContinue } from '@orch/apimachinery/storage';
 import type { RevisionReader } from './revision-reader.js';
 import { WatchCache, lowerBound } from './watch-cache.js';
 import type { Snapshot } from './watch-cache.js';
@@ -220,7 +220,8 @@ export class Cacher {
    */
   async list(prefix: string, opts: CacheListOptions): Promise<CacheList | undefined> {
     if (opts.continueToken) {
-      const token = decodeContinue(opts.continueToken, prefix);
+      // A token storage would refuse is left to storage, for its error.
+      const token = tryDecodeContinue(opts.continueToken, prefix);
       const snap = token && this.cache.snapshotAt(token.revision);
       return snap ? this.#page(snap, prefix, opts, token.startKey) : undefined;
     }
@@ -378,5 +379,16 @@ class GatedListener implements FeedListener {
 
   fail(status: Status): void {
     this.#target.fail(status);
+  }
+}
+
+function tryDecodeContinue(
+  token: string,
+  prefix: string
+): { revision: number; startKey: string } | undefined {
+  try {
+    return decodeContinue(token, prefix);
+  } catch {
+    return undefined;
   }
 }

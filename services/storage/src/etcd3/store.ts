@@ -19,7 +19,7 @@ import type {
   ListResult,
   Preconditions,
 } from '@orch/apimachinery/storage';
-import { decodeContinue, encodeContinue } from './continue-token.js';
+import { decodeContinue, encodeContinue } from '@orch/apimachinery/storage';
 import { interpretEtcdError } from './errors.js';
 import {
   decodeFromStorage,

@@ -1,6 +1,8 @@
 // The continue token of a chunked list: opaque to clients, it carries the snapshot revision of
-// the first page and the key to resume after (k8s storage/etcd3 continue.go).
-import { newBadRequest } from '@orch/apimachinery/errors';
+// the first page and the key to resume after, relative to the list's prefix (k8s storage/etcd3
+// continue.go). One format for the storage service and the gateway's watch cache, so a page from
+// either continues the other.
+import { newBadRequest } from '../errors/index.js';
 
 interface TokenBody {
   v: 'orch.io/v1';
