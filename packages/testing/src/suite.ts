@@ -60,6 +60,8 @@ export interface Suite {
   publisher(): Promise<string | undefined>;
   /** The last `lines` lines of a process's log, for failure messages. */
   logTail(name: string, lines?: number): string;
+  /** Where each process's `<name>.log` is (removed by stop()). */
+  logDir: string;
   /** GET/POST/... as the admin, JSON in and out (`raw`: the response bytes, for binary answers). */
   request(
     gateway: number,
@@ -233,6 +235,7 @@ function suiteOf(
       }
     },
     logTail: (name, lines) => proc(name).logTail(lines),
+    logDir: d.logDir,
     request: (gateway, method, path, body, headers = {}) =>
       adminRequest(adminTls, new URL(path, gateways[gateway]), method, body, headers),
     stop,
