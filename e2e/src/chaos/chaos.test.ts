@@ -25,6 +25,9 @@ import type { Segment } from './reflector.js';
 const rounds = Math.max(1, Number(process.env['CHAOS_ROUNDS'] ?? '1'));
 const minSeconds = Number(process.env['CHAOS_SECONDS'] ?? '0');
 const watchers = Number(process.env['CHAOS_WATCHERS'] ?? '100');
+/** Writers in parallel (each owning its keys), and their pause between writes. */
+const writers = Number(process.env['CHAOS_WRITERS'] ?? '6');
+const writePauseMs = Number(process.env['CHAOS_WRITE_PAUSE_MS'] ?? '20');
 const namespace = 'chaos';
 const prefix = `/registry/core/configmaps/${namespace}/`;
 /** The bound of the issue: ready again within 10 s of the dependency returning. */
@@ -104,7 +107,12 @@ test(
       (_, id) => new Reflector(client, { id, gateway: id % 2, namespace })
     );
     await Promise.all(reflectors.map((r) => r.start()));
-    const load = new WriteLoad(client, { namespace, keys: 40, writers: 6, pauseMs: 20 });
+    const load = new WriteLoad(client, {
+      namespace,
+      keys: Math.max(40, writers * 4),
+      writers,
+      pauseMs: writePauseMs,
+    });
     load.start();
 
     /** Per process: the longest time to ready seen (restart of itself, or after another's). */
