@@ -129,7 +129,16 @@ export class SharedInformer implements Informer {
         else this.#enqueue(() => this.#process(m));
       },
     });
-    await this.#nats.flush();
+    // The flush makes the server know the subscription before the list, so that no change
+    // falls between them. While NATS is away it fails (at the client's next reconnect attempt);
+    // the list goes ahead then: NATS is not needed to list, and a change the subscription missed
+    // is found by the chain (prevRevision) of the next message and repaired from history.
+    await this.#nats.flush().catch((err: unknown) =>
+      this.#log.warn('informer starts while NATS is away', {
+        subject: this.subject,
+        err: String(err),
+      })
+    );
     await this.#relist();
   }
 
