@@ -72,13 +72,16 @@ after(async () => {
 interface Fault {
   kind: string;
   what: string;
+  /** Writes need it: they may fail while it is down (else every write must succeed). */
+  onWritePath: boolean;
   process: () => Promise<string>;
 }
 
 const faults: Fault[] = [
-  { kind: 'gateway', what: 'a gateway', process: async () => 'gateway-1' },
+  { kind: 'gateway', onWritePath: true, what: 'a gateway', process: async () => 'gateway-1' },
   {
     kind: 'publisher',
+    onWritePath: true,
     what: 'the publishing storage replica',
     process: async () => {
       const p = await suite.publisher();
@@ -88,13 +91,24 @@ const faults: Fault[] = [
   },
   {
     kind: 'replica',
+    onWritePath: true,
     what: 'the other storage replica',
     process: async () => ((await suite.publisher()) === 'storage-0' ? 'storage-1' : 'storage-0'),
   },
-  { kind: 'authorizer', what: 'the authorizer', process: async () => 'authorizer' },
-  { kind: 'admission', what: 'the admission service', process: async () => 'admission' },
-  { kind: 'nats', what: 'NATS', process: async () => 'nats' },
-  { kind: 'etcd', what: 'etcd', process: async () => 'etcd' },
+  {
+    kind: 'authorizer',
+    onWritePath: true,
+    what: 'the authorizer',
+    process: async () => 'authorizer',
+  },
+  {
+    kind: 'admission',
+    onWritePath: true,
+    what: 'the admission service',
+    process: async () => 'admission',
+  },
+  { kind: 'nats', onWritePath: false, what: 'NATS', process: async () => 'nats' },
+  { kind: 'etcd', onWritePath: true, what: 'etcd', process: async () => 'etcd' },
 ].filter((f) => !only || only.includes(f.kind));
 
 test(
@@ -119,6 +133,9 @@ test(
     const restartMs = new Map<string, number[]>();
     const readyAfter = new Map<string, number>();
     const notReady: string[] = [];
+    /** Per fault: writes that failed between the kill and every process being ready again. */
+    const failedWrites: string[] = [];
+    const offPath: string[] = [];
     let round = 0;
     try {
       await sleep(settleMs);
@@ -126,6 +143,7 @@ test(
         round++;
         for (const fault of faults) {
           const name = await fault.process();
+          const killedAt = Date.now();
           await suite.kill(name);
           await sleep(downMs);
           const ms = await suite.restart(name, restartBoundMs);
@@ -144,6 +162,14 @@ test(
               }
             })
           );
+          const failed = load.failures.filter((f) => f.at >= killedAt);
+          failedWrites.push(`${name} ${failed.length}`);
+          if (!fault.onWritePath && failed.length > 0) {
+            offPath.push(
+              `round ${round}: ${failed.length} writes failed while ${fault.what} (${name}) was down, ` +
+                `though writes do not need it; first: ${failed[0]!.what}`
+            );
+          }
           await sleep(settleMs);
         }
       }
@@ -163,6 +189,7 @@ test(
     const problems: string[] = [];
     problems.push(...notReady.map((m) => `not ready in time: ${m}`));
     problems.push(...load.surprises.map((m) => `unexpected answer: ${m}`));
+    problems.push(...offPath);
 
     let found = 0;
     for (const w of load.acked) {
@@ -233,6 +260,7 @@ test(
         `${load.counts.retried} retried, ${load.counts.corrected} corrected by a 404/409`,
       `  watchers: ${watchers}, events seen ${sum('events')}, bookmarks ${sum('bookmarks')}, ` +
         `relists ${sum('relists')}, reconnects ${sum('reconnects')}, etcd changes ${history.length}`,
+      `  writes failed (no answer or 5xx) per fault: ${failedWrites.join(', ')}`,
       `  restarted, ms to ready: ${[...restartMs].map(([p, ms]) => `${p} ${ms.join('/')}`).join(', ')}`,
       `  others, longest ms to ready after a restart: ${[...readyAfter].map(([p, ms]) => `${p} ${ms}`).join(', ')}`,
     ].join('\n');

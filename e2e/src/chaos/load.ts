@@ -3,7 +3,7 @@
 // writes of a key are sequential and its final state is known: the last acknowledged write,
 // or one of the writes attempted after it that got no answer (they may have been applied).
 // Only a 2xx is recorded as acknowledged; a 5xx or a broken connection is retried on the next
-// gateway.
+// gateway. A writer's writes go through the gateways in turn.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AdminClient } from './admin-client.js';
 
@@ -46,6 +46,8 @@ export class WriteLoad {
   readonly acked: AckedWrite[] = [];
   readonly keys = new Map<string, KeyRecord>();
   readonly counts: LoadCounts = { attempts: 0, acknowledged: 0, retried: 0, corrected: 0 };
+  /** Every write that got no answer or a 5xx: when, and what it got. */
+  readonly failures: { at: number; what: string }[] = [];
   /** Unexpected answers (a 4xx that no earlier write explains), with evidence. */
   readonly surprises: string[] = [];
   readonly #client: AdminClient;
@@ -75,9 +77,10 @@ export class WriteLoad {
     const mine = [...this.keys.keys()].filter((_, k) => k % this.#opts.writers === w);
     /** What this writer believes each key holds. */
     const exists = new Map(mine.map((n) => [n, false]));
-    let gateway = w % this.#client.gatewayCount;
     let i = 0;
     while (!this.#stopped) {
+      // Each write through the next gateway in turn, a retry through the one after.
+      let gateway = (w + i) % this.#client.gatewayCount;
       const name = mine[i++ % mine.length]!;
       const record = this.keys.get(name)!;
       const value = `${name}.${++this.#seq}`;
@@ -121,6 +124,10 @@ export class WriteLoad {
         if (a.status === 0 || a.status >= 500 || a.status === 429) {
           // Unanswered: it may have been applied. Try again elsewhere after a moment.
           this.counts.retried++;
+          this.failures.push({
+            at: Date.now(),
+            what: `${op} ${name} via gateway ${gateway}: ${a.status} ${a.error ?? JSON.stringify(a.body).slice(0, 200)}`,
+          });
           record.unanswered.push(attempted);
           gateway = (gateway + 1) % this.#client.gatewayCount;
           if (this.#stopped) break;
