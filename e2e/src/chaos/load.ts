@@ -126,7 +126,7 @@ export class WriteLoad {
           this.counts.retried++;
           this.failures.push({
             at: Date.now(),
-            what: `${op} ${name} via gateway ${gateway}: ${a.status} ${a.error ?? JSON.stringify(a.body).slice(0, 200)}`,
+            what: `${op} ${name} via gateway ${gateway}: ${a.status} ${a.error ?? JSON.stringify(a.body).slice(0, 600)}`,
           });
           record.unanswered.push(attempted);
           gateway = (gateway + 1) % this.#client.gatewayCount;
