@@ -162,6 +162,20 @@ test(
               }
             })
           );
+          // Ready means serving: a write through each gateway now succeeds at once.
+          for (const [g, url] of suite.gateways.entries()) {
+            const probe = await client.call(g, 'POST', '/api/v1/namespaces/default/configmaps', {
+              apiVersion: 'v1',
+              kind: 'ConfigMap',
+              metadata: { name: `ready-${round}-${fault.kind}-${g}` },
+            });
+            if (probe.status !== 201) {
+              notReady.push(
+                `round ${round}: gateway ${g} (${url}) was ready after ${fault.what} (${name}) came back, ` +
+                  `but a write got ${probe.status} ${probe.error ?? JSON.stringify(probe.body).slice(0, 400)}`
+              );
+            }
+          }
           const failed = load.failures.filter((f) => f.at >= killedAt);
           failedWrites.push(`${name} ${failed.length}`);
           if (!fault.onWritePath && failed.length > 0) {
