@@ -56,9 +56,6 @@ export function objectKey(obj: Obj): string {
 
 const silent: InformerLogger = { info: () => undefined, warn: () => undefined };
 
-/** How long start() waits for NATS to confirm the subscription before it lists anyway. */
-const flushWaitMs = 1000;
-
 export class SharedInformer implements Informer {
   readonly prefix: string;
   readonly subject: string;
@@ -133,23 +130,15 @@ export class SharedInformer implements Informer {
       },
     });
     // The flush makes the server know the subscription before the list, so that no change
-    // falls between them. While NATS is away it fails (at the client's next reconnect attempt,
-    // seconds later); the list goes ahead then, and after a bounded wait: NATS is not needed to
-    // list, and a change the subscription missed is found by the chain (prevRevision) of the
-    // next message and repaired from history.
-    let timer: NodeJS.Timeout | undefined;
-    const waited = new Promise<string>((resolve) => {
-      timer = setTimeout(() => resolve(`no PONG within ${flushWaitMs} ms`), flushWaitMs);
-    });
-    const flushed = this.#nats.flush().then(
-      () => undefined,
-      (err: unknown) => String(err)
+    // falls between them. While NATS is away it fails (at the client's next reconnect attempt);
+    // the list goes ahead then: NATS is not needed to list, and a change the subscription missed
+    // is found by the chain (prevRevision) of the next message and repaired from history.
+    await this.#nats.flush().catch((err: unknown) =>
+      this.#log.warn('informer starts while NATS is away', {
+        subject: this.subject,
+        err: String(err),
+      })
     );
-    const problem = await Promise.race([flushed, waited]);
-    clearTimeout(timer);
-    if (problem !== undefined) {
-      this.#log.warn('informer starts while NATS is away', { subject: this.subject, problem });
-    }
     await this.#relist();
   }
 
