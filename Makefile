@@ -6,7 +6,7 @@ NODE ?= node
 IMAGE ?= orch:dev
 TEST_ARGS ?=
 
-.PHONY: help deps build run test lint format fuzz proto verify-proto bench images compose-config clean
+.PHONY: help deps build run test chaos lint format fuzz proto verify-proto bench images compose-config clean
 
 help: ## list the targets
 	@echo 'usage: make <target>'
@@ -24,6 +24,9 @@ run: build ## start the suite on https://127.0.0.1:6443 (env ORCH_PORT, ORCH_HOM
 
 test: build ## run every test (TEST_ARGS=--unit: packages/ only)
 	$(NODE) scripts/test.mjs $(TEST_ARGS)
+
+chaos: build ## the chaos test, longer: CHAOS_ROUNDS=3 rounds of kill -9 (CHAOS_SECONDS: at least that long)
+	CHAOS_ROUNDS=$${CHAOS_ROUNDS:-3} $(NODE) --test --test-concurrency=1 e2e/dist/chaos/chaos.test.js
 
 lint: build ## ESLint (type-aware) and Prettier's check over the whole tree; CI runs it before the tests
 	npx eslint --max-warnings 0 .

@@ -21,9 +21,16 @@ const loaderOptions: protoLoader.Options = {
 /**
  * Channel options every client of the suite uses: channelz (grpc-js's call-by-call bookkeeping
  * for its introspection service, which no service of the suite serves) is off, which takes
- * several allocations off every call.
+ * several allocations off every call. The reconnect backoff stops growing at 3 s (grpc-js's
+ * default grows to 120 s): a client that lived through a long outage of its server (storage,
+ * the authorizer, admission, etcd) finds it again within seconds of its return, as the
+ * readiness bound of issue 12 asks (10 s), instead of up to two minutes later.
  */
-export const channelOptions = { 'grpc.enable_channelz': 0 } as const;
+export const channelOptions = {
+  'grpc.enable_channelz': 0,
+  'grpc.initial_reconnect_backoff_ms': 500,
+  'grpc.max_reconnect_backoff_ms': 3000,
+} as const;
 
 /** The orch.storage.v1 package, ready for grpc.Server.addService and client construction. */
 export const storageProto = grpc.loadPackageDefinition(

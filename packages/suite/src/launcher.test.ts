@@ -67,6 +67,29 @@ describe('Launcher', () => {
     assert.match(readFileSync(join(dir, 'first.log.1'), 'utf8'), /first got SIGTERM/);
   });
 
+  it('respawns a killed process with its same spec, in its place, its log appended', async () => {
+    const launcher = new Launcher({ logDir: dir });
+    const [a, b] = [await freePort(), await freePort()];
+    await launcher.startStages([[httpServer('kept', a)], [httpServer('victim', b)]]);
+    const victim = launcher.get('victim')!;
+    assert.throws(() => launcher.respawn('victim'), /victim is still running/);
+    await victim.stop('SIGKILL');
+    assert.equal(victim.exitReason(), 'was killed by SIGKILL');
+    const again = launcher.respawn('victim');
+    assert.notEqual(again.pid, victim.pid);
+    await launcher.waitReady(again);
+    const res = await fetch(`http://127.0.0.1:${b}/`);
+    assert.equal(await res.text(), 'ok', 'the same port again');
+    assert.deepEqual(
+      launcher.processes.map((p) => p.name),
+      ['kept', 'victim']
+    );
+    assert.equal(launcher.get('victim'), again);
+    await launcher.stop();
+    const log = readFileSync(join(dir, 'victim.log'), 'utf8');
+    assert.match(log, /victim listening\nvictim listening\nvictim got SIGTERM/);
+  });
+
   it('names a process that exits before it is ready, with the end of its log', async () => {
     const exited: LaunchedProcess[] = [];
     const launcher = new Launcher({ logDir: dir, onUnexpectedExit: (p) => exited.push(p) });

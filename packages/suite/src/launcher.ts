@@ -115,11 +115,32 @@ export class Launcher {
 
   /** Spawns one process, without waiting for it to be ready. */
   spawn(spec: ProcessSpec): LaunchedProcess {
-    if (this.#stopping) throw new LaunchAbortedError();
     if (this.get(spec.name)) throw new Error(`a process named ${spec.name} is already running`);
+    const p = this.#spawn(spec, 'w');
+    this.#procs.push(p);
+    return p;
+  }
+
+  /**
+   * Starts an exited process again with its same spec (command, flags, ports, data), in its
+   * place in the stop order, its output appended to its log; without waiting for it to be ready
+   * ({@link waitReady}). A fault test's restart after a kill.
+   */
+  respawn(name: string): LaunchedProcess {
+    const i = this.#procs.findIndex((p) => p.name === name);
+    const old = this.#procs[i];
+    if (!old) throw new Error(`no process named ${name} was started`);
+    if (old.exitReason() === undefined) throw new Error(`${name} is still running`);
+    const p = this.#spawn(old.spec, 'a');
+    this.#procs[i] = p;
+    return p;
+  }
+
+  #spawn(spec: ProcessSpec, logMode: 'w' | 'a'): LaunchedProcess {
+    if (this.#stopping) throw new LaunchAbortedError();
     const logFile = join(this.#opts.logDir, `${spec.name}.log`);
-    if (existsSync(logFile)) renameSync(logFile, `${logFile}.1`);
-    const fd = openSync(logFile, 'w');
+    if (logMode === 'w' && existsSync(logFile)) renameSync(logFile, `${logFile}.1`);
+    const fd = openSync(logFile, logMode);
     let child: ChildProcess;
     try {
       child = spawn(spec.command, spec.args, {
@@ -139,7 +160,6 @@ export class Launcher {
       },
       say: (line) => this.#opts.say?.(line),
     });
-    this.#procs.push(p);
     this.#opts.say?.(`started ${spec.name} (pid ${child.pid ?? '?'}), log ${logFile}`);
     return p;
   }

@@ -6,6 +6,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Etcd3 } from 'etcd3';
 import { ensureClusterPki } from '@orch/component-base/pki';
 import type { ClusterPki } from '@orch/component-base/pki';
 import {
@@ -13,6 +15,7 @@ import {
   Launcher,
   describeSuite,
   launchSuite,
+  probeReadiness,
   registerTempDir,
   unregisterTempDir,
 } from '@orch/suite';
@@ -36,6 +39,29 @@ export interface Suite {
   admissionPort: number;
   /** Stops the admission service (SIGTERM), e.g. to see the gateway fail closed. */
   stopAdmission(): Promise<void>;
+  /** host:port of each storage replica (gRPC); gateway i talks to replica i mod n. */
+  storage: string[];
+  /** The processes' names in start order: etcd, nats, storage[-i], authorizer, admission, gateway[-i]. */
+  processNames(): string[];
+  /** SIGKILL to one process (a crash, no cleanup), resolving once it has exited. */
+  kill(name: string): Promise<void>;
+  /**
+   * Starts a killed or exited process again with its same flags, ports and data dir, and
+   * resolves once its readiness holds (as at start: etcd /health, gRPC health, a gateway's
+   * /readyz), with the milliseconds that took; rejects after `timeoutMs` (default the process's
+   * start timeout) naming what was not ready.
+   */
+  restart(name: string, timeoutMs?: number): Promise<number>;
+  /** Whether `name` is running and its every readiness holds now (one probe each). */
+  ready(name: string): Promise<boolean>;
+  /** Polls {@link ready} until it holds; resolves with the milliseconds waited, rejects after `timeoutMs`. */
+  waitReady(name: string, timeoutMs: number): Promise<number>;
+  /** The storage process holding the publisher lease (etcd election), if any. */
+  publisher(): Promise<string | undefined>;
+  /** The last `lines` lines of a process's log, for failure messages. */
+  logTail(name: string, lines?: number): string;
+  /** Where each process's `<name>.log` is (removed by stop()). */
+  logDir: string;
   /** GET/POST/... as the admin, JSON in and out (`raw`: the response bytes, for binary answers). */
   request(
     gateway: number,
@@ -59,6 +85,8 @@ export interface SuiteOptions {
   /** How many gateways (default 1), or one entry per gateway with flags of its own (after gatewayArgs). */
   gateways?: number | { args?: string[] }[];
   controllers?: boolean;
+  /** Storage replicas (default 1), as compose runs two; gateway i talks to replica i mod n. */
+  storageReplicas?: number;
   storageArgs?: string[];
   /** The gateways' --authorization-mode (default RBAC, answered by the authorizer service). */
   authorizationMode?: 'RBAC' | 'AlwaysAllow' | 'AlwaysDeny';
@@ -94,6 +122,7 @@ async function startSuiteOnce(opts: SuiteOptions): Promise<Suite> {
     const d = await describeSuite({
       home,
       gateways: opts.gateways ?? 1,
+      storageReplicas: opts.storageReplicas ?? 1,
       authorizationMode: opts.authorizationMode ?? 'RBAC',
       controllers: opts.controllers ?? false,
       args: {
@@ -137,8 +166,6 @@ function suiteOf(
     if (!p) throw new Error(`the suite has no process ${name}`);
     return p;
   };
-  const etcd = proc('etcd');
-  const nats = proc('nats');
   const admin = pki.file('admin');
   const adminTls = {
     ca: readFileSync(pki.caFile),
@@ -151,16 +178,20 @@ function suiteOf(
     etcd: {
       endpoint: d.etcdUrl,
       dataDir: d.etcdDataDir,
-      pid: etcd.pid,
-      stop: () => etcd.stop('SIGTERM'),
-      kill: () => etcd.stop('SIGKILL'),
+      get pid() {
+        return proc('etcd').pid;
+      },
+      stop: () => proc('etcd').stop('SIGTERM'),
+      kill: () => proc('etcd').stop('SIGKILL'),
     },
     nats: {
       url: d.natsUrl,
       monitorUrl: d.natsMonitorUrl,
-      pid: nats.pid,
-      stop: () => nats.stop('SIGTERM'),
-      kill: () => nats.stop('SIGKILL'),
+      get pid() {
+        return proc('nats').pid;
+      },
+      stop: () => proc('nats').stop('SIGTERM'),
+      kill: () => proc('nats').stop('SIGKILL'),
     },
     pki,
     gateways,
@@ -171,10 +202,74 @@ function suiteOf(
     stopAdmission: async () => {
       await proc('admission').stop('SIGTERM');
     },
+    storage: d.storage,
+    processNames: () => launcher.processes.map((p) => p.name),
+    kill: (name) => proc(name).stop('SIGKILL'),
+    restart: async (name, timeoutMs) => {
+      const startedAt = Date.now();
+      const p = launcher.respawn(name);
+      await withTimeout(launcher.waitReady(p), timeoutMs, `${name} after its restart`);
+      return Date.now() - startedAt;
+    },
+    ready: (name) => processReady(proc(name)),
+    waitReady: async (name, timeoutMs) => {
+      const startedAt = Date.now();
+      for (;;) {
+        if (await processReady(proc(name))) return Date.now() - startedAt;
+        if (Date.now() - startedAt > timeoutMs) {
+          throw new Error(
+            `${name} was not ready within ${timeoutMs} ms\n--- last lines of ${name}.log ---\n${proc(name).logTail(20)}`
+          );
+        }
+        await sleep(100);
+      }
+    },
+    publisher: async () => {
+      const client = new Etcd3({ hosts: d.etcdUrl });
+      try {
+        const identity = await client.election(publisherElection).leader();
+        // Storage replica i campaigns as storage-<i>; its process is `storage` when alone.
+        return identity === undefined || d.storage.length > 1 ? identity : 'storage';
+      } finally {
+        client.close();
+      }
+    },
+    logTail: (name, lines) => proc(name).logTail(lines),
+    logDir: d.logDir,
     request: (gateway, method, path, body, headers = {}) =>
       adminRequest(adminTls, new URL(path, gateways[gateway]), method, body, headers),
     stop,
   };
+}
+
+/** The etcd election the storage replicas campaign in for the publisher (services/storage). */
+const publisherElection = 'orch-storage-publisher';
+
+/** Whether a running process's every readiness holds now. */
+async function processReady(p: LaunchedProcess): Promise<boolean> {
+  if (p.exitReason() !== undefined) return false;
+  const startedAt = Date.now() - 60_000; // a `running` readiness: it has run long enough
+  for (const r of p.spec.ready) {
+    if (!(await probeReadiness(r, startedAt).catch(() => false))) return false;
+  }
+  return true;
+}
+
+async function withTimeout<T>(work: Promise<T>, timeoutMs: number | undefined, what: string) {
+  if (timeoutMs === undefined) return work;
+  work.catch(() => undefined); // its failure after the timeout is no one's to handle
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`${what}: not ready within ${timeoutMs} ms`)),
+      timeoutMs
+    );
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The suite's PKI as tests know it; `cleanup()` removes its directory. */

@@ -88,18 +88,24 @@ export async function newGatewayConfig(
     cache: options.authorizationCache,
     metrics,
   });
-  const admission = options.admissionAddress
-    ? {
-        client: new AdmissionClient({
-          address: options.admissionAddress,
-          credentials: clientCredentials(options.grpcTls),
-          timeoutMs: options.admissionTimeoutMs,
-        }),
-        health: new HealthClient(options.admissionAddress, clientCredentials(options.grpcTls), {
-          'grpc.ssl_target_name_override': 'admission',
-        }),
-      }
+  const admissionClient = options.admissionAddress
+    ? new AdmissionClient({
+        address: options.admissionAddress,
+        credentials: clientCredentials(options.grpcTls),
+        timeoutMs: options.admissionTimeoutMs,
+      })
     : undefined;
+  // Readiness asks over the Admit calls' own connection: after an outage a check on a channel
+  // of its own said ready while the calls still failed, waiting out their reconnect backoff.
+  const admission =
+    options.admissionAddress && admissionClient
+      ? {
+          client: admissionClient,
+          health: new HealthClient(options.admissionAddress, clientCredentials(options.grpcTls), {
+            channelOverride: admissionClient.channel,
+          }),
+        }
+      : undefined;
   return {
     options,
     log,

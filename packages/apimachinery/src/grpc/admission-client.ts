@@ -27,6 +27,15 @@ export class AdmissionClient {
     this.#timeoutMs = opts.timeoutMs ?? 35_000;
   }
 
+  /**
+   * The connection the calls go over, for a health check on it (grpc-js `channelOverride`): a
+   * check over a channel of its own may answer SERVING while this one still waits out its
+   * reconnect backoff after an outage, and writes fail.
+   */
+  get channel(): ReturnType<GrpcAdmissionClient['getChannel']> {
+    return this.#client.getChannel();
+  }
+
   admit(call: AdmitCall): Promise<AdmitResult> {
     return new Promise((resolve, reject) => {
       this.#client.Admit(
