@@ -1,7 +1,7 @@
 // PATCH: JSON merge patch (RFC 7386) and JSON patch (RFC 6902) applied to the current object
 // inside the update loop, so a lost race re-applies the patch to the newer object; the result is
 // field-checked and defaulted like a PUT body.
-import type { ServerResponse } from 'node:http';
+import type { HttpResponse } from '../http/handler.js';
 import {
   newBadRequest,
   newNotFound,
@@ -46,7 +46,7 @@ const patchTypes = [
 
 export async function patchResource(
   scope: RequestScope<Patcher>,
-  res: ServerResponse
+  res: HttpResponse
 ): Promise<void> {
   const kind = scope.rest.objectKind;
   const groupResource = { group: scope.def.group, resource: scope.def.resource };

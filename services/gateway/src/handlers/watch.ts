@@ -1,7 +1,7 @@
 // Watch: a JSON stream of events (or length-prefixed binary frames, or events holding one-row
 // Tables or PartialObjectMetadata). Unset or "0" resourceVersion starts with synthetic ADDED
 // events from a list; any other value resumes exactly after it.
-import type { ServerResponse } from 'node:http';
+import type { HttpResponse } from '../http/handler.js';
 import { StatusError, toStatusError } from '@orch/apimachinery/errors';
 import { canEncode, encodeWatchFrame } from '@orch/apimachinery/protobuf';
 import { formatApiVersion } from '@orch/apimachinery/schema';
@@ -18,7 +18,7 @@ import type { RequestScope } from './scope.js';
 
 export async function watchResource(
   scope: RequestScope<RestWatcher & Lister>,
-  res: ServerResponse
+  res: HttpResponse
 ): Promise<void> {
   const apiVersion = formatApiVersion(scope.def);
   // 406 before the stream starts; the binary envelope for kinds with a schema.
@@ -89,7 +89,6 @@ export async function watchResource(
   res.writeHead(200, {
     'Content-Type': contentType,
     'Cache-Control': 'no-cache, private',
-    'Transfer-Encoding': 'chunked',
   });
   res.flushHeaders();
   const watcher = new Watcher(res, filter, {
