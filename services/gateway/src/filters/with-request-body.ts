@@ -1,8 +1,9 @@
 // Reads the request body whole, up to --max-request-body-bytes, before routing (upstream's
 // limitedReadBody, done once for every handler): a larger body is 413 and is not read further.
+import { constants } from 'node:http2';
 import type { Http2ServerRequest } from 'node:http2';
 import { newRequestEntityTooLarge } from '@orch/apimachinery/errors';
-import type { Handler, HttpRequest } from '../http/handler.js';
+import type { Handler, HttpRequest, HttpResponse } from '../http/handler.js';
 import { withBody } from '../request/context.js';
 
 const empty = Buffer.alloc(0);
@@ -58,10 +59,28 @@ export function readBody(req: HttpRequest, limit: number): Promise<Buffer> {
   });
 }
 
+/**
+ * A body left unread ends with the answer, as Go's servers do: HTTP/2 resets the stream
+ * (RST_STREAM NO_ERROR, so the client stops sending), HTTP/1.1 closes the connection.
+ */
+function refuseUpload(req: HttpRequest, res: HttpResponse): void {
+  const stream = (req as Partial<Http2ServerRequest>).stream;
+  // The stream's own 'finish' (the answer written): the response's waits for the stream's close.
+  if (stream) stream.once('finish', () => stream.close(constants.NGHTTP2_NO_ERROR));
+  else if (!res.headersSent) res.setHeader('Connection', 'close');
+}
+
 /** The chain's stage that reads the body for the handlers (bodyFrom). */
 export const withRequestBody =
   (next: Handler, maxBytes: number): Handler =>
   async (req, res) => {
-    withBody(req, await readBody(req, maxBytes));
+    let body: Buffer;
+    try {
+      body = await readBody(req, maxBytes);
+    } catch (err) {
+      refuseUpload(req, res);
+      throw err;
+    }
+    withBody(req, body);
     return next(req, res);
   };
