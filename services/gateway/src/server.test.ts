@@ -11,6 +11,12 @@ import type { ClientHttp2Session, ClientHttp2Stream, IncomingHttpHeaders } from 
 import { request } from 'node:https';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import { startSuite } from '@orch/testing';
+import { createLogger } from '@orch/component-base/logs';
+import { startInBackground } from '@orch/component-base/run';
+import { newGatewayConfig } from './config.js';
+import { gatewayOptions } from './options.js';
+import { suiteGatewayArgs } from './suite-gateway-args.js';
+import { GatewayServer } from './server.js';
 import type { Suite } from '@orch/testing';
 
 let suite: Suite;
@@ -143,13 +149,14 @@ function h1Watch(
   path: string,
   headers: Record<string, string> = {},
   method = 'GET',
-  body?: unknown
+  body?: unknown,
+  url = suite.gateways[0]!
 ): Streamed & { req: ClientRequest; version: Promise<string> } {
   let res: IncomingMessage | undefined;
   let onRes: (r: IncomingMessage) => void = () => undefined;
   const gotRes = new Promise<IncomingMessage>((r) => (onRes = r));
   const req = request(
-    new URL(path, suite.gateways[0]!),
+    new URL(path, url),
     {
       ...adminTls(),
       method,
@@ -402,5 +409,30 @@ describe('HTTP/1.1 on the same port', () => {
   test('a body over --max-request-body-bytes is 413', async () => {
     const r = await h1Send('POST', base, cm('big', { data: { a: 'x'.repeat(3.5 * 1024 * 1024) } }));
     assert.equal(r.status, 413);
+  });
+});
+
+describe('graceful shutdown', () => {
+  test('HTTP/2 sessions get GOAWAY, open watches on both protocols end, the server stops', async () => {
+    const options = gatewayOptions([
+      '--secure-port=0',
+      ...suiteGatewayArgs(suite),
+      '--authorization-mode=AlwaysAllow',
+    ]);
+    const gateway = await startInBackground(
+      new GatewayServer(await newGatewayConfig(options, createLogger('test-gateway')))
+    );
+    const url = `https://127.0.0.1:${gateway.port}`;
+    const h2 = new H2(url);
+    const goaway = new Promise<number>((r) => h2.session.once('goaway', (code: number) => r(code)));
+    const h2Watch = h2.watch(`${base}?watch=1`);
+    assert.equal(await h2Watch.status, 200);
+    const h1 = h1Watch(`${base}?watch=1`, {}, 'GET', undefined, url);
+    assert.equal(await h1.status, 200);
+    await gateway.stop();
+    assert.equal(await goaway, constants.NGHTTP2_NO_ERROR);
+    await h2Watch.ended;
+    await h1.ended;
+    assert.ok(h2Watch.lines().length >= 3, 'the watch had its events before it ended');
   });
 });

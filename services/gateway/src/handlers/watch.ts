@@ -62,6 +62,8 @@ export async function watchResource(
   const binary = out.media === 'protobuf';
   const contentType = binary ? `${out.contentType};stream=watch` : 'application/json';
   // Table events: each object a Table of one row; the column definitions in the first only.
+  // (The closures keep the request and definition only, not the scope with its parsed query.)
+  const { req, def } = scope;
   let headers = true;
   const asTable = (e: WatchEvent): WatchEvent => {
     // Metadata only: every object but an error's Status, bookmarks included (k8s WatchServer.Fixup).
@@ -75,7 +77,7 @@ export async function watchResource(
       };
     }
     if (!tableGroup || e.type === 'BOOKMARK' || e.type === 'ERROR') return e;
-    const table = tableOf(scope.req, scope.def, e.object, tableGroup);
+    const table = tableOf(req, def, e.object, tableGroup);
     if (!headers) table.columnDefinitions = [];
     headers = false;
     return { type: e.type, object: table as unknown as Record<string, unknown> };
@@ -109,7 +111,7 @@ export async function watchResource(
   } catch (err) {
     const se = err instanceof StatusError ? err : toStatusError(err);
     watcher.fail(se.status);
-    return;
   }
-  await new Promise<void>((resolve) => watcher.onClose(resolve));
+  // The handler returns once the watch runs: the Watcher holds what the stream needs, and the
+  // chain's frames and the request's scope are not kept for the watch's lifetime.
 }
