@@ -283,7 +283,9 @@ function http2Options(f: GatewayOptions): Http2Options {
     maxStreamsPerConnection,
     maxUploadBufferPerStream: perStream,
     maxUploadBufferPerConnection:
-      perConnection === 0 ? perStream * maxStreamsPerConnection : perConnection,
+      perConnection === 0
+        ? Math.min(perStream * maxStreamsPerConnection, 2 ** 31 - 1)
+        : perConnection,
   };
 }
 
