@@ -78,21 +78,52 @@ srv.keepAliveTimeout = 65000;
 srv.listen(0, '127.0.0.1', () => console.log(srv.address().port));
 `;
 
+/**
+ * A bare Node HTTP/2 server (TLS, the gateway's stream and window settings) that holds every
+ * stream open: the platform's cost of one idle stream on a shared connection.
+ */
+const bareHttp2Server = `
+const http2 = require('node:http2');
+const fs = require('node:fs');
+const [cert, key, ca] = process.argv.slice(1).map((f) => fs.readFileSync(f));
+const open = [];
+const srv = http2.createSecureServer(
+  {
+    cert, key, ca, requestCert: true, rejectUnauthorized: false,
+    settings: { maxConcurrentStreams: 100, initialWindowSize: 262144, maxFrameSize: 262144 },
+  },
+  (req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write(' ');
+    open.push(res);
+  }
+);
+srv.on('session', (s) => s.setLocalWindowSize(262144 * 100));
+srv.listen(0, '127.0.0.1', () => console.log(srv.address().port));
+`;
+
 export interface BareHttpsServer {
   child: ChildProcess;
   port: number;
   kill(): void;
 }
 
-/** Starts the bare HTTPS server with a serving certificate; resolves once it listens. */
-export async function startBareHttpsServer(files: {
-  certFile: string;
-  keyFile: string;
-  caFile: string;
-}): Promise<BareHttpsServer> {
+/**
+ * Starts the bare HTTPS server (or, with `http2`, the bare HTTP/2 one) with a serving
+ * certificate; resolves once it listens.
+ */
+export async function startBareHttpsServer(
+  files: {
+    certFile: string;
+    keyFile: string;
+    caFile: string;
+  },
+  protocol: 'http/1.1' | 'h2' = 'http/1.1'
+): Promise<BareHttpsServer> {
+  const script = protocol === 'h2' ? bareHttp2Server : bareHttpsServer;
   const child = spawn(
     process.execPath,
-    ['-e', bareHttpsServer, files.certFile, files.keyFile, files.caFile],
+    ['-e', script, files.certFile, files.keyFile, files.caFile],
     { stdio: ['ignore', 'pipe', 'inherit'] }
   );
   registerProcess(child);

@@ -12,13 +12,14 @@ export function runKubectl(
   kubeconfig: string,
   cacheDir: string,
   args: string[],
-  input?: string
+  input?: string,
+  env?: NodeJS.ProcessEnv
 ): Promise<KubectlResult> {
   return new Promise((resolve) => {
     const child = execFile(
       'kubectl',
       [`--kubeconfig=${kubeconfig}`, `--cache-dir=${cacheDir}`, ...args],
-      { timeout: 30_000 },
+      { timeout: 30_000, ...(env ? { env } : {}) },
       (err, stdout, stderr) =>
         resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr })
     );

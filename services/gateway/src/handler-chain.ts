@@ -1,9 +1,10 @@
-// The request pipeline, in request order (k8s DefaultBuildHandlerChain). Each stage is one
-// module; admission is inserted where marked when it exists.
-import express from 'express';
-import type { Express, RequestHandler } from 'express';
+// The request pipeline, in request order (k8s DefaultBuildHandlerChain): each stage is one module
+// wrapping the next (`withX(next, deps)`), over the gateway's own handler contract (http/), so the
+// one chain serves HTTP/1.1 and HTTP/2 alike. Admission runs inside the resource handlers.
 import { newPathNotFound } from '@orch/apimachinery/errors';
 import type { Logger } from '@orch/component-base/logs';
+import type { Handler } from './http/handler.js';
+import { PathMux } from './http/path-mux.js';
 import { writeErrorNegotiated } from './negotiation/response-writers.js';
 import { withAuditInit } from './filters/with-audit-init.js';
 import { withAudit } from './filters/with-audit.js';
@@ -13,7 +14,9 @@ import { withAuthorization } from './filters/with-authorization.js';
 import { withImpersonation } from './filters/with-impersonation.js';
 import { withMaxInFlight } from './filters/with-max-in-flight.js';
 import { withPanicRecovery } from './filters/with-panic-recovery.js';
+import { withRequestBody } from './filters/with-request-body.js';
 import { withRequestInfoFilter } from './filters/with-request-info.js';
+import { requestInfoFrom } from './request/context.js';
 import type { Authenticator } from './authn/authenticator.js';
 import type { Authorizer } from './authz/authorizer.js';
 
@@ -30,36 +33,50 @@ export interface HandlerChainConfig {
   maxBodyBytes: number;
   maxReadOnlyInFlight: number;
   maxMutatingInFlight: number;
-  metrics: RequestHandler;
+  /** Counts and times every request (metrics.ts). */
+  metrics: (next: Handler) => Handler;
   /** Non-resource endpoints: health, version, discovery, OpenAPI, metrics. */
-  installNonResource: (app: Express) => void;
+  installNonResource: (mux: PathMux) => void;
   /** The resource handlers (routing by request info). */
-  resources: RequestHandler;
+  resources: Handler;
 }
 
-export function buildHandlerChain(c: HandlerChainConfig): Express {
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
-  app.set('query parser', 'simple');
+type Filter = (next: Handler) => Handler;
+
+/** The filters around a handler, the first listed the first a request meets. */
+function chain(filters: (Filter | false | undefined)[], handler: Handler): Handler {
+  return filters.reduceRight<Handler>((next, f) => (f ? f(next) : next), handler);
+}
+
+export function buildHandlerChain(c: HandlerChainConfig): Handler {
+  const nonResource = new PathMux();
+  c.installNonResource(nonResource);
+  const notFound: Handler = (req, res) => writeErrorNegotiated(req, res, newPathNotFound());
+  const nonResourceOrNotFound = nonResource.handler(notFound);
+  // Resource requests to the installer's handler, anything else to the non-resource mux.
+  const director: Handler = (req, res) =>
+    requestInfoFrom(req)?.isResourceRequest
+      ? c.resources(req, res)
+      : nonResourceOrNotFound(req, res);
+
   // listener, TLS: server.ts
-  app.use(withAuditInit());
-  app.use(c.metrics);
-  app.use(withRequestInfoFilter());
-  if (c.audit) app.use(withAudit(c.audit));
-  app.use(
-    withAuthentication(c.authenticators, {
-      anonymous: c.anonymousAuth,
-      anonymousAllowed: c.publicPath,
-    })
+  return chain(
+    [
+      (h) => withPanicRecovery(h, c.log),
+      withAuditInit,
+      c.metrics,
+      withRequestInfoFilter,
+      c.audit && ((h) => withAudit(h, c.audit!)),
+      (h) =>
+        withAuthentication(h, c.authenticators, {
+          anonymous: c.anonymousAuth,
+          anonymousAllowed: c.publicPath,
+        }),
+      (h) => withImpersonation(h, c.authorizer),
+      (h) => withMaxInFlight(h, c.maxReadOnlyInFlight, c.maxMutatingInFlight),
+      (h) => withAuthorization(h, c.authorizer),
+      (h) => withRequestBody(h, c.maxBodyBytes),
+    ],
+    director
   );
-  app.use(withImpersonation(c.authorizer));
-  app.use(withMaxInFlight(c.maxReadOnlyInFlight, c.maxMutatingInFlight));
-  app.use(withAuthorization(c.authorizer));
-  app.use(express.raw({ type: () => true, limit: c.maxBodyBytes }));
-  c.installNonResource(app);
-  app.use(c.resources);
-  app.use((req, res) => writeErrorNegotiated(req, res, newPathNotFound()));
-  app.use(withPanicRecovery(c.log));
-  return app;
 }

@@ -1,6 +1,7 @@
 // The gateway's Prometheus metrics (named as apiserver_* in k8s, orch_gateway_* here).
-import type { RequestHandler } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Handler } from './http/handler.js';
+import { protocolOf } from './http/handler.js';
 import { requestInfoFrom, startTimeFrom } from './request/context.js';
 
 export class GatewayMetrics {
@@ -9,6 +10,12 @@ export class GatewayMetrics {
     name: 'orch_gateway_request_total',
     help: 'Requests by verb, group, version, resource, subresource, scope and HTTP code.',
     labelNames: ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'code'] as const,
+    registers: [this.registry],
+  });
+  readonly requestsByProtocol = new Counter({
+    name: 'orch_gateway_requests_by_protocol_total',
+    help: 'Requests by the HTTP protocol they came over (HTTP/1.1, HTTP/2.0), counted when answered.',
+    labelNames: ['protocol'] as const,
     registers: [this.registry],
   });
   readonly latency = new Histogram({
@@ -56,12 +63,12 @@ export class GatewayMetrics {
   }
 
   /** Counts and times every request once its response is finished. */
-  filter(): RequestHandler {
-    return (req, res, next) => {
+  filter(next: Handler): Handler {
+    return (req, res) => {
       res.on('finish', () => {
         const info = requestInfoFrom(req);
         const labels = {
-          verb: info?.isResourceRequest ? info.verb.toUpperCase() : req.method,
+          verb: info?.isResourceRequest ? info.verb.toUpperCase() : (req.method ?? ''),
           group: info?.apiGroup ?? '',
           version: info?.apiVersion ?? '',
           resource: info?.resource ?? '',
@@ -75,11 +82,12 @@ export class GatewayMetrics {
                 : 'cluster',
         };
         this.requests.inc({ ...labels, code: String(res.statusCode) });
+        this.requestsByProtocol.inc({ protocol: protocolOf(req) });
         const started = startTimeFrom(req);
         if (started !== undefined && info?.verb !== 'watch')
           this.latency.observe(labels, (performance.now() - started) / 1000);
       });
-      next();
+      return next(req, res);
     };
   }
 

@@ -53,6 +53,26 @@ export const gatewayFlags = {
     default: String(3 * 1024 * 1024),
     description: 'Largest request body accepted (413 above).',
   },
+  // HTTP/2 (k8s.io/apiserver secure_serving.go): upstream has the first as a flag and the
+  // buffers as constants sized for 99% of request bodies (256 KiB); here all are flags.
+  'http2-max-streams-per-connection': {
+    type: 'string',
+    default: '0',
+    description:
+      'The limit that the server gives to clients for the maximum number of streams in an HTTP/2 connection. Zero means the default of 100 (as upstream: client-go starts with 100).',
+  },
+  'http2-max-upload-buffer-per-stream': {
+    type: 'string',
+    default: String(256 * 1024),
+    description:
+      'HTTP/2 flow-control window of each stream, in bytes (what a client may send on a stream before the server reads it); also the largest frame read.',
+  },
+  'http2-max-upload-buffer-per-connection': {
+    type: 'string',
+    default: '0',
+    description:
+      'HTTP/2 flow-control window of each connection, in bytes. Zero means the per-stream buffer times the streams per connection.',
+  },
   'max-requests-inflight': {
     type: 'string',
     default: '400',
@@ -122,6 +142,16 @@ export const gatewayFlags = {
 /** The raw flag values. */
 export type GatewayOptions = FlagValues<typeof gatewayFlags>;
 
+/** HTTP/2 settings of the serving port (upstream's http2.Server fields). */
+export interface Http2Options {
+  /** SETTINGS_MAX_CONCURRENT_STREAMS. */
+  maxStreamsPerConnection: number;
+  /** SETTINGS_INITIAL_WINDOW_SIZE, and SETTINGS_MAX_FRAME_SIZE. */
+  maxUploadBufferPerStream: number;
+  /** The connection's receive window. */
+  maxUploadBufferPerConnection: number;
+}
+
 /** Defaults filled and values derived; `problems` are derivations that failed (see validate). */
 export interface CompletedGatewayOptions {
   address: string;
@@ -134,6 +164,7 @@ export interface CompletedGatewayOptions {
   shutdownDelayMs: number;
   livezGraceMs: number;
   maxBodyBytes: number;
+  http2: Http2Options;
   maxReadOnlyInFlight: number;
   maxMutatingInFlight: number;
   maxWatchSeconds: number;
@@ -187,6 +218,7 @@ export function completeGatewayOptions(f: GatewayOptions): CompletedGatewayOptio
     shutdownDelayMs: duration('shutdown-delay-duration', '0s'),
     livezGraceMs: duration('livez-grace-period', '0s'),
     maxBodyBytes: Number(f['max-request-body-bytes']),
+    http2: http2Options(f),
     maxReadOnlyInFlight: Number(f['max-requests-inflight']),
     maxMutatingInFlight: Number(f['max-mutating-requests-inflight']),
     maxWatchSeconds: Number(f['min-request-timeout']),
@@ -229,6 +261,7 @@ export function validateGatewayOptions(o: CompletedGatewayOptions): string[] {
       `admission plugins ${inService.join(', ')} run in the admission service: they need --admission-servers`
     );
   }
+  errors.push(...validateHttp2(o.http2));
   for (const [flag, n] of [
     ['max-request-body-bytes', o.maxBodyBytes],
     ['max-requests-inflight', o.maxReadOnlyInFlight],
@@ -237,6 +270,38 @@ export function validateGatewayOptions(o: CompletedGatewayOptions): string[] {
   ] as const) {
     if (!Number.isInteger(n) || n < 0) errors.push(`--${flag} must be a non-negative integer`);
   }
+  return errors;
+}
+
+/** Upstream's defaults: 0 streams is 100; 0 bytes per connection is per stream × streams. */
+function http2Options(f: GatewayOptions): Http2Options {
+  const streams = Number(f['http2-max-streams-per-connection']);
+  const perStream = Number(f['http2-max-upload-buffer-per-stream']);
+  const perConnection = Number(f['http2-max-upload-buffer-per-connection']);
+  const maxStreamsPerConnection = streams === 0 ? 100 : streams;
+  return {
+    maxStreamsPerConnection,
+    maxUploadBufferPerStream: perStream,
+    maxUploadBufferPerConnection:
+      perConnection === 0
+        ? Math.min(perStream * maxStreamsPerConnection, 2 ** 31 - 1)
+        : perConnection,
+  };
+}
+
+/** HTTP/2 limits: a window is at most 2^31-1 bytes, a frame between 16 KiB and 16 MiB. */
+function validateHttp2(h: Http2Options): string[] {
+  const errors: string[] = [];
+  if (!Number.isInteger(h.maxStreamsPerConnection) || h.maxStreamsPerConnection < 0)
+    errors.push('--http2-max-streams-per-connection must be a non-negative integer');
+  const perStream = h.maxUploadBufferPerStream;
+  if (!Number.isInteger(perStream) || perStream < 16_384 || perStream > 16_777_215)
+    errors.push('--http2-max-upload-buffer-per-stream must be an integer from 16384 to 16777215');
+  const perConnection = h.maxUploadBufferPerConnection;
+  if (!Number.isInteger(perConnection) || perConnection < 65_535 || perConnection > 2 ** 31 - 1)
+    errors.push(
+      '--http2-max-upload-buffer-per-connection must be 0 or an integer from 65535 to 2147483647'
+    );
   return errors;
 }
 

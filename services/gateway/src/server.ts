@@ -1,8 +1,10 @@
 // The gateway server: the stores and the handler chain wired over the config's clients; run()
-// serves them over HTTPS until its signal, then stops gracefully (/readyz fails first).
+// serves them over HTTPS, HTTP/2 and HTTP/1.1 on one port chosen by ALPN, until its signal, then
+// stops gracefully (/readyz fails first; HTTP/2 sessions get GOAWAY) (k8s secure_serving.go).
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:https';
-import type { Server } from 'node:https';
+import { createSecureServer } from 'node:http2';
+import type { Http2SecureServer, ServerHttp2Session } from 'node:http2';
+import type { TLSSocket } from 'node:tls';
 import type { ResourceDefinition, ResourceRegistry } from '@orch/apimachinery/registry';
 import { Deferred, aborted } from '@orch/component-base/run';
 import type { Runnable } from '@orch/component-base/run';
@@ -18,6 +20,7 @@ import { resourceHandler } from './endpoints/installer.js';
 import { installOpenApi } from './endpoints/openapi.js';
 import { fileAuditSink } from './filters/with-audit.js';
 import { buildHandlerChain } from './handler-chain.js';
+import { requestListener } from './http/handler.js';
 import { admissionServiceCheck } from './health/admission-service-check.js';
 import { bootstrapPolicyCheck } from './health/bootstrap-policy-check.js';
 import { healthCheckerFunc, installHealthChecks } from './health/healthz.js';
@@ -30,8 +33,11 @@ import type { Cachers } from './cache/cachers.js';
 
 const publicPaths = /^\/(healthz|livez|readyz|version)(\/|$)/;
 
+/** How long open requests (watches) may run on after shutdown began before their connections are cut. */
+const shutdownGraceMs = 5000;
+
 export class GatewayServer implements Runnable {
-  readonly server: Server;
+  readonly server: Http2SecureServer;
   readonly cachers: Cachers;
   readonly #config: GatewayConfig;
   readonly #informer: NamespaceInformer;
@@ -41,6 +47,9 @@ export class GatewayServer implements Runnable {
   readonly #namespaces: Store;
   readonly #shutdown = new ShutdownState();
   readonly #serving = new Deferred<number>();
+  /** Every open connection, by protocol: HTTP/2 sessions and all TLS sockets (for shutdown). */
+  readonly #sessions = new Set<ServerHttp2Session>();
+  readonly #sockets = new Set<TLSSocket>();
 
   constructor(config: GatewayConfig) {
     this.#config = config;
@@ -113,7 +122,7 @@ export class GatewayServer implements Runnable {
     if (authz.health) readyz.push(bootstrapPolicyCheck(authz.health));
     if (config.admission) readyz.push(admissionServiceCheck(config.admission.health));
 
-    const app = buildHandlerChain({
+    const handler = buildHandlerChain({
       log,
       authenticators: authn.authenticators,
       authorizer: authz.authorizer,
@@ -127,17 +136,23 @@ export class GatewayServer implements Runnable {
       maxBodyBytes: options.maxBodyBytes,
       maxReadOnlyInFlight: options.maxReadOnlyInFlight,
       maxMutatingInFlight: options.maxMutatingInFlight,
-      metrics: metrics.filter(),
+      metrics: (next) => metrics.filter(next),
       installNonResource: (a) => {
         installHealthChecks(a, '/healthz', [checks.etcd, checks.nats], log);
         const livez = shutdown.livezGracePeriod(options.livezGraceMs)(checks.etcd);
         installHealthChecks(a, '/livez', [livez], log);
         installHealthChecks(a, '/readyz', [...readyz, shutdown.readyzCheck], log);
-        a.get('/metrics', (_req, res) => {
-          metrics.registry.metrics().then(
-            (body) => res.type(metrics.registry.contentType).send(body),
-            (err: unknown) => res.status(500).send(String(err))
-          );
+        a.get('/metrics', async (_req, res) => {
+          let body: string;
+          try {
+            body = await metrics.registry.metrics();
+          } catch (err) {
+            res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+            res.end(String(err));
+            return;
+          }
+          res.writeHead(200, { 'Content-Type': metrics.registry.contentType });
+          res.end(body);
         });
         installDiscovery(a, registry, defaultVersionInfo());
         installOpenApi(a, registry);
@@ -146,7 +161,8 @@ export class GatewayServer implements Runnable {
     });
 
     const tls = options.tls!;
-    this.server = createServer(
+    const h2 = options.http2;
+    this.server = createSecureServer(
       {
         cert: readFileSync(tls.certFile),
         key: readFileSync(tls.keyFile),
@@ -154,10 +170,28 @@ export class GatewayServer implements Runnable {
         requestCert: true,
         // An unverified client is anonymous, answered 401 by authentication.
         rejectUnauthorized: false,
+        // ALPN h2 and http/1.1; a client offering neither is served HTTP/1.1.
+        allowHTTP1: true,
+        settings: {
+          maxConcurrentStreams: h2.maxStreamsPerConnection,
+          initialWindowSize: h2.maxUploadBufferPerStream,
+          maxFrameSize: h2.maxUploadBufferPerStream,
+        },
       },
-      app
+      requestListener(handler)
     );
-    this.server.keepAliveTimeout = 65_000;
+    // HTTP/1.1 connections of the same server (Node reads it from the server object).
+    (this.server as Http2SecureServer & { keepAliveTimeout?: number }).keepAliveTimeout = 65_000;
+    this.server.on('secureConnection', (socket: TLSSocket) => {
+      this.#sockets.add(socket);
+      socket.once('close', () => this.#sockets.delete(socket));
+    });
+    this.server.on('session', (session: ServerHttp2Session) => {
+      this.#sessions.add(session);
+      session.once('close', () => this.#sessions.delete(session));
+      session.on('error', (err) => log.debug('HTTP/2 session error', { err }));
+      session.setLocalWindowSize(h2.maxUploadBufferPerConnection);
+    });
   }
 
   get serving(): Promise<number> {
@@ -182,12 +216,17 @@ export class GatewayServer implements Runnable {
       this.#serving.resolve(port);
 
       await aborted(signal);
-      // readyz fails first; requests in flight finish; then the listener closes.
+      // readyz fails first; then the listener closes, idle HTTP/1.1 connections close and HTTP/2
+      // sessions get GOAWAY (no new streams); requests in flight finish, and whatever still runs
+      // after the grace (watches) has its connection cut.
       await this.#shutdown.beginShutdown(options.shutdownDelayMs);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
-        server.closeIdleConnections();
-        setTimeout(() => server.closeAllConnections(), 5000).unref();
+        for (const session of this.#sessions) session.close();
+        setTimeout(() => {
+          for (const session of this.#sessions) session.destroy();
+          for (const socket of this.#sockets) socket.destroy();
+        }, shutdownGraceMs).unref();
       });
       this.#informer.stop();
       this.#policyWatch?.stop();

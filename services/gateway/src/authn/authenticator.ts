@@ -1,19 +1,17 @@
-import type { IncomingMessage } from 'node:http';
+import type { HttpRequest } from '../http/handler.js';
 import type { UserInfo } from '@orch/apimachinery/auth';
 
 /** Answers who made a request, undefined when this method does not apply, or throws (401). */
 export interface Authenticator {
-  authenticate(req: IncomingMessage): Promise<UserInfo | undefined> | UserInfo | undefined;
+  authenticate(req: HttpRequest): Promise<UserInfo | undefined> | UserInfo | undefined;
 }
 
 /** Adapts a function to the Authenticator role. */
 export class AuthenticatorFunc implements Authenticator {
   constructor(
-    private readonly fn: (
-      req: IncomingMessage
-    ) => Promise<UserInfo | undefined> | UserInfo | undefined
+    private readonly fn: (req: HttpRequest) => Promise<UserInfo | undefined> | UserInfo | undefined
   ) {}
-  authenticate(req: IncomingMessage): Promise<UserInfo | undefined> | UserInfo | undefined {
+  authenticate(req: HttpRequest): Promise<UserInfo | undefined> | UserInfo | undefined {
     return this.fn(req);
   }
 }

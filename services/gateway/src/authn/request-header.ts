@@ -2,15 +2,15 @@
 // to --requestheader-client-ca-file (with an allowed CN, when a list is given) may name the user
 // in headers. Username and uid from the first listed header with a value, groups from every value
 // of the group headers, extras from prefixed headers (key lowercased and percent-decoded).
-import type { IncomingMessage } from 'node:http';
+import type { HttpRequest } from '../http/handler.js';
 import type { X509Certificate } from 'node:crypto';
-import type { TLSSocket } from 'node:tls';
 import type { RequestHeaderConfig } from './authentication-options.js';
 import type { Authenticator } from './authenticator.js';
 import { verifiedPeerChain } from './cert-chain.js';
+import { connectionOf } from '../http/handler.js';
 
 /** Every value of a header, repeated headers separately (from rawHeaders). */
-function headerValues(req: IncomingMessage, name: string): string[] {
+function headerValues(req: HttpRequest, name: string): string[] {
   const want = name.toLowerCase();
   const out: string[] = [];
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2)
@@ -18,7 +18,7 @@ function headerValues(req: IncomingMessage, name: string): string[] {
   return out;
 }
 
-const firstValue = (req: IncomingMessage, names: string[]): string | undefined => {
+const firstValue = (req: HttpRequest, names: string[]): string | undefined => {
   for (const n of names) {
     const v = headerValues(req, n).find((x) => x.trim() !== '');
     if (v !== undefined) return v.trim();
@@ -42,7 +42,7 @@ export function requestHeaderAuthenticator(
     authenticate(req) {
       const name = firstValue(req, c.usernameHeaders);
       if (name === undefined) return undefined;
-      const socket = req.socket as TLSSocket;
+      const socket = connectionOf(req);
       if (!verifiedPeerChain(socket, roots)) return undefined; // not the proxy: the headers mean nothing
       if (c.allowedNames.length > 0) {
         const cn = socket.getPeerCertificate().subject?.CN;

@@ -1,6 +1,6 @@
 // Unions of authenticators (k8s request/union and token/union): the first that succeeds decides;
 // when none does, the first error (a presented but invalid credential) wins over "not mine".
-import type { IncomingMessage } from 'node:http';
+import type { HttpRequest } from '../http/handler.js';
 import type { UserInfo } from '@orch/apimachinery/auth';
 import type { Authenticator, TokenAuthenticator, TokenResponse } from './authenticator.js';
 import { allAuthenticated } from '@orch/apimachinery/auth';
@@ -14,7 +14,7 @@ export function withAuthenticatedGroup(user: UserInfo): UserInfo {
 
 export function unionAuthenticator(authenticators: Authenticator[]): Authenticator {
   return {
-    async authenticate(req: IncomingMessage): Promise<UserInfo | undefined> {
+    async authenticate(req: HttpRequest): Promise<UserInfo | undefined> {
       let firstError: unknown;
       for (const a of authenticators) {
         try {

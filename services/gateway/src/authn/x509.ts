@@ -3,6 +3,7 @@ import type { X509Certificate } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
 import type { Authenticator } from './authenticator.js';
 import { verifiedPeerChain } from './cert-chain.js';
+import { connectionOf } from '../http/handler.js';
 
 function asList(v: string | string[] | undefined): string[] {
   if (v === undefined) return [];
@@ -16,7 +17,7 @@ const subjects = new WeakMap<TLSSocket, Partial<Record<string, string | string[]
 export function x509Authenticator(roots: X509Certificate[]): Authenticator {
   return {
     authenticate(req) {
-      const socket = req.socket as TLSSocket;
+      const socket = connectionOf(req);
       if (!verifiedPeerChain(socket, roots)) return undefined;
       let subject = subjects.get(socket);
       if (!subject) subjects.set(socket, (subject = socket.getPeerCertificate().subject ?? {}));

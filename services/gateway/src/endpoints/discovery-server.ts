@@ -1,11 +1,14 @@
 // For the discovery and OpenAPI tests: the two endpoint sets on a plain HTTP server on loopback,
 // with an anonymous kubeconfig pointing at it, so that real kubectl can read them.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import express from 'express';
 import type { ResourceRegistry } from '@orch/apimachinery/registry';
+import { newPathNotFound } from '@orch/apimachinery/errors';
+import { requestListener } from '../http/handler.js';
+import { PathMux } from '../http/path-mux.js';
 import { installDiscovery } from './discovery.js';
 import type { VersionInfo } from './discovery.js';
 import { installOpenApi } from './openapi.js';
@@ -21,10 +24,18 @@ export async function startDiscoveryServer(
   registry: ResourceRegistry,
   version: VersionInfo
 ): Promise<DiscoveryServer> {
-  const app = express();
-  installDiscovery(app, registry, version);
-  installOpenApi(app, registry);
-  const server = app.listen(0, '127.0.0.1');
+  const mux = new PathMux();
+  installDiscovery(mux, registry, version);
+  installOpenApi(mux, registry);
+  const server = createServer(
+    requestListener(
+      mux.handler((_req, res) => {
+        res.writeHead(404, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify(newPathNotFound().status));
+      })
+    )
+  );
+  server.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const dir = await mkdtemp(join(tmpdir(), 'orch-discovery-'));

@@ -5,7 +5,8 @@
 // as=APIGroupDiscoveryList,...,application/json). We do not serve the aggregated form: every answer
 // here is the plain JSON document with `Content-Type: application/json`, which client-go accepts as
 // the fallback and then walks /api, /apis and each group version.
-import type { Request, Response, Router } from 'express';
+import type { HttpResponse } from '../http/handler.js';
+import type { PathMux, RouteParams } from '../http/path-mux.js';
 import { newPathNotFound } from '@orch/apimachinery/errors';
 import type { ResourceDefinition, ResourceRegistry, Verb } from '@orch/apimachinery/registry';
 import { formatApiVersion } from '@orch/apimachinery/schema';
@@ -168,26 +169,24 @@ export function apiResourceList(
   };
 }
 
-// Headers set on the raw response: express' res.set/send would append `; charset=utf-8`.
-function writeJson(res: Response, code: number, body: unknown): void {
+function writeJson(res: HttpResponse, code: number, body: unknown): void {
   res.statusCode = code;
   res.setHeader('Content-Type', 'application/json');
   res.setHeader('Cache-Control', 'no-cache, private');
   res.end(JSON.stringify(body));
 }
 
-function writeNotFound(res: Response): void {
+function writeNotFound(res: HttpResponse): void {
   writeJson(res, 404, newPathNotFound().status);
 }
 
-function param(req: Request, name: string): string {
-  const v = (req.params as Record<string, string | undefined>)[name];
-  return v ?? '';
+function param(params: RouteParams, name: string): string {
+  return params[name] ?? '';
 }
 
 /** Installs GET /api, /api/v1, /apis, /apis/:group, /apis/:group/:version and /version. */
 export function installDiscovery(
-  app: Router,
+  app: PathMux,
   registry: ResourceRegistry,
   version: VersionInfo
 ): void {
@@ -208,32 +207,35 @@ export function installDiscovery(
       kind: 'APIVersions',
       versions: coreVersions,
       serverAddressByClientCIDRs: [
-        { clientCIDR: '0.0.0.0/0', serverAddress: req.headers.host ?? '' },
+        {
+          clientCIDR: '0.0.0.0/0',
+          serverAddress: req.headers.host ?? req.headers[':authority'] ?? '',
+        },
       ],
     });
   });
 
-  app.get('/api/:version', (req, res) => {
-    const list = apiResourceList(registry, { group: '', version: param(req, 'version') });
+  app.get('/api/:version', (_req, res, params) => {
+    const list = apiResourceList(registry, { group: '', version: param(params, 'version') });
     if (list) writeJson(res, 200, list);
     else writeNotFound(res);
   });
 
   app.get('/apis', (_req, res) => writeJson(res, 200, groupList));
 
-  app.get('/apis/:group', (req, res) => {
-    const group = byName.get(param(req, 'group'));
+  app.get('/apis/:group', (_req, res, params) => {
+    const group = byName.get(param(params, 'group'));
     if (group) writeJson(res, 200, group);
     else writeNotFound(res);
   });
 
-  app.get('/apis/:group/:version', (req, res) => {
-    const group = param(req, 'group');
+  app.get('/apis/:group/:version', (_req, res, params) => {
+    const group = param(params, 'group');
     // `/apis//v1` must not reach the core group.
     const list =
       group === ''
         ? undefined
-        : apiResourceList(registry, { group, version: param(req, 'version') });
+        : apiResourceList(registry, { group, version: param(params, 'version') });
     if (list) writeJson(res, 200, list);
     else writeNotFound(res);
   });

@@ -2,10 +2,9 @@
 // to the REST object of its path, keyed `<group>/<version>/<resource>[/<subresource>]`, and to
 // the handler of its verb when the object implements the role that verb needs (k8s
 // registerResourceHandlers, which inspects rest.Creater, rest.Getter, ...); otherwise 405.
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestHandler } from 'express';
 import { newMethodNotSupported, newNotFound } from '@orch/apimachinery/errors';
 import type { ResourceRegistry } from '@orch/apimachinery/registry';
+import type { Handler as HttpHandler, HttpResponse } from '../http/handler.js';
 import { writeErrorNegotiated } from '../negotiation/response-writers.js';
 import type { Admission } from '../admission/interfaces.js';
 import type { Authorizer } from '../authz/authorizer.js';
@@ -35,7 +34,7 @@ import type { RequestScope } from '../handlers/scope.js';
 import { updateResource } from '../handlers/update.js';
 import { watchResource } from '../handlers/watch.js';
 
-type Handler = (scope: RequestScope, res: ServerResponse) => Promise<void>;
+type Handler = (scope: RequestScope, res: HttpResponse) => Promise<void>;
 
 /**
  * The handler of a request's verb on a REST object, when the object has the role the verb needs
@@ -47,7 +46,7 @@ export function handlerFor(info: RequestInfo, rest: Storage): Handler | undefine
   const named = info.name !== '';
   // Each handler takes the role its guard just checked.
   const as = <S extends Storage>(
-    h: (scope: RequestScope<S>, res: ServerResponse) => Promise<void>
+    h: (scope: RequestScope<S>, res: HttpResponse) => Promise<void>
   ): Handler => h as unknown as Handler;
   switch (info.verb) {
     case 'get':
@@ -84,10 +83,13 @@ export interface InstallerDeps {
   onWatchEvent?: () => void;
 }
 
-export function resourceHandler(deps: InstallerDeps): RequestHandler {
-  return (req: IncomingMessage, res: ServerResponse, next: () => void) => {
+/** The handler of resource requests (the chain sends only those here, after request info). */
+export function resourceHandler(deps: InstallerDeps): HttpHandler {
+  return (req, res) => {
     const info = requestInfoFrom(req);
-    if (!info?.isResourceRequest) return next();
+    if (!info?.isResourceRequest) {
+      return writeErrorNegotiated(req, res, newNotFound({ group: '', resource: '' }, ''));
+    }
     const def = deps.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
     const rest = def && deps.rest.get(restKey(def, info.subresource));
     if (!def || !rest) {
@@ -123,6 +125,6 @@ export function resourceHandler(deps: InstallerDeps): RequestHandler {
       maxWatchSeconds: deps.maxWatchSeconds,
       ...(deps.onWatchEvent ? { onWatchEvent: deps.onWatchEvent } : {}),
     };
-    handler(scope, res).catch((err: unknown) => writeErrorNegotiated(req, res, err));
+    return handler(scope, res).catch((err: unknown) => writeErrorNegotiated(req, res, err));
   };
 }

@@ -9,7 +9,9 @@
 // operation's parameters to decide that the server validates fields, and then delegates
 // `--validate=strict|warn` to it instead of validating client-side.
 import { createHash } from 'node:crypto';
-import type { Request, Response, Router } from 'express';
+import type { HttpRequest, HttpResponse } from '../http/handler.js';
+import type { PathMux } from '../http/path-mux.js';
+import { requestUrl } from '../request/request-info.js';
 import { newNotAcceptable, newPathNotFound } from '@orch/apimachinery/errors';
 import type { StatusError } from '@orch/apimachinery/errors';
 import type { ResourceDefinition, ResourceRegistry, Verb } from '@orch/apimachinery/registry';
@@ -637,9 +639,8 @@ export function openApiDocuments(registry: ResourceRegistry): OpenApiDocuments {
   return { v2, v3 };
 }
 
-function send(req: Request, res: Response, doc: Rendered, cacheControl: string): void {
+function send(req: HttpRequest, res: HttpResponse, doc: Rendered, cacheControl: string): void {
   const etag = `"${doc.hash}"`;
-  // Raw headers: express' res.set/send would append `; charset=utf-8` and its own ETag.
   res.setHeader('ETag', etag);
   res.setHeader('Vary', 'Accept');
   res.setHeader('Cache-Control', cacheControl);
@@ -654,7 +655,7 @@ function send(req: Request, res: Response, doc: Rendered, cacheControl: string):
   res.end(doc.body);
 }
 
-function writeStatus(res: Response, err: StatusError): void {
+function writeStatus(res: HttpResponse, err: StatusError): void {
   res.statusCode = err.code;
   res.setHeader('Content-Type', 'application/json');
   res.end(JSON.stringify(err.status));
@@ -682,7 +683,7 @@ function chooseV2(accept: string | undefined, cache: Cache): Rendered | undefine
 }
 
 /** Installs GET /openapi/v2, /openapi/v3 and /openapi/v3/{api/v1,apis/<group>/<version>}. */
-export function installOpenApi(app: Router, registry: ResourceRegistry): void {
+export function installOpenApi(app: PathMux, registry: ResourceRegistry): void {
   app.get('/openapi/v2', (req, res) => {
     const cache = documentsFor(registry);
     const doc = chooseV2(req.headers.accept, cache);
@@ -695,29 +696,26 @@ export function installOpenApi(app: Router, registry: ResourceRegistry): void {
   );
 
   // Like k8s: a matching ?hash= is immutable; a stale one is redirected to the current document.
-  const serveGroupVersion = (req: Request, res: Response, key: string): void => {
+  const serveGroupVersion = (req: HttpRequest, res: HttpResponse, key: string): void => {
     const doc = documentsFor(registry).v3.get(key);
     if (!doc) {
       writeStatus(res, newPathNotFound());
       return;
     }
-    const hash = typeof req.query['hash'] === 'string' ? req.query['hash'] : undefined;
+    const hash = requestUrl(req).searchParams.get('hash') ?? undefined;
     if (hash === undefined) {
       send(req, res, doc, 'no-cache, private');
     } else if (hash === doc.hash) {
       send(req, res, doc, 'public, immutable');
     } else {
-      res.redirect(301, `/openapi/v3/${key}?hash=${doc.hash}`);
+      res.writeHead(301, { Location: `/openapi/v3/${key}?hash=${doc.hash}` });
+      res.end();
     }
   };
-  app.get('/openapi/v3/api/:version', (req, res) =>
-    serveGroupVersion(req, res, `api/${String(req.params['version'])}`)
+  app.get('/openapi/v3/api/:version', (req, res, p) =>
+    serveGroupVersion(req, res, `api/${p['version'] ?? ''}`)
   );
-  app.get('/openapi/v3/apis/:group/:version', (req, res) =>
-    serveGroupVersion(
-      req,
-      res,
-      `apis/${String(req.params['group'])}/${String(req.params['version'])}`
-    )
+  app.get('/openapi/v3/apis/:group/:version', (req, res, p) =>
+    serveGroupVersion(req, res, `apis/${p['group'] ?? ''}/${p['version'] ?? ''}`)
   );
 }

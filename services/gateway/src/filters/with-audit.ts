@@ -2,7 +2,7 @@
 // authenticated identity, the impersonated one, verb, URI, object and response code.
 import { createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
-import type { RequestHandler } from 'express';
+import type { Handler } from '../http/handler.js';
 import { auditIdFrom, requestInfoFrom, userFrom } from '../request/context.js';
 import type { UserInfo } from '@orch/apimachinery/auth';
 import { impersonatorFrom } from './with-impersonation.js';
@@ -32,8 +32,8 @@ const userJson = (u: UserInfo | undefined): Record<string, unknown> | undefined 
   };
 
 export const withAudit =
-  (sink: AuditSink): RequestHandler =>
-  (req, res, next) => {
+  (next: Handler, sink: AuditSink): Handler =>
+  (req, res) => {
     const received = new Date().toISOString();
     let done = false;
     const emit = (): void => {
@@ -48,8 +48,8 @@ export const withAudit =
         level: 'Metadata',
         auditID: auditIdFrom(req),
         stage: 'ResponseComplete',
-        requestURI: req.originalUrl,
-        verb: info?.verb ?? req.method.toLowerCase(),
+        requestURI: req.url ?? '',
+        verb: info?.verb ?? (req.method ?? '').toLowerCase(),
         user: userJson(impersonator ?? user) ?? {},
         ...(impersonator ? { impersonatedUser: userJson(user) } : {}),
         sourceIPs: [req.socket.remoteAddress ?? ''],
@@ -73,5 +73,5 @@ export const withAudit =
     };
     res.on('finish', emit);
     res.on('close', emit);
-    next();
+    return next(req, res);
   };

@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
-import express from 'express';
+import { requestListener } from '../http/handler.js';
 import { AuthenticatorFunc, audienceAgnostic } from '../authn/authenticator.js';
 import { bearerTokenAuthenticator } from '../authn/bearer-token.js';
 import { userFrom } from '../request/context.js';
@@ -13,7 +13,6 @@ const servers: Server[] = [];
 const urls: Record<string, string> = {};
 
 function serve(name: string, anonymous: boolean): Promise<void> {
-  const app = express();
   const tokens = audienceAgnostic((t) =>
     t === 'good' ? { name: 'tina', uid: '', groups: ['g'], extra: {} } : undefined
   );
@@ -22,14 +21,15 @@ function serve(name: string, anonymous: boolean): Promise<void> {
       ? { name: String(req.headers['x-test-user']), uid: '', groups: [], extra: {} }
       : undefined
   );
-  app.use(
-    withAuthentication([header, bearerTokenAuthenticator(tokens, [])], {
-      anonymous,
-      anonymousAllowed: (p) => p === '/healthz',
-    })
+  const chain = withAuthentication(
+    (req, res) => {
+      res.setHeader('Content-Type', 'application/json');
+      res.end(JSON.stringify(userFrom(req)));
+    },
+    [header, bearerTokenAuthenticator(tokens, [])],
+    { anonymous, anonymousAllowed: (p) => p === '/healthz' }
   );
-  app.use((req, res) => void res.json(userFrom(req)));
-  const s = createServer(app);
+  const s = createServer(requestListener(chain));
   servers.push(s);
   return new Promise((r) =>
     s.listen(0, '127.0.0.1', () => {

@@ -1,8 +1,9 @@
-import type { RequestHandler } from 'express';
 import { anonymousUserInfo } from '@orch/apimachinery/auth';
 import { newUnauthorized } from '@orch/apimachinery/errors';
+import type { Handler } from '../http/handler.js';
 import { writeErrorNegotiated } from '../negotiation/response-writers.js';
 import { withUser } from '../request/context.js';
+import { requestUrl } from '../request/request-info.js';
 import type { Authenticator } from '../authn/authenticator.js';
 import { unionAuthenticator } from '../authn/union.js';
 
@@ -23,24 +24,26 @@ export interface AuthenticationOptions {
  * 401; no credentials is anonymous when enabled.
  */
 export const withAuthentication = (
+  next: Handler,
   authenticators: Authenticator[],
   opts: AuthenticationOptions
-): RequestHandler => {
+): Handler => {
   const union = unionAuthenticator(authenticators);
-  return async (req, res, next) => {
+  return async (req, res) => {
+    let user;
     try {
-      const user = await union.authenticate(req);
-      if (user) {
-        withUser(req, user);
-        return next();
-      }
-      if (opts.anonymous) {
-        withUser(req, anonymousUserInfo());
-        if (opts.anonymousAllowed(req.path)) return next();
-      }
-      writeErrorNegotiated(req, res, newUnauthorized('Unauthorized'));
+      user = await union.authenticate(req);
     } catch (err) {
-      writeErrorNegotiated(req, res, err);
+      return writeErrorNegotiated(req, res, err);
     }
+    if (user) {
+      withUser(req, user);
+      return next(req, res);
+    }
+    if (opts.anonymous) {
+      withUser(req, anonymousUserInfo());
+      if (opts.anonymousAllowed(requestUrl(req).pathname)) return next(req, res);
+    }
+    writeErrorNegotiated(req, res, newUnauthorized('Unauthorized'));
   };
 };

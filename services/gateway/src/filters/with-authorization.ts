@@ -1,18 +1,17 @@
 // Authorization (k8s WithAuthorization + GetAuthorizerAttributes): the request's attributes go to
 // the authorizer; only an explicit allow passes. A denial or no opinion is 403 with a Status
 // naming the user, the verb and the resource; an authorizer that cannot answer is 503.
-import type { IncomingMessage } from 'node:http';
-import type { RequestHandler } from 'express';
 import { anonymousUserInfo } from '@orch/apimachinery/auth';
 import type { Attributes, UserInfo } from '@orch/apimachinery/auth';
 import { StatusError, newForbidden } from '@orch/apimachinery/errors';
+import type { Handler, HttpRequest } from '../http/handler.js';
 import { writeErrorNegotiated } from '../negotiation/response-writers.js';
 import { requestInfoFrom, userFrom, withUser } from '../request/context.js';
 import { requestInfoOf, requestUrl } from '../request/request-info.js';
 import type { Authorizer } from '../authz/authorizer.js';
 
 /** The authorizer attributes of a request (k8s GetAuthorizerAttributes). */
-export function attributesFor(req: IncomingMessage, user: UserInfo): Attributes {
+export function attributesFor(req: HttpRequest, user: UserInfo): Attributes {
   const info = requestInfoFrom(req) ?? requestInfoOf(req.method ?? 'GET', requestUrl(req));
   return {
     user,
@@ -59,19 +58,20 @@ export function forbidden(a: Attributes, reason: string): Error {
 }
 
 export const withAuthorization =
-  (authorizer: Authorizer): RequestHandler =>
-  async (req, res, next) => {
-    try {
-      let user = userFrom(req);
-      if (!user) {
-        user = anonymousUserInfo();
-        withUser(req, user);
-      }
-      const a = attributesFor(req, user);
-      const { decision, reason } = await authorizer.authorize(a);
-      if (decision === 'allow') return next();
-      writeErrorNegotiated(req, res, forbidden(a, reason));
-    } catch (err) {
-      writeErrorNegotiated(req, res, err);
+  (next: Handler, authorizer: Authorizer): Handler =>
+  async (req, res) => {
+    let user = userFrom(req);
+    if (!user) {
+      user = anonymousUserInfo();
+      withUser(req, user);
     }
+    const a = attributesFor(req, user);
+    let answer;
+    try {
+      answer = await authorizer.authorize(a);
+    } catch (err) {
+      return writeErrorNegotiated(req, res, err);
+    }
+    if (answer.decision === 'allow') return next(req, res);
+    writeErrorNegotiated(req, res, forbidden(a, answer.reason));
   };

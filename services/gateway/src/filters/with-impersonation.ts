@@ -2,9 +2,8 @@
 // `Impersonate-Extra-<key>`. The caller is authenticated first; its right to the verb
 // `impersonate` on each requested value is asked of the authorizer; then the request runs as the
 // impersonated identity. Group, Extra or Uid without User is 400.
-import type { IncomingMessage } from 'node:http';
-import type { RequestHandler } from 'express';
 import { newBadRequest, newForbidden, newInternalError } from '@orch/apimachinery/errors';
+import type { Handler, HttpRequest } from '../http/handler.js';
 import { writeErrorNegotiated } from '../negotiation/response-writers.js';
 import { userFrom, withUser } from '../request/context.js';
 import type { Attributes, UserInfo } from '@orch/apimachinery/auth';
@@ -18,11 +17,10 @@ import {
 import { splitServiceAccountName } from '../authn/service-account.js';
 
 const extraPrefix = 'impersonate-extra-';
-const impersonators = new WeakMap<IncomingMessage, UserInfo>();
+const impersonators = new WeakMap<HttpRequest, UserInfo>();
 
 /** The authenticated caller of an impersonated request (undefined when nobody was impersonated). */
-export const impersonatorFrom = (req: IncomingMessage): UserInfo | undefined =>
-  impersonators.get(req);
+export const impersonatorFrom = (req: HttpRequest): UserInfo | undefined => impersonators.get(req);
 
 interface Requested {
   user?: string;
@@ -32,7 +30,7 @@ interface Requested {
 }
 
 /** The impersonation headers, each repeated value separately (rawHeaders, not the joined form). */
-export function impersonationHeaders(req: IncomingMessage): Requested | undefined {
+export function impersonationHeaders(req: HttpRequest): Requested | undefined {
   const r: Requested = { groups: [], extra: {} };
   let any = false;
   const raw = req.rawHeaders;
@@ -62,7 +60,7 @@ export function impersonationHeaders(req: IncomingMessage): Requested | undefine
   return any ? r : undefined;
 }
 
-function stripHeaders(req: IncomingMessage): void {
+function stripHeaders(req: HttpRequest): void {
   for (const h of Object.keys(req.headers)) {
     if (
       h === 'impersonate-user' ||
@@ -75,10 +73,10 @@ function stripHeaders(req: IncomingMessage): void {
 }
 
 export const withImpersonation =
-  (authorizer: Authorizer): RequestHandler =>
-  async (req, res, next) => {
+  (next: Handler, authorizer: Authorizer): Handler =>
+  async (req, res) => {
     const wanted = impersonationHeaders(req);
-    if (!wanted) return next();
+    if (!wanted) return next(req, res);
     try {
       const caller = userFrom(req);
       if (!caller) throw newInternalError(new Error('no user found for request'));
@@ -157,8 +155,8 @@ export const withImpersonation =
       impersonators.set(req, caller);
       withUser(req, { name: wanted.user, uid: wanted.uid ?? '', groups, extra: wanted.extra });
       stripHeaders(req);
-      next();
     } catch (err) {
-      writeErrorNegotiated(req, res, err);
+      return writeErrorNegotiated(req, res, err);
     }
+    return next(req, res);
   };

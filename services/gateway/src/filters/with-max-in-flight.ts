@@ -1,17 +1,21 @@
-import type { RequestHandler } from 'express';
 import { newTooManyRequests } from '@orch/apimachinery/errors';
+import type { Handler } from '../http/handler.js';
 import { writeErrorNegotiated } from '../negotiation/response-writers.js';
 import { requestInfoFrom } from '../request/context.js';
 import { isLongRunning } from '../request/long-running.js';
 
 /** Caps concurrent requests, read-only and mutating apart; watches are not counted (k8s WithMaxInFlightLimit). */
-export const withMaxInFlight = (maxReadOnly: number, maxMutating: number): RequestHandler => {
+export const withMaxInFlight = (
+  next: Handler,
+  maxReadOnly: number,
+  maxMutating: number
+): Handler => {
   let readOnly = 0;
   let mutating = 0;
-  return (req, res, next) => {
+  return (req, res) => {
     const info = requestInfoFrom(req);
-    if (isLongRunning(info)) return next();
-    const isMutating = !['GET', 'HEAD', 'OPTIONS'].includes(req.method);
+    if (isLongRunning(info)) return next(req, res);
+    const isMutating = !['GET', 'HEAD', 'OPTIONS'].includes(req.method ?? 'GET');
     const limit = isMutating ? maxMutating : maxReadOnly;
     if (limit > 0 && (isMutating ? mutating : readOnly) >= limit) {
       return writeErrorNegotiated(
@@ -23,6 +27,6 @@ export const withMaxInFlight = (maxReadOnly: number, maxMutating: number): Reque
     if (isMutating) mutating++;
     else readOnly++;
     res.on('close', () => (isMutating ? mutating-- : readOnly--));
-    next();
+    return next(req, res);
   };
 };

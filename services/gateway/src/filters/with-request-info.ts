@@ -1,9 +1,11 @@
-import type { RequestHandler } from 'express';
+import type { Handler } from '../http/handler.js';
 import { withRequestInfo } from '../request/context.js';
 import { requestInfoOf, requestUrl } from '../request/request-info.js';
 
 /** Parses what the request is about, once, for every later stage (k8s WithRequestInfo). */
-export const withRequestInfoFilter = (): RequestHandler => (req, _res, next) => {
-  withRequestInfo(req, requestInfoOf(req.method, requestUrl(req)));
-  next();
-};
+export const withRequestInfoFilter =
+  (next: Handler): Handler =>
+  (req, res) => {
+    withRequestInfo(req, requestInfoOf(req.method ?? 'GET', requestUrl(req)));
+    return next(req, res);
+  };

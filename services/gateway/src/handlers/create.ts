@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { HttpResponse } from '../http/handler.js';
 import { negotiateInput, writableMediaTypes } from '../negotiation/negotiate.js';
 import { writeObjectNegotiated } from '../negotiation/response-writers.js';
 import { isNamedCreater } from '../registry/rest.js';
@@ -16,7 +16,7 @@ import type { RequestScope } from './scope.js';
  */
 export async function createResource(
   scope: RequestScope<Creater | NamedCreater>,
-  res: ServerResponse
+  res: HttpResponse
 ): Promise<void> {
   const { rest, req } = scope;
   negotiateBeforeWrite(scope);

@@ -2,7 +2,7 @@
 // envelope, a JSON object, with apiVersion, kind, name and namespace agreeing with the request,
 // its fields checked against the schema model (fieldValidation Ignore, Warn, Strict), then its
 // defaults set from the schema model (before admission and the strategy's validation).
-import type { IncomingMessage } from 'node:http';
+import type { HttpRequest } from '../http/handler.js';
 import { parseDocument } from 'yaml';
 import { newBadRequest } from '@orch/apimachinery/errors';
 import type { StatusCause } from '@orch/apimachinery/errors';
@@ -16,6 +16,7 @@ import {
 import { formatApiVersion } from '@orch/apimachinery/schema';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import type { ObjectKind } from '../registry/rest.js';
+import { bodyFrom } from '../request/context.js';
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
@@ -278,7 +279,6 @@ export function decodeRequestObject(
   return obj;
 }
 
-export function readBody(req: IncomingMessage): Buffer {
-  const body = (req as IncomingMessage & { body?: unknown }).body;
-  return Buffer.isBuffer(body) ? body : Buffer.alloc(0);
+export function readBody(req: HttpRequest): Buffer {
+  return bodyFrom(req) ?? Buffer.alloc(0);
 }

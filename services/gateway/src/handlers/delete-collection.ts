@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { HttpResponse } from '../http/handler.js';
 import { newSuccess } from '@orch/apimachinery/errors';
 import { writeObjectNegotiated } from '../negotiation/response-writers.js';
 import type { CollectionDeleter } from '../registry/rest.js';
@@ -10,7 +10,7 @@ import type { RequestScope } from './scope.js';
 
 export async function deleteCollection(
   scope: RequestScope<CollectionDeleter>,
-  res: ServerResponse
+  res: HttpResponse
 ): Promise<void> {
   negotiateBeforeWrite(scope, { group: '', version: 'v1', kind: 'Status', namespaced: false });
   const opts = parseDeleteOptions(scope.query, readBody(scope.req));

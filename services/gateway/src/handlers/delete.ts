@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { HttpResponse } from '../http/handler.js';
 import { newBadRequest } from '@orch/apimachinery/errors';
 import { writeObjectNegotiated } from '../negotiation/response-writers.js';
 import type { GracefulDeleter } from '../registry/rest.js';
@@ -33,7 +33,7 @@ export function parseDeleteOptions(query: URLSearchParams, raw: Buffer): DeleteO
 
 export async function deleteResource(
   scope: RequestScope<GracefulDeleter>,
-  res: ServerResponse
+  res: HttpResponse
 ): Promise<void> {
   negotiateBeforeWrite(scope);
   const opts = parseDeleteOptions(scope.query, readBody(scope.req));

@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { HttpResponse } from '../http/handler.js';
 import { formatApiVersion } from '@orch/apimachinery/schema';
 import {
   answersPlainJson,
@@ -10,10 +10,7 @@ import { listConsistency, parseListQuery } from './list-options.js';
 import { contextOf } from './scope.js';
 import type { RequestScope } from './scope.js';
 
-export async function listResource(
-  scope: RequestScope<Lister>,
-  res: ServerResponse
-): Promise<void> {
+export async function listResource(scope: RequestScope<Lister>, res: HttpResponse): Promise<void> {
   const { rest } = scope;
   const opts = parseListQuery(scope.query, scope.def);
   const ctx = contextOf(scope);

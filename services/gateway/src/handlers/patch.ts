@@ -4,7 +4,7 @@
 // object; the result is field-checked and defaulted like a PUT body. Every patch records
 // managedFields: an Update entry for the patch types, the applier's Apply entry for apply. An
 // apply creates a missing object (which needs `create` permission too); conflicts are 409.
-import type { ServerResponse } from 'node:http';
+import type { HttpResponse } from '../http/handler.js';
 import {
   newBadRequest,
   newNotFound,
@@ -86,7 +86,7 @@ function withCreateAuthorization(
 
 export async function patchResource(
   scope: RequestScope<Patcher>,
-  res: ServerResponse
+  res: HttpResponse
 ): Promise<void> {
   const kind = scope.rest.objectKind;
   const groupResource = { group: scope.def.group, resource: scope.def.resource };

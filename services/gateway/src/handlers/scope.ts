@@ -1,6 +1,6 @@
 // What every handler of one resource needs (k8s handlers.RequestScope), and what handlers derive
 // from it for the REST object: its context, the attributes of a write, the negotiated answer.
-import type { IncomingMessage } from 'node:http';
+import type { HttpRequest } from '../http/handler.js';
 import { canEncode } from '@orch/apimachinery/protobuf';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { formatApiVersion } from '@orch/apimachinery/schema';
@@ -33,7 +33,7 @@ export interface RequestScope<R extends Storage = Storage> {
   authorizer?: Authorizer | undefined;
   info: RequestInfo;
   query: URLSearchParams;
-  req: IncomingMessage;
+  req: HttpRequest;
   /** Longest a watch may run when the client sets no timeoutSeconds. */
   maxWatchSeconds: number;
   onWatchEvent?: () => void;

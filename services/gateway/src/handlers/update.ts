@@ -1,6 +1,6 @@
 // PUT: the desired object replaces the stored one inside the Store's update loop (created when
 // missing where the strategy allows), managedFields recorded for the write's manager.
-import type { ServerResponse } from 'node:http';
+import type { HttpResponse } from '../http/handler.js';
 import { negotiateInput, writableMediaTypes } from '../negotiation/negotiate.js';
 import { writeObjectNegotiated } from '../negotiation/response-writers.js';
 import type { Updater } from '../registry/rest.js';
@@ -19,7 +19,7 @@ import type { RequestScope } from './scope.js';
 
 export async function updateResource(
   scope: RequestScope<Updater>,
-  res: ServerResponse
+  res: HttpResponse
 ): Promise<void> {
   const { rest, req, info } = scope;
   negotiateBeforeWrite(scope);

@@ -1,7 +1,7 @@
 // Watch: a JSON stream of events (or length-prefixed binary frames, or events holding one-row
 // Tables or PartialObjectMetadata). Unset or "0" resourceVersion starts with synthetic ADDED
 // events from a list; any other value resumes exactly after it.
-import type { ServerResponse } from 'node:http';
+import type { HttpResponse } from '../http/handler.js';
 import { StatusError, toStatusError } from '@orch/apimachinery/errors';
 import { canEncode, encodeWatchFrame } from '@orch/apimachinery/protobuf';
 import { formatApiVersion } from '@orch/apimachinery/schema';
@@ -18,7 +18,7 @@ import type { RequestScope } from './scope.js';
 
 export async function watchResource(
   scope: RequestScope<RestWatcher & Lister>,
-  res: ServerResponse
+  res: HttpResponse
 ): Promise<void> {
   const apiVersion = formatApiVersion(scope.def);
   // 406 before the stream starts; the binary envelope for kinds with a schema.
@@ -62,6 +62,8 @@ export async function watchResource(
   const binary = out.media === 'protobuf';
   const contentType = binary ? `${out.contentType};stream=watch` : 'application/json';
   // Table events: each object a Table of one row; the column definitions in the first only.
+  // (The closures keep the request and definition only, not the scope with its parsed query.)
+  const { req, def } = scope;
   let headers = true;
   const asTable = (e: WatchEvent): WatchEvent => {
     // Metadata only: every object but an error's Status, bookmarks included (k8s WatchServer.Fixup).
@@ -75,7 +77,7 @@ export async function watchResource(
       };
     }
     if (!tableGroup || e.type === 'BOOKMARK' || e.type === 'ERROR') return e;
-    const table = tableOf(scope.req, scope.def, e.object, tableGroup);
+    const table = tableOf(req, def, e.object, tableGroup);
     if (!headers) table.columnDefinitions = [];
     headers = false;
     return { type: e.type, object: table as unknown as Record<string, unknown> };
@@ -89,7 +91,6 @@ export async function watchResource(
   res.writeHead(200, {
     'Content-Type': contentType,
     'Cache-Control': 'no-cache, private',
-    'Transfer-Encoding': 'chunked',
   });
   res.flushHeaders();
   const watcher = new Watcher(res, filter, {
@@ -110,7 +111,7 @@ export async function watchResource(
   } catch (err) {
     const se = err instanceof StatusError ? err : toStatusError(err);
     watcher.fail(se.status);
-    return;
   }
-  await new Promise<void>((resolve) => watcher.onClose(resolve));
+  // The handler returns once the watch runs: the Watcher holds what the stream needs, and the
+  // chain's frames and the request's scope are not kept for the watch's lifetime.
 }

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import express from 'express';
+import { createServer } from 'node:http';
+import { requestListener } from '../http/handler.js';
+import { PathMux } from '../http/path-mux.js';
 import { healthCheckerFunc, installHealthChecks } from './healthz.js';
 import type { HealthLog } from './healthz.js';
 
@@ -14,7 +16,7 @@ describe('installHealthChecks', () => {
   let close: () => Promise<void> = async () => undefined;
 
   before(async () => {
-    const app = express();
+    const app = new PathMux();
     installHealthChecks(
       app,
       '/livez',
@@ -33,7 +35,14 @@ describe('installHealthChecks', () => {
       ],
       log
     );
-    const server = app.listen(0, '127.0.0.1');
+    const server = createServer(
+      requestListener(
+        app.handler((_req, res) => {
+          res.statusCode = 404;
+          res.end();
+        })
+      )
+    ).listen(0, '127.0.0.1');
     await new Promise<void>((resolve) => server.once('listening', () => resolve()));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     close = () => new Promise<void>((resolve) => server.close(() => resolve()));
@@ -104,7 +113,7 @@ describe('installHealthChecks', () => {
   });
 
   it('rejects two checks of one name', () => {
-    const app = express();
+    const app = new PathMux();
     assert.throws(
       () =>
         installHealthChecks(app, '/healthz', [

@@ -1,8 +1,10 @@
 // /healthz, /livez and /readyz: named checks, each also addressable as <path>/<check>
 // (k8s apiserver/pkg/server/healthz/healthz.go). Failure reasons are logged, never written to the
 // response: the endpoints are usually reachable without credentials.
-import type { Request, Response, Router } from 'express';
+import type { HttpRequest, HttpResponse } from '../http/handler.js';
+import type { PathMux } from '../http/path-mux.js';
 import type { Logger } from '@orch/component-base/logs';
+import { requestUrl } from '../request/request-info.js';
 
 /** One named check; it fails by throwing (or rejecting). */
 export interface HealthChecker {
@@ -35,19 +37,17 @@ async function run(check: HealthChecker): Promise<string | undefined> {
   }
 }
 
-function writeText(res: Response, code: number, body: string): void {
-  res
-    .status(code)
-    .set({
-      'Content-Type': 'text/plain; charset=utf-8',
-      'X-Content-Type-Options': 'nosniff',
-      'Cache-Control': 'no-cache, private',
-    })
-    .send(body);
+function writeText(res: HttpResponse, code: number, body: string): void {
+  res.writeHead(code, {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'X-Content-Type-Options': 'nosniff',
+    'Cache-Control': 'no-cache, private',
+  });
+  res.end(body);
 }
 
-function searchParams(req: Request): URLSearchParams {
-  return new URL(req.originalUrl, 'http://localhost').searchParams;
+function searchParams(req: HttpRequest): URLSearchParams {
+  return requestUrl(req).searchParams;
 }
 
 /**
@@ -55,7 +55,7 @@ function searchParams(req: Request): URLSearchParams {
  * skips one) and `GET <path>/<check>` (one check). A `ping` check is always included first.
  */
 export function installHealthChecks(
-  app: Router,
+  app: PathMux,
   path: HealthPath,
   checks: readonly HealthChecker[],
   log?: HealthLog
@@ -113,9 +113,8 @@ export function installHealthChecks(
   });
 
   // `*check` so that names with slashes (k8s `poststarthook/<name>`) are addressable too.
-  app.get(`${path}/*check`, async (req, res) => {
-    const segments = (req.params as { check?: string[] | string }).check ?? [];
-    const checkName = Array.isArray(segments) ? segments.join('/') : segments;
+  app.get(`${path}/*check`, async (_req, res, params) => {
+    const checkName = params['check'] ?? '';
     const check = byName.get(checkName);
     if (!check) {
       writeText(res, 404, '404 page not found\n');

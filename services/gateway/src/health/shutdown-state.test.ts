@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import express from 'express';
+import { createServer } from 'node:http';
+import { requestListener } from '../http/handler.js';
+import { PathMux } from '../http/path-mux.js';
 import { healthCheckerFunc, installHealthChecks } from './healthz.js';
 import { ShutdownState } from './shutdown-state.js';
 
@@ -18,11 +20,18 @@ describe('ShutdownState', () => {
   let close: () => Promise<void> = async () => undefined;
 
   before(async () => {
-    const app = express();
+    const app = new PathMux();
     installHealthChecks(app, '/healthz', []);
     installHealthChecks(app, '/livez', [graced(etcd)]);
     installHealthChecks(app, '/readyz', [state.readyzCheck]);
-    const server = app.listen(0, '127.0.0.1');
+    const server = createServer(
+      requestListener(
+        app.handler((_req, res) => {
+          res.statusCode = 404;
+          res.end();
+        })
+      )
+    ).listen(0, '127.0.0.1');
     await new Promise<void>((resolve) => server.once('listening', () => resolve()));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     close = () => new Promise<void>((resolve) => server.close(() => resolve()));

@@ -2,7 +2,7 @@
 // for the request: JSON and YAML always, the binary envelope for kinds with a proto schema, and
 // for get, list and watch Tables (`as=Table;g=meta.orch.io;v=v1`) and metadata only
 // (`as=PartialObjectMetadata` for get and watch, `as=PartialObjectMetadataList` for list).
-import type { IncomingMessage } from 'node:http';
+import type { HttpRequest } from '../http/handler.js';
 import { newNotAcceptable, newUnsupportedMediaType } from '@orch/apimachinery/errors';
 import { protobufMediaTypes } from '@orch/apimachinery/protobuf';
 
@@ -96,7 +96,7 @@ function transformed(e: AcceptEntry, allowed: OutputAllowed): Output | undefined
  * request, skipping the others (a Table or PartialObjectMetadata where none is served, the
  * binary envelope for a kind without schema); 406 when none is left.
  */
-export function negotiateOutput(req: IncomingMessage, allowed: OutputAllowed = {}): Output {
+export function negotiateOutput(req: HttpRequest, allowed: OutputAllowed = {}): Output {
   return negotiateMediaType(req.headers.accept, allowed);
 }
 
@@ -118,7 +118,7 @@ export function negotiateMediaType(
 
 /** The media type of a request body; 415 for anything not allowed (JSON and YAML by default). */
 export function negotiateInput(
-  req: IncomingMessage,
+  req: HttpRequest,
   allowed: string[] = ['application/json', 'application/yaml']
 ): string {
   return bodyMediaType(req.headers['content-type'], allowed);

@@ -1,6 +1,6 @@
 // Writing objects and errors in the negotiated representation (k8s responsewriters): JSON
 // (indented with pretty=true), YAML, the binary envelope, a Table or PartialObjectMetadata(List).
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HttpRequest, HttpResponse } from '../http/handler.js';
 import { stringify as toYaml } from 'yaml';
 import { toStatusError } from '@orch/apimachinery/errors';
 import { canEncode, encodeEnvelope } from '@orch/apimachinery/protobuf';
@@ -41,7 +41,7 @@ export function encode(
   };
 }
 
-export function isPretty(req: IncomingMessage): boolean {
+export function isPretty(req: HttpRequest): boolean {
   const v = new URL(req.url ?? '/', 'https://x').searchParams.get('pretty');
   return v === 'true' || v === '1';
 }
@@ -59,8 +59,8 @@ export interface WriteOptions {
 type Json = Record<string, unknown>;
 
 export function writeObjectNegotiated(
-  req: IncomingMessage,
-  res: ServerResponse,
+  req: HttpRequest,
+  res: HttpResponse,
   code: number,
   obj: unknown,
   opts: WriteOptions = {}
@@ -92,8 +92,8 @@ export function writeObjectNegotiated(
 
 /** An answer with the request's warnings; no body for HEAD. */
 function send(
-  req: IncomingMessage,
-  res: ServerResponse,
+  req: HttpRequest,
+  res: HttpResponse,
   code: number,
   contentType: string,
   body: string | Buffer
@@ -108,7 +108,7 @@ function send(
  * True when a list is answered in plain JSON: no Table or metadata-only transformation, not
  * binary, not indented. Such a list is written from its items' bytes (writeJsonList).
  */
-export function answersPlainJson(req: IncomingMessage): boolean {
+export function answersPlainJson(req: HttpRequest): boolean {
   if (isPretty(req)) return false;
   try {
     const out = negotiateOutput(req, {
@@ -126,8 +126,8 @@ const comma = Buffer.from(',');
 
 /** A list in JSON from its head (kind, apiVersion, metadata) and each item's JSON bytes, without parsing them. */
 export function writeJsonList(
-  req: IncomingMessage,
-  res: ServerResponse,
+  req: HttpRequest,
+  res: HttpResponse,
   head: Json,
   items: Buffer[]
 ): void {
@@ -139,11 +139,7 @@ export function writeJsonList(
 }
 
 /** Writes any error as a Status, in JSON when the Accept list cannot be honoured. */
-export function writeErrorNegotiated(
-  req: IncomingMessage,
-  res: ServerResponse,
-  err: unknown
-): void {
+export function writeErrorNegotiated(req: HttpRequest, res: HttpResponse, err: unknown): void {
   const se = toStatusError(err);
   if (res.headersSent) {
     res.destroy();

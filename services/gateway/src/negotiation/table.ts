@@ -1,6 +1,6 @@
 // The Table representation of a get or list answer: the kind's columns from the schema model,
 // includeObject=None|Metadata|Object (default Metadata), in the table group the client named.
-import type { IncomingMessage } from 'node:http';
+import type { HttpRequest } from '../http/handler.js';
 import { newBadRequest } from '@orch/apimachinery/errors';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { builtinSchemaModel, toTable } from '@orch/apimachinery/schema-model';
@@ -8,7 +8,7 @@ import type { IncludeObject, Table } from '@orch/apimachinery/schema-model';
 
 type Json = Record<string, unknown>;
 
-export function parseIncludeObject(req: IncomingMessage): IncludeObject {
+export function parseIncludeObject(req: HttpRequest): IncludeObject {
   const v = new URL(req.url ?? '/', 'https://x').searchParams.get('includeObject');
   if (v === null || v === '') return 'Metadata';
   if (v === 'None' || v === 'Metadata' || v === 'Object') return v;
@@ -19,7 +19,7 @@ export function parseIncludeObject(req: IncomingMessage): IncludeObject {
 
 /** A Table of an object, or of a list's items with the list's metadata. */
 export function tableOf(
-  req: IncomingMessage,
+  req: HttpRequest,
   def: ResourceDefinition,
   obj: unknown,
   group: string

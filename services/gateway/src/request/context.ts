@@ -1,7 +1,7 @@
 // Request-scoped data, set by the filters and read through accessor pairs, never as ad-hoc
 // fields on the request (k8s apiserver/pkg/endpoints/request/context.go).
-import type { IncomingMessage } from 'node:http';
 import type { UserInfo } from '@orch/apimachinery/auth';
+import type { HttpRequest } from '../http/handler.js';
 import type { RequestInfo } from './request-info.js';
 import { WarningRecorder } from './warning-recorder.js';
 
@@ -11,11 +11,12 @@ interface RequestContext {
   auditId?: string;
   warnings?: WarningRecorder;
   startedAt?: number;
+  body?: Buffer;
 }
 
-const contexts = new WeakMap<IncomingMessage, RequestContext>();
+const contexts = new WeakMap<HttpRequest, RequestContext>();
 
-function ctx(req: IncomingMessage): RequestContext {
+function ctx(req: HttpRequest): RequestContext {
   let c = contexts.get(req);
   if (!c) {
     c = {};
@@ -24,25 +25,26 @@ function ctx(req: IncomingMessage): RequestContext {
   return c;
 }
 
-export const withRequestInfo = (req: IncomingMessage, info: RequestInfo): void =>
+export const withRequestInfo = (req: HttpRequest, info: RequestInfo): void =>
   void (ctx(req).info = info);
-export const requestInfoFrom = (req: IncomingMessage): RequestInfo | undefined =>
+export const requestInfoFrom = (req: HttpRequest): RequestInfo | undefined =>
   contexts.get(req)?.info;
-export const withUser = (req: IncomingMessage, user: UserInfo): void => void (ctx(req).user = user);
-export const userFrom = (req: IncomingMessage): UserInfo | undefined => contexts.get(req)?.user;
-export const withAuditId = (req: IncomingMessage, id: string): void => void (ctx(req).auditId = id);
-export const auditIdFrom = (req: IncomingMessage): string | undefined => contexts.get(req)?.auditId;
-export const withStartTime = (req: IncomingMessage, at: number): void =>
-  void (ctx(req).startedAt = at);
-export const startTimeFrom = (req: IncomingMessage): number | undefined =>
-  contexts.get(req)?.startedAt;
+export const withUser = (req: HttpRequest, user: UserInfo): void => void (ctx(req).user = user);
+export const userFrom = (req: HttpRequest): UserInfo | undefined => contexts.get(req)?.user;
+export const withAuditId = (req: HttpRequest, id: string): void => void (ctx(req).auditId = id);
+export const auditIdFrom = (req: HttpRequest): string | undefined => contexts.get(req)?.auditId;
+export const withStartTime = (req: HttpRequest, at: number): void => void (ctx(req).startedAt = at);
+export const startTimeFrom = (req: HttpRequest): number | undefined => contexts.get(req)?.startedAt;
+/** The request body, read whole by the chain (filters/with-request-body.ts) before routing. */
+export const withBody = (req: HttpRequest, body: Buffer): void => void (ctx(req).body = body);
+export const bodyFrom = (req: HttpRequest): Buffer | undefined => contexts.get(req)?.body;
 
 /**
  * Adds a warning, sent as a `Warning: 299 - "<text>"` response header; every warning of the
  * request goes through its one WarningRecorder (deduplicated, within the size limits).
  */
-export function addWarning(req: IncomingMessage, text: string): void {
+export function addWarning(req: HttpRequest, text: string): void {
   (ctx(req).warnings ??= new WarningRecorder()).add(text);
 }
-export const warningsFrom = (req: IncomingMessage): readonly string[] =>
+export const warningsFrom = (req: HttpRequest): readonly string[] =>
   contexts.get(req)?.warnings?.warnings ?? [];

@@ -1,6 +1,6 @@
 // Request info: what a request is about, parsed from its path and method alone
 // (k8s apiserver/pkg/endpoints/request/requestinfo.go).
-import type { IncomingMessage } from 'node:http';
+import type { HttpRequest } from '../http/handler.js';
 
 export interface RequestInfo {
   isResourceRequest: boolean;
@@ -100,6 +100,6 @@ export function requestInfoOf(method: string, url: URL): RequestInfo {
   return info;
 }
 
-export function requestUrl(req: IncomingMessage): URL {
+export function requestUrl(req: HttpRequest): URL {
   return new URL(req.url ?? '/', 'https://orch.invalid');
 }

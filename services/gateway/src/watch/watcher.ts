@@ -1,6 +1,6 @@
 // One client's watch: filters the type's changes by namespace, name and selectors, turns
 // selector transitions into ADDED / DELETED, and writes events as a JSON stream.
-import type { ServerResponse } from 'node:http';
+import type { HttpResponse } from '../http/handler.js';
 import type { Status } from '@orch/apimachinery/errors';
 import type { FieldSelector, LabelSelector } from '@orch/apimachinery/selectors';
 import { fieldValue } from '@orch/apimachinery/selectors';
@@ -67,7 +67,7 @@ function encodedEvent(e: WatchEvent): Buffer {
 export const watchFlushIntervalMs = 5;
 
 export class Watcher implements FeedListener {
-  readonly #res: ServerResponse;
+  readonly #res: HttpResponse;
   readonly #filter: WatchFilter;
   readonly #bookmarks: boolean;
   readonly #typeMeta: { apiVersion: string; kind: string };
@@ -80,7 +80,7 @@ export class Watcher implements FeedListener {
   #lastFlush = 0;
 
   constructor(
-    res: ServerResponse,
+    res: HttpResponse,
     filter: WatchFilter,
     opts: {
       bookmarks: boolean;
