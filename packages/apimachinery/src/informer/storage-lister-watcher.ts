@@ -226,7 +226,12 @@ export class StorageListerWatcher implements ListerWatcher {
     const stream = this.#stream;
     const s = this.#session;
     if (!stream || !s || !stream.trusted) return false;
-    if (!(await stream.reached(revision, timeoutMs))) return false;
+    // Past the revision, not at it: NATS sends each subscription its own copy of a message, and
+    // this type's copy of the message at `revision` may come after the stream's copy (the
+    // server's order between two subscriptions, or a read boundary between the two frames).
+    // The next message of the stream comes after both, so once it has arrived this type's
+    // message at `revision`, if any, is on the chain ahead of the progress enqueued here.
+    if (!(await stream.reached(revision + 1, timeoutMs))) return false;
     if (this.#session !== s) return false;
     await s.enqueue(async () => s.streamProgress(revision));
     return true;

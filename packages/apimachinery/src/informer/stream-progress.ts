@@ -1,8 +1,9 @@
 // How far the whole change stream has come, as one NATS connection receives it: every change
 // and progress message of every type (`orch.watch.>`), read only for its revision. The
 // publisher sends in revision order on one connection, and a connection's subscriptions are
-// called in the order their messages arrive, so once a message at revision R has arrived, every
-// message of every type up to R has arrived too. A type's watch can then say it is complete up
+// called in the order their messages arrive, so once a message after revision R has arrived,
+// every message of every type up to R has arrived too (a message at R itself is not enough: each
+// subscription gets its own copy of it, in an order the server chooses). A type's watch can then say it is complete up
 // to R without a write (etcd's progress notify, which upstream's cacher requests for consistent
 // reads); the storage+NATS ListerWatcher does so for requestProgress(). After a disconnect the
 // stream is not trusted until messages lost meanwhile had time to be revealed by the
