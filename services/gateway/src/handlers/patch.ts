@@ -21,7 +21,7 @@ import {
   maxJsonPatchOperations,
 } from '@orch/apimachinery/patch';
 import { builtinSchemaModel } from '@orch/apimachinery/schema-model';
-import { forbidden } from '../filters/with-authorization.js';
+import { attributesFor, forbidden } from '../filters/with-authorization.js';
 import { writeObjectNegotiated } from '../negotiation/response-writers.js';
 import type { Patcher, ValidateObjectFunc } from '../registry/rest.js';
 import { addWarning, userFrom } from '../request/context.js';
@@ -64,19 +64,7 @@ function withCreateAuthorization(
     const authorizer = scope.authorizer;
     const user = userFrom(scope.req);
     if (authorizer && user) {
-      const { info } = scope;
-      const a = {
-        user,
-        verb: 'create',
-        isResourceRequest: true,
-        path: info.path,
-        apiGroup: info.apiGroup,
-        apiVersion: info.apiVersion,
-        resource: info.resource,
-        subresource: info.subresource,
-        namespace: info.namespace,
-        name: info.name,
-      };
+      const a = { ...attributesFor(scope.req, user), verb: 'create' };
       const { decision, reason } = await authorizer.authorize(a);
       if (decision !== 'allow') throw forbidden(a, reason);
     }
