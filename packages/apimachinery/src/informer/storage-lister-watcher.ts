@@ -172,18 +172,26 @@ export class StorageListerWatcher implements ListerWatcher {
         },
       };
       const process = async (m: WatchMessage): Promise<void> => {
-        if (epoch === '') epoch = m.epoch;
-        if (m.epoch !== epoch || m.prevRevision > cursor.revision) {
+        // The first message of a session is trusted only right after what was replayed: its
+        // epoch may be a new publisher's, whose chain cannot reveal what its predecessor sent
+        // after the replay and NATS lost.
+        const first = epoch === '';
+        if (first) epoch = m.epoch;
+        const gap = m.epoch !== epoch || m.prevRevision > cursor.revision;
+        if (gap || (first && m.revision > cursor.revision + 1)) {
           const from = cursor.revision;
           epoch = m.epoch;
           const n = await replay();
-          this.#log.info('repaired a gap in the change stream from storage history', {
-            prefix: this.prefix,
-            from,
-            seen: m.revision,
-            events: n,
-          });
-          this.#onRepair?.(n);
+          // A check of the first message that found nothing lost is not a repair.
+          if (gap || n > 0) {
+            this.#log.info('repaired a gap in the change stream from storage history', {
+              prefix: this.prefix,
+              from,
+              seen: m.revision,
+              events: n,
+            });
+            this.#onRepair?.(n);
+          }
         }
         if (done) return;
         if (m.type === 'PROGRESS') {
