@@ -1,7 +1,8 @@
 // The storage service's dependencies, built from its completed options: the etcd client and
 // store, the NATS connection, the metrics registry. Nothing listens yet (server.ts wires,
 // run() serves).
-import { Etcd3 } from 'etcd3';
+import { ConsecutiveBreaker, circuitBreaker, handleWhen, retry } from 'cockatiel';
+import { Etcd3, isRecoverableError } from 'etcd3';
 import { connect } from 'nats';
 import type { NatsConnection } from 'nats';
 import type { Registry } from 'prom-client';
@@ -22,6 +23,22 @@ export interface StorageConfig {
   close(): Promise<void>;
 }
 
+/**
+ * How the etcd client rides out an etcd outage. The library's defaults keep a host's circuit
+ * open for 5 s after three failures (and again after a failed probe), so a storage replica, and
+ * every gateway's readiness with it, could stay unready for 10 s after etcd was back (the chaos
+ * test's etcd restart). Go's clientv3, which upstream uses, has no breaker; here it stays, to
+ * fail fast while etcd is away, but probes again after 1 s. (The publisher's watch is its own.)
+ */
+const etcdFaultHandling = {
+  host: () =>
+    circuitBreaker(handleWhen(isRecoverableError), {
+      halfOpenAfter: 1000,
+      breaker: new ConsecutiveBreaker(3),
+    }),
+  global: retry(handleWhen(isRecoverableError), { maxAttempts: 3 }),
+};
+
 export async function newStorageConfig(
   options: CompletedStorageOptions,
   log: Logger
@@ -29,6 +46,7 @@ export async function newStorageConfig(
   const etcd = new Etcd3({
     hosts: options.etcdServers,
     grpcOptions: { ...channelOptions, 'grpc.max_receive_message_length': 64 * 1024 * 1024 },
+    faultHandling: etcdFaultHandling,
   });
   const nats = await connect({
     servers: options.natsUrls,
