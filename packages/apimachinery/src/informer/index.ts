@@ -11,6 +11,7 @@ export { Reflector } from './reflector.js';
 export { objectKey } from './object-key.js';
 export type { InformerStorage, StorageListerWatcherOptions } from './storage-lister-watcher.js';
 export { RevisionCursor } from './revision-cursor.js';
+export { RevisionWaiters } from './revision-waiters.js';
 export { StorageListerWatcher } from './storage-lister-watcher.js';
 export type { StreamProgressOptions } from './stream-progress.js';
 export { StreamProgress } from './stream-progress.js';

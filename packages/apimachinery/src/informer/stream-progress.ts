@@ -10,12 +10,7 @@
 // publisher's own progress messages.
 import type { NatsConnection, Subscription } from 'nats';
 import { watchSubjectRoot } from '../watch/index.js';
-
-interface Waiter {
-  revision: number;
-  resolve: (reached: boolean) => void;
-  timer: NodeJS.Timeout;
-}
+import { RevisionWaiters } from './revision-waiters.js';
 
 const revisionField = /"revision":(\d+)/;
 
@@ -31,7 +26,7 @@ export class StreamProgress {
   #revision = 0;
   #disconnectedAt = 0;
   #connected = true;
-  #waiters: Waiter[] = [];
+  readonly #waiters = new RevisionWaiters();
 
   constructor(nats: NatsConnection, opts: StreamProgressOptions = {}) {
     this.#nats = nats;
@@ -68,7 +63,7 @@ export class StreamProgress {
         const r = Number(m[1]);
         if (r <= this.#revision) return;
         this.#revision = r;
-        this.#wake();
+        this.#waiters.reached(r);
       },
     });
     void (async () => {
@@ -82,37 +77,12 @@ export class StreamProgress {
 
   stop(): void {
     this.#sub?.unsubscribe();
-    for (const w of this.#waiters.splice(0)) {
-      clearTimeout(w.timer);
-      w.resolve(false);
-    }
+    this.#waiters.cancelAll();
   }
 
   /** Resolves true once a message at `revision` or later has arrived, false after `timeoutMs`. */
   reached(revision: number, timeoutMs: number): Promise<boolean> {
     if (this.#revision >= revision) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const w: Waiter = {
-        revision,
-        resolve,
-        timer: setTimeout(() => {
-          this.#waiters = this.#waiters.filter((x) => x !== w);
-          resolve(false);
-        }, timeoutMs),
-      };
-      this.#waiters.push(w);
-    });
-  }
-
-  #wake(): void {
-    if (this.#waiters.length === 0) return;
-    const rest: Waiter[] = [];
-    for (const w of this.#waiters) {
-      if (w.revision <= this.#revision) {
-        clearTimeout(w.timer);
-        w.resolve(true);
-      } else rest.push(w);
-    }
-    this.#waiters = rest;
+    return this.#waiters.wait(revision, timeoutMs);
   }
 }

@@ -5,7 +5,7 @@
 // (watch_cache's snapshots of the store at a revision). A Reflector fills it; it is also an
 // Informer for the gateway's own loops.
 import { newResourceExpired } from '@orch/apimachinery/errors';
-import { objectKey } from '@orch/apimachinery/informer';
+import { RevisionWaiters, objectKey } from '@orch/apimachinery/informer';
 import type {
   ChangeType,
   Informer,
@@ -34,12 +34,6 @@ export interface WatchCacheOptions {
   snapshots?: number;
   /** How long a snapshot is kept for continue tokens. */
   snapshotTtlMs?: number;
-}
-
-interface RevisionWaiter {
-  revision: number;
-  resolve: (fresh: boolean) => void;
-  timer: NodeJS.Timeout;
 }
 
 /** First index in sorted `keys` whose key is >= `key`. */
@@ -71,7 +65,7 @@ export class WatchCache implements ReflectorSink, Informer {
   readonly #listeners = new Set<FeedListener>();
   readonly #handlers: InformerEventHandler[] = [];
   #syncWaiters: (() => void)[] = [];
-  #revisionWaiters: RevisionWaiter[] = [];
+  readonly #revisionWaiters = new RevisionWaiters();
   /** The snapshot of the current state, until the next change. */
   #current: Snapshot | undefined;
   #snapshots: Snapshot[] = [];
@@ -187,17 +181,7 @@ export class WatchCache implements ReflectorSink, Informer {
   /** Resolves true once the cache has reached `revision`, false after `timeoutMs`. */
   waitUntilFresh(revision: number, timeoutMs: number): Promise<boolean> {
     if (this.#synced && this.#revision >= revision) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const w: RevisionWaiter = {
-        revision,
-        resolve,
-        timer: setTimeout(() => {
-          this.#revisionWaiters = this.#revisionWaiters.filter((x) => x !== w);
-          resolve(false);
-        }, timeoutMs),
-      };
-      this.#revisionWaiters.push(w);
-    });
+    return this.#revisionWaiters.wait(revision, timeoutMs);
   }
 
   // --- watchers -------------------------------------------------------------------------------
@@ -319,21 +303,10 @@ export class WatchCache implements ReflectorSink, Informer {
     const ended = [...this.#listeners];
     this.#listeners.clear();
     for (const l of ended) l.fail(status);
-    for (const w of this.#revisionWaiters.splice(0)) {
-      clearTimeout(w.timer);
-      w.resolve(false);
-    }
+    this.#revisionWaiters.cancelAll();
   }
 
   #wake(): void {
-    if (this.#revisionWaiters.length === 0) return;
-    const rest: RevisionWaiter[] = [];
-    for (const w of this.#revisionWaiters) {
-      if (w.revision <= this.#revision) {
-        clearTimeout(w.timer);
-        w.resolve(true);
-      } else rest.push(w);
-    }
-    this.#revisionWaiters = rest;
+    this.#revisionWaiters.reached(this.#revision);
   }
 }
