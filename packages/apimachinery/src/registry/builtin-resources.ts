@@ -158,6 +158,18 @@ export const builtinResources: readonly ResourceDefinition[] = [
       'type',
     ],
   }),
+  // Certificate signing requests: the gateway serves them; everything specific to them (the
+  // request's checks, the three Certificate admission plugins, approvers and signers) is the
+  // certificates service's.
+  named('certificates.orch.io', 'v1', {
+    resource: 'certificatesigningrequests',
+    kind: 'CertificateSigningRequest',
+    singular: 'certificatesigningrequest',
+    namespaced: false,
+    shortNames: ['csr'],
+    subresources: ['status', 'approval'],
+    selectableFields: ['spec.signerName'],
+  }),
   // RBAC (the authorizer service reads these through an informer).
   named('rbac.authorization.orch.io', 'v1', {
     resource: 'roles',
