@@ -16,6 +16,9 @@ import { retryOnPortInUse, spawnProcessSpec } from './spawn-backend.js';
 export interface StartEtcdOptions {
   /** Data directory to use and keep; default a fresh temporary one, removed by `stop()`. */
   dataDir?: string;
+  /** Ports to listen on (a restart of a killed server at its address); default free ones. */
+  clientPort?: number;
+  peerPort?: number;
 }
 
 export interface EtcdServer {
@@ -29,6 +32,12 @@ export interface EtcdServer {
   kill(): Promise<void>;
 }
 
+/** An etcd started alone: its ports too, so a killed one can be started again at its address. */
+export interface StandaloneEtcd extends EtcdServer {
+  clientPort: number;
+  peerPort: number;
+}
+
 const startTimeoutMs = 20_000;
 
 /**
@@ -36,7 +45,7 @@ const startTimeoutMs = 20_000;
  * etcdProcess), and waits until `/health` reports healthy. Requires `etcd` on PATH (Debian:
  * `apt-get install etcd-server`).
  */
-export async function startEtcd(opts: StartEtcdOptions = {}): Promise<EtcdServer> {
+export async function startEtcd(opts: StartEtcdOptions = {}): Promise<StandaloneEtcd> {
   const ownsDataDir = opts.dataDir === undefined;
 
   return retryOnPortInUse(async () => {
@@ -48,7 +57,9 @@ export async function startEtcd(opts: StartEtcdOptions = {}): Promise<EtcdServer
       unregisterTempDir(dataDir);
     };
 
-    const [clientPort, peerPort] = (await freePorts(2)) as [number, number];
+    const [freeClient, freePeer] = (await freePorts(2)) as [number, number];
+    const clientPort = opts.clientPort ?? freeClient;
+    const peerPort = opts.peerPort ?? freePeer;
     const spec = etcdProcess({ dataDir, clientPort, peerPort });
     const endpoint = `http://127.0.0.1:${clientPort}`;
 
@@ -63,6 +74,8 @@ export async function startEtcd(opts: StartEtcdOptions = {}): Promise<EtcdServer
     return {
       endpoint,
       dataDir,
+      clientPort,
+      peerPort,
       pid: child.pid ?? -1,
       async stop() {
         await stopProcess(child, 'SIGTERM');

@@ -1,4 +1,4 @@
-export type { EtcdServer, StartEtcdOptions } from './etcd-server.js';
+export type { EtcdServer, StandaloneEtcd, StartEtcdOptions } from './etcd-server.js';
 export { startEtcd } from './etcd-server.js';
 export { freePort, registerProcess, runningProcessCount, stopProcess } from '@orch/suite';
 export type { NatsServer } from './nats-server.js';

@@ -1,5 +1,13 @@
 // Leader election among storage replicas (an etcd election): exactly one runs the publisher
 // and the compactor. Losing the lease stops them; the replica campaigns again.
+//
+// A round that ends while etcd is away (its tasks fail when etcd goes) cannot resign: the revoke
+// fails, and the election key stays in etcd under a lease etcd keeps across its restart. Every
+// replica's next campaign would then wait that lease out (the whole TTL after etcd's return, with
+// nothing published meanwhile). So the replica keeps the ended round's lease and revokes it
+// before campaigning again, as soon as etcd answers (as client-go's leader election releases its
+// lock on the way out with ReleaseOnCancel).
+import { EtcdLeaseInvalidError } from 'etcd3';
 import type { Etcd3 } from 'etcd3';
 import type { Logger } from '@orch/component-base/logs';
 
@@ -19,6 +27,8 @@ export class LeaderElector {
   #leading = false;
   #resign: (() => Promise<void>) | undefined;
   #tasks: LeaderTask[] = [];
+  /** The lease of a round that ended without a successful resignation, to revoke first. */
+  #staleLease: string | undefined;
 
   constructor(
     etcd: Etcd3,
@@ -49,6 +59,7 @@ export class LeaderElector {
   async #campaignLoop(): Promise<void> {
     while (!this.#stopped) {
       try {
+        await this.#revokeStaleLease();
         await this.#campaignOnce();
       } catch (err) {
         this.#log.warn('leader election round ended', { err });
@@ -58,17 +69,49 @@ export class LeaderElector {
     }
   }
 
+  /**
+   * Revokes the lease of a round that could not resign, retrying while etcd is away. Gives up
+   * after twice the TTL: by then etcd has let the lease expire, unless it was down all along.
+   */
+  async #revokeStaleLease(): Promise<void> {
+    const id = this.#staleLease;
+    if (id === undefined) return;
+    const deadline = Date.now() + 2 * 1000 * this.#ttlSeconds;
+    while (!this.#stopped && Date.now() < deadline) {
+      try {
+        await this.#etcd.leaseClient.leaseRevoke({ ID: id });
+        this.#log.info('revoked the lease of the previous round', { lease: id });
+        break;
+      } catch (err) {
+        if (err instanceof EtcdLeaseInvalidError) break; // expired or revoked already
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+    this.#staleLease = undefined;
+  }
+
   #campaignOnce(): Promise<void> {
     return new Promise<void>((resolve) => {
       const election = this.#etcd.election('orch-storage-publisher', this.#ttlSeconds);
       const campaign = election.campaign(this.#identity);
       this.#resign = () => campaign.resign();
+      // The lease id is the last segment of the campaign's key, known once the lease is granted.
+      let leaseId: string | undefined;
+      campaign.getCampaignKey().then(
+        (key) => (leaseId = key.slice(key.lastIndexOf('/') + 1)),
+        () => undefined
+      );
       let done = false;
       const finish = (): void => {
         if (done) return;
         done = true;
-        void campaign.resign().catch(() => undefined);
-        resolve();
+        campaign.resign().then(
+          () => resolve(),
+          () => {
+            this.#staleLease = leaseId;
+            resolve();
+          }
+        );
       };
       campaign.on('error', (err: unknown) => {
         this.#log.warn('lost leadership', { err });

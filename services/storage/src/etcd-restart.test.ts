@@ -1,0 +1,114 @@
+// The publisher after an etcd restart (found by the chaos test): etcd going away fails the
+// publishing replica's leader task; its election key stays in etcd under the lease, which etcd
+// keeps across its restart. Waiting for that lease to expire left every watch without changes
+// for the whole lease (5 s by default). The replica revokes its old lease as soon as etcd is back
+// and campaigns again, so publishing resumes within the etcd client's reconnect time. The lease
+// here is 60 s: a replica waiting it out would not publish within the test's 30 s.
+import { after, before, test } from 'node:test';
+import { join } from 'node:path';
+import { StorageClient } from '@orch/apimachinery/grpc';
+import { clientCredentials } from '@orch/component-base/grpc-server';
+import { freePort, spawnBackend, startEtcd, startNats, throwawayPki, waitFor } from '@orch/testing';
+import type { NatsServer, SpawnedBackend, StandaloneEtcd, ThrowawayPki } from '@orch/testing';
+import { collectPublished } from './collect-published.js';
+
+let etcd: StandaloneEtcd;
+let restarted: StandaloneEtcd | undefined;
+let nats: NatsServer;
+let pki: ThrowawayPki;
+let proc: SpawnedBackend | undefined;
+let client: StorageClient | undefined;
+
+const main = join(import.meta.dirname, 'main.js');
+
+before(async () => {
+  [etcd, nats, pki] = await Promise.all([startEtcd(), startNats(), throwawayPki()]);
+});
+
+after(async () => {
+  client?.close();
+  if (proc && proc.child.exitCode === null && proc.child.signalCode === null)
+    proc.child.kill('SIGKILL');
+  await restarted?.stop(); // its data dir is the first server's, removed by that one's stop()
+  await Promise.all([etcd.stop(), nats.stop(), pki.cleanup()]);
+});
+
+test('etcd killed and restarted: the publishing replica revokes its old lease and publishes again without waiting it out', async () => {
+  const port = await freePort();
+  const files = pki.file('storage');
+  const gw = pki.file('gateway');
+  const c = new StorageClient({
+    address: `127.0.0.1:${port}`,
+    credentials: clientCredentials({
+      caFile: pki.caFile,
+      certFile: gw.certFile,
+      keyFile: gw.keyFile,
+    }),
+    timeoutMs: 5000,
+  });
+  client = c;
+  const p = await spawnBackend({
+    name: 'storage-restart',
+    command: process.execPath,
+    args: [
+      main,
+      `--etcd-servers=${etcd.endpoint}`,
+      `--nats-url=${nats.url}`,
+      `--secure-port=${port}`,
+      `--tls-cert-file=${files.certFile}`,
+      `--tls-private-key-file=${files.keyFile}`,
+      `--client-ca-file=${pki.caFile}`,
+      '--progress-interval=200ms',
+      '--leader-elect-ttl=60s',
+      '--identity=a',
+    ],
+    ready: async () =>
+      c.currentRevision().then(
+        () => true,
+        () => false
+      ),
+    timeoutMs: 20_000,
+  });
+  proc = p;
+  await waitFor('elected', async () => p.output.toString().includes('"elected publisher"'), {
+    timeoutMs: 10_000,
+  });
+  const published = await collectPublished(nats.url);
+  const create = (name: string): Promise<unknown> =>
+    c.create(`/registry/core/configmaps/er/${name}`, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name, namespace: 'er', uid: name },
+    });
+  const seenName = (name: string): boolean =>
+    published.seen.some(
+      (m) => m.type !== 'PROGRESS' && (m.object['metadata'] as { name: string }).name === name
+    );
+  try {
+    await create('before');
+    await waitFor('published before the restart', async () => seenName('before'), {
+      timeoutMs: 10_000,
+    });
+
+    await etcd.kill();
+    restarted = await startEtcd({
+      dataDir: etcd.dataDir,
+      clientPort: etcd.clientPort,
+      peerPort: etcd.peerPort,
+    });
+    await waitFor(
+      'a write after the restart',
+      async () =>
+        create('after').then(
+          () => true,
+          () => false
+        ),
+      { timeoutMs: 20_000, intervalMs: 250 }
+    );
+    await waitFor('published after the restart', async () => seenName('after'), {
+      timeoutMs: 30_000,
+    });
+  } finally {
+    await published.close();
+  }
+});
