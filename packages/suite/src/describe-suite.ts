@@ -233,7 +233,7 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
         'authorizer',
         'authorizer',
         [
-          `--storage-servers=${storage[0]}`,
+          `--storage-servers=${storage.join(',')}`,
           `--nats-url=${natsUrl}`,
           `--bind-address=${host}`,
           `--secure-port=${authorizerPort}`,
@@ -248,7 +248,7 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
         'admission',
         'admission',
         [
-          `--storage-servers=${storage[0]}`,
+          `--storage-servers=${storage.join(',')}`,
           `--nats-url=${natsUrl}`,
           `--bind-address=${host}`,
           `--secure-port=${admissionPort}`,
@@ -268,7 +268,10 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
           `--bind-address=${host}`,
           `--secure-port=${g.port}`,
           ...serving('gateway'),
-          `--storage-servers=${storage[i % storage.length]}`,
+          // every replica, this gateway's own first (gateway i prefers replica i)
+          `--storage-servers=${storage
+            .map((_, k) => storage[(i + k) % storage.length]!)
+            .join(',')}`,
           `--grpc-ca-file=${ca}`,
           `--grpc-cert-file=${cert('gateway').certFile}`,
           `--grpc-key-file=${cert('gateway').keyFile}`,

@@ -5,74 +5,40 @@
 // and campaigns again, so publishing resumes within the etcd client's reconnect time. The lease
 // here is 60 s: a replica waiting it out would not publish within the test's 30 s.
 import { after, before, test } from 'node:test';
-import { join } from 'node:path';
-import { StorageClient } from '@orch/apimachinery/grpc';
-import { clientCredentials } from '@orch/component-base/grpc-server';
-import { freePort, spawnBackend, startEtcd, startNats, throwawayPki, waitFor } from '@orch/testing';
-import type { NatsServer, SpawnedBackend, StandaloneEtcd, ThrowawayPki } from '@orch/testing';
+import { startEtcd, startNats, throwawayPki, waitFor } from '@orch/testing';
+import type { NatsServer, StandaloneEtcd, ThrowawayPki } from '@orch/testing';
 import { collectPublished } from './collect-published.js';
+import { electedPublisher, startTestReplica } from './test-replica.js';
+import type { TestReplica } from './test-replica.js';
 
 let etcd: StandaloneEtcd;
 let restarted: StandaloneEtcd | undefined;
 let nats: NatsServer;
 let pki: ThrowawayPki;
-let proc: SpawnedBackend | undefined;
-let client: StorageClient | undefined;
-
-const main = join(import.meta.dirname, 'main.js');
+let replica: TestReplica | undefined;
 
 before(async () => {
   [etcd, nats, pki] = await Promise.all([startEtcd(), startNats(), throwawayPki()]);
 });
 
 after(async () => {
-  client?.close();
-  if (proc && proc.child.exitCode === null && proc.child.signalCode === null)
-    proc.child.kill('SIGKILL');
+  replica?.client.close();
+  replica?.proc.child.kill('SIGKILL');
   await restarted?.stop(); // its data dir is the first server's, removed by that one's stop()
   await Promise.all([etcd.stop(), nats.stop(), pki.cleanup()]);
 });
 
 test('etcd killed and restarted: the publishing replica revokes its old lease and publishes again without waiting it out', async () => {
-  const port = await freePort();
-  const files = pki.file('storage');
-  const gw = pki.file('gateway');
-  const c = new StorageClient({
-    address: `127.0.0.1:${port}`,
-    credentials: clientCredentials({
-      caFile: pki.caFile,
-      certFile: gw.certFile,
-      keyFile: gw.keyFile,
-    }),
-    timeoutMs: 5000,
+  const r = await startTestReplica({
+    etcdEndpoint: etcd.endpoint,
+    natsUrl: nats.url,
+    pki,
+    identity: 'a',
+    leaderElectTtl: '60s',
   });
-  client = c;
-  const p = await spawnBackend({
-    name: 'storage-restart',
-    command: process.execPath,
-    args: [
-      main,
-      `--etcd-servers=${etcd.endpoint}`,
-      `--nats-url=${nats.url}`,
-      `--secure-port=${port}`,
-      `--tls-cert-file=${files.certFile}`,
-      `--tls-private-key-file=${files.keyFile}`,
-      `--client-ca-file=${pki.caFile}`,
-      '--progress-interval=200ms',
-      '--leader-elect-ttl=60s',
-      '--identity=a',
-    ],
-    ready: async () =>
-      c.currentRevision().then(
-        () => true,
-        () => false
-      ),
-    timeoutMs: 20_000,
-  });
-  proc = p;
-  await waitFor('elected', async () => p.output.toString().includes('"elected publisher"'), {
-    timeoutMs: 10_000,
-  });
+  replica = r;
+  const c = r.client;
+  await waitFor('elected', async () => electedPublisher(r), { timeoutMs: 10_000 });
   const published = await collectPublished(nats.url);
   const create = (name: string): Promise<unknown> =>
     c.create(`/registry/core/configmaps/er/${name}`, {

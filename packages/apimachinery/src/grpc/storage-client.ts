@@ -1,5 +1,13 @@
 // A promise-based client of orch.storage.v1.Storage with a deadline on every call and errors
 // rebuilt as StatusError.
+//
+// It may be given several replicas (`--storage-servers=a:6501,b:6501`, as kube-apiserver takes
+// several `--etcd-servers`): it keeps a channel to each, sends every call to the one it used
+// last while that one is not failing, and moves to the next reachable one when it is. A call in
+// flight when its replica dies fails as before; the next one goes elsewhere. Behind one DNS name
+// with several addresses (compose, a headless Service), grpc-js's pick_first does the same within
+// one channel.
+import { connectivityState } from '@grpc/grpc-js';
 import type { ChannelCredentials } from '@grpc/grpc-js';
 import { channelOptions, storageProto } from '@orch/proto';
 import type {
@@ -40,6 +48,7 @@ const parse = (b: Buffer | Uint8Array): Json => JSON.parse(Buffer.from(b).toStri
 const bytes = (o: Json): Buffer => Buffer.from(JSON.stringify(o));
 
 export interface StorageClientOptions {
+  /** `host:port` of a replica, or several separated by commas (in order of preference). */
   address: string;
   credentials: ChannelCredentials;
   /** Deadline of unary calls. */
@@ -49,31 +58,63 @@ export interface StorageClientOptions {
 }
 
 export class StorageClient {
-  readonly #client: GrpcStorageClient;
+  readonly #replicas: GrpcStorageClient[];
+  #current = 0;
   readonly #timeoutMs: number;
   readonly #historyTimeoutMs: number;
 
   constructor(opts: StorageClientOptions) {
-    this.#client = new storageProto.orch.storage.v1.Storage(opts.address, opts.credentials, {
-      'grpc.max_receive_message_length': 256 * 1024 * 1024,
-      ...channelOptions,
-      'grpc.keepalive_time_ms': 30_000,
-      'grpc.ssl_target_name_override': 'storage',
-    });
+    const addresses = opts.address
+      .split(',')
+      .map((a) => a.trim())
+      .filter((a) => a !== '');
+    if (addresses.length === 0) throw new Error('a storage client needs an address');
+    this.#replicas = addresses.map(
+      (address) =>
+        new storageProto.orch.storage.v1.Storage(address, opts.credentials, {
+          'grpc.max_receive_message_length': 256 * 1024 * 1024,
+          ...channelOptions,
+          'grpc.keepalive_time_ms': 30_000,
+          'grpc.ssl_target_name_override': 'storage',
+        })
+    );
+    // Standby replicas connect now, so that moving to one does not wait for a handshake.
+    if (this.#replicas.length > 1)
+      for (const r of this.#replicas) r.getChannel().getConnectivityState(true);
     this.#timeoutMs = opts.timeoutMs ?? 10_000;
     this.#historyTimeoutMs = opts.historyTimeoutMs ?? 60_000;
   }
 
+  /**
+   * The replica for the next call: the last one used unless its channel is failing, else the
+   * next one, in order, that is not (pick_first across replicas). A channel that is idle or
+   * connecting is given its chance; when every one is failing the last one used is kept, and
+   * the call fails as it would with one replica.
+   */
+  get #client(): GrpcStorageClient {
+    const n = this.#replicas.length;
+    for (let i = 0; i < n; i++) {
+      const at = (this.#current + i) % n;
+      const state = this.#replicas[at]!.getChannel().getConnectivityState(true);
+      if (state !== connectivityState.TRANSIENT_FAILURE && state !== connectivityState.SHUTDOWN) {
+        this.#current = at;
+        break;
+      }
+    }
+    return this.#replicas[this.#current]!;
+  }
+
   #unary<Req, Res>(method: string, req: Req, timeoutMs = this.#timeoutMs): Promise<Res> {
     return new Promise<Res>((resolve, reject) => {
+      const client = this.#client;
       const fn = (
-        this.#client as unknown as Record<
+        client as unknown as Record<
           string,
           (r: Req, o: object, cb: (e: unknown, r: Res) => void) => void
         >
       )[method];
       if (!fn) return reject(new Error(`no method ${method}`));
-      fn.call(this.#client, req, { deadline: Date.now() + timeoutMs }, (err, res) =>
+      fn.call(client, req, { deadline: Date.now() + timeoutMs }, (err, res) =>
         err ? reject(fromGrpcError(err, `storage ${method}`)) : resolve(res)
       );
     });
@@ -160,6 +201,6 @@ export class StorageClient {
   }
 
   close(): void {
-    this.#client.close();
+    for (const r of this.#replicas) r.close();
   }
 }

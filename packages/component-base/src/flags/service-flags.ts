@@ -49,7 +49,8 @@ export function storageClientFlags(): StringFlags<'storage-servers'> {
     'storage-servers': {
       type: 'string',
       default: '127.0.0.1:6501',
-      description: 'Address of the storage service (gRPC).',
+      description:
+        'Addresses of the storage replicas (gRPC), comma-separated, in order of preference: calls go to the first one reachable, and move to the next when it fails.',
     },
   } as const;
 }

@@ -1,0 +1,67 @@
+// A client given several storage replicas (`--storage-servers=a,b`) keeps working when the one
+// it uses dies: the gateway, the authorizer and the admission service stay ready through the
+// loss of a replica instead of waiting for its return (found by the chaos test).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startEtcd, startNats, throwawayPki } from '@orch/testing';
+import type { EtcdServer, NatsServer, ThrowawayPki } from '@orch/testing';
+import { startTestReplica, testStorageClient } from './test-replica.js';
+import type { TestReplica } from './test-replica.js';
+
+let etcd: EtcdServer;
+let nats: NatsServer;
+let pki: ThrowawayPki;
+const replicas: TestReplica[] = [];
+
+before(async () => {
+  [etcd, nats, pki] = await Promise.all([startEtcd(), startNats(), throwawayPki()]);
+  for (const identity of ['a', 'b'])
+    replicas.push(
+      await startTestReplica({
+        etcdEndpoint: etcd.endpoint,
+        natsUrl: nats.url,
+        pki,
+        identity,
+        leaderElectTtl: '2s',
+      })
+    );
+});
+
+after(async () => {
+  for (const r of replicas) {
+    r.client.close();
+    if (r.proc.child.exitCode === null && r.proc.child.signalCode === null)
+      r.proc.child.kill('SIGKILL');
+  }
+  await Promise.all([etcd.stop(), nats.stop(), pki.cleanup()]);
+});
+
+test('the replica in use killed: at most the call in flight fails, the next ones go to the other replica', async () => {
+  const [a, b] = replicas as [TestReplica, TestReplica];
+  const client = testStorageClient(pki, `${a.address},${b.address}`);
+  const key = (i: number): string => `/registry/core/configmaps/cf/c${i}`;
+  const object = (i: number): Record<string, unknown> => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: `c${i}`, namespace: 'cf', uid: `u${i}` },
+  });
+  try {
+    await client.create(key(0), object(0));
+    a.proc.child.kill('SIGKILL');
+    await new Promise((resolve) => a.proc.child.once('exit', resolve));
+
+    const failed: number[] = [];
+    for (let i = 1; i <= 10; i++)
+      await client.create(key(i), object(i)).catch(() => failed.push(i));
+    assert.ok(failed.length <= 1, `creates that failed after the kill: ${failed.join(', ')}`);
+    assert.ok(!failed.includes(10), 'the client moved to the replica that is up');
+    // Every acknowledged create is there, read through the surviving replica alone.
+    const list = await b.client.list({
+      prefix: '/registry/core/configmaps/cf/',
+      consistency: 'MOST_RECENT',
+    });
+    assert.equal(list.items.length, 11 - failed.length);
+  } finally {
+    client.close();
+  }
+});

@@ -1,0 +1,73 @@
+// For tests: a storage replica as its own process over a given etcd and NATS, and a client of it.
+import { join } from 'node:path';
+import { StorageClient } from '@orch/apimachinery/grpc';
+import { clientCredentials } from '@orch/component-base/grpc-server';
+import { freePort, spawnBackend } from '@orch/testing';
+import type { SpawnedBackend, ThrowawayPki } from '@orch/testing';
+
+export interface TestReplica {
+  proc: SpawnedBackend;
+  /** A client of this replica alone. */
+  client: StorageClient;
+  address: string;
+}
+
+const main = join(import.meta.dirname, 'main.js');
+
+/** A client of `address` (one replica, or several comma-separated) with the gateway's certificate. */
+export function testStorageClient(pki: ThrowawayPki, address: string): StorageClient {
+  const gw = pki.file('gateway');
+  return new StorageClient({
+    address,
+    credentials: clientCredentials({
+      caFile: pki.caFile,
+      certFile: gw.certFile,
+      keyFile: gw.keyFile,
+    }),
+    timeoutMs: 5000,
+  });
+}
+
+/** Starts a replica and waits until it answers; the caller closes the client and kills the process. */
+export async function startTestReplica(o: {
+  etcdEndpoint: string;
+  natsUrl: string;
+  pki: ThrowawayPki;
+  identity: string;
+  leaderElectTtl: string;
+}): Promise<TestReplica> {
+  const port = await freePort();
+  const address = `127.0.0.1:${port}`;
+  const files = o.pki.file('storage');
+  const client = testStorageClient(o.pki, address);
+  const proc = await spawnBackend({
+    name: `storage-${o.identity}`,
+    command: process.execPath,
+    args: [
+      main,
+      `--etcd-servers=${o.etcdEndpoint}`,
+      `--nats-url=${o.natsUrl}`,
+      `--secure-port=${port}`,
+      `--tls-cert-file=${files.certFile}`,
+      `--tls-private-key-file=${files.keyFile}`,
+      `--client-ca-file=${o.pki.caFile}`,
+      '--progress-interval=200ms',
+      `--leader-elect-ttl=${o.leaderElectTtl}`,
+      `--identity=${o.identity}`,
+    ],
+    ready: async () =>
+      client.currentRevision().then(
+        () => true,
+        () => false
+      ),
+    timeoutMs: 20_000,
+  }).catch((err: unknown) => {
+    client.close();
+    throw err;
+  });
+  return { proc, client, address };
+}
+
+/** Whether the replica's log says it was elected publisher. */
+export const electedPublisher = (r: TestReplica): boolean =>
+  r.proc.output.toString().includes('"elected publisher"');
