@@ -1,10 +1,13 @@
 // The suite the bench measures, from @orch/suite's one description: etcd, NATS, one storage,
 // the authorizer, two RBAC gateways and an AlwaysAllow one (for the authorization cost), no
-// controllers; in a temporary home whose logs/ is kept.
+// controllers; in a temporary home whose logs/ is kept. The steps act as a user bound to
+// cluster-admin, not as a member of system:masters.
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { issueCertificate, loadCertificateAuthority } from '@orch/component-base/pki';
+import type { ClusterPki } from '@orch/component-base/pki';
 import { Launcher, describeSuite, launchSuite } from '@orch/suite';
 import type { SuiteRole } from '@orch/suite';
 import { Etcd3 } from 'etcd3';
@@ -60,12 +63,7 @@ export async function startBenchSuite(opts: BenchSuiteOptions): Promise<BenchSui
     launcher.killAll();
     throw err;
   });
-  const admin = pki.file('admin');
-  const client = new BenchClient({
-    ca: readFileSync(pki.caFile),
-    cert: readFileSync(admin.certFile),
-    key: readFileSync(admin.keyFile),
-  });
+  const client = await benchUserClient(pki, d.gateways[0]!.url);
   const etcd = new Etcd3({ hosts: d.etcdUrl });
   const gateway = (name: string): Gateway => ({
     name,
@@ -108,4 +106,60 @@ export async function startBenchSuite(opts: BenchSuiteOptions): Promise<BenchSui
       await rm(d.etcdDataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The client the steps use: a user bound to `cluster-admin` through RBAC, not the admin of
+ * `system:masters`, whom every gateway allows before asking the authorizer (upstream's
+ * privileged groups authorizer): the bench measures the authorization a user's request gets.
+ */
+async function benchUserClient(pki: ClusterPki, gatewayUrl: string): Promise<BenchClient> {
+  const ca = pki.file('ca');
+  const authority = await loadCertificateAuthority(
+    readFileSync(ca.certFile, 'utf8'),
+    readFileSync(ca.keyFile, 'utf8')
+  );
+  const group = 'orch:bench';
+  const pair = await issueCertificate(authority, {
+    commonName: 'bench',
+    organizations: [group],
+    usages: ['client'],
+  });
+  const admin = pki.file('admin');
+  const adminClient = new BenchClient({
+    ca: readFileSync(pki.caFile),
+    cert: readFileSync(admin.certFile),
+    key: readFileSync(admin.keyFile),
+  });
+  const user = new BenchClient({
+    ca: readFileSync(pki.caFile),
+    cert: Buffer.from(pair.certPem),
+    key: Buffer.from(pair.keyPem),
+  });
+  try {
+    await adminClient.mustCall(
+      `${gatewayUrl}/apis/rbac.authorization.orch.io/v1/clusterrolebindings`,
+      'POST',
+      {
+        apiVersion: 'rbac.authorization.orch.io/v1',
+        kind: 'ClusterRoleBinding',
+        metadata: { name: 'bench-cluster-admin' },
+        roleRef: {
+          apiGroup: 'rbac.authorization.orch.io',
+          kind: 'ClusterRole',
+          name: 'cluster-admin',
+        },
+        subjects: [{ kind: 'Group', apiGroup: 'rbac.authorization.orch.io', name: group }],
+      }
+    );
+  } finally {
+    await adminClient.close();
+  }
+  // The authorizer follows bindings through its informer: wait until it allows the user.
+  for (let i = 0; ; i++) {
+    const r = await user.call(`${gatewayUrl}/api/v1/namespaces`, 'GET');
+    if (r.status === 200) return user;
+    if (i === 100) throw new Error(`the bench user is not allowed: ${r.status} ${r.text}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }

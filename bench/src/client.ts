@@ -1,8 +1,8 @@
-// The bench's HTTPS client to the gateways, as the admin: one keep-alive pool for requests and
+// The bench's HTTPS client to the gateways: one keep-alive pool for requests and
 // one without body timeout for watches.
 import { Agent, request } from 'undici';
 
-export interface AdminTls {
+export interface ClientTls {
   ca: Buffer;
   cert: Buffer;
   key: Buffer;
@@ -19,8 +19,8 @@ export class BenchClient {
   readonly agent: Agent;
   readonly watchAgent: Agent;
 
-  /** `tls`: the admin's TLS material, also handed to clients on other threads. */
-  constructor(readonly tls: AdminTls) {
+  /** `tls`: the client's TLS material, also handed to clients on other threads. */
+  constructor(readonly tls: ClientTls) {
     this.agent = new Agent({ connect: tls, connections: 128, keepAliveTimeout: 60_000 });
     this.watchAgent = new Agent({
       connect: tls,

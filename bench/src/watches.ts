@@ -3,7 +3,7 @@
 import { Worker } from 'node:worker_threads';
 import { request } from 'undici';
 import type { Agent } from 'undici';
-import type { AdminTls } from './client.js';
+import type { ClientTls } from './client.js';
 import type {
   WatchClientsInput,
   WatchClientsMessage,
@@ -42,7 +42,7 @@ export interface WatchClients {
 }
 
 /** The watch clients on a worker thread (watch-clients.ts); resolves once every watch is open. */
-export async function startWatchClients(urls: string[], tls: AdminTls): Promise<WatchClients> {
+export async function startWatchClients(urls: string[], tls: ClientTls): Promise<WatchClients> {
   const worker = new Worker(new URL('./watch-clients.js', import.meta.url), {
     workerData: { urls, tls } satisfies WatchClientsInput,
   });

@@ -7,7 +7,7 @@ import type { ClientHttp2Session, ClientHttp2Stream, IncomingHttpHeaders } from 
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Agent } from 'undici';
 import { startBareHttpsServer } from '../baselines.js';
-import type { AdminTls } from '../client.js';
+import type { ClientTls } from '../client.js';
 import { rssKb } from '../cpu.js';
 import { f } from '../report.js';
 import type { BenchContext, BenchStep } from '../step.js';
@@ -84,7 +84,7 @@ function http1Watches(agent: Agent, url: string): (i: number) => Promise<Held> {
 /** HTTP/2 watches: watch i is a stream on session ⌊i / 100⌋; the sessions close at the end. */
 function http2Watches(
   url: string,
-  tls: AdminTls
+  tls: ClientTls
 ): { open: (i: number) => Promise<Held>; closeAll: () => Promise<void> } {
   const sessions: ClientHttp2Session[] = [];
   const target = new URL(url);

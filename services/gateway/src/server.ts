@@ -21,7 +21,7 @@ import { installOpenApi } from './endpoints/openapi.js';
 import { fileAuditSink } from './filters/with-audit.js';
 import { buildHandlerChain } from './handler-chain.js';
 import { requestListener } from './http/handler.js';
-import { admissionServiceCheck } from './health/admission-service-check.js';
+import { admissionServiceCheck, authorizerServiceCheck } from './health/service-check.js';
 import { bootstrapPolicyCheck } from './health/bootstrap-policy-check.js';
 import { healthCheckerFunc, installHealthChecks } from './health/healthz.js';
 import { ShutdownState } from './health/shutdown-state.js';
@@ -119,7 +119,8 @@ export class GatewayServer implements Runnable {
       }),
     };
     const readyz = [checks.etcd, checks.nats, checks.informers, checks.watchCaches];
-    if (authz.health) readyz.push(bootstrapPolicyCheck(authz.health));
+    if (authz.health)
+      readyz.push(bootstrapPolicyCheck(authz.health), authorizerServiceCheck(authz.health));
     if (config.admission) readyz.push(admissionServiceCheck(config.admission.health));
 
     const handler = buildHandlerChain({

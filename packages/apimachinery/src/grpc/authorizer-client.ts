@@ -36,6 +36,11 @@ export class AuthorizerClient {
     this.#timeoutMs = opts.timeoutMs ?? 5_000;
   }
 
+  /** The connection the calls go over, for a health check on it (grpc-js `channelOverride`). */
+  get channel(): ReturnType<GrpcAuthorizerClient['getChannel']> {
+    return this.#client.getChannel();
+  }
+
   authorize(a: Attributes): Promise<AuthorizationResult> {
     return new Promise((resolve, reject) => {
       this.#client.Authorize(

@@ -1,6 +1,7 @@
 // The authorizer of --authorization-mode: the authorizer service over gRPC, its decisions cached
 // (every decision of the gateway, reviews included, goes through the cache, as k8s's webhook
-// authorizer does), or a fixed answer.
+// authorizer does), or a fixed answer; in every mode `system:masters` is allowed first, as
+// upstream's privileged groups authorizer.
 import type { ChannelCredentials } from '@grpc/grpc-js';
 import { AuthorizerClient } from '@orch/apimachinery/grpc';
 import { HealthClient } from '@orch/component-base/grpc-server';
@@ -9,13 +10,14 @@ import { alwaysAllow, alwaysDeny } from './authorizer.js';
 import type { Authorizer } from './authorizer.js';
 import { CachingAuthorizer } from './caching-authorizer.js';
 import { GrpcAuthorizer } from './grpc-authorizer.js';
+import { PrivilegedGroupsAuthorizer, systemPrivilegedGroup } from './privileged-groups.js';
 import type { RuleReviewer } from './grpc-authorizer.js';
 
 export interface Authorization {
   authorizer: Authorizer;
   reviewer: RuleReviewer;
   cache?: CachingAuthorizer;
-  /** RBAC mode: the authorizer service's grpc.health.v1 (its bootstrap policy, for /readyz). */
+  /** RBAC mode: the authorizer service's grpc.health.v1 (it answering, and its bootstrap policy, for /readyz). */
   health?: HealthClient;
   close(): void;
 }
@@ -31,7 +33,10 @@ export function authorizationFor(
 ): Authorization {
   if (mode === 'RBAC') {
     const client = new AuthorizerClient({ address: opts.address, credentials: opts.credentials() });
-    const health = new HealthClient(opts.address, opts.credentials());
+    // Readiness asks over the decisions' own connection (see health/service-check.ts).
+    const health = new HealthClient(opts.address, opts.credentials(), {
+      channelOverride: client.channel,
+    });
     const grpc = new GrpcAuthorizer(client);
     const cache = new CachingAuthorizer(grpc, {
       ...opts.cache,
@@ -39,7 +44,7 @@ export function authorizationFor(
       onMiss: () => opts.metrics.authorizationCache.inc({ result: 'miss' }),
     });
     return {
-      authorizer: cache,
+      authorizer: new PrivilegedGroupsAuthorizer([systemPrivilegedGroup], cache),
       reviewer: grpc,
       cache,
       health,
@@ -63,7 +68,10 @@ export function authorizationFor(
     evaluationError: '',
   };
   return {
-    authorizer: allow ? alwaysAllow : alwaysDeny,
+    authorizer: new PrivilegedGroupsAuthorizer(
+      [systemPrivilegedGroup],
+      allow ? alwaysAllow : alwaysDeny
+    ),
     reviewer: { rulesReview: async () => (allow ? everything : nothing) },
     close: () => undefined,
   };

@@ -1,5 +1,7 @@
 // The gateway's authorization modes against a real suite: an unreachable authorizer fails
-// closed (503), AlwaysDeny refuses, AlwaysAllow lets a user with no bindings through.
+// closed (503), AlwaysDeny refuses, AlwaysAllow lets a user with no bindings through, and in
+// every mode `system:masters` is allowed before the mode is asked (upstream's privileged groups
+// authorizer).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
@@ -67,34 +69,42 @@ function get(
 }
 
 describe('authorization modes', () => {
-  it('fails closed with 503 when the authorizer cannot be reached', async () => {
+  it('fails closed with 503 when the authorizer cannot be reached; system:masters still gets in and reads /readyz', async () => {
     const g = await gateway([
       '--authorization-mode=RBAC',
       `--authorizer-servers=127.0.0.1:${await freePort()}`,
     ]);
-    const admin = suite.pki.file('admin');
-    const r = await get(g.port, '/api/v1/namespaces', admin);
+    const user = await userKubeconfig(suite.pki, suite.gateways[0]!, 'unreachable-reader');
+    const r = await get(g.port, '/api/v1/namespaces', user);
     assert.equal(r.status, 503);
     assert.equal(r.body['reason'], 'ServiceUnavailable');
     assert.match(String(r.body['message']), /authorization is unavailable/);
     assert.equal((await get(g.port, '/healthz')).status, 503);
+    const admin = suite.pki.file('admin');
+    assert.equal((await get(g.port, '/api/v1/namespaces', admin)).status, 200);
+    const ready = await get(g.port, '/readyz?verbose', admin);
+    assert.equal(ready.status, 500);
+    assert.match(String(ready.body['text']), /\[-\]authorizer-service failed/);
   });
 
-  it('AlwaysDeny refuses even the admin, naming user, verb and resource', async () => {
+  it('AlwaysDeny refuses every user but system:masters, naming user, verb and resource', async () => {
     const g = await gateway(['--authorization-mode=AlwaysDeny']);
-    const r = await get(g.port, '/api/v1/namespaces/default/configmaps', suite.pki.file('admin'));
+    const user = await userKubeconfig(suite.pki, suite.gateways[0]!, 'denied');
+    const r = await get(g.port, '/api/v1/namespaces/default/configmaps', user);
     assert.equal(r.status, 403);
     assert.equal(r.body['reason'], 'Forbidden');
     assert.equal(
       r.body['message'],
-      'configmaps is forbidden: User "orch-admin" cannot list resource "configmaps" in API group "" in the namespace "default": Everything is forbidden.'
+      'configmaps is forbidden: User "denied" cannot list resource "configmaps" in API group "" in the namespace "default": Everything is forbidden.'
     );
-    const nonResource = await get(g.port, '/version', suite.pki.file('admin'));
+    const nonResource = await get(g.port, '/version', user);
     assert.equal(nonResource.status, 403);
     assert.equal(
       nonResource.body['message'],
-      'forbidden: User "orch-admin" cannot get path "/version": Everything is forbidden.'
+      'forbidden: User "denied" cannot get path "/version": Everything is forbidden.'
     );
+    const admin = suite.pki.file('admin');
+    assert.equal((await get(g.port, '/api/v1/namespaces/default/configmaps', admin)).status, 200);
   });
 
   it('AlwaysAllow lets a user without bindings list, where RBAC refuses', async () => {
