@@ -67,13 +67,17 @@ describe('describeSuite', () => {
         ['grpc-health']
       );
     }
-    assert.equal(flag(authorizer, 'storage-servers'), d.storage[0]);
-    assert.equal(flag(admission, 'storage-servers'), d.storage[0]);
+    assert.equal(flag(authorizer, 'storage-servers'), d.storage.join(','), 'every replica');
+    assert.equal(flag(admission, 'storage-servers'), d.storage.join(','), 'every replica');
     assert.equal(flag(admission, 'nats-url'), d.natsUrl);
     assert.equal(`127.0.0.1:${flag(admission, 'secure-port')}`, d.admission);
     assert.ok(admission?.args[0]?.endsWith(join('services', 'admission', 'dist', 'main.js')));
     for (const [i, g] of gateways.entries()) {
-      assert.equal(flag(g, 'storage-servers'), d.storage[i % 2], 'gateways spread over replicas');
+      assert.equal(
+        flag(g, 'storage-servers'),
+        [d.storage[i % 2], d.storage[(i + 1) % 2]].join(','),
+        'every replica, the gateways spread over them by their first choice'
+      );
       assert.equal(flag(g, 'authorizer-servers'), d.authorizer);
       assert.equal(flag(g, 'admission-servers'), d.admission);
       assert.equal(flag(g, 'nats-url'), d.natsUrl);
