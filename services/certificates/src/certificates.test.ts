@@ -252,6 +252,65 @@ describe('CertificateApproval', () => {
     assert.equal(stored['status'], undefined);
   });
 
+  it('a RoleBinding of approve does not reach signers, which are cluster-wide', async () => {
+    const role = await suite.request(0, 'POST', `${rbac}/clusterroles`, {
+      apiVersion: 'rbac.authorization.orch.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'approve-my-signer-ns' },
+      rules: [
+        {
+          apiGroups: ['certificates.orch.io'],
+          resources: ['signers'],
+          resourceNames: [signer],
+          verbs: ['approve'],
+        },
+      ],
+    });
+    assert.equal(role.status, 201, role.text);
+    const rb = await suite.request(0, 'POST', `${rbac}/namespaces/default/rolebindings`, {
+      apiVersion: 'rbac.authorization.orch.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: 'approve-my-signer-alice' },
+      roleRef: {
+        apiGroup: 'rbac.authorization.orch.io',
+        kind: 'ClusterRole',
+        name: 'approve-my-signer-ns',
+      },
+      subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.orch.io', name: 'alice' }],
+    });
+    assert.equal(rb.status, 201, rb.text);
+    // The binding is in effect in its namespace...
+    await waitFor(
+      'the RoleBinding in effect in default',
+      async () => {
+        const review = await suite.request(
+          0,
+          'POST',
+          '/apis/authorization.orch.io/v1/subjectaccessreviews',
+          {
+            apiVersion: 'authorization.orch.io/v1',
+            kind: 'SubjectAccessReview',
+            spec: {
+              user: 'alice',
+              resourceAttributes: {
+                group: 'certificates.orch.io',
+                resource: 'signers',
+                verb: 'approve',
+                name: signer,
+                namespace: 'default',
+              },
+            },
+          }
+        );
+        return body(review)['status']?.['allowed'] === true;
+      },
+      { timeoutMs: 10_000 }
+    );
+    // ...and the approval, asked cluster-wide as upstream asks it, is still refused.
+    const r = await writeSub('ap-1', 'approval', approved(), 'alice');
+    assert.equal(r.status, 403, r.text);
+  });
+
   it('with approve on signers, resourceNames [the signer]: approved', async () => {
     await grant('alice', 'approve-my-signer', [
       {
