@@ -240,6 +240,18 @@ const updateRows: { rule: string; old: ApiObject; obj: ApiObject; errors: string
     obj: csr({}, { conditions: [cond('Approved')], certificate: b64(certPem) }),
     errors: [],
   },
+  {
+    rule: 'getValidationOptions: a rule the stored object broke does not block its updates',
+    old: csr({ usages: ['client auth', 'client auth'] }, {}),
+    obj: csr({ usages: ['client auth', 'client auth'] }, { conditions: [cond('Approved')] }),
+    errors: [],
+  },
+  {
+    rule: 'getValidationOptions: a rule the stored object kept still holds',
+    old: csr({}, { conditions: [cond('Approved')] }),
+    obj: csr({}, { conditions: [cond('Approved'), cond('Approved')] }),
+    errors: ['FieldValueDuplicate status.conditions[1].type'],
+  },
 ];
 for (const row of updateRows) {
   test(`validateCertificateSigningRequestUpdate: ${row.rule}`, () => {
