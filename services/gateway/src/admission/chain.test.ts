@@ -133,6 +133,9 @@ test('chain: upstream’s AllOrderedPlugins order, AlwaysAdmit first and AlwaysD
     'RBACEscalationPrevention',
     'AlwaysPullImages',
     'ImagePolicyWebhook',
+    'CertificateApproval',
+    'CertificateSigning',
+    'CertificateSubjectRestriction',
     'MutatingAdmissionWebhook',
     'ValidatingAdmissionPolicy',
     'ValidatingAdmissionWebhook',
@@ -185,6 +188,46 @@ for (const row of runs) {
   });
 }
 
+// The certificates service's member stands where upstream puts the three Certificate plugins
+// (after ImagePolicyWebhook, before the webhooks), naming the enabled ones, present even when
+// none is (it also checks the PKCS#10 request of a create).
+const certificateRuns: { name: string; enabled: PluginName[]; members: string[] }[] = [
+  {
+    name: 'the default set: between the gateway plugins and the webhooks',
+    enabled: [...defaultOnPlugins],
+    members: [
+      'NamespaceLifecycle',
+      'RBACEscalationPrevention',
+      'certificates:CertificateApproval,CertificateSigning,CertificateSubjectRestriction',
+      'service:MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook',
+    ],
+  },
+  {
+    name: 'it splits a run of service plugins around it',
+    enabled: ['AlwaysPullImages', 'CertificateSigning', 'AlwaysDeny'],
+    members: ['service:AlwaysPullImages', 'certificates:CertificateSigning', 'service:AlwaysDeny'],
+  },
+  {
+    name: 'every certificate plugin off: the member stays, naming none',
+    enabled: ['NamespaceLifecycle'],
+    members: ['NamespaceLifecycle', 'certificates:'],
+  },
+];
+for (const row of certificateRuns) {
+  test(`chain with the certificates service: ${row.name}`, () => {
+    const chain = newAdmissionChain(
+      gatewayFactories([]),
+      row.enabled,
+      (names) => ({ name: `service:${names.join(',')}`, handles: () => true }),
+      (names) => ({ name: `certificates:${names.join(',')}`, handles: () => true })
+    );
+    assert.deepEqual(
+      chain.plugins.map((p) => p.name),
+      row.members
+    );
+  });
+}
+
 test('chain: a service plugin enabled without the admission service fails the build', () => {
   assert.throws(
     () => newAdmissionChain(gatewayFactories([]), ['AlwaysPullImages']),
@@ -204,6 +247,9 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
     plugins: [
       'NamespaceLifecycle',
       'RBACEscalationPrevention',
+      'CertificateApproval',
+      'CertificateSigning',
+      'CertificateSubjectRestriction',
       'MutatingAdmissionWebhook',
       'ValidatingAdmissionPolicy',
       'ValidatingAdmissionWebhook',
@@ -214,6 +260,9 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
     args: [...withService, '--disable-admission-plugins=NamespaceLifecycle'],
     plugins: [
       'RBACEscalationPrevention',
+      'CertificateApproval',
+      'CertificateSigning',
+      'CertificateSubjectRestriction',
       'MutatingAdmissionWebhook',
       'ValidatingAdmissionPolicy',
       'ValidatingAdmissionWebhook',
@@ -227,6 +276,9 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
       'NamespaceLifecycle',
       'RBACEscalationPrevention',
       'AlwaysPullImages',
+      'CertificateApproval',
+      'CertificateSigning',
+      'CertificateSubjectRestriction',
       'MutatingAdmissionWebhook',
       'ValidatingAdmissionPolicy',
       'ValidatingAdmissionWebhook',
@@ -239,7 +291,13 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
       ...noAuthorizer,
       '--disable-admission-plugins=MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook',
     ],
-    plugins: ['NamespaceLifecycle', 'RBACEscalationPrevention'],
+    plugins: [
+      'NamespaceLifecycle',
+      'RBACEscalationPrevention',
+      'CertificateApproval',
+      'CertificateSigning',
+      'CertificateSubjectRestriction',
+    ],
   },
   {
     name: 'a service plugin on without --admission-servers stops the start',
@@ -251,7 +309,7 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
     name: 'an unknown name stops the start, listing the known ones',
     args: [...withService, '--enable-admission-plugins=NamespaceLifecycel'],
     error:
-      /--enable-admission-plugins: admission plugin "NamespaceLifecycel" is unknown \(known: AlwaysAdmit, NamespaceLifecycle, RBACEscalationPrevention, AlwaysPullImages, ImagePolicyWebhook, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, AlwaysDeny\)/,
+      /--enable-admission-plugins: admission plugin "NamespaceLifecycel" is unknown \(known: AlwaysAdmit, NamespaceLifecycle, RBACEscalationPrevention, AlwaysPullImages, ImagePolicyWebhook, CertificateApproval, CertificateSigning, CertificateSubjectRestriction, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, AlwaysDeny\)/,
   },
   {
     name: 'an unknown name to disable stops the start',

@@ -242,6 +242,7 @@ describe('openapi', () => {
       'apis/apps/v1',
       'apis/coordination.orch.io/v1',
       'apis/events.orch.io/v1',
+      'apis/certificates.orch.io/v1',
       'apis/rbac.authorization.orch.io/v1',
       'apis/admissionregistration.orch.io/v1',
       'apis/authorization.orch.io/v1',
