@@ -3,13 +3,17 @@ import { checkAdmissionExpression } from '@orch/apimachinery/cel';
 import { admissionRegistrationGroup } from '@orch/apimachinery/registry';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { admissionRegistrationStrategy } from './admissionregistration/strategy.js';
+import { limitRangeStrategy } from './core/limitranges/strategy.js';
 import { namespaceStrategy } from './core/namespaces/strategy.js';
+import { resourceQuotaStrategy } from './core/resourcequotas/strategy.js';
 import { rbacStrategy } from './rbac/strategy.js';
 import { defaultStrategy } from './strategy.js';
 import type { Strategy } from './strategy.js';
 
 const special: Record<string, Strategy> = {
   '/namespaces': namespaceStrategy,
+  '/resourcequotas': resourceQuotaStrategy,
+  '/limitranges': limitRangeStrategy,
 };
 
 export function strategyFor(def: ResourceDefinition): Strategy {
