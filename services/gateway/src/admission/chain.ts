@@ -20,16 +20,20 @@ import type { Admission, AdmissionAttributes, AdmissionPlugin, Operation } from 
  *   reaching back into the HTTP request; the name is ours, not upstream's.
  * - AlwaysPullImages, ImagePolicyWebhook, MutatingAdmissionWebhook, ValidatingAdmissionPolicy,
  *   ValidatingAdmissionWebhook: upstream's, in the admission service.
+ * - LimitRanger, ResourceQuota: upstream's, in the admission service (its informers read the
+ *   namespace's LimitRanges and quotas; ResourceQuota charges a quota through its storage client).
  */
 export const allOrderedPlugins = [
   'AlwaysAdmit',
   'NamespaceLifecycle',
   'RBACEscalationPrevention',
+  'LimitRanger',
   'AlwaysPullImages',
   'ImagePolicyWebhook',
   'MutatingAdmissionWebhook',
   'ValidatingAdmissionPolicy',
   'ValidatingAdmissionWebhook',
+  'ResourceQuota',
   'AlwaysDeny',
 ] as const;
 
@@ -56,9 +60,11 @@ export function isServicePlugin(name: string): name is ServicePluginName {
 export const defaultOnPlugins: readonly PluginName[] = [
   'NamespaceLifecycle',
   'RBACEscalationPrevention',
+  'LimitRanger',
   'MutatingAdmissionWebhook',
   'ValidatingAdmissionPolicy',
   'ValidatingAdmissionWebhook',
+  'ResourceQuota',
 ];
 
 const known = new Set<string>(allOrderedPlugins);
