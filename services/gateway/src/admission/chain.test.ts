@@ -131,11 +131,13 @@ test('chain: upstream’s AllOrderedPlugins order, AlwaysAdmit first and AlwaysD
     'AlwaysAdmit',
     'NamespaceLifecycle',
     'RBACEscalationPrevention',
+    'LimitRanger',
     'AlwaysPullImages',
     'ImagePolicyWebhook',
     'MutatingAdmissionWebhook',
     'ValidatingAdmissionPolicy',
     'ValidatingAdmissionWebhook',
+    'ResourceQuota',
     'AlwaysDeny',
   ]);
 });
@@ -147,12 +149,12 @@ const gatewayFactories = (log: string[]) => ({
 });
 const runs: { name: string; enabled: PluginName[]; members: string[] }[] = [
   {
-    name: 'the default set: the gateway plugins, then the three service plugins in one call',
+    name: 'the default set: the gateway plugins, then the five service plugins in one call',
     enabled: [...defaultOnPlugins],
     members: [
       'NamespaceLifecycle',
       'RBACEscalationPrevention',
-      'service:MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook',
+      'service:LimitRanger,MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota',
     ],
   },
   {
@@ -204,9 +206,11 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
     plugins: [
       'NamespaceLifecycle',
       'RBACEscalationPrevention',
+      'LimitRanger',
       'MutatingAdmissionWebhook',
       'ValidatingAdmissionPolicy',
       'ValidatingAdmissionWebhook',
+      'ResourceQuota',
     ],
   },
   {
@@ -214,9 +218,11 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
     args: [...withService, '--disable-admission-plugins=NamespaceLifecycle'],
     plugins: [
       'RBACEscalationPrevention',
+      'LimitRanger',
       'MutatingAdmissionWebhook',
       'ValidatingAdmissionPolicy',
       'ValidatingAdmissionWebhook',
+      'ResourceQuota',
     ],
   },
   {
@@ -226,10 +232,12 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
       'AlwaysAdmit',
       'NamespaceLifecycle',
       'RBACEscalationPrevention',
+      'LimitRanger',
       'AlwaysPullImages',
       'MutatingAdmissionWebhook',
       'ValidatingAdmissionPolicy',
       'ValidatingAdmissionWebhook',
+      'ResourceQuota',
       'AlwaysDeny',
     ],
   },
@@ -237,7 +245,7 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
     name: 'every service plugin off: no --admission-servers needed',
     args: [
       ...noAuthorizer,
-      '--disable-admission-plugins=MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook',
+      '--disable-admission-plugins=LimitRanger,MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota',
     ],
     plugins: ['NamespaceLifecycle', 'RBACEscalationPrevention'],
   },
@@ -245,13 +253,13 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
     name: 'a service plugin on without --admission-servers stops the start',
     args: noAuthorizer,
     error:
-      /admission plugins MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook run in the admission service: they need --admission-servers/,
+      /admission plugins LimitRanger, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, ResourceQuota run in the admission service: they need --admission-servers/,
   },
   {
     name: 'an unknown name stops the start, listing the known ones',
     args: [...withService, '--enable-admission-plugins=NamespaceLifecycel'],
     error:
-      /--enable-admission-plugins: admission plugin "NamespaceLifecycel" is unknown \(known: AlwaysAdmit, NamespaceLifecycle, RBACEscalationPrevention, AlwaysPullImages, ImagePolicyWebhook, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, AlwaysDeny\)/,
+      /--enable-admission-plugins: admission plugin "NamespaceLifecycel" is unknown \(known: AlwaysAdmit, NamespaceLifecycle, RBACEscalationPrevention, LimitRanger, AlwaysPullImages, ImagePolicyWebhook, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, ResourceQuota, AlwaysDeny\)/,
   },
   {
     name: 'an unknown name to disable stops the start',
