@@ -98,12 +98,14 @@ export function formatQuantity(q: Quantity): string {
   return `${sign}${v}${suffix}`;
 }
 
+/** a + b in a's format, or b's when a is zero (Quantity.Add). */
 export function addQuantities(a: Quantity, b: Quantity): Quantity {
-  return { nano: a.nano + b.nano, format: a.format };
+  return { nano: a.nano + b.nano, format: a.nano === 0n ? b.format : a.format };
 }
 
+/** a - b in a's format, or b's when a is zero (Quantity.Sub). */
 export function subtractQuantities(a: Quantity, b: Quantity): Quantity {
-  return { nano: a.nano - b.nano, format: a.format };
+  return { nano: a.nano - b.nano, format: a.nano === 0n ? b.format : a.format };
 }
 
 export function compareQuantities(a: Quantity, b: Quantity): number {

@@ -56,6 +56,12 @@ test('resource lists add in the first format, compare and print as the plugin pr
   const hard = parseResourceList({ 'requests.memory': '1Gi', pods: '3' });
   assert.deepEqual(lessThanOrEqual(sum, hard), { allowed: false, exceeded: ['requests.memory'] });
   assert.equal(prettyPrintResourceList(sum), 'pods=3,requests.memory=1536Mi');
+  // A zero takes the format of what is added to it (Quantity.Add).
+  const fromZero = addResourceLists(
+    parseResourceList({ m: '0' }),
+    parseResourceList({ m: '64Mi' })
+  );
+  assert.deepEqual(formatResourceList(addResourceLists(fromZero, fromZero)), { m: '128Mi' });
 });
 
 const pod = (spec: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
