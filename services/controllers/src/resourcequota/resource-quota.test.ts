@@ -3,9 +3,13 @@
 // creates through both gateways never pass `hard` (exactly `hard` succeed, the others get
 // upstream's 403); deletes release usage (the controller's status.used converges and a create
 // fits again); LimitRange defaults land on pods and are what the compute quota charges; a pod
-// without the resources a quota tracks, and one over a LimitRange's max, are refused.
+// without the resources a quota tracks, and one over a LimitRange's max, are refused; the
+// admission service's ResourceQuotaConfiguration (limitedResources) refuses uncovered secrets.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startSuite, waitFor } from '@orch/testing';
 import type { Suite, SuiteResponse } from '@orch/testing';
 
@@ -58,12 +62,38 @@ async function usedConverges(
   });
 }
 
+const dir = mkdtempSync(join(tmpdir(), 'orch-quota-config-'));
+
 before(async () => {
-  suite = await startSuite({ gateways: 2, controllers: true });
+  // Secrets are limited: one can only be created where a quota covers them.
+  const config = join(dir, 'admission.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      apiVersion: 'apiserver.config.orch.io/v1',
+      kind: 'AdmissionConfiguration',
+      plugins: [
+        {
+          name: 'ResourceQuota',
+          configuration: {
+            apiVersion: 'apiserver.config.orch.io/v1',
+            kind: 'ResourceQuotaConfiguration',
+            limitedResources: [{ resource: 'secrets', matchContains: ['secrets'] }],
+          },
+        },
+      ],
+    })
+  );
+  suite = await startSuite({
+    gateways: 2,
+    controllers: true,
+    admissionArgs: [`--admission-control-config-file=${config}`],
+  });
 });
 
 after(async () => {
   await suite?.stop();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('ResourceQuota on pods across two gateways', () => {
@@ -137,6 +167,27 @@ describe('ResourceQuota on pods across two gateways', () => {
       messageOf(r),
       'configmaps "c" is forbidden: exceeded quota: q, requested: count/configmaps=1, used: count/configmaps=2, limited: count/configmaps=2'
     );
+  });
+
+  it('limitedResources: a secret needs a quota covering it', async () => {
+    const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' } };
+    const secrets = `/api/v1/namespaces/${ns}/secrets`;
+    const r = await suite.request(0, 'POST', secrets, secret);
+    assert.equal(r.status, 403, r.text);
+    assert.equal(
+      messageOf(r),
+      'secrets "s" is forbidden: insufficient quota to consume: count/secrets,secrets'
+    );
+    const q = await suite.request(0, 'POST', `/api/v1/namespaces/${ns}/resourcequotas`, {
+      apiVersion: 'v1',
+      kind: 'ResourceQuota',
+      metadata: { name: 'secrets' },
+      spec: { hard: { secrets: '5', 'count/secrets': '5' } },
+    });
+    assert.equal(q.status, 201, q.text);
+    await usedConverges(ns, 'secrets', { 'count/secrets': '0', secrets: '0' });
+    const again = await suite.request(1, 'POST', secrets, secret);
+    assert.equal(again.status, 201, again.text);
   });
 
   it('the controller corrects a status.used written wrong', async () => {
