@@ -15,7 +15,9 @@ export class ControllersServer implements Runnable {
   constructor(config: ControllersConfig) {
     this.#config = config;
     this.namespaces = new NamespaceController(config.client, config.log);
-    this.quotas = new ResourceQuotaController(config.client, config.log);
+    this.quotas = new ResourceQuotaController(config.client, config.log, {
+      resyncMs: config.options.resourceQuotaSyncMs,
+    });
   }
 
   get serving(): Promise<number> {
