@@ -3,10 +3,13 @@
 // spec.hard; status.used is recalculated from the namespace's objects (a consistent list per
 // counted resource, through the evaluators admission uses) and written with the quota's read
 // resourceVersion as precondition, so a charge admission made meanwhile is never overwritten
-// (a conflict reads again). A quota is synced when it appears or its spec changes, when an
+// (a conflict reads again); a release (usage going down) is written only after a settle with
+// no charge meanwhile, so an object charged by admission but not yet stored is not released. A
+// quota is synced when it appears or its spec changes, when an
 // object it counts is deleted or changes what it consumes (replenishment: deleted objects
 // release usage), and on a full resync every `resyncMs`.
-import { isConflict, isNotFound } from '@orch/apimachinery/errors';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isConflict, isNotFound, newConflict } from '@orch/apimachinery/errors';
 import type { RestClient } from '@orch/apimachinery/client';
 import { RestListerWatcher, SharedInformer } from '@orch/apimachinery/informer';
 import {
@@ -28,6 +31,8 @@ type Json = Record<string, unknown>;
 export interface ResourceQuotaControllerOptions {
   /** Full resync period (upstream's --resource-quota-sync-period, 5 minutes). */
   resyncMs?: number;
+  /** How long a release waits for creates charged just before it to be stored (500 ms). */
+  settleMs?: number;
 }
 
 const meta = (o: Json): { name: string; namespace: string; resourceVersion?: string } =>
@@ -38,6 +43,7 @@ export class ResourceQuotaController {
   readonly #client: RestClient;
   readonly #log: Logger;
   readonly #resyncMs: number;
+  readonly #settleMs: number;
   readonly #quotas: SharedInformer;
   /** Informers of the counted resources, by `<group>/<resource>`, started on first need. */
   readonly #counted = new Map<string, SharedInformer>();
@@ -52,6 +58,7 @@ export class ResourceQuotaController {
     this.#client = client;
     this.#log = log.child({ controller: 'resourcequota' });
     this.#resyncMs = opts.resyncMs ?? 5 * 60_000;
+    this.#settleMs = opts.settleMs ?? 500;
     this.#quotas = new SharedInformer({
       listerWatcher: new RestListerWatcher(client, '/api/v1/resourcequotas'),
       name: 'resourcequotas',
@@ -201,17 +208,55 @@ export class ResourceQuotaController {
    */
   async syncQuota(key: string): Promise<void> {
     const [namespace = '', name = ''] = key.split('/');
-    let quota: Json;
+    const quota = await this.#getQuota(namespace, name);
+    if (!quota) return;
+    const hard = parseResourceList(specHard(quota));
+    let used = await this.#usage(quota, hard, namespace);
+    const recorded = parseResourceList(((quota['status'] ?? {}) as Json)['used']);
+    if (lowers(used, recorded)) {
+      // A release. Admission charges a quota just before the object is stored: a charge read
+      // here whose object the list missed would be lost. Settle, then release only if no charge
+      // came meanwhile (same resourceVersion), counting again (the object stored by then).
+      await sleep(this.#settleMs);
+      const again = await this.#getQuota(namespace, name);
+      if (!again) return;
+      if (meta(again).resourceVersion !== meta(quota).resourceVersion) {
+        throw newConflict(
+          { group: '', resource: 'resourcequotas' },
+          name,
+          'charged while settling; counting again'
+        );
+      }
+      used = await this.#usage(quota, hard, namespace);
+    }
+    const status = (quota['status'] ?? {}) as Json;
+    const sameHard = equalResourceLists(hard, parseResourceList(status['hard']));
+    if (sameHard && equalResourceLists(used, recorded)) return;
+    await this.#client.request(
+      'PUT',
+      `/api/v1/namespaces/${namespace}/resourcequotas/${name}/status`,
+      {
+        ...quota,
+        status: { hard: formatResourceList(hard), used: formatResourceList(used) },
+      }
+    );
+    this.#log.info('quota status updated', { key });
+  }
+
+  async #getQuota(namespace: string, name: string): Promise<Json | undefined> {
     try {
-      quota = await this.#client.request(
+      return await this.#client.request(
         'GET',
         `/api/v1/namespaces/${namespace}/resourcequotas/${name}`
       );
     } catch (err) {
-      if (isNotFound(err)) return;
+      if (isNotFound(err)) return undefined;
       throw err;
     }
-    const hard = parseResourceList(specHard(quota));
+  }
+
+  /** What the namespace's objects consume of each resource the quota limits (0 when none). */
+  async #usage(quota: Json, hard: ResourceList, namespace: string): Promise<ResourceList> {
     const names = Object.keys(hard);
     const byResource = new Map<string, { evaluator: Evaluator; names: string[] }>();
     for (const n of names) {
@@ -236,18 +281,13 @@ export class ResourceQuotaController {
       }
       used = { ...used, ...maskResourceList(sum, own) };
     }
-    const status = (quota['status'] ?? {}) as Json;
-    const sameHard = equalResourceLists(hard, parseResourceList(status['hard']));
-    const sameUsed = equalResourceLists(used, parseResourceList(status['used']));
-    if (sameHard && sameUsed) return;
-    await this.#client.request(
-      'PUT',
-      `/api/v1/namespaces/${namespace}/resourcequotas/${name}/status`,
-      {
-        ...quota,
-        status: { hard: formatResourceList(hard), used: formatResourceList(used) },
-      }
-    );
-    this.#log.info('quota status updated', { key });
+    return used;
   }
+}
+
+/** Is any resource of `next` below what `recorded` says? */
+function lowers(next: ResourceList, recorded: ResourceList): boolean {
+  return Object.entries(next).some(
+    ([k, v]) => recorded[k] !== undefined && v.nano < recorded[k].nano
+  );
 }

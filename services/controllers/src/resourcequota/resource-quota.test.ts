@@ -217,6 +217,46 @@ describe('ResourceQuota on pods across two gateways', () => {
   });
 });
 
+describe('creates and deletes at once, through both gateways', () => {
+  const ns = 'quota-churn';
+  const base = `/api/v1/namespaces/${ns}/pods`;
+
+  before(async () => {
+    await createNamespace(ns);
+    const r = await suite.request(0, 'POST', `/api/v1/namespaces/${ns}/resourcequotas`, {
+      apiVersion: 'v1',
+      kind: 'ResourceQuota',
+      metadata: { name: 'q' },
+      spec: { hard: { pods: '3' } },
+    });
+    assert.equal(r.status, 201, r.text);
+    await usedConverges(ns, 'q', { pods: '0' });
+  });
+
+  it('never more pods than hard, and status.used converges to what is left', async () => {
+    const names = async (): Promise<string[]> =>
+      (
+        (await suite.request(0, 'GET', base)).body as { items: { metadata: { name: string } }[] }
+      ).items.map((p) => p.metadata.name);
+    for (let round = 0; round < 6; round++) {
+      const existing = await names();
+      const ops = [
+        ...existing.slice(0, 1).map((n) => suite.request(round % 2, 'DELETE', `${base}/${n}`)),
+        ...Array.from({ length: 4 }, (_, i) =>
+          suite.request((round + i) % 2, 'POST', base, pod(`r${round}-${i}`))
+        ),
+      ];
+      for (const r of await Promise.all(ops)) {
+        assert.ok([200, 201, 403].includes(r.status), r.text);
+        if (r.status === 403) assert.match(messageOf(r), /exceeded quota: q, requested: pods=1/);
+      }
+      const left = await names();
+      assert.ok(left.length <= 3, `round ${round}: ${left.length} pods`);
+    }
+    await usedConverges(ns, 'q', { pods: String((await names()).length) });
+  });
+});
+
 describe('LimitRange defaults and a compute quota', () => {
   const ns = 'quota-compute';
   const base = `/api/v1/namespaces/${ns}/pods`;
