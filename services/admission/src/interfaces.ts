@@ -107,9 +107,13 @@ export interface PluginDeps {
   storage?: PluginStorage;
 }
 
-/** Reads and conditional writes of stored objects (the storage client's get and update). */
+/** Reads and conditional writes of stored objects (the storage client's get, list and update). */
 export interface PluginStorage {
   get(key: string, consistency: 'MOST_RECENT'): Promise<Record<string, unknown>>;
+  list(opts: {
+    prefix: string;
+    consistency: 'MOST_RECENT';
+  }): Promise<{ items: Record<string, unknown>[] }>;
   update(
     key: string,
     object: Record<string, unknown>,

@@ -39,8 +39,14 @@ type Json = Record<string, unknown>;
 /** How the plugin reads and writes a quota (the storage service's client). */
 export interface QuotaStorage {
   get(key: string, consistency: 'MOST_RECENT'): Promise<Json>;
+  list(opts: { prefix: string; consistency: 'MOST_RECENT' }): Promise<{ items: Json[] }>;
   update(key: string, object: Json, pre: { revision: number }): Promise<Json>;
 }
+
+/** How long a live lookup of a namespace without quotas in the cache is reused (upstream's liveTTL). */
+const liveLookupTtlMs = 30_000;
+/** Namespaces whose live lookups are kept (upstream's LRU of 100). */
+const liveLookupEntries = 100;
 
 /** Attempts to charge one quota before the write fails with the last conflict. */
 const maxChargeAttempts = 50;
@@ -88,9 +94,39 @@ export interface ResourceQuotaDeps {
 /** The plugin's logic over its dependencies (the factory below wires the service's). */
 export class QuotaAdmission {
   readonly #deps: ResourceQuotaDeps;
+  /** Live lookups by namespace: when they expire, and the quotas found (or being found). */
+  readonly #live = new Map<string, { expiry: number; items: Promise<Json[]> }>();
 
   constructor(deps: ResourceQuotaDeps) {
     this.#deps = deps;
+  }
+
+  /**
+   * The namespace's quotas: the informer's, or when it holds none, a live list from storage
+   * reused for 30 s and shared by concurrent requests (upstream's quotaAccessor.GetQuotas), so
+   * a quota just created is enforced before the informer has it.
+   */
+  async quotasOf(namespace: string): Promise<Json[]> {
+    const cached = (await this.#deps.quotas()).list(namespace);
+    if (cached.length > 0) return cached as unknown as Json[];
+    const now = Date.now();
+    let entry = this.#live.get(namespace);
+    if (!entry || entry.expiry <= now) {
+      const items = this.#deps.storage
+        .list({
+          prefix: `${resourcePrefix('', 'resourcequotas')}${namespace}/`,
+          consistency: 'MOST_RECENT',
+        })
+        .then((r) => r.items);
+      items.catch(() => this.#live.delete(namespace));
+      entry = { expiry: now + liveLookupTtlMs, items };
+      this.#live.delete(namespace);
+      this.#live.set(namespace, entry);
+      if (this.#live.size > liveLookupEntries) {
+        this.#live.delete(this.#live.keys().next().value as string);
+      }
+    }
+    return entry.items;
   }
 
   /** The evaluator for the write, when quota applies to it at all. */
@@ -107,7 +143,7 @@ export class QuotaAdmission {
         : undefined;
     if (!ev?.handles(req.operation)) return false;
     if (this.#limitedFor(req).length > 0) return true;
-    return (await this.#deps.quotas()).list(req.namespace).length > 0;
+    return (await this.quotasOf(req.namespace)).length > 0;
   }
 
   #limitedFor(req: AdmissionRequest): LimitedResource[] {
@@ -126,10 +162,9 @@ export class QuotaAdmission {
     const ev = this.evaluatorFor(req);
     if (!ev) return;
     const obj = req.object as unknown as Json;
-    const quotas = (await this.#deps.quotas())
-      .list(req.namespace)
-      .map((q) => q as unknown as Json)
-      .sort((a, b) => nameOf(a).localeCompare(nameOf(b)));
+    const quotas = [...(await this.quotasOf(req.namespace))].sort((a, b) =>
+      nameOf(a).localeCompare(nameOf(b))
+    );
 
     const limited = this.#limitedFor(req);
     const limitedNames = limited.length > 0 ? limitedByDefault(ev.usage(obj), limited) : [];
