@@ -115,3 +115,14 @@ test('LimitRange defaults are visible in kubectl get pod -o yaml', async () => {
     'LimitRanger plugin set: cpu, memory request for container app; cpu, memory limit for container app'
   );
 });
+
+test('kubectl explain reads the kinds from the OpenAPI documents', async () => {
+  const quota = await kubectl(['explain', 'resourcequota.spec']);
+  assert.equal(quota.code, 0, quota.stderr);
+  assert.match(quota.stdout, /^\s+hard\s+<map\[string\]/m);
+  assert.match(quota.stdout, /^\s+scopeSelector\s+<ScopeSelector>/m);
+  const limits = await kubectl(['explain', 'limitrange.spec.limits']);
+  assert.equal(limits.code, 0, limits.stderr);
+  assert.match(limits.stdout, /^\s+maxLimitRequestRatio\s+<map\[string\]/m);
+  assert.match(limits.stdout, /^\s+type\s+<string> -required-/m);
+});
