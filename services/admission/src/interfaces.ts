@@ -103,4 +103,20 @@ export interface PluginDeps {
    */
   config: unknown;
   matchConditions: MatchConditionsCompiler;
+  /** The storage service, for plugins that write (ResourceQuota charges a quota's status). */
+  storage?: PluginStorage;
+}
+
+/** Reads and conditional writes of stored objects (the storage client's get, list and update). */
+export interface PluginStorage {
+  get(key: string, consistency: 'MOST_RECENT'): Promise<Record<string, unknown>>;
+  list(opts: {
+    prefix: string;
+    consistency: 'MOST_RECENT';
+  }): Promise<{ items: Record<string, unknown>[] }>;
+  update(
+    key: string,
+    object: Record<string, unknown>,
+    pre: { revision: number }
+  ): Promise<Record<string, unknown>>;
 }

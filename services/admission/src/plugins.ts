@@ -4,6 +4,8 @@ import { newAlwaysAdmit, newAlwaysDeny } from './always/always.js';
 import { newAlwaysPullImages } from './always-pull-images/always-pull-images.js';
 import { newImagePolicyWebhook } from './imagepolicy/index.js';
 import type { PluginDeps, ServicePlugin, ServicePluginName } from './interfaces.js';
+import { newLimitRanger } from './limit-ranger/index.js';
+import { newResourceQuota } from './resource-quota/index.js';
 import { ValidatingAdmissionPolicy } from './policy/index.js';
 import { MutatingAdmissionWebhook, ValidatingAdmissionWebhook } from './webhook/index.js';
 
@@ -17,9 +19,11 @@ export const builtinPluginFactories: PluginFactories = {
   AlwaysDeny: newAlwaysDeny,
   AlwaysPullImages: newAlwaysPullImages,
   ImagePolicyWebhook: (deps) => newImagePolicyWebhook(deps),
+  LimitRanger: newLimitRanger,
   MutatingAdmissionWebhook,
   ValidatingAdmissionPolicy,
   ValidatingAdmissionWebhook,
+  ResourceQuota: newResourceQuota,
 };
 
 /**

@@ -180,7 +180,7 @@ describe('Admit RPC', () => {
       assert.equal(e.code, 400);
       assert.equal(
         e.message,
-        'admission plugin "PodSecurity" is not registered in the admission service (registered: AlwaysAdmit, AlwaysDeny, AlwaysPullImages, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook)'
+        'admission plugin "PodSecurity" is not registered in the admission service (registered: AlwaysAdmit, AlwaysDeny, AlwaysPullImages, LimitRanger, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, ResourceQuota)'
       );
       return true;
     });

@@ -48,6 +48,7 @@ export class AdmissionServer implements Runnable {
           registry: this.registry,
           log,
           matchConditions: this.#config.matchConditions,
+          storage: this.#config.storage,
         },
         this.#config.pluginConfigs
       );

@@ -22,11 +22,13 @@ export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
  */
 export const admissionServicePluginNames = [
   'AlwaysAdmit',
+  'LimitRanger',
   'AlwaysPullImages',
   'ImagePolicyWebhook',
   'MutatingAdmissionWebhook',
   'ValidatingAdmissionPolicy',
   'ValidatingAdmissionWebhook',
+  'ResourceQuota',
   'AlwaysDeny',
 ] as const;
 

@@ -1,5 +1,7 @@
 // Realistic objects of every built-in kind, as clients write them: shared by the schema model
 // tests (validation, the binary round trip, tables) and the gateway's e2e tests.
+import { realisticQuotaObjects } from './realistic-objects-quota.js';
+
 export const realisticPod = {
   apiVersion: 'v1',
   kind: 'Pod',
@@ -275,6 +277,7 @@ export const realisticPod = {
 };
 
 export const realisticObjects: Record<string, Record<string, unknown>> = {
+  ...realisticQuotaObjects,
   'v1/Namespace': {
     apiVersion: 'v1',
     kind: 'Namespace',

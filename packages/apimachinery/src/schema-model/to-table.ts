@@ -371,5 +371,21 @@ const printers: Record<string, (obj: Json, now: number) => unknown> = {
   },
 };
 
+// printResourceQuota: `<resource>: <used>/<hard>` for each resource of status.hard, sorted,
+// the `limits.` ones in Limit and the others in Request.
+function quotaUsage(o: Json, limits: boolean): string {
+  const hard = (at(o, 'status.hard') ?? {}) as Json;
+  const used = (at(o, 'status.used') ?? {}) as Json;
+  return Object.keys(hard)
+    .sort()
+    .filter((r) => r.startsWith('limits.') === limits)
+    .map((r) => `${r}: ${str(used[r]) || '0'}/${str(hard[r])}`)
+    .join(', ');
+}
+Object.assign(printers, {
+  quotaRequest: (o: Json) => quotaUsage(o, false),
+  quotaLimit: (o: Json) => quotaUsage(o, true),
+});
+
 /** The names of the printers a column source may use ("@name"). */
 export const tablePrinterNames: readonly string[] = Object.keys(printers);

@@ -241,6 +241,10 @@ export function bootstrapClusterRoles(): Role[] {
     clusterRole('system:controller:garbage-collector', [
       rule(['get', 'list', 'watch', 'patch', 'update', 'delete'], ['*'], ['*']),
     ]),
+    clusterRole('system:controller:resourcequota-controller', [
+      rule(['get', 'list', 'watch'], ['*'], ['*']),
+      rule(['update'], [core], ['resourcequotas/status']),
+    ]),
     clusterRole('system:controller:service-account-controller', [
       rule(['create'], [core], ['serviceaccounts']),
       rule(read, [core], ['serviceaccounts', 'namespaces']),
@@ -297,6 +301,11 @@ export function bootstrapClusterRoleBindings(): RoleBinding[] {
     clusterRoleBinding(
       'system:controller:garbage-collector',
       'system:controller:garbage-collector',
+      [user(controllers)]
+    ),
+    clusterRoleBinding(
+      'system:controller:resourcequota-controller',
+      'system:controller:resourcequota-controller',
       [user(controllers)]
     ),
     clusterRoleBinding(

@@ -193,9 +193,11 @@ test('--disable-admission-plugins=NamespaceLifecycle: a create in a missing name
   ]);
   assert.deepEqual(options.admissionPlugins, [
     'RBACEscalationPrevention',
+    'LimitRanger',
     'MutatingAdmissionWebhook',
     'ValidatingAdmissionPolicy',
     'ValidatingAdmissionWebhook',
+    'ResourceQuota',
   ]);
   const server = await startInBackground(
     new GatewayServer(await newGatewayConfig(options, createLogger('test-gateway')))

@@ -131,6 +131,7 @@ test('chain: upstream’s AllOrderedPlugins order, AlwaysAdmit first and AlwaysD
     'AlwaysAdmit',
     'NamespaceLifecycle',
     'RBACEscalationPrevention',
+    'LimitRanger',
     'AlwaysPullImages',
     'ImagePolicyWebhook',
     'CertificateApproval',
@@ -139,6 +140,7 @@ test('chain: upstream’s AllOrderedPlugins order, AlwaysAdmit first and AlwaysD
     'MutatingAdmissionWebhook',
     'ValidatingAdmissionPolicy',
     'ValidatingAdmissionWebhook',
+    'ResourceQuota',
     'AlwaysDeny',
   ]);
 });
@@ -150,12 +152,12 @@ const gatewayFactories = (log: string[]) => ({
 });
 const runs: { name: string; enabled: PluginName[]; members: string[] }[] = [
   {
-    name: 'the default set: the gateway plugins, then the three service plugins in one call',
+    name: 'the default set: the gateway plugins, then the five service plugins in one call',
     enabled: [...defaultOnPlugins],
     members: [
       'NamespaceLifecycle',
       'RBACEscalationPrevention',
-      'service:MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook',
+      'service:LimitRanger,MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota',
     ],
   },
   {
@@ -198,8 +200,9 @@ const certificateRuns: { name: string; enabled: PluginName[]; members: string[] 
     members: [
       'NamespaceLifecycle',
       'RBACEscalationPrevention',
+      'service:LimitRanger',
       'certificates:CertificateApproval,CertificateSigning,CertificateSubjectRestriction',
-      'service:MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook',
+      'service:MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota',
     ],
   },
   {
@@ -247,12 +250,14 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
     plugins: [
       'NamespaceLifecycle',
       'RBACEscalationPrevention',
+      'LimitRanger',
       'CertificateApproval',
       'CertificateSigning',
       'CertificateSubjectRestriction',
       'MutatingAdmissionWebhook',
       'ValidatingAdmissionPolicy',
       'ValidatingAdmissionWebhook',
+      'ResourceQuota',
     ],
   },
   {
@@ -260,12 +265,14 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
     args: [...withService, '--disable-admission-plugins=NamespaceLifecycle'],
     plugins: [
       'RBACEscalationPrevention',
+      'LimitRanger',
       'CertificateApproval',
       'CertificateSigning',
       'CertificateSubjectRestriction',
       'MutatingAdmissionWebhook',
       'ValidatingAdmissionPolicy',
       'ValidatingAdmissionWebhook',
+      'ResourceQuota',
     ],
   },
   {
@@ -275,6 +282,7 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
       'AlwaysAdmit',
       'NamespaceLifecycle',
       'RBACEscalationPrevention',
+      'LimitRanger',
       'AlwaysPullImages',
       'CertificateApproval',
       'CertificateSigning',
@@ -282,6 +290,7 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
       'MutatingAdmissionWebhook',
       'ValidatingAdmissionPolicy',
       'ValidatingAdmissionWebhook',
+      'ResourceQuota',
       'AlwaysDeny',
     ],
   },
@@ -289,7 +298,7 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
     name: 'every service plugin off: no --admission-servers needed',
     args: [
       ...noAuthorizer,
-      '--disable-admission-plugins=MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook',
+      '--disable-admission-plugins=LimitRanger,MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota',
     ],
     plugins: [
       'NamespaceLifecycle',
@@ -303,13 +312,13 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
     name: 'a service plugin on without --admission-servers stops the start',
     args: noAuthorizer,
     error:
-      /admission plugins MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook run in the admission service: they need --admission-servers/,
+      /admission plugins LimitRanger, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, ResourceQuota run in the admission service: they need --admission-servers/,
   },
   {
     name: 'an unknown name stops the start, listing the known ones',
     args: [...withService, '--enable-admission-plugins=NamespaceLifecycel'],
     error:
-      /--enable-admission-plugins: admission plugin "NamespaceLifecycel" is unknown \(known: AlwaysAdmit, NamespaceLifecycle, RBACEscalationPrevention, AlwaysPullImages, ImagePolicyWebhook, CertificateApproval, CertificateSigning, CertificateSubjectRestriction, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, AlwaysDeny\)/,
+      /--enable-admission-plugins: admission plugin "NamespaceLifecycel" is unknown \(known: AlwaysAdmit, NamespaceLifecycle, RBACEscalationPrevention, LimitRanger, AlwaysPullImages, ImagePolicyWebhook, CertificateApproval, CertificateSigning, CertificateSubjectRestriction, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, ResourceQuota, AlwaysDeny\)/,
   },
   {
     name: 'an unknown name to disable stops the start',

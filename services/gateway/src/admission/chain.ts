@@ -22,11 +22,14 @@ import type { Admission, AdmissionAttributes, AdmissionPlugin, Operation } from 
  *   ValidatingAdmissionWebhook: upstream's, in the admission service.
  * - CertificateApproval, CertificateSigning, CertificateSubjectRestriction: upstream's, in the
  *   certificates service (--certificates-servers), one member with the request check.
+ * - LimitRanger, ResourceQuota: upstream's, in the admission service (its informers read the
+ *   namespace's LimitRanges and quotas; ResourceQuota charges a quota through its storage client).
  */
 export const allOrderedPlugins = [
   'AlwaysAdmit',
   'NamespaceLifecycle',
   'RBACEscalationPrevention',
+  'LimitRanger',
   'AlwaysPullImages',
   'ImagePolicyWebhook',
   'CertificateApproval',
@@ -35,6 +38,7 @@ export const allOrderedPlugins = [
   'MutatingAdmissionWebhook',
   'ValidatingAdmissionPolicy',
   'ValidatingAdmissionWebhook',
+  'ResourceQuota',
   'AlwaysDeny',
 ] as const;
 
@@ -79,9 +83,11 @@ export const defaultOnPlugins: readonly PluginName[] = [
   'CertificateApproval',
   'CertificateSigning',
   'CertificateSubjectRestriction',
+  'LimitRanger',
   'MutatingAdmissionWebhook',
   'ValidatingAdmissionPolicy',
   'ValidatingAdmissionWebhook',
+  'ResourceQuota',
 ];
 
 const known = new Set<string>(allOrderedPlugins);

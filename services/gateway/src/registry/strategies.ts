@@ -4,7 +4,9 @@ import { admissionRegistrationGroup } from '@orch/apimachinery/registry';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { admissionRegistrationStrategy } from './admissionregistration/strategy.js';
 import { certificateSigningRequestStrategy } from './certificates/certificatesigningrequests/strategy.js';
+import { limitRangeStrategy } from './core/limitranges/strategy.js';
 import { namespaceStrategy } from './core/namespaces/strategy.js';
+import { resourceQuotaStrategy } from './core/resourcequotas/strategy.js';
 import { rbacStrategy } from './rbac/strategy.js';
 import { defaultStrategy } from './strategy.js';
 import type { Strategy } from './strategy.js';
@@ -12,6 +14,8 @@ import type { Strategy } from './strategy.js';
 const special: Record<string, Strategy> = {
   '/namespaces': namespaceStrategy,
   'certificates.orch.io/certificatesigningrequests': certificateSigningRequestStrategy,
+  '/resourcequotas': resourceQuotaStrategy,
+  '/limitranges': limitRangeStrategy,
 };
 
 export function strategyFor(def: ResourceDefinition): Strategy {

@@ -1,0 +1,1 @@
+export { newLimitRanger, limitRangerAnnotation } from './limit-ranger.js';
