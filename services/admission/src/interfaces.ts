@@ -103,4 +103,14 @@ export interface PluginDeps {
    */
   config: unknown;
   matchConditions: MatchConditionsCompiler;
+  /** Settings from the service's flags (upstream's apiserver flags some plugins read). */
+  settings?: PluginSettings;
+}
+
+/** Plugin settings that upstream takes as apiserver flags rather than plugin configuration. */
+export interface PluginSettings {
+  /** --default-not-ready-toleration-seconds (DefaultTolerationSeconds). */
+  defaultNotReadyTolerationSeconds: number;
+  /** --default-unreachable-toleration-seconds (DefaultTolerationSeconds). */
+  defaultUnreachableTolerationSeconds: number;
 }

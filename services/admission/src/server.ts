@@ -48,6 +48,10 @@ export class AdmissionServer implements Runnable {
           registry: this.registry,
           log,
           matchConditions: this.#config.matchConditions,
+          settings: {
+            defaultNotReadyTolerationSeconds: options.defaultNotReadyTolerationSeconds,
+            defaultUnreachableTolerationSeconds: options.defaultUnreachableTolerationSeconds,
+          },
         },
         this.#config.pluginConfigs
       );

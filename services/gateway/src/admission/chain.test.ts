@@ -104,8 +104,7 @@ test('chain: built in the fixed order whatever the order of the enabled names', 
   const log: string[] = [];
   const chain = newAdmissionChain(
     {
-      NamespaceLifecycle: () => recorder('NamespaceLifecycle', log),
-      RBACEscalationPrevention: () => recorder('RBACEscalationPrevention', log),
+      ...gatewayFactories(log),
     },
     ['RBACEscalationPrevention', 'NamespaceLifecycle']
   );
@@ -115,8 +114,8 @@ test('chain: built in the fixed order whatever the order of the enabled names', 
   );
   const only = newAdmissionChain(
     {
+      ...gatewayFactories(log),
       NamespaceLifecycle: () => assert.fail('a disabled plugin is not built'),
-      RBACEscalationPrevention: () => recorder('RBACEscalationPrevention', log),
     },
     ['RBACEscalationPrevention']
   );
@@ -129,10 +128,23 @@ test('chain: built in the fixed order whatever the order of the enabled names', 
 test('chain: upstream’s AllOrderedPlugins order, AlwaysAdmit first and AlwaysDeny last', () => {
   assert.deepEqual(allOrderedPlugins, [
     'AlwaysAdmit',
+    'NamespaceAutoProvision',
     'NamespaceLifecycle',
+    'NamespaceExists',
     'RBACEscalationPrevention',
+    'LimitPodHardAntiAffinityTopology',
+    'ServiceAccount',
+    'NodeRestriction',
+    'TaintNodesByCondition',
     'AlwaysPullImages',
     'ImagePolicyWebhook',
+    'PodSecurity',
+    'PodNodeSelector',
+    'DefaultTolerationSeconds',
+    'PodTolerationRestriction',
+    'EventRateLimit',
+    'ExtendedResourceToleration',
+    'DenyServiceExternalIPs',
     'MutatingAdmissionWebhook',
     'ValidatingAdmissionPolicy',
     'ValidatingAdmissionWebhook',
@@ -141,10 +153,14 @@ test('chain: upstream’s AllOrderedPlugins order, AlwaysAdmit first and AlwaysD
 });
 
 // Each run of consecutive enabled service plugins is one member: one call per phase.
-const gatewayFactories = (log: string[]) => ({
-  NamespaceLifecycle: () => recorder('NamespaceLifecycle', log),
-  RBACEscalationPrevention: () => recorder('RBACEscalationPrevention', log),
-});
+function gatewayFactories(log: string[]) {
+  return {
+    NamespaceAutoProvision: () => recorder('NamespaceAutoProvision', log),
+    NamespaceLifecycle: () => recorder('NamespaceLifecycle', log),
+    NamespaceExists: () => recorder('NamespaceExists', log),
+    RBACEscalationPrevention: () => recorder('RBACEscalationPrevention', log),
+  };
+}
 const runs: { name: string; enabled: PluginName[]; members: string[] }[] = [
   {
     name: 'the default set: the gateway plugins, then the three service plugins in one call',
@@ -152,8 +168,13 @@ const runs: { name: string; enabled: PluginName[]; members: string[] }[] = [
     members: [
       'NamespaceLifecycle',
       'RBACEscalationPrevention',
-      'service:MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook',
+      'service:TaintNodesByCondition,PodSecurity,DefaultTolerationSeconds,MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook',
     ],
+  },
+  {
+    name: 'the namespace plugins of the gateway split no run of service plugins',
+    enabled: ['NamespaceAutoProvision', 'NamespaceExists', 'ServiceAccount', 'PodSecurity'],
+    members: ['NamespaceAutoProvision', 'NamespaceExists', 'service:ServiceAccount,PodSecurity'],
   },
   {
     name: 'AlwaysAdmit before the gateway plugins is a run of its own',
@@ -204,6 +225,9 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
     plugins: [
       'NamespaceLifecycle',
       'RBACEscalationPrevention',
+      'TaintNodesByCondition',
+      'PodSecurity',
+      'DefaultTolerationSeconds',
       'MutatingAdmissionWebhook',
       'ValidatingAdmissionPolicy',
       'ValidatingAdmissionWebhook',
@@ -214,6 +238,9 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
     args: [...withService, '--disable-admission-plugins=NamespaceLifecycle'],
     plugins: [
       'RBACEscalationPrevention',
+      'TaintNodesByCondition',
+      'PodSecurity',
+      'DefaultTolerationSeconds',
       'MutatingAdmissionWebhook',
       'ValidatingAdmissionPolicy',
       'ValidatingAdmissionWebhook',
@@ -226,7 +253,10 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
       'AlwaysAdmit',
       'NamespaceLifecycle',
       'RBACEscalationPrevention',
+      'TaintNodesByCondition',
       'AlwaysPullImages',
+      'PodSecurity',
+      'DefaultTolerationSeconds',
       'MutatingAdmissionWebhook',
       'ValidatingAdmissionPolicy',
       'ValidatingAdmissionWebhook',
@@ -237,7 +267,7 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
     name: 'every service plugin off: no --admission-servers needed',
     args: [
       ...noAuthorizer,
-      '--disable-admission-plugins=MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook',
+      '--disable-admission-plugins=TaintNodesByCondition,PodSecurity,DefaultTolerationSeconds,MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook',
     ],
     plugins: ['NamespaceLifecycle', 'RBACEscalationPrevention'],
   },
@@ -245,18 +275,18 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
     name: 'a service plugin on without --admission-servers stops the start',
     args: noAuthorizer,
     error:
-      /admission plugins MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook run in the admission service: they need --admission-servers/,
+      /admission plugins TaintNodesByCondition, PodSecurity, DefaultTolerationSeconds, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook run in the admission service: they need --admission-servers/,
   },
   {
     name: 'an unknown name stops the start, listing the known ones',
     args: [...withService, '--enable-admission-plugins=NamespaceLifecycel'],
     error:
-      /--enable-admission-plugins: admission plugin "NamespaceLifecycel" is unknown \(known: AlwaysAdmit, NamespaceLifecycle, RBACEscalationPrevention, AlwaysPullImages, ImagePolicyWebhook, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, AlwaysDeny\)/,
+      /--enable-admission-plugins: admission plugin "NamespaceLifecycel" is unknown \(known: AlwaysAdmit, NamespaceAutoProvision, NamespaceLifecycle, NamespaceExists, RBACEscalationPrevention, LimitPodHardAntiAffinityTopology, ServiceAccount, NodeRestriction, TaintNodesByCondition, AlwaysPullImages, ImagePolicyWebhook, PodSecurity, PodNodeSelector, DefaultTolerationSeconds, PodTolerationRestriction, EventRateLimit, ExtendedResourceToleration, DenyServiceExternalIPs, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, AlwaysDeny\)/,
   },
   {
     name: 'an unknown name to disable stops the start',
-    args: [...withService, '--disable-admission-plugins=PodSecurity'],
-    error: /--disable-admission-plugins: admission plugin "PodSecurity" is unknown/,
+    args: [...withService, '--disable-admission-plugins=PodSecurityPolicy'],
+    error: /--disable-admission-plugins: admission plugin "PodSecurityPolicy" is unknown/,
   },
   {
     name: 'a name both enabled and disabled stops the start',

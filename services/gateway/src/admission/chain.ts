@@ -18,15 +18,35 @@ import type { Admission, AdmissionAttributes, AdmissionPlugin, Operation } from 
  *   strategies (pkg/registry/rbac/.../policybased, validation.ConfirmNoEscalation). Here it is a
  *   validating plugin so that it reads the write's attributes like any other check instead of
  *   reaching back into the HTTP request; the name is ours, not upstream's.
+ * - NamespaceAutoProvision, NamespaceExists: upstream's, in the gateway beside
+ *   NamespaceLifecycle (they read its namespace cache).
  * - AlwaysPullImages, ImagePolicyWebhook, MutatingAdmissionWebhook, ValidatingAdmissionPolicy,
  *   ValidatingAdmissionWebhook: upstream's, in the admission service.
+ * - LimitPodHardAntiAffinityTopology, ServiceAccount, NodeRestriction, TaintNodesByCondition,
+ *   PodSecurity, PodNodeSelector, DefaultTolerationSeconds, PodTolerationRestriction,
+ *   EventRateLimit, ExtendedResourceToleration, DenyServiceExternalIPs: upstream's built-in
+ *   plugins, in the admission service (those with configuration or informers need it; the
+ *   others sit between them in upstream's order, and one run of service plugins is one call).
  */
 export const allOrderedPlugins = [
   'AlwaysAdmit',
+  'NamespaceAutoProvision',
   'NamespaceLifecycle',
+  'NamespaceExists',
   'RBACEscalationPrevention',
+  'LimitPodHardAntiAffinityTopology',
+  'ServiceAccount',
+  'NodeRestriction',
+  'TaintNodesByCondition',
   'AlwaysPullImages',
   'ImagePolicyWebhook',
+  'PodSecurity',
+  'PodNodeSelector',
+  'DefaultTolerationSeconds',
+  'PodTolerationRestriction',
+  'EventRateLimit',
+  'ExtendedResourceToleration',
+  'DenyServiceExternalIPs',
   'MutatingAdmissionWebhook',
   'ValidatingAdmissionPolicy',
   'ValidatingAdmissionWebhook',
@@ -51,11 +71,17 @@ export function isServicePlugin(name: string): name is ServicePluginName {
 
 /**
  * Plugins on when no flag says otherwise (upstream's DefaultOffAdmissionPlugins is the
- * complement): the namespace and RBAC checks, the webhooks and the validating policies.
+ * complement): the namespace and RBAC checks, the node taint, pod security and default
+ * tolerations, the webhooks and the validating policies. ServiceAccount is upstream's default
+ * too; it waits here for the service account controller (a `default` account in every
+ * namespace) that the integration brings, since without it every pod would be refused.
  */
 export const defaultOnPlugins: readonly PluginName[] = [
   'NamespaceLifecycle',
   'RBACEscalationPrevention',
+  'TaintNodesByCondition',
+  'PodSecurity',
+  'DefaultTolerationSeconds',
   'MutatingAdmissionWebhook',
   'ValidatingAdmissionPolicy',
   'ValidatingAdmissionWebhook',
