@@ -25,24 +25,24 @@ export function parseLabelSelectorMap(s: string): Labels {
   const out: Labels = {};
   if (s.trim() === '') return out;
   for (const part of s.split(',')) {
-    const eq = part.indexOf('=');
-    if (eq < 0)
+    const kv = part.split('=');
+    if (kv.length !== 2) {
       throw new Error(
         `invalid selector: ${JSON.stringify(s)}: ${JSON.stringify(part.trim())} is not key=value`
       );
-    const k = part.slice(0, eq).trim();
-    const v = part
-      .slice(eq + 1)
-      .trim()
-      .replace(/^=/, '');
-    if (!labelKey.test(k))
+    }
+    const k = kv[0]!.trim();
+    const v = kv[1]!.trim();
+    if (!labelKey.test(k)) {
       throw new Error(
         `invalid selector: ${JSON.stringify(s)}: invalid label key ${JSON.stringify(k)}`
       );
-    if (!labelValue.test(v))
+    }
+    if (!labelValue.test(v)) {
       throw new Error(
         `invalid selector: ${JSON.stringify(s)}: invalid label value ${JSON.stringify(v)}`
       );
+    }
     out[k] = v;
   }
   return out;
