@@ -249,7 +249,7 @@ describe('the admission service stopped', () => {
     assert.equal(reasonOf(r), 'ServiceUnavailable');
     assert.match(
       messageOf(r),
-      /^admission could not run: the admission service \(plugins AlwaysPullImages, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook\) failed: /
+      /^admission could not run: the admission service \(plugins TaintNodesByCondition, AlwaysPullImages, PodSecurity, DefaultTolerationSeconds, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook\) failed: /
     );
     const d = await suite.request(
       pullImages,
