@@ -467,6 +467,46 @@ test('PodSecurity: a new enforce level warns about each existing pod that violat
   ]);
 });
 
+test('PodSecurity: pods of one controller are reported once, with how many others', async () => {
+  const owned = (name: string) =>
+    pod(
+      name,
+      { hostIPC: true, containers: [{ name: 'c' }] },
+      {
+        ownerReferences: [
+          { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'rs-1', controller: true },
+        ],
+      }
+    );
+  const r = await run(
+    { pods: [owned('rs-b'), owned('rs-a'), owned('rs-c')] },
+    request({
+      operation: 'UPDATE',
+      resource: 'namespaces',
+      name: 'ns',
+      namespace: '',
+      object: namespace('ns', { 'pod-security.orch.io/enforce': 'baseline' }),
+      oldObject: namespace('ns', { 'pod-security.orch.io/enforce': 'privileged' }),
+    })
+  );
+  assert.deepEqual(r.warnings.slice(1), ['rs-b (and 2 other pods): host namespaces']);
+});
+
+test('PodSecurity: a namespace update that keeps the enforce level checks no pods', async () => {
+  const r = await run(
+    { pods: [hostNetwork] },
+    request({
+      operation: 'UPDATE',
+      resource: 'namespaces',
+      name: 'ns',
+      namespace: '',
+      object: namespace('ns', { 'pod-security.orch.io/enforce': 'baseline', other: 'x' }),
+      oldObject: namespace('ns', { 'pod-security.orch.io/enforce': 'baseline' }),
+    })
+  );
+  assert.deepEqual(r.warnings, []);
+});
+
 const configRows: { name: string; raw: unknown; error: RegExp }[] = [
   {
     name: 'an unknown level',

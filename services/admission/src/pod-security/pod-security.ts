@@ -50,6 +50,9 @@ type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined =>
   v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined;
 
+/** How many existing pods a namespace label change is checked against (upstream's limit). */
+export const namespacePodCheckLimit = 3000;
+
 /** The workload resources whose pod template is checked, and where the template is. */
 const podTemplatePaths: Record<string, string[]> = {
   '/podtemplates': ['template'],
@@ -261,19 +264,46 @@ export function newPodSecurity(deps: PluginDeps): ServicePlugin {
     if (exemptNamespaces.has(req.name)) return;
     pods ??= deps.listers.forResource('', 'pods');
     const lister = await pods;
-    const offending: string[] = [];
-    for (const p of lister.list(req.name)) {
+    // Upstream checks at most namespacePodCheckLimit pods, and pods of one controller once.
+    const all = lister.list(req.name);
+    const checked = all.slice(0, namespacePodCheckLimit);
+    const byOwner = new Map<string, { name: string; more: number; reasons: string }>();
+    const offending: { name: string; more: number; reasons: string }[] = [];
+    for (const p of checked) {
       const view = podView(p);
       const rc = view.spec['runtimeClassName'];
       if (typeof rc === 'string' && exemptRuntimeClasses.has(rc)) continue;
       const r = evaluatePod(policy.enforce.level, policy.enforce.version, view);
-      if (r.length > 0) offending.push(`${p.metadata.name}: ${reasonsOf(r)}`);
+      if (r.length === 0) continue;
+      const reasons = reasonsOf(r);
+      const owner = p.metadata.ownerReferences?.find((o) => o.controller)?.uid;
+      const key = owner ? `${owner}/${reasons}` : undefined;
+      const seen = key ? byOwner.get(key) : undefined;
+      if (seen) {
+        seen.more++;
+        continue;
+      }
+      const entry = { name: p.metadata.name ?? '', more: 0, reasons };
+      if (key) byOwner.set(key, entry);
+      offending.push(entry);
+    }
+    if (checked.length < all.length) {
+      ctx.warn(
+        `new PodSecurity enforce level only checked against the first ${checked.length} of ${all.length} existing pods`
+      );
     }
     if (offending.length === 0) return;
     ctx.warn(
       `existing pods in namespace ${JSON.stringify(req.name)} violate the new PodSecurity enforce level ${JSON.stringify(policyString(policy.enforce))}`
     );
-    for (const o of offending.sort()) ctx.warn(o);
+    offending.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const o of offending) {
+      ctx.warn(
+        o.more > 0
+          ? `${o.name} (and ${o.more} other pods): ${o.reasons}`
+          : `${o.name}: ${o.reasons}`
+      );
+    }
   };
 
   const relevant = (req: AdmissionRequest): 'pod' | 'namespace' | string[] | undefined => {
