@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { after, before, test } from 'node:test';
 import { createLogger } from '@orch/component-base/logs';
+import type { Logger } from '@orch/component-base/logs';
 import { startInBackground } from '@orch/component-base/run';
 import type { Started } from '@orch/component-base/run';
 import { startSuite, waitFor } from '@orch/testing';
@@ -271,4 +272,37 @@ test('NamespaceExists: content in a missing namespace is refused without Namespa
   assert.equal(reasonOf(r.body), 'NotFound');
   const fine = await post(server.port, '/api/v1/namespaces/default/configmaps', cm('exists-check'));
   assert.equal(fine.status, 201, JSON.stringify(fine.body));
+});
+
+test('AlwaysAdmit and AlwaysDeny: a gateway enabling them warns at start that they are deprecated', async () => {
+  const warnings: string[] = [];
+  const recording = (base: Logger): Logger => ({
+    ...base,
+    warn: (msg, fields) => {
+      warnings.push(msg);
+      base.warn(msg, fields);
+    },
+    child: (fields) => recording(base.child(fields)),
+  });
+  const options = gatewayOptions([
+    '--secure-port=0',
+    ...suiteGatewayArgs(suite),
+    '--authorization-mode=AlwaysAllow',
+    '--enable-admission-plugins=AlwaysAdmit,AlwaysDeny',
+  ]);
+  const log = recording(createLogger('test-gateway', 'error'));
+  const server = await startInBackground(new GatewayServer(await newGatewayConfig(options, log)));
+  servers.push(server);
+  assert.ok(
+    warnings.includes(
+      'AlwaysAdmit admission controller is deprecated. Please use a real admission controller instead.'
+    ),
+    JSON.stringify(warnings)
+  );
+  assert.ok(
+    warnings.includes(
+      'AlwaysDeny admission controller is deprecated. Please use a real admission controller instead.'
+    ),
+    JSON.stringify(warnings)
+  );
 });
