@@ -2,10 +2,13 @@
 // pod in a namespace labelled enforce=restricted with upstream's message, a warn-mode namespace
 // giving kubectl's "Warning:" line, a namespace label change warning about existing pods, and
 // ServiceAccount (enabled here; it waits for the service account controller to be on by
-// default) setting the default account and mounting the API access volume.
+// default) setting the default account and mounting the API access volume. The admission
+// service reads a PodSecurity configuration exempting one namespace from
+// --admission-control-config-file; TaintNodesByCondition and DefaultTolerationSeconds (on by
+// default) are seen on a node and a pod.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSuite } from '@orch/testing';
@@ -44,11 +47,31 @@ ${spec}  containers:
     image: registry.example/app:1
 `;
 
+const admissionConfig = join(dir, 'admission.yaml');
+writeFileSync(
+  admissionConfig,
+  `apiVersion: apiserver.config.orch.io/v1
+kind: AdmissionConfiguration
+plugins:
+- name: PodSecurity
+  configuration:
+    apiVersion: pod-security.admission.config.orch.io/v1
+    kind: PodSecurityConfiguration
+    exemptions:
+      namespaces: [exempt-ns]
+`
+);
+
 before(async () => {
-  suite = await startSuite({ gatewayArgs: ['--enable-admission-plugins=ServiceAccount'] });
+  suite = await startSuite({
+    gatewayArgs: ['--enable-admission-plugins=ServiceAccount'],
+    admissionArgs: [`--admission-control-config-file=${admissionConfig}`],
+  });
   const created = await admin(
     ['create', '-f', '-'],
     namespaceYaml('restricted-ns', { 'pod-security.orch.io/enforce': 'restricted' }) +
+      '---\n' +
+      namespaceYaml('exempt-ns', { 'pod-security.orch.io/enforce': 'restricted' }) +
       '---\n' +
       namespaceYaml('warned-ns', { 'pod-security.orch.io/warn': 'baseline' }) +
       '---\n' +
@@ -168,4 +191,47 @@ test('kubectl: ServiceAccount refuses a pod naming an account that does not exis
     r.stderr,
     /pods "orphan" is forbidden: error looking up service account warned-ns\/builder: serviceaccount "builder" not found/
   );
+});
+
+test('kubectl: a namespace exempt in the PodSecurity configuration admits a pod its label would refuse', async () => {
+  const r = await admin(['-n', 'exempt-ns', 'create', '-f', '-'], podYaml('web'));
+  assert.equal(r.code, 0, r.stderr);
+});
+
+test('kubectl: DefaultTolerationSeconds gives a new pod the not-ready and unreachable tolerations', async () => {
+  const r = await admin([
+    '-n',
+    'exempt-ns',
+    'get',
+    'pod',
+    'web',
+    '-o',
+    'jsonpath={.spec.tolerations}',
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout), [
+    {
+      key: 'node.orch.io/not-ready',
+      operator: 'Exists',
+      effect: 'NoExecute',
+      tolerationSeconds: 300,
+    },
+    {
+      key: 'node.orch.io/unreachable',
+      operator: 'Exists',
+      effect: 'NoExecute',
+      tolerationSeconds: 300,
+    },
+  ]);
+});
+
+test('kubectl: TaintNodesByCondition gives a new node the not-ready NoSchedule taint', async () => {
+  const created = await admin(
+    ['create', '-f', '-'],
+    'apiVersion: v1\nkind: Node\nmetadata:\n  name: e2e-node-1\n'
+  );
+  assert.equal(created.code, 0, created.stderr);
+  const r = await admin(['get', 'node', 'e2e-node-1', '-o', 'jsonpath={.spec.taints}']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout), [{ key: 'node.orch.io/not-ready', effect: 'NoSchedule' }]);
 });
