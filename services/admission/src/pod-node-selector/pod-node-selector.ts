@@ -9,6 +9,7 @@
 import { fieldErrorMessage, fieldInvalid, newForbidden, newPath } from '@orch/apimachinery/errors';
 import type { FieldError } from '@orch/apimachinery/errors';
 import type { AdmissionRequest, PluginDeps, ServicePlugin } from '../interfaces.js';
+import { lookupNamespace } from '../namespace-lookup.js';
 
 export const nodeSelectorAnnotation = 'scheduler.alpha.orch.io/node-selector';
 export const clusterDefaultKey = 'clusterDefaultNodeSelector';
@@ -111,8 +112,8 @@ export function newPodNodeSelector(deps: PluginDeps): ServicePlugin {
     newForbidden({ group: '', resource: 'pods' }, req.name, why);
 
   /** The namespace's selector: its annotation when present (even empty), else the cluster's. */
-  const namespaceSelector = (req: AdmissionRequest): Labels => {
-    const ns = deps.listers.namespaces.get('', req.namespace);
+  const namespaceSelector = async (req: AdmissionRequest, signal: AbortSignal): Promise<Labels> => {
+    const ns = await lookupNamespace(deps.listers, req.namespace, signal);
     const a = ns?.metadata.annotations?.[nodeSelectorAnnotation];
     if (a === undefined) return config.clusterDefault;
     try {
@@ -131,9 +132,9 @@ export function newPodNodeSelector(deps: PluginDeps): ServicePlugin {
     name: 'PodNodeSelector',
     handles: (op) => op === 'CREATE',
     mayValidate: async (req) => isPod(req),
-    async admit(req) {
+    async admit(req, ctx) {
       if (!isPod(req) || !req.object) return;
-      const nsSelector = namespaceSelector(req);
+      const nsSelector = await namespaceSelector(req, ctx.signal);
       const selector = podSelector(req.object);
       if (conflicts(nsSelector, selector)) {
         throw forbid(
@@ -148,10 +149,10 @@ export function newPodNodeSelector(deps: PluginDeps): ServicePlugin {
       pod.spec['nodeSelector'] = merged;
       req.object = pod as unknown as typeof req.object;
     },
-    async validate(req) {
+    async validate(req, ctx) {
       if (!isPod(req) || !req.object) return;
       const selector = podSelector(req.object);
-      const nsSelector = namespaceSelector(req);
+      const nsSelector = await namespaceSelector(req, ctx.signal);
       if (conflicts(nsSelector, selector)) {
         throw forbid(
           req,

@@ -507,6 +507,17 @@ test('PodSecurity: a namespace update that keeps the enforce level checks no pod
   assert.deepEqual(r.warnings, []);
 });
 
+test('PodSecurity: a namespace that cannot be read is an internal error (upstream’s)', async () => {
+  const plugin = newPodSecurity(pluginDeps({ namespaces: [] }));
+  await assert.rejects(
+    plugin.validate!(request({ resource: 'pods', object: bare }), recordingContext()),
+    {
+      code: 500,
+      message: /failed to lookup namespace "ns" for pod "x"/,
+    }
+  );
+});
+
 const configRows: { name: string; raw: unknown; error: RegExp }[] = [
   {
     name: 'an unknown level',

@@ -25,6 +25,7 @@ import type {
   PluginDeps,
   ServicePlugin,
 } from '../interfaces.js';
+import { lookupNamespace } from '../namespace-lookup.js';
 import { describeResults, evaluatePod, reasonsOf } from './checks.js';
 import type { CheckResult, PodView } from './checks.js';
 import {
@@ -147,8 +148,13 @@ export function newPodSecurity(deps: PluginDeps): ServicePlugin {
   const exemptRuntimeClasses = new Set(config.exemptions.runtimeClasses);
   let pods: Promise<ObjectLister> | undefined;
 
-  const policyFor = (namespace: string, name: string, resource: string) => {
-    const ns = deps.listers.namespaces.get('', namespace);
+  const policyFor = async (
+    namespace: string,
+    name: string,
+    resource: string,
+    signal: AbortSignal
+  ): Promise<Record<Mode, LevelVersion>> => {
+    const ns = await lookupNamespace(deps.listers, namespace, signal);
     if (!ns) {
       // Upstream answers with an internal error when the namespace cannot be read.
       throw newInternalError(
@@ -165,7 +171,7 @@ export function newPodSecurity(deps: PluginDeps): ServicePlugin {
     return undefined;
   };
 
-  const validatePod = (req: AdmissionRequest, ctx: AdmissionContext): void => {
+  const validatePod = async (req: AdmissionRequest, ctx: AdmissionContext): Promise<void> => {
     const exempt = exemption(req);
     if (exempt) {
       ctx.annotate(auditAnnotations.exempt, exempt);
@@ -178,7 +184,7 @@ export function newPodSecurity(deps: PluginDeps): ServicePlugin {
       ctx.annotate(auditAnnotations.exempt, 'runtimeClass');
       return;
     }
-    const policy = policyFor(req.namespace, req.name, 'pod');
+    const policy = await policyFor(req.namespace, req.name, 'pod', ctx.signal);
     ctx.annotate(auditAnnotations.enforcePolicy, policyString(policy.enforce));
     const enforce = evaluatePod(policy.enforce.level, policy.enforce.version, pod);
     if (enforce.length > 0) {
@@ -234,7 +240,11 @@ export function newPodSecurity(deps: PluginDeps): ServicePlugin {
     warn(policy.warn);
   };
 
-  const validateTemplate = (req: AdmissionRequest, ctx: AdmissionContext, path: string[]): void => {
+  const validateTemplate = async (
+    req: AdmissionRequest,
+    ctx: AdmissionContext,
+    path: string[]
+  ): Promise<void> => {
     if (exemption(req)) {
       ctx.annotate(auditAnnotations.exempt, exemption(req)!);
       return;
@@ -247,7 +257,7 @@ export function newPodSecurity(deps: PluginDeps): ServicePlugin {
     }
     const runtimeClass = pod.spec['runtimeClassName'];
     if (typeof runtimeClass === 'string' && exemptRuntimeClasses.has(runtimeClass)) return;
-    const policy = policyFor(req.namespace, req.name, req.resource.resource);
+    const policy = await policyFor(req.namespace, req.name, req.resource.resource, ctx.signal);
     auditAndWarn(policy, pod, ctx, true);
   };
 

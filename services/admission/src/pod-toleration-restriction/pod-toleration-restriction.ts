@@ -14,7 +14,13 @@ import {
   newPath,
 } from '@orch/apimachinery/errors';
 import type { FieldError, FieldPath } from '@orch/apimachinery/errors';
-import type { AdmissionRequest, PluginDeps, ServicePlugin } from '../interfaces.js';
+import type {
+  AdmissionContext,
+  AdmissionRequest,
+  PluginDeps,
+  ServicePlugin,
+} from '../interfaces.js';
+import { lookupNamespace } from '../namespace-lookup.js';
 
 export const defaultTolerationsAnnotation = 'scheduler.alpha.orch.io/defaultTolerations';
 export const tolerationsWhitelistAnnotation = 'scheduler.alpha.orch.io/tolerationsWhitelist';
@@ -214,8 +220,12 @@ export function newPodTolerationRestriction(deps: PluginDeps): ServicePlugin {
   const config = parsePodTolerationRestrictionConfig(deps.config);
 
   /** A namespace annotation's tolerations; undefined without the annotation. */
-  const fromNamespace = (req: AdmissionRequest, key: string): Toleration[] | undefined => {
-    const ns = deps.listers.namespaces.get('', req.namespace);
+  const fromNamespace = async (
+    req: AdmissionRequest,
+    key: string,
+    signal: AbortSignal
+  ): Promise<Toleration[] | undefined> => {
+    const ns = await lookupNamespace(deps.listers, req.namespace, signal);
     const a = ns?.metadata.annotations?.[key];
     if (a === undefined) return undefined;
     const errors: FieldError[] = [];
@@ -245,11 +255,11 @@ export function newPodTolerationRestriction(deps: PluginDeps): ServicePlugin {
     return Array.isArray(ts) ? (ts as Toleration[]) : [];
   };
 
-  const validate = async (req: AdmissionRequest): Promise<void> => {
+  const validate = async (req: AdmissionRequest, ctx: AdmissionContext): Promise<void> => {
     if (!isPod(req) || !req.object) return;
     const tolerations = tolerationsOf(req.object);
     if (tolerations.length === 0) return;
-    let whitelist = fromNamespace(req, tolerationsWhitelistAnnotation);
+    let whitelist = await fromNamespace(req, tolerationsWhitelistAnnotation, ctx.signal);
     let scope = 'namespace';
     if (whitelist === undefined) {
       whitelist = config.whitelist;
@@ -273,7 +283,8 @@ export function newPodTolerationRestriction(deps: PluginDeps): ServicePlugin {
       const current = tolerationsOf(req.object);
       let final = current;
       if (req.operation === 'CREATE') {
-        const defaults = fromNamespace(req, defaultTolerationsAnnotation) ?? config.default;
+        const defaults =
+          (await fromNamespace(req, defaultTolerationsAnnotation, ctx.signal)) ?? config.default;
         if (defaults.length > 0) {
           if (current.length > 0) {
             if (isConflict(defaults, current)) {
@@ -295,8 +306,7 @@ export function newPodTolerationRestriction(deps: PluginDeps): ServicePlugin {
         pod.spec['tolerations'] = final;
         req.object = pod as unknown as typeof req.object;
       }
-      await validate(req);
-      void ctx;
+      await validate(req, ctx);
     },
     validate,
   };
