@@ -3,7 +3,8 @@
 // at a version are the baseline checks in ID order, then (for restricted) the restricted ones
 // in ID order, as upstream's registry orders them; a check that a restricted one overrides is
 // left out at restricted. Versions gate what changed between releases (allowed sysctls,
-// SELinux types, the restricted checks added in 1.22 and 1.23, the Windows exemption of 1.25).
+// SELinux types, the restricted checks added in 1.22 and 1.23, the Windows exemption of 1.25,
+// the probe and lifecycle host check of 1.34).
 
 /** The levels, most permissive first. */
 export const levels = ['privileged', 'baseline', 'restricted'] as const;
@@ -244,6 +245,37 @@ const checks: Check[] = [
       return {
         reason: 'hostPort',
         detail: `${pluralize('container', 'containers', names.length)} ${joinQuote(names)} ${pluralize('uses', 'use', names.length)} ${pluralize('hostPort', 'hostPorts', sorted.length)} ${sorted.join(', ')}`,
+      };
+    },
+  },
+  {
+    id: 'hostProbesAndHostLifecycle',
+    level: 'baseline',
+    since: 34,
+    run(pod) {
+      const names = new Set<string>();
+      const hosts = new Set<string>();
+      const look = (c: Obj, handler: unknown): void => {
+        for (const kind of ['httpGet', 'tcpSocket']) {
+          const host = obj(obj(handler)?.[kind])?.['host'];
+          if (typeof host === 'string' && host !== '') {
+            names.add(nameOf(c));
+            hosts.add(host);
+          }
+        }
+      };
+      for (const c of containers(pod.spec)) {
+        for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) look(c, c[probe]);
+        const lifecycle = obj(c['lifecycle']);
+        look(c, lifecycle?.['postStart']);
+        look(c, lifecycle?.['preStop']);
+      }
+      if (names.size === 0) return undefined;
+      const n = [...names].sort();
+      const h = [...hosts].sort();
+      return {
+        reason: 'probe or lifecycle host',
+        detail: `${pluralize('container', 'containers', n.length)} ${joinQuote(n)} ${pluralize('uses', 'use', n.length)} ${pluralize('probe or lifecycle host', 'probe or lifecycle hosts', h.length)} ${joinQuote(h)}`,
       };
     },
   },

@@ -227,6 +227,26 @@ const checkRows: {
     want: 'unrestricted capabilities (container "c" must set securityContext.capabilities.drop=["ALL"])',
   },
   {
+    name: 'baseline: a probe host is forbidden from v1.34',
+    level: 'baseline',
+    spec: {
+      containers: [
+        { name: 'c', livenessProbe: { httpGet: { host: '10.0.0.1', port: 80 } } },
+        { name: 'd', lifecycle: { preStop: { tcpSocket: { host: 'evil', port: 1 } } } },
+      ],
+    },
+    want: 'probe or lifecycle host (containers "c", "d" use probe or lifecycle hosts "10.0.0.1", "evil")',
+  },
+  {
+    name: 'baseline: a probe host is not checked at v1.33',
+    level: 'baseline',
+    version: 33,
+    spec: {
+      containers: [{ name: 'c', livenessProbe: { httpGet: { host: '10.0.0.1', port: 80 } } }],
+    },
+    want: '',
+  },
+  {
     name: 'privileged: nothing is checked',
     level: 'privileged',
     spec: { hostNetwork: true, containers: [{ name: 'c', securityContext: { privileged: true } }] },
