@@ -172,7 +172,10 @@ const checks: Check[] = [
         .sort();
       bad.push(...badAnnotations);
       if (bad.length === 0) return undefined;
-      return { reason: 'forbidden AppArmor profiles', detail: bad.join(', ') };
+      return {
+        reason: pluralize('forbidden AppArmor profile', 'forbidden AppArmor profiles', bad.length),
+        detail: bad.join(', '),
+      };
     },
   },
   {

@@ -42,6 +42,7 @@ const checkRows: {
   name: string;
   level: Level;
   version?: Version;
+  metadata?: Record<string, unknown>;
   spec: Record<string, unknown>;
   want: string;
 }[] = [
@@ -247,6 +248,13 @@ const checkRows: {
     want: '',
   },
   {
+    name: 'baseline: an unconfined AppArmor annotation',
+    level: 'baseline',
+    metadata: { annotations: { 'container.apparmor.security.beta.orch.io/c': 'unconfined' } },
+    spec: { containers: [{ name: 'c' }] },
+    want: 'forbidden AppArmor profile (container.apparmor.security.beta.orch.io/c="unconfined")',
+  },
+  {
     name: 'privileged: nothing is checked',
     level: 'privileged',
     spec: { hostNetwork: true, containers: [{ name: 'c', securityContext: { privileged: true } }] },
@@ -257,7 +265,10 @@ const checkRows: {
 for (const row of checkRows) {
   test(`PodSecurity check: ${row.name}`, () => {
     const got = describeResults(
-      evaluatePod(row.level, row.version ?? 'latest', { metadata: {}, spec: row.spec })
+      evaluatePod(row.level, row.version ?? 'latest', {
+        metadata: row.metadata ?? {},
+        spec: row.spec,
+      })
     );
     assert.equal(got, row.want);
   });
