@@ -105,6 +105,8 @@ export interface PluginDeps {
   matchConditions: MatchConditionsCompiler;
   /** The storage service, for plugins that write (ResourceQuota charges a quota's status). */
   storage?: PluginStorage;
+  /** Settings from the service's flags (upstream's apiserver flags some plugins read). */
+  settings?: PluginSettings;
 }
 
 /** Reads and conditional writes of stored objects (the storage client's get, list and update). */
@@ -119,4 +121,12 @@ export interface PluginStorage {
     object: Record<string, unknown>,
     pre: { revision: number }
   ): Promise<Record<string, unknown>>;
+}
+
+/** Plugin settings that upstream takes as apiserver flags rather than plugin configuration. */
+export interface PluginSettings {
+  /** --default-not-ready-toleration-seconds (DefaultTolerationSeconds). */
+  defaultNotReadyTolerationSeconds: number;
+  /** --default-unreachable-toleration-seconds (DefaultTolerationSeconds). */
+  defaultUnreachableTolerationSeconds: number;
 }

@@ -21,3 +21,21 @@ test('admission options: --storage-servers is required, and every error is repor
       ) && /--log-level must be one of/.test(e.message)
   );
 });
+
+test('admission options: DefaultTolerationSeconds flags, 300 s unless given', () => {
+  const base = [...tls, '--storage-servers=127.0.0.1:6501'];
+  const d = admissionOptions(base);
+  assert.equal(d.defaultNotReadyTolerationSeconds, 300);
+  assert.equal(d.defaultUnreachableTolerationSeconds, 300);
+  const o = admissionOptions([
+    ...base,
+    '--default-not-ready-toleration-seconds=60',
+    '--default-unreachable-toleration-seconds=0',
+  ]);
+  assert.equal(o.defaultNotReadyTolerationSeconds, 60);
+  assert.equal(o.defaultUnreachableTolerationSeconds, 0);
+  assert.throws(
+    () => admissionOptions([...base, '--default-unreachable-toleration-seconds=5m']),
+    /--default-unreachable-toleration-seconds must be a non-negative integer \(seconds\)/
+  );
+});

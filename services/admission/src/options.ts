@@ -34,6 +34,18 @@ export const admissionFlags = {
     description:
       "AdmissionConfiguration (apiserver.config.orch.io/v1) with each plugin's configuration, inline or by path (the webhooks' credentials and service addresses, ImagePolicyWebhook's backend).",
   },
+  'default-not-ready-toleration-seconds': {
+    type: 'string',
+    default: '300',
+    description:
+      'Indicates the tolerationSeconds of the toleration for notReady:NoExecute that is added by default to every pod that does not already have such a toleration (DefaultTolerationSeconds).',
+  },
+  'default-unreachable-toleration-seconds': {
+    type: 'string',
+    default: '300',
+    description:
+      'Indicates the tolerationSeconds of the toleration for unreachable:NoExecute that is added by default to every pod that does not already have such a toleration (DefaultTolerationSeconds).',
+  },
   ...metricsFlags(),
   ...loggingFlags(),
 } as const;
@@ -49,6 +61,9 @@ export interface CompletedAdmissionOptions {
   admissionControlConfigFile: string;
   metricsPort: number;
   logLevel: LogLevel;
+  /** DefaultTolerationSeconds's two flags (NaN when not an integer: validate says so). */
+  defaultNotReadyTolerationSeconds: number;
+  defaultUnreachableTolerationSeconds: number;
 }
 
 export function parseAdmissionOptions(argv?: string[]): AdmissionOptions {
@@ -63,8 +78,13 @@ export function completeAdmissionOptions(f: AdmissionOptions): CompletedAdmissio
     admissionControlConfigFile: f['admission-control-config-file'] ?? '',
     metricsPort: metricsPort(f),
     logLevel: logLevel(f),
+    defaultNotReadyTolerationSeconds: seconds(f['default-not-ready-toleration-seconds']),
+    defaultUnreachableTolerationSeconds: seconds(f['default-unreachable-toleration-seconds']),
   };
 }
+
+const seconds = (v: string | undefined): number =>
+  v === undefined ? 300 : /^[0-9]+$/.test(v.trim()) ? Number(v.trim()) : NaN;
 
 /** Every error at once. */
 export function validateAdmissionOptions(o: CompletedAdmissionOptions): string[] {
@@ -78,6 +98,12 @@ export function validateAdmissionOptions(o: CompletedAdmissionOptions): string[]
     ...validateMetricsPort(o.metricsPort),
     ...validateLogLevel(o.logLevel)
   );
+  for (const [flag, v] of [
+    ['default-not-ready-toleration-seconds', o.defaultNotReadyTolerationSeconds],
+    ['default-unreachable-toleration-seconds', o.defaultUnreachableTolerationSeconds],
+  ] as const) {
+    if (!Number.isSafeInteger(v)) errors.push(`--${flag} must be a non-negative integer (seconds)`);
+  }
   return errors;
 }
 

@@ -2,11 +2,22 @@
 // per name, given the PluginDeps.
 import { newAlwaysAdmit, newAlwaysDeny } from './always/always.js';
 import { newAlwaysPullImages } from './always-pull-images/always-pull-images.js';
+import { newDefaultTolerationSeconds } from './default-toleration-seconds/default-toleration-seconds.js';
+import { newDenyServiceExternalIPs } from './deny-service-external-ips/deny-service-external-ips.js';
+import { newEventRateLimit } from './event-rate-limit/event-rate-limit.js';
+import { newExtendedResourceToleration } from './extended-resource-toleration/extended-resource-toleration.js';
 import { newImagePolicyWebhook } from './imagepolicy/index.js';
 import type { PluginDeps, ServicePlugin, ServicePluginName } from './interfaces.js';
+import { newLimitPodHardAntiAffinityTopology } from './limit-pod-hard-anti-affinity-topology/limit-pod-hard-anti-affinity-topology.js';
 import { newLimitRanger } from './limit-ranger/index.js';
+import { newNodeRestriction } from './node-restriction/node-restriction.js';
+import { newPodNodeSelector } from './pod-node-selector/pod-node-selector.js';
+import { newPodSecurity } from './pod-security/pod-security.js';
+import { newPodTolerationRestriction } from './pod-toleration-restriction/pod-toleration-restriction.js';
 import { newResourceQuota } from './resource-quota/index.js';
 import { ValidatingAdmissionPolicy } from './policy/index.js';
+import { newServiceAccount } from './service-account/service-account.js';
+import { newTaintNodesByCondition } from './taint-nodes-by-condition/taint-nodes-by-condition.js';
 import { MutatingAdmissionWebhook, ValidatingAdmissionWebhook } from './webhook/index.js';
 
 export type PluginFactory = (deps: PluginDeps) => ServicePlugin;
@@ -18,12 +29,23 @@ export const builtinPluginFactories: PluginFactories = {
   AlwaysAdmit: newAlwaysAdmit,
   AlwaysDeny: newAlwaysDeny,
   AlwaysPullImages: newAlwaysPullImages,
+  DefaultTolerationSeconds: newDefaultTolerationSeconds,
+  DenyServiceExternalIPs: newDenyServiceExternalIPs,
+  EventRateLimit: (deps) => newEventRateLimit(deps),
+  ExtendedResourceToleration: newExtendedResourceToleration,
   ImagePolicyWebhook: (deps) => newImagePolicyWebhook(deps),
+  LimitPodHardAntiAffinityTopology: newLimitPodHardAntiAffinityTopology,
   LimitRanger: newLimitRanger,
   MutatingAdmissionWebhook,
+  NodeRestriction: newNodeRestriction,
+  PodNodeSelector: newPodNodeSelector,
+  PodSecurity: newPodSecurity,
+  PodTolerationRestriction: newPodTolerationRestriction,
+  ResourceQuota: newResourceQuota,
+  ServiceAccount: (deps) => newServiceAccount(deps),
+  TaintNodesByCondition: newTaintNodesByCondition,
   ValidatingAdmissionPolicy,
   ValidatingAdmissionWebhook,
-  ResourceQuota: newResourceQuota,
 };
 
 /**
@@ -32,7 +54,10 @@ export const builtinPluginFactories: PluginFactories = {
  * such a plugin is built only when --admission-control-config-file configures it, and a gateway
  * that asks for it otherwise gets an error saying so (the write fails closed).
  */
-export const pluginsNeedingConfiguration: ReadonlySet<string> = new Set(['ImagePolicyWebhook']);
+export const pluginsNeedingConfiguration: ReadonlySet<string> = new Set([
+  'ImagePolicyWebhook',
+  'EventRateLimit',
+]);
 
 /** What a factory is given besides its own configuration. */
 export type SharedPluginDeps = Omit<PluginDeps, 'config'>;

@@ -175,15 +175,18 @@ describe('Admit RPC', () => {
   });
 
   it('an unknown plugin name is a BadRequest naming it and the registered ones', async () => {
-    await assert.rejects(client.admit(call('mutating', ['AlwaysAdmit', 'PodSecurity'])), (e) => {
-      assert.ok(e instanceof StatusError);
-      assert.equal(e.code, 400);
-      assert.equal(
-        e.message,
-        'admission plugin "PodSecurity" is not registered in the admission service (registered: AlwaysAdmit, AlwaysDeny, AlwaysPullImages, LimitRanger, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, ResourceQuota)'
-      );
-      return true;
-    });
+    await assert.rejects(
+      client.admit(call('mutating', ['AlwaysAdmit', 'PodSecurityPolicy'])),
+      (e) => {
+        assert.ok(e instanceof StatusError);
+        assert.equal(e.code, 400);
+        assert.equal(
+          e.message,
+          'admission plugin "PodSecurityPolicy" is not registered in the admission service (registered: AlwaysAdmit, AlwaysDeny, AlwaysPullImages, DefaultTolerationSeconds, DenyServiceExternalIPs, ExtendedResourceToleration, LimitPodHardAntiAffinityTopology, LimitRanger, MutatingAdmissionWebhook, NodeRestriction, PodNodeSelector, PodSecurity, PodTolerationRestriction, ResourceQuota, ServiceAccount, TaintNodesByCondition, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook)'
+        );
+        return true;
+      }
+    );
   });
 
   it('a plugin that needs a configuration the service was not given (ImagePolicyWebhook) is refused saying so', async () => {

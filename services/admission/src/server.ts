@@ -49,6 +49,10 @@ export class AdmissionServer implements Runnable {
           log,
           matchConditions: this.#config.matchConditions,
           storage: this.#config.storage,
+          settings: {
+            defaultNotReadyTolerationSeconds: options.defaultNotReadyTolerationSeconds,
+            defaultUnreachableTolerationSeconds: options.defaultUnreachableTolerationSeconds,
+          },
         },
         this.#config.pluginConfigs
       );

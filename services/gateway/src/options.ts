@@ -22,7 +22,13 @@ import {
 import type { FlagValues, SecureServingOptions } from '@orch/component-base/flags';
 import type { TlsFiles } from '@orch/component-base/grpc-server';
 import type { LogLevel } from '@orch/component-base/logs';
-import { enabledPluginNames, isServicePlugin } from './admission/chain.js';
+import {
+  allOrderedPlugins,
+  defaultOnPlugins,
+  enabledPluginNames,
+  isCertificatePlugin,
+  isServicePlugin,
+} from './admission/chain.js';
 import type { PluginName } from './admission/chain.js';
 import { authenticationConfig, authenticationFlags } from './authn/authentication-options.js';
 import type { AuthenticationConfig } from './authn/authentication-options.js';
@@ -115,8 +121,7 @@ export const gatewayFlags = {
   },
   'enable-admission-plugins': {
     type: 'string',
-    description:
-      'Admission plugins to turn on beside the default ones, comma-separated. In the gateway: NamespaceLifecycle, RBACEscalationPrevention (upstream checks escalation in the RBAC registry, not in admission); in the admission service (--admission-servers): AlwaysAdmit, LimitRanger, AlwaysPullImages, ImagePolicyWebhook, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, ResourceQuota, AlwaysDeny. On by default: NamespaceLifecycle, RBACEscalationPrevention, LimitRanger, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, ResourceQuota. Whatever the order given, they run in the fixed order of admission/chain.ts.',
+    description: enableAdmissionPluginsHelp(),
   },
   'disable-admission-plugins': {
     type: 'string',
@@ -319,4 +324,19 @@ export function gatewayOptions(argv?: string[]): ValidGatewayOptions {
   const errors = validateGatewayOptions(completed);
   if (errors.length) throw new InvalidOptionsError('orch-gateway', errors);
   return completed as ValidGatewayOptions;
+}
+
+/** The help of --enable-admission-plugins, from the chain's own lists. */
+function enableAdmissionPluginsHelp(): string {
+  const where = (n: string): string =>
+    isServicePlugin(n) ? 'service' : isCertificatePlugin(n) ? 'certificates' : 'gateway';
+  const list = (w: string): string => allOrderedPlugins.filter((n) => where(n) === w).join(', ');
+  return (
+    'Admission plugins to turn on beside the default ones, comma-separated. ' +
+    `In the gateway: ${list('gateway')} (RBACEscalationPrevention is ours: upstream checks escalation in the RBAC registry, not in admission); ` +
+    `in the admission service (--admission-servers): ${list('service')}; ` +
+    `in the certificates service (--certificates-servers): ${list('certificates')}. ` +
+    `On by default: ${defaultOnPlugins.join(', ')}. ` +
+    'Whatever the order given, they run in the fixed order of admission/chain.ts.'
+  );
 }

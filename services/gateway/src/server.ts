@@ -9,6 +9,8 @@ import type { ResourceDefinition, ResourceRegistry } from '@orch/apimachinery/re
 import { Deferred, aborted } from '@orch/component-base/run';
 import type { Runnable } from '@orch/component-base/run';
 import { newAdmissionChain } from './admission/chain.js';
+import { namespaceAutoProvision } from './admission/namespace-auto-provision/plugin.js';
+import { namespaceExists } from './admission/namespace-exists/plugin.js';
 import { namespaceLifecycle } from './admission/namespace-lifecycle/plugin.js';
 import { rbacEscalationPrevention } from './admission/rbac-escalation/plugin.js';
 import { servicePlugins } from './admission/service/service-plugins.js';
@@ -73,7 +75,9 @@ export class GatewayServer implements Runnable {
       rest: buildRestStorage({ stores, ...authz, more: authn.rest }),
       admission: newAdmissionChain(
         {
+          NamespaceAutoProvision: () => namespaceAutoProvision(registry, namespaces, informer),
           NamespaceLifecycle: () => namespaceLifecycle(registry, namespaces, informer),
+          NamespaceExists: () => namespaceExists(registry, namespaces, informer),
           RBACEscalationPrevention: () =>
             rbacEscalationPrevention({
               ...authz,
@@ -92,6 +96,14 @@ export class GatewayServer implements Runnable {
       maxWatchSeconds: options.maxWatchSeconds,
     });
     // end of REST storage
+    // Upstream warns when its deprecated plugins are enabled (plugin/pkg/admission/admit, deny).
+    for (const name of ['AlwaysAdmit', 'AlwaysDeny'] as const) {
+      if (options.admissionPlugins.includes(name)) {
+        log.warn(
+          `${name} admission controller is deprecated. Please use a real admission controller instead.`
+        );
+      }
+    }
 
     this.#namespaces = namespaces;
     this.#informer = informer;

@@ -1,12 +1,15 @@
 // The in-gateway admission plugins end to end against a real suite: NamespaceLifecycle refuses
 // content in a missing or terminating namespace and the deletion of a system namespace,
 // RBACEscalationPrevention refuses a role granting what its writer does not hold, and
-// --disable-admission-plugins=NamespaceLifecycle takes namespace lifecycle out of the chain.
+// --disable-admission-plugins=NamespaceLifecycle takes namespace lifecycle out of the chain;
+// NamespaceAutoProvision creates a missing namespace (not on a dry run), NamespaceExists refuses
+// content in a missing one.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { after, before, test } from 'node:test';
 import { createLogger } from '@orch/component-base/logs';
+import type { Logger } from '@orch/component-base/logs';
 import { startInBackground } from '@orch/component-base/run';
 import type { Started } from '@orch/component-base/run';
 import { startSuite, waitFor } from '@orch/testing';
@@ -194,6 +197,12 @@ test('--disable-admission-plugins=NamespaceLifecycle: a create in a missing name
   assert.deepEqual(options.admissionPlugins, [
     'RBACEscalationPrevention',
     'LimitRanger',
+    'TaintNodesByCondition',
+    'PodSecurity',
+    'DefaultTolerationSeconds',
+    'CertificateApproval',
+    'CertificateSigning',
+    'CertificateSubjectRestriction',
     'MutatingAdmissionWebhook',
     'ValidatingAdmissionPolicy',
     'ValidatingAdmissionWebhook',
@@ -216,4 +225,89 @@ test('--disable-admission-plugins=NamespaceLifecycle: a create in a missing name
     cm('y')
   );
   assert.equal(refused.status, 404);
+});
+
+/** A gateway of the suite with admission flags of its own. */
+async function gatewayWith(...flags: string[]): Promise<Started> {
+  const options = gatewayOptions([
+    '--secure-port=0',
+    ...suiteGatewayArgs(suite),
+    '--authorization-mode=AlwaysAllow',
+    ...flags,
+  ]);
+  const server = await startInBackground(
+    new GatewayServer(await newGatewayConfig(options, createLogger('test-gateway')))
+  );
+  servers.push(server);
+  return server;
+}
+
+test('NamespaceAutoProvision: a create in a missing namespace creates the namespace first', async () => {
+  const server = await gatewayWith('--enable-admission-plugins=NamespaceAutoProvision');
+  const r = await post(server.port, '/api/v1/namespaces/provisioned/configmaps', cm('x'));
+  assert.equal(r.status, 201, JSON.stringify(r.body));
+  const ns = await suite.request(0, 'GET', '/api/v1/namespaces/provisioned');
+  assert.equal(ns.status, 200);
+  // The namespace exists now: a second create goes through as any other.
+  const again = await post(server.port, '/api/v1/namespaces/provisioned/configmaps', cm('y'));
+  assert.equal(again.status, 201, JSON.stringify(again.body));
+});
+
+test('NamespaceAutoProvision: a dry run creates no namespace (NamespaceLifecycle then refuses)', async () => {
+  const server = await gatewayWith('--enable-admission-plugins=NamespaceAutoProvision');
+  const r = await post(
+    server.port,
+    '/api/v1/namespaces/dry-provisioned/configmaps?dryRun=All',
+    cm('x')
+  );
+  assert.equal(r.status, 404, JSON.stringify(r.body));
+  assert.equal(messageOf(r.body), 'namespaces "dry-provisioned" not found');
+  const ns = await suite.request(0, 'GET', '/api/v1/namespaces/dry-provisioned');
+  assert.equal(ns.status, 404);
+});
+
+test('NamespaceExists: content in a missing namespace is refused without NamespaceLifecycle', async () => {
+  const server = await gatewayWith(
+    '--enable-admission-plugins=NamespaceExists',
+    '--disable-admission-plugins=NamespaceLifecycle'
+  );
+  const r = await post(server.port, '/api/v1/namespaces/absent/configmaps', cm('x'));
+  assert.equal(r.status, 404, JSON.stringify(r.body));
+  assert.equal(messageOf(r.body), 'namespaces "absent" not found');
+  assert.equal(reasonOf(r.body), 'NotFound');
+  const fine = await post(server.port, '/api/v1/namespaces/default/configmaps', cm('exists-check'));
+  assert.equal(fine.status, 201, JSON.stringify(fine.body));
+});
+
+test('AlwaysAdmit and AlwaysDeny: a gateway enabling them warns at start that they are deprecated', async () => {
+  const warnings: string[] = [];
+  const recording = (base: Logger): Logger => ({
+    ...base,
+    warn: (msg, fields) => {
+      warnings.push(msg);
+      base.warn(msg, fields);
+    },
+    child: (fields) => recording(base.child(fields)),
+  });
+  const options = gatewayOptions([
+    '--secure-port=0',
+    ...suiteGatewayArgs(suite),
+    '--authorization-mode=AlwaysAllow',
+    '--enable-admission-plugins=AlwaysAdmit,AlwaysDeny',
+  ]);
+  const log = recording(createLogger('test-gateway', 'error'));
+  const server = await startInBackground(new GatewayServer(await newGatewayConfig(options, log)));
+  servers.push(server);
+  assert.ok(
+    warnings.includes(
+      'AlwaysAdmit admission controller is deprecated. Please use a real admission controller instead.'
+    ),
+    JSON.stringify(warnings)
+  );
+  assert.ok(
+    warnings.includes(
+      'AlwaysDeny admission controller is deprecated. Please use a real admission controller instead.'
+    ),
+    JSON.stringify(warnings)
+  );
 });

@@ -104,8 +104,7 @@ test('chain: built in the fixed order whatever the order of the enabled names', 
   const log: string[] = [];
   const chain = newAdmissionChain(
     {
-      NamespaceLifecycle: () => recorder('NamespaceLifecycle', log),
-      RBACEscalationPrevention: () => recorder('RBACEscalationPrevention', log),
+      ...gatewayFactories(log),
     },
     ['RBACEscalationPrevention', 'NamespaceLifecycle']
   );
@@ -115,8 +114,8 @@ test('chain: built in the fixed order whatever the order of the enabled names', 
   );
   const only = newAdmissionChain(
     {
+      ...gatewayFactories(log),
       NamespaceLifecycle: () => assert.fail('a disabled plugin is not built'),
-      RBACEscalationPrevention: () => recorder('RBACEscalationPrevention', log),
     },
     ['RBACEscalationPrevention']
   );
@@ -129,14 +128,27 @@ test('chain: built in the fixed order whatever the order of the enabled names', 
 test('chain: upstream’s AllOrderedPlugins order, AlwaysAdmit first and AlwaysDeny last', () => {
   assert.deepEqual(allOrderedPlugins, [
     'AlwaysAdmit',
+    'NamespaceAutoProvision',
     'NamespaceLifecycle',
+    'NamespaceExists',
     'RBACEscalationPrevention',
+    'LimitPodHardAntiAffinityTopology',
     'LimitRanger',
+    'ServiceAccount',
+    'NodeRestriction',
+    'TaintNodesByCondition',
     'AlwaysPullImages',
     'ImagePolicyWebhook',
+    'PodSecurity',
+    'PodNodeSelector',
+    'DefaultTolerationSeconds',
+    'PodTolerationRestriction',
+    'EventRateLimit',
+    'ExtendedResourceToleration',
     'CertificateApproval',
     'CertificateSigning',
     'CertificateSubjectRestriction',
+    'DenyServiceExternalIPs',
     'MutatingAdmissionWebhook',
     'ValidatingAdmissionPolicy',
     'ValidatingAdmissionWebhook',
@@ -146,10 +158,14 @@ test('chain: upstream’s AllOrderedPlugins order, AlwaysAdmit first and AlwaysD
 });
 
 // Each run of consecutive enabled service plugins is one member: one call per phase.
-const gatewayFactories = (log: string[]) => ({
-  NamespaceLifecycle: () => recorder('NamespaceLifecycle', log),
-  RBACEscalationPrevention: () => recorder('RBACEscalationPrevention', log),
-});
+function gatewayFactories(log: string[]) {
+  return {
+    NamespaceAutoProvision: () => recorder('NamespaceAutoProvision', log),
+    NamespaceLifecycle: () => recorder('NamespaceLifecycle', log),
+    NamespaceExists: () => recorder('NamespaceExists', log),
+    RBACEscalationPrevention: () => recorder('RBACEscalationPrevention', log),
+  };
+}
 const runs: { name: string; enabled: PluginName[]; members: string[] }[] = [
   {
     name: 'the default set: the gateway plugins, then the five service plugins in one call',
@@ -157,8 +173,13 @@ const runs: { name: string; enabled: PluginName[]; members: string[] }[] = [
     members: [
       'NamespaceLifecycle',
       'RBACEscalationPrevention',
-      'service:LimitRanger,MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota',
+      'service:LimitRanger,TaintNodesByCondition,PodSecurity,DefaultTolerationSeconds,MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota',
     ],
+  },
+  {
+    name: 'the namespace plugins of the gateway split no run of service plugins',
+    enabled: ['NamespaceAutoProvision', 'NamespaceExists', 'ServiceAccount', 'PodSecurity'],
+    members: ['NamespaceAutoProvision', 'NamespaceExists', 'service:ServiceAccount,PodSecurity'],
   },
   {
     name: 'AlwaysAdmit before the gateway plugins is a run of its own',
@@ -190,30 +211,51 @@ for (const row of runs) {
   });
 }
 
-// The certificates service's member stands where upstream puts the three Certificate plugins
-// (after ImagePolicyWebhook, before the webhooks), naming the enabled ones, present even when
-// none is (it also checks the PKCS#10 request of a create).
-const certificateRuns: { name: string; enabled: PluginName[]; members: string[] }[] = [
+// For writes of CertificateSigningRequests the certificates service's member stands where
+// upstream puts the three Certificate plugins (after ImagePolicyWebhook, before the webhooks),
+// naming the enabled ones, present even when none is (it also checks the PKCS#10 request of a
+// create). Other writes go through the chain without it: their service runs stay one call.
+const csrWrite = {
+  resource: {
+    group: 'certificates.orch.io',
+    version: 'v1',
+    resource: 'certificatesigningrequests',
+  },
+};
+const configMapWrite = { resource: { group: '', version: 'v1', resource: 'configmaps' } };
+const certificateRuns: {
+  name: string;
+  enabled: PluginName[];
+  members: string[];
+  others: string[];
+}[] = [
   {
     name: 'the default set: between the gateway plugins and the webhooks',
     enabled: [...defaultOnPlugins],
     members: [
       'NamespaceLifecycle',
       'RBACEscalationPrevention',
-      'service:LimitRanger',
+      'service:LimitRanger,TaintNodesByCondition,PodSecurity,DefaultTolerationSeconds',
       'certificates:CertificateApproval,CertificateSigning,CertificateSubjectRestriction',
       'service:MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota',
     ],
+    others: [
+      'NamespaceLifecycle',
+      'RBACEscalationPrevention',
+      'service:LimitRanger,TaintNodesByCondition,PodSecurity,DefaultTolerationSeconds,MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota',
+    ],
   },
   {
-    name: 'it splits a run of service plugins around it',
+    name: 'it splits a run of service plugins around it, for CSR writes only',
     enabled: ['AlwaysPullImages', 'CertificateSigning', 'AlwaysDeny'],
     members: ['service:AlwaysPullImages', 'certificates:CertificateSigning', 'service:AlwaysDeny'],
+    others: ['service:AlwaysPullImages,AlwaysDeny'],
   },
   {
     name: 'every certificate plugin off: the member stays, naming none',
     enabled: ['NamespaceLifecycle'],
     members: ['NamespaceLifecycle', 'certificates:'],
+    others: ['NamespaceLifecycle'],
   },
 ];
 for (const row of certificateRuns) {
@@ -225,8 +267,12 @@ for (const row of certificateRuns) {
       (names) => ({ name: `certificates:${names.join(',')}`, handles: () => true })
     );
     assert.deepEqual(
-      chain.plugins.map((p) => p.name),
+      chain.pluginsFor(csrWrite).map((p) => p.name),
       row.members
+    );
+    assert.deepEqual(
+      chain.pluginsFor(configMapWrite).map((p) => p.name),
+      row.others
     );
   });
 }
@@ -251,6 +297,9 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
       'NamespaceLifecycle',
       'RBACEscalationPrevention',
       'LimitRanger',
+      'TaintNodesByCondition',
+      'PodSecurity',
+      'DefaultTolerationSeconds',
       'CertificateApproval',
       'CertificateSigning',
       'CertificateSubjectRestriction',
@@ -266,6 +315,9 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
     plugins: [
       'RBACEscalationPrevention',
       'LimitRanger',
+      'TaintNodesByCondition',
+      'PodSecurity',
+      'DefaultTolerationSeconds',
       'CertificateApproval',
       'CertificateSigning',
       'CertificateSubjectRestriction',
@@ -283,7 +335,10 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
       'NamespaceLifecycle',
       'RBACEscalationPrevention',
       'LimitRanger',
+      'TaintNodesByCondition',
       'AlwaysPullImages',
+      'PodSecurity',
+      'DefaultTolerationSeconds',
       'CertificateApproval',
       'CertificateSigning',
       'CertificateSubjectRestriction',
@@ -298,7 +353,7 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
     name: 'every service plugin off: no --admission-servers needed',
     args: [
       ...noAuthorizer,
-      '--disable-admission-plugins=LimitRanger,MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota',
+      '--disable-admission-plugins=LimitRanger,TaintNodesByCondition,PodSecurity,DefaultTolerationSeconds,MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota',
     ],
     plugins: [
       'NamespaceLifecycle',
@@ -312,18 +367,18 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
     name: 'a service plugin on without --admission-servers stops the start',
     args: noAuthorizer,
     error:
-      /admission plugins LimitRanger, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, ResourceQuota run in the admission service: they need --admission-servers/,
+      /admission plugins LimitRanger, TaintNodesByCondition, PodSecurity, DefaultTolerationSeconds, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, ResourceQuota run in the admission service: they need --admission-servers/,
   },
   {
     name: 'an unknown name stops the start, listing the known ones',
     args: [...withService, '--enable-admission-plugins=NamespaceLifecycel'],
     error:
-      /--enable-admission-plugins: admission plugin "NamespaceLifecycel" is unknown \(known: AlwaysAdmit, NamespaceLifecycle, RBACEscalationPrevention, LimitRanger, AlwaysPullImages, ImagePolicyWebhook, CertificateApproval, CertificateSigning, CertificateSubjectRestriction, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, ResourceQuota, AlwaysDeny\)/,
+      /--enable-admission-plugins: admission plugin "NamespaceLifecycel" is unknown \(known: AlwaysAdmit, NamespaceAutoProvision, NamespaceLifecycle, NamespaceExists, RBACEscalationPrevention, LimitPodHardAntiAffinityTopology, LimitRanger, ServiceAccount, NodeRestriction, TaintNodesByCondition, AlwaysPullImages, ImagePolicyWebhook, PodSecurity, PodNodeSelector, DefaultTolerationSeconds, PodTolerationRestriction, EventRateLimit, ExtendedResourceToleration, CertificateApproval, CertificateSigning, CertificateSubjectRestriction, DenyServiceExternalIPs, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, ResourceQuota, AlwaysDeny\)/,
   },
   {
     name: 'an unknown name to disable stops the start',
-    args: [...withService, '--disable-admission-plugins=PodSecurity'],
-    error: /--disable-admission-plugins: admission plugin "PodSecurity" is unknown/,
+    args: [...withService, '--disable-admission-plugins=PodSecurityPolicy'],
+    error: /--disable-admission-plugins: admission plugin "PodSecurityPolicy" is unknown/,
   },
   {
     name: 'a name both enabled and disabled stops the start',

@@ -18,23 +18,43 @@ import type { Admission, AdmissionAttributes, AdmissionPlugin, Operation } from 
  *   strategies (pkg/registry/rbac/.../policybased, validation.ConfirmNoEscalation). Here it is a
  *   validating plugin so that it reads the write's attributes like any other check instead of
  *   reaching back into the HTTP request; the name is ours, not upstream's.
+ * - NamespaceAutoProvision, NamespaceExists: upstream's, in the gateway beside
+ *   NamespaceLifecycle (they read its namespace cache).
  * - AlwaysPullImages, ImagePolicyWebhook, MutatingAdmissionWebhook, ValidatingAdmissionPolicy,
  *   ValidatingAdmissionWebhook: upstream's, in the admission service.
  * - CertificateApproval, CertificateSigning, CertificateSubjectRestriction: upstream's, in the
  *   certificates service (--certificates-servers), one member with the request check.
  * - LimitRanger, ResourceQuota: upstream's, in the admission service (its informers read the
  *   namespace's LimitRanges and quotas; ResourceQuota charges a quota through its storage client).
+ * - LimitPodHardAntiAffinityTopology, ServiceAccount, NodeRestriction, TaintNodesByCondition,
+ *   PodSecurity, PodNodeSelector, DefaultTolerationSeconds, PodTolerationRestriction,
+ *   EventRateLimit, ExtendedResourceToleration, DenyServiceExternalIPs: upstream's built-in
+ *   plugins, in the admission service (those with configuration or informers need it; the
+ *   others sit between them in upstream's order, and one run of service plugins is one call).
  */
 export const allOrderedPlugins = [
   'AlwaysAdmit',
+  'NamespaceAutoProvision',
   'NamespaceLifecycle',
+  'NamespaceExists',
   'RBACEscalationPrevention',
+  'LimitPodHardAntiAffinityTopology',
   'LimitRanger',
+  'ServiceAccount',
+  'NodeRestriction',
+  'TaintNodesByCondition',
   'AlwaysPullImages',
   'ImagePolicyWebhook',
+  'PodSecurity',
+  'PodNodeSelector',
+  'DefaultTolerationSeconds',
+  'PodTolerationRestriction',
+  'EventRateLimit',
+  'ExtendedResourceToleration',
   'CertificateApproval',
   'CertificateSigning',
   'CertificateSubjectRestriction',
+  'DenyServiceExternalIPs',
   'MutatingAdmissionWebhook',
   'ValidatingAdmissionPolicy',
   'ValidatingAdmissionWebhook',
@@ -75,15 +95,21 @@ export function isServicePlugin(name: string): name is ServicePluginName {
 
 /**
  * Plugins on when no flag says otherwise (upstream's DefaultOffAdmissionPlugins is the
- * complement): the namespace and RBAC checks, the webhooks and the validating policies.
+ * complement): the namespace and RBAC checks, the node taint, pod security and default
+ * tolerations, the webhooks and the validating policies. ServiceAccount is upstream's default
+ * too; it waits here for the service account controller (a `default` account in every
+ * namespace) that the integration brings, since without it every pod would be refused.
  */
 export const defaultOnPlugins: readonly PluginName[] = [
   'NamespaceLifecycle',
   'RBACEscalationPrevention',
+  'LimitRanger',
+  'TaintNodesByCondition',
+  'PodSecurity',
+  'DefaultTolerationSeconds',
   'CertificateApproval',
   'CertificateSigning',
   'CertificateSubjectRestriction',
-  'LimitRanger',
   'MutatingAdmissionWebhook',
   'ValidatingAdmissionPolicy',
   'ValidatingAdmissionWebhook',
@@ -127,28 +153,48 @@ export function enabledPluginNames(
 
 /** The chain over plugins already in order (k8s chainAdmissionHandler). */
 export class AdmissionChain implements Admission {
+  /** The members for every write but those of CertificateSigningRequests. */
   readonly plugins: readonly AdmissionPlugin[];
+  /** The members for writes of CertificateSigningRequests: the certificates member among them. */
+  readonly csrPlugins: readonly AdmissionPlugin[];
 
-  constructor(plugins: readonly AdmissionPlugin[]) {
+  constructor(
+    plugins: readonly AdmissionPlugin[],
+    csrPlugins: readonly AdmissionPlugin[] = plugins
+  ) {
     this.plugins = plugins;
+    this.csrPlugins = csrPlugins;
+  }
+
+  /** The members a write goes through. */
+  pluginsFor(attrs: Pick<AdmissionAttributes, 'resource'>): readonly AdmissionPlugin[] {
+    return isCertificateSigningRequests(attrs) ? this.csrPlugins : this.plugins;
   }
 
   /** Does any plugin handle the operation? */
   handles(operation: Operation): boolean {
-    return this.plugins.some((p) => p.handles(operation));
+    return [...this.plugins, ...this.csrPlugins].some((p) => p.handles(operation));
   }
 
   async admit(attrs: AdmissionAttributes): Promise<void> {
-    for (const p of this.plugins) {
+    for (const p of this.pluginsFor(attrs)) {
       if (p.admit && p.handles(attrs.operation)) await p.admit(attrs);
     }
   }
 
   async validate(attrs: AdmissionAttributes): Promise<void> {
-    for (const p of this.plugins) {
+    for (const p of this.pluginsFor(attrs)) {
       if (p.validate && p.handles(attrs.operation)) await p.validate(attrs);
     }
   }
+}
+
+/** Whether a write is one of a CertificateSigningRequest (or its subresources). */
+function isCertificateSigningRequests(attrs: Pick<AdmissionAttributes, 'resource'>): boolean {
+  return (
+    attrs.resource.group === 'certificates.orch.io' &&
+    attrs.resource.resource === 'certificatesigningrequests'
+  );
 }
 
 /** How to build each in-gateway plugin; the server supplies the dependencies. */
@@ -169,8 +215,11 @@ export type CertificatePluginsFactory = (names: CertificatePluginName[]) => Admi
 /**
  * The chain of the enabled plugins, in the fixed order whatever the order of `enabled`; each
  * run of consecutive service plugins is one member built by `service` (which is required when
- * any service plugin is enabled). When `certificates` is given, its member stands at the place
- * of the certificate plugins, naming the enabled ones, even when none is (the request check).
+ * any service plugin is enabled). When `certificates` is given, writes of
+ * CertificateSigningRequests get its member at the place of the certificate plugins, naming the
+ * enabled ones, even when none is (the request check); other writes, which it would not touch,
+ * go through the chain without it, so that it does not split a run of service plugins into two
+ * calls.
  */
 export function newAdmissionChain(
   factories: PluginFactories,
@@ -178,35 +227,43 @@ export function newAdmissionChain(
   service?: ServicePluginsFactory,
   certificates?: CertificatePluginsFactory
 ): AdmissionChain {
-  const members: AdmissionPlugin[] = [];
-  let run: ServicePluginName[] = [];
-  const flush = (): void => {
-    if (run.length === 0) return;
-    if (!service) {
-      throw new Error(
-        `admission plugins ${run.join(', ')} run in the admission service, and none is configured`
-      );
+  const gateway = new Map<string, AdmissionPlugin>();
+  const build = (withCertificates: boolean): AdmissionPlugin[] => {
+    const members: AdmissionPlugin[] = [];
+    let run: ServicePluginName[] = [];
+    const flush = (): void => {
+      if (run.length === 0) return;
+      if (!service) {
+        throw new Error(
+          `admission plugins ${run.join(', ')} run in the admission service, and none is configured`
+        );
+      }
+      members.push(service(run));
+      run = [];
+    };
+    let certificatesPlaced = false;
+    for (const name of allOrderedPlugins) {
+      if (isCertificatePlugin(name)) {
+        if (certificatesPlaced || !certificates || !withCertificates) continue;
+        flush();
+        members.push(certificates(certificatePluginNames.filter((n) => enabled.includes(n))));
+        certificatesPlaced = true;
+        continue;
+      }
+      if (!enabled.includes(name)) continue;
+      if (isServicePlugin(name)) {
+        run.push(name);
+      } else {
+        flush();
+        // one instance of each gateway plugin, shared by both chains
+        let plugin = gateway.get(name);
+        if (!plugin) gateway.set(name, (plugin = factories[name]()));
+        members.push(plugin);
+      }
     }
-    members.push(service(run));
-    run = [];
+    flush();
+    return members;
   };
-  let certificatesPlaced = false;
-  for (const name of allOrderedPlugins) {
-    if (isCertificatePlugin(name)) {
-      if (certificatesPlaced || !certificates) continue;
-      flush();
-      members.push(certificates(certificatePluginNames.filter((n) => enabled.includes(n))));
-      certificatesPlaced = true;
-      continue;
-    }
-    if (!enabled.includes(name)) continue;
-    if (isServicePlugin(name)) {
-      run.push(name);
-    } else {
-      flush();
-      members.push(factories[name]());
-    }
-  }
-  flush();
-  return new AdmissionChain(members);
+  const plugins = build(false);
+  return new AdmissionChain(plugins, certificates ? build(true) : plugins);
 }

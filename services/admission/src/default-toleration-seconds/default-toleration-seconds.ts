@@ -1,0 +1,58 @@
+// DefaultTolerationSeconds (k8s.io/kubernetes plugin/pkg/admission/defaulttolerationseconds),
+// mutating: a pod that does not tolerate the not-ready and unreachable NoExecute taints gets a
+// toleration of each for --default-not-ready-toleration-seconds and
+// --default-unreachable-toleration-seconds (300 s each), so that it is evicted five minutes after
+// its node goes away. A toleration with the taint's key (or no key and operator Exists) and
+// effect NoExecute (or no effect) counts as tolerating it.
+import type { AdmissionRequest, PluginDeps, ServicePlugin } from '../interfaces.js';
+
+export const taintNodeNotReady = 'node.orch.io/not-ready';
+export const taintNodeUnreachable = 'node.orch.io/unreachable';
+
+type Obj = Record<string, unknown>;
+
+export interface DefaultTolerationSecondsOptions {
+  notReadySeconds: number;
+  unreachableSeconds: number;
+}
+
+const isPod = (req: AdmissionRequest): boolean =>
+  req.resource.group === '' && req.resource.resource === 'pods' && req.subResource === '';
+
+function tolerates(tolerations: Obj[], key: string): boolean {
+  return tolerations.some(
+    (t) =>
+      (t['key'] === key || ((t['key'] ?? '') === '' && t['operator'] === 'Exists')) &&
+      ((t['effect'] ?? '') === '' || t['effect'] === 'NoExecute')
+  );
+}
+
+export function newDefaultTolerationSeconds(deps: PluginDeps): ServicePlugin {
+  const opts: DefaultTolerationSecondsOptions = {
+    notReadySeconds: deps.settings?.defaultNotReadyTolerationSeconds ?? 300,
+    unreachableSeconds: deps.settings?.defaultUnreachableTolerationSeconds ?? 300,
+  };
+  return {
+    name: 'DefaultTolerationSeconds',
+    handles: (op) => op === 'CREATE' || op === 'UPDATE',
+    async admit(req) {
+      if (!isPod(req) || !req.object) return;
+      const spec = (req.object as unknown as { spec?: Obj }).spec ?? {};
+      const tolerations = (Array.isArray(spec['tolerations']) ? spec['tolerations'] : []) as Obj[];
+      const add: Obj[] = [];
+      for (const [key, seconds] of [
+        [taintNodeNotReady, opts.notReadySeconds],
+        [taintNodeUnreachable, opts.unreachableSeconds],
+      ] as const) {
+        if (!tolerates(tolerations, key)) {
+          add.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: seconds });
+        }
+      }
+      if (add.length === 0) return;
+      const pod = structuredClone(req.object) as unknown as { spec?: Obj };
+      pod.spec ??= {};
+      pod.spec['tolerations'] = [...tolerations, ...add];
+      req.object = pod as unknown as typeof req.object;
+    },
+  };
+}

@@ -1,0 +1,30 @@
+// TaintNodesByCondition (k8s.io/kubernetes plugin/pkg/admission/nodetaint), mutating: a node is
+// created with the `node.orch.io/not-ready:NoSchedule` taint (upstream's
+// node.kubernetes.io/not-ready), so that nothing is scheduled to it before the node lifecycle
+// controller has seen it ready and taken the taint off.
+import type { PluginDeps, ServicePlugin } from '../interfaces.js';
+
+export const notReadyTaint = { key: 'node.orch.io/not-ready', effect: 'NoSchedule' } as const;
+
+type Obj = Record<string, unknown>;
+
+export function newTaintNodesByCondition(_deps: PluginDeps): ServicePlugin {
+  return {
+    name: 'TaintNodesByCondition',
+    handles: (op) => op === 'CREATE',
+    async admit(req) {
+      if (req.resource.group !== '' || req.resource.resource !== 'nodes') return;
+      if (req.subResource !== '' || !req.object) return;
+      const spec = (req.object as unknown as { spec?: Obj }).spec ?? {};
+      const taints = (Array.isArray(spec['taints']) ? spec['taints'] : []) as Obj[];
+      if (
+        taints.some((t) => t['key'] === notReadyTaint.key && t['effect'] === notReadyTaint.effect)
+      )
+        return;
+      const node = structuredClone(req.object) as unknown as { spec?: Obj };
+      node.spec ??= {};
+      node.spec['taints'] = [...taints, { ...notReadyTaint }];
+      req.object = node as unknown as typeof req.object;
+    },
+  };
+}

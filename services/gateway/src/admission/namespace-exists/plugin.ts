@@ -1,0 +1,33 @@
+// NamespaceExists admission plugin (k8s plugin/pkg/admission/namespace/exists), validating: a
+// write of namespaced content (create, update, delete) needs its namespace to exist, else it
+// fails with `namespaces "<ns>" not found`. Namespaces are read from the gateway's namespace
+// cache, with a quorum read when the cache has not seen the namespace.
+import { isNotFound, newNotFound } from '@orch/apimachinery/errors';
+import type { ResourceRegistry } from '@orch/apimachinery/registry';
+import type { Getter } from '../../registry/rest.js';
+import type { NamespaceCache } from '../namespace-lifecycle/plugin.js';
+import type { AdmissionAttributes, AdmissionPlugin } from '../interfaces.js';
+
+export function namespaceExists(
+  registry: ResourceRegistry,
+  namespaces: Getter,
+  cache: NamespaceCache | undefined
+): AdmissionPlugin {
+  return {
+    name: 'NamespaceExists',
+    handles: (op) => op === 'CREATE' || op === 'UPDATE' || op === 'DELETE',
+    async validate(a: AdmissionAttributes) {
+      const { group, resource, version } = a.resource;
+      if (!a.namespace) return;
+      if (group === '' && resource === 'namespaces') return;
+      if (!registry.lookup(group, version, resource)?.namespaced) return;
+      if (cache?.get(a.namespace)) return;
+      try {
+        await namespaces.get({}, a.namespace, { consistency: 'MOST_RECENT' });
+      } catch (err) {
+        if (isNotFound(err)) throw newNotFound({ group: '', resource: 'namespaces' }, a.namespace);
+        throw err;
+      }
+    },
+  };
+}
