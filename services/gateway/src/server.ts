@@ -58,7 +58,11 @@ export class GatewayServer implements Runnable {
 
     // REST storage: a Store per stored kind, the subresources' and virtual kinds' REST objects,
     // the resource handler.
-    const stores = buildStores(registry, storage, cachers);
+    const stores = buildStores(registry, storage, cachers, {
+      serviceRanges: options.serviceRanges,
+      onReleaseError: (err) =>
+        log.warn('a Service IP or node port could not be released', { err: String(err) }),
+    });
     const namespaces = stores.get('/v1/namespaces');
     if (!namespaces) throw new Error('namespaces are not registered');
     const informer = new NamespaceInformer(namespaces, cachers, log);

@@ -9,6 +9,9 @@ import type { Authorizer } from '../authz/authorizer.js';
 import type { RuleReviewer } from '../authz/grpc-authorizer.js';
 import type { Cachers } from '../cache/cachers.js';
 import { FinalizeRest } from './core/namespaces/finalize-rest.js';
+import { ServiceAllocator } from './core/services/service-allocator.js';
+import type { ServiceRanges } from './core/services/service-allocator.js';
+import { ServiceStore } from './core/services/service-store.js';
 import { restKey } from './rest.js';
 import type { Storage } from './rest.js';
 import { StatusRest } from './status-rest.js';
@@ -28,14 +31,33 @@ const subresources: Record<string, (store: Store) => Storage | undefined> = {
 export function buildStores(
   registry: ResourceRegistry,
   storage: StorageClient,
-  cachers: Cachers
+  cachers: Cachers,
+  opts: StoreOptions = {}
 ): Map<string, Store> {
   const stores = new Map<string, Store>();
+  const services = opts.serviceRanges
+    ? new ServiceAllocator(storage, opts.serviceRanges, opts.onReleaseError)
+    : undefined;
   for (const def of registry.all()) {
     if (def.virtual) continue; // an operation, served by its own REST object, never stored
-    stores.set(restKey(def), new Store(def, strategyFor(def), storage, cachers));
+    const strategy = strategyFor(def);
+    const isServices = def.group === '' && def.resource === 'services';
+    stores.set(
+      restKey(def),
+      isServices && services
+        ? new ServiceStore(def, strategy, storage, cachers, services)
+        : new Store(def, strategy, storage, cachers)
+    );
   }
   return stores;
+}
+
+/** What some kinds' Stores need beyond storage. */
+export interface StoreOptions {
+  /** Where Services' cluster IPs and node ports come from (without: none are handed out). */
+  serviceRanges?: ServiceRanges;
+  /** A release of IPs or ports that failed (the value stays taken). */
+  onReleaseError?: (err: unknown) => void;
 }
 
 export interface RestStorageDeps {

@@ -4,12 +4,14 @@ import { admissionRegistrationGroup } from '@orch/apimachinery/registry';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { admissionRegistrationStrategy } from './admissionregistration/strategy.js';
 import { namespaceStrategy } from './core/namespaces/strategy.js';
+import { serviceStrategy } from './core/services/strategy.js';
 import { rbacStrategy } from './rbac/strategy.js';
 import { defaultStrategy } from './strategy.js';
 import type { Strategy } from './strategy.js';
 
 const special: Record<string, Strategy> = {
   '/namespaces': namespaceStrategy,
+  '/services': serviceStrategy,
 };
 
 export function strategyFor(def: ResourceDefinition): Strategy {
