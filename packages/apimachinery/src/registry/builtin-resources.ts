@@ -1,5 +1,6 @@
 // The built-in kinds served by the gateway. Adding a kind is one entry here plus, when it needs
 // more than the generic rules, a strategy in the gateway's registry/<group>/<resource>/.
+import { builtinSvcResources } from './builtin-svc.js';
 import { allVerbs } from './resource-definition.js';
 import type { ResourceDefinition } from './resource-definition.js';
 
@@ -69,7 +70,7 @@ export const builtinResources: readonly ResourceDefinition[] = [
     namespaced: true,
     shortNames: ['po'],
     categories: ['all'],
-    subresources: ['status'],
+    subresources: ['status', 'binding'],
     selectableFields: [
       'spec.nodeName',
       'spec.restartPolicy',
@@ -80,6 +81,7 @@ export const builtinResources: readonly ResourceDefinition[] = [
       'status.nominatedNodeName',
     ],
   }),
+  ...builtinSvcResources,
   core({
     resource: 'services',
     kind: 'Service',

@@ -9,6 +9,7 @@ import type { Authorizer } from '../authz/authorizer.js';
 import type { RuleReviewer } from '../authz/grpc-authorizer.js';
 import type { Cachers } from '../cache/cachers.js';
 import { FinalizeRest } from './core/namespaces/finalize-rest.js';
+import { BindingRest } from './core/pods/binding-rest.js';
 import { ServiceAllocator } from './core/services/service-allocator.js';
 import type { ServiceRanges } from './core/services/service-allocator.js';
 import { ServiceStore } from './core/services/service-store.js';
@@ -24,6 +25,10 @@ const subresources: Record<string, (store: Store) => Storage | undefined> = {
   finalize: (store) => {
     const isNamespaces = store.def.group === '' && store.def.resource === 'namespaces';
     return isNamespaces ? new FinalizeRest(store) : undefined;
+  },
+  binding: (store) => {
+    const isPods = store.def.group === '' && store.def.resource === 'pods';
+    return isPods ? new BindingRest(store) : undefined;
   },
 };
 
@@ -78,6 +83,9 @@ export function buildRestStorage(deps: RestStorageDeps): Map<string, Storage> {
       if (r) rest.set(restKey(store.def, sub), r);
     }
   }
+  // The `bindings` collection binds the pod its Binding names (upstream's LegacyBinding).
+  const pods = deps.stores.get('/v1/pods');
+  if (pods) rest.set('/v1/bindings', new BindingRest(pods));
   for (const [key, r] of accessReviewStorage(deps.authorizer, deps.reviewer)) rest.set(key, r);
   for (const [key, r] of deps.more ?? []) rest.set(key, r);
   return rest;
