@@ -150,6 +150,9 @@ export const builtinResources: readonly ResourceDefinition[] = [
     singular: 'event',
     namespaced: true,
     shortNames: ['ev'],
+    // One collection with core v1 Events, stored as those (converted by the gateway's store).
+    storageGroup: '',
+    storageResource: 'events',
     selectableFields: [
       'regarding.kind',
       'regarding.namespace',

@@ -715,8 +715,6 @@ export const realisticObjects: Record<string, Record<string, unknown>> = {
     },
     note: 'Scaled up replica set web-7d9f8b6c5d to 3',
     type: 'Normal',
-    deprecatedSource: { component: 'deployment-controller' },
-    deprecatedCount: 4,
   },
   'rbac.authorization.orch.io/v1/Role': {
     apiVersion: 'rbac.authorization.orch.io/v1',

@@ -8,6 +8,7 @@ import { accessReviewStorage } from '../authz/access-reviews.js';
 import type { Authorizer } from '../authz/authorizer.js';
 import type { RuleReviewer } from '../authz/grpc-authorizer.js';
 import type { Cachers } from '../cache/cachers.js';
+import { EventsV1Store } from './core/events/events-v1-store.js';
 import { FinalizeRest } from './core/namespaces/finalize-rest.js';
 import { BindingRest } from './core/pods/binding-rest.js';
 import { ServiceAllocator } from './core/services/service-allocator.js';
@@ -47,11 +48,14 @@ export function buildStores(
     if (def.virtual) continue; // an operation, served by its own REST object, never stored
     const strategy = strategyFor(def);
     const isServices = def.group === '' && def.resource === 'services';
+    const isEventsV1 = def.group === 'events.orch.io' && def.resource === 'events';
     stores.set(
       restKey(def),
       isServices && services
         ? new ServiceStore(def, strategy, storage, cachers, services)
-        : new Store(def, strategy, storage, cachers)
+        : isEventsV1
+          ? new EventsV1Store(def, strategy, storage, cachers)
+          : new Store(def, strategy, storage, cachers)
     );
   }
   return stores;

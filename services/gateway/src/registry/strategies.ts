@@ -3,6 +3,7 @@ import { checkAdmissionExpression } from '@orch/apimachinery/cel';
 import { admissionRegistrationGroup } from '@orch/apimachinery/registry';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { admissionRegistrationStrategy } from './admissionregistration/strategy.js';
+import { coreEventStrategy, eventsV1Strategy } from './core/events/strategy.js';
 import { namespaceStrategy } from './core/namespaces/strategy.js';
 import { serviceStrategy } from './core/services/strategy.js';
 import { rbacStrategy } from './rbac/strategy.js';
@@ -12,6 +13,8 @@ import type { Strategy } from './strategy.js';
 const special: Record<string, Strategy> = {
   '/namespaces': namespaceStrategy,
   '/services': serviceStrategy,
+  '/events': coreEventStrategy,
+  'events.orch.io/events': eventsV1Strategy,
 };
 
 export function strategyFor(def: ResourceDefinition): Strategy {
