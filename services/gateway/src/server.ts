@@ -25,6 +25,7 @@ import { admissionServiceCheck } from './health/admission-service-check.js';
 import { bootstrapPolicyCheck } from './health/bootstrap-policy-check.js';
 import { healthCheckerFunc, installHealthChecks } from './health/healthz.js';
 import { ShutdownState } from './health/shutdown-state.js';
+import { ensureKubernetesService } from './registry/core/services/ensure-kubernetes-service.js';
 import { ensureSystemNamespaces } from './registry/ensure-system-namespaces.js';
 import { NamespaceInformer } from './registry/namespace-informer.js';
 import { buildRestStorage, buildStores } from './registry/rest-storage.js';
@@ -45,6 +46,7 @@ export class GatewayServer implements Runnable {
   readonly #authn: ReturnType<typeof buildAuthentication>;
   readonly #audit: ReturnType<typeof fileAuditSink> | undefined;
   readonly #namespaces: Store;
+  readonly #services: Store | undefined;
   readonly #shutdown = new ShutdownState();
   readonly #serving = new Deferred<number>();
   /** Every open connection, by protocol: HTTP/2 sessions and all TLS sockets (for shutdown). */
@@ -92,6 +94,7 @@ export class GatewayServer implements Runnable {
     // end of REST storage
 
     this.#namespaces = namespaces;
+    this.#services = stores.get('/v1/services');
     this.#informer = informer;
     this.#authn = authn;
     this.#policyWatch = authz.cache
@@ -215,7 +218,11 @@ export class GatewayServer implements Runnable {
       void this.#informer.start();
       void this.#policyWatch?.start();
       this.#authn.start();
-      void ensureSystemNamespaces(this.#namespaces, log, signal);
+      const services = this.#services;
+      void ensureSystemNamespaces(this.#namespaces, log, signal).then(
+        () =>
+          services && ensureKubernetesService(services, options.serviceRanges, port, log, signal)
+      );
       log.info('gateway serving', { address: `https://${options.address}:${port}` });
       this.#serving.resolve(port);
 

@@ -4,7 +4,7 @@
 // concurrent creates through both gateways (the bitmaps are compare-and-swapped in storage).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSuite } from '@orch/testing';
+import { startSuite, waitFor } from '@orch/testing';
 import type { Suite, SuiteResponse } from '@orch/testing';
 
 let suite: Suite;
@@ -58,6 +58,24 @@ before(async () => {
 
 after(async () => {
   await suite.stop();
+});
+
+test('default/kubernetes: the first address of the range, port 443 to the gateway (created at start)', async () => {
+  let got: SuiteResponse | undefined;
+  await waitFor(
+    'the default/kubernetes service',
+    async () => {
+      got = await suite.request(0, 'GET', '/api/v1/namespaces/default/services/kubernetes');
+      return got.status === 200;
+    },
+    { timeoutMs: 20_000 }
+  );
+  const s = specOf(got!);
+  assert.equal(s.clusterIP, '10.96.0.1');
+  assert.equal(s.ports?.[0]?.port, 443);
+  assert.equal(s.ports?.[0]?.name, 'https');
+  const taken = await create(1, svc('wants-first', { clusterIP: '10.96.0.1' }));
+  assert.equal(taken.status, 422, taken.text);
 });
 
 test('a ClusterIP Service gets an address of --service-cluster-ip-range, single-stack IPv4', async () => {
