@@ -210,3 +210,44 @@ for (const row of watchRows) {
     assert.equal(info.verb, row.verb);
   });
 }
+
+// The spec's "Query parameters" table, row by row, as the server reads them.
+const specRows: { row: string; check: () => void }[] = [
+  {
+    row: 'watch (GET): `1` or true turns a get or list into a watch',
+    check: () => {
+      for (const v of ['1', 'true'])
+        assert.equal(
+          requestInfoOf('GET', new URL(`https://x/api/v1/pods?watch=${v}`)).verb,
+          'watch'
+        );
+    },
+  },
+  {
+    row: 'resourceVersion (get, list, watch): a string, the first when repeated',
+    check: () =>
+      assert.equal(queryString(q('resourceVersion=5&resourceVersion=6'), 'resourceVersion'), '5'),
+  },
+  {
+    row: 'limit (list): an integer',
+    check: () => {
+      assert.equal(parseListQuery(q('limit=7'), pods).limit, 7);
+      assert.throws(() => parseListQuery(q('limit=seven'), pods), is400);
+    },
+  },
+  {
+    row: 'continue (list): the token as given',
+    check: () => assert.equal(parseListQuery(q('continue=abc%3D'), pods).continueToken, 'abc='),
+  },
+  {
+    row: 'allowWatchBookmarks (watch): `true` requests BOOKMARK events',
+    check: () =>
+      assert.equal(parseListQuery(q('allowWatchBookmarks=true'), pods).allowWatchBookmarks, true),
+  },
+  {
+    row: 'pretty (all): pretty=true indents',
+    check: () => assert.equal(isPrettyPrint(q('dryRun&pretty=true'), undefined), true),
+  },
+];
+
+for (const r of specRows) test(`spec Query parameters: ${r.row}`, r.check);
