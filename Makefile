@@ -13,7 +13,7 @@ help: ## list the targets
 	@echo
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## (.*)/  \1\t\2/' | expand -t 18
 
-deps: ## install what is missing: etcd, nats-server (apt-get), npm dependencies (npm ci)
+deps: ## install what is missing: etcd, nats-server, python3-kubernetes (apt-get), npm dependencies (npm ci)
 	@bash scripts/ensure-deps.sh
 
 build: deps ## compile every workspace (npx tsc --build) into its dist/

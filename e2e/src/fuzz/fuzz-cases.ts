@@ -73,16 +73,27 @@ export function fuzzTargets(): FuzzTarget[] {
     // An aggregated ClusterRole changes when other roles are written: victims change only by
     // the requests sent to them.
     delete template['aggregationRule'];
+    // A Service's cluster IP and node ports are handed out once: each create asks for fresh ones.
+    if (def.group === '' && def.kind === 'Service') stripAllocated(template);
     // Path-segment names: RBAC's and CertificateSigningRequests' (their strategies' rule).
     const nameRule =
       def.group.startsWith('rbac.') || def.resource === 'certificatesigningrequests'
         ? 'path-segment'
-        : def.kind === 'Namespace'
+        : def.kind === 'Namespace' || (def.group === '' && def.kind === 'Service')
           ? 'label'
           : 'subdomain';
     out.push({ def, template, nameRule });
   }
   return out;
+}
+
+function stripAllocated(svc: Record<string, unknown>): void {
+  const spec = svc['spec'] as Record<string, unknown> | undefined;
+  if (!spec) return;
+  delete spec['clusterIP'];
+  delete spec['clusterIPs'];
+  for (const p of (spec['ports'] as Record<string, unknown>[] | undefined) ?? [])
+    delete p['nodePort'];
 }
 
 export function collectionPath(def: ResourceDefinition): string {

@@ -31,6 +31,8 @@ import {
 } from './admission/chain.js';
 import type { PluginName } from './admission/chain.js';
 import { authenticationConfig, authenticationFlags } from './authn/authentication-options.js';
+import { parseServiceRanges } from './registry/core/services/parse-service-ranges.js';
+import type { ServiceRanges } from './registry/core/services/service-allocator.js';
 import type { AuthenticationConfig } from './authn/authentication-options.js';
 
 export const gatewayFlags = {
@@ -144,6 +146,18 @@ export const gatewayFlags = {
     description:
       'Deadline of each call to the admission service (its webhooks may take up to 30s each).',
   },
+  'service-cluster-ip-range': {
+    type: 'string',
+    default: '10.0.0.0/24',
+    description:
+      'CIDR from which Service cluster IPs are allocated; two comma-separated CIDRs of different families make the cluster dual-stack (the first is primary).',
+  },
+  'service-node-port-range': {
+    type: 'string',
+    default: '30000-32767',
+    description:
+      'Port range (both ends included) from which NodePort and LoadBalancer Services get node ports.',
+  },
   // authentication: authn/authentication-options.ts
   ...authenticationFlags,
   ...loggingFlags(),
@@ -190,6 +204,8 @@ export interface CompletedGatewayOptions {
   admissionTimeoutMs: number;
   /** '' when not given: CSR writes are then refused (503). */
   certificatesAddress: string;
+  /** --service-cluster-ip-range and --service-node-port-range. */
+  serviceRanges: ServiceRanges;
   logLevel: LogLevel;
   problems: string[];
 }
@@ -246,6 +262,12 @@ export function completeGatewayOptions(f: GatewayOptions): CompletedGatewayOptio
     admissionAddress: f['admission-servers'] ?? '',
     admissionTimeoutMs: duration('admission-request-timeout', '35s'),
     certificatesAddress: f['certificates-servers'] ?? '',
+    serviceRanges: derive(
+      problems,
+      '',
+      () => parseServiceRanges(f['service-cluster-ip-range'], f['service-node-port-range']),
+      parseServiceRanges('10.0.0.0/24', '30000-32767')
+    ),
     logLevel: logLevel(f),
     problems,
   };

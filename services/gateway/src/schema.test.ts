@@ -717,15 +717,18 @@ test('tables show the defaulted protocol: a service port without one is 80/TCP, 
     metadata: { name: 'defaulted' },
     spec: {
       selector: { app: 'web' },
-      ports: [{ port: 80 }, { port: 53, protocol: 'UDP', targetPort: 'dns' }],
+      ports: [
+        { name: 'http', port: 80 },
+        { name: 'dns', port: 53, protocol: 'UDP', targetPort: 'dns' },
+      ],
     },
   };
   const created = await suite.request(0, 'POST', `${base}/services`, svc);
   assert.equal(created.status, 201, created.text);
   const spec = (created.body as Json)['spec'];
   assert.deepEqual(spec['ports'], [
-    { port: 80, protocol: 'TCP', targetPort: 80 },
-    { port: 53, protocol: 'UDP', targetPort: 'dns' },
+    { name: 'http', port: 80, protocol: 'TCP', targetPort: 80 },
+    { name: 'dns', port: 53, protocol: 'UDP', targetPort: 'dns' },
   ]);
   assert.deepEqual(
     [spec['type'], spec['sessionAffinity'], spec['internalTrafficPolicy']],

@@ -32,6 +32,7 @@ import {
 import { bootstrapPolicyCheck } from './health/bootstrap-policy-check.js';
 import { healthCheckerFunc, installHealthChecks } from './health/healthz.js';
 import { ShutdownState } from './health/shutdown-state.js';
+import { ensureKubernetesService } from './registry/core/services/ensure-kubernetes-service.js';
 import { ensureSystemNamespaces } from './registry/ensure-system-namespaces.js';
 import { NamespaceInformer } from './registry/namespace-informer.js';
 import { buildRestStorage, buildStores } from './registry/rest-storage.js';
@@ -52,6 +53,7 @@ export class GatewayServer implements Runnable {
   readonly #authn: ReturnType<typeof buildAuthentication>;
   readonly #audit: ReturnType<typeof fileAuditSink> | undefined;
   readonly #namespaces: Store;
+  readonly #services: Store | undefined;
   readonly #shutdown = new ShutdownState();
   readonly #serving = new Deferred<number>();
   /** Every open connection, by protocol: HTTP/2 sessions and all TLS sockets (for shutdown). */
@@ -65,7 +67,11 @@ export class GatewayServer implements Runnable {
 
     // REST storage: a Store per stored kind, the subresources' and virtual kinds' REST objects,
     // the resource handler.
-    const stores = buildStores(registry, storage, cachers);
+    const stores = buildStores(registry, storage, cachers, {
+      serviceRanges: options.serviceRanges,
+      onReleaseError: (err) =>
+        log.warn('a Service IP or node port could not be released', { err: String(err) }),
+    });
     const namespaces = stores.get('/v1/namespaces');
     if (!namespaces) throw new Error('namespaces are not registered');
     const informer = new NamespaceInformer(namespaces, cachers, log);
@@ -106,6 +112,7 @@ export class GatewayServer implements Runnable {
     }
 
     this.#namespaces = namespaces;
+    this.#services = stores.get('/v1/services');
     this.#informer = informer;
     this.#authn = authn;
     this.#policyWatch = authz.cache
@@ -231,7 +238,11 @@ export class GatewayServer implements Runnable {
       void this.#informer.start();
       void this.#policyWatch?.start();
       this.#authn.start();
-      void ensureSystemNamespaces(this.#namespaces, log, signal);
+      const services = this.#services;
+      void ensureSystemNamespaces(this.#namespaces, log, signal).then(
+        () =>
+          services && ensureKubernetesService(services, options.serviceRanges, port, log, signal)
+      );
       log.info('gateway serving', { address: `https://${options.address}:${port}` });
       this.#serving.resolve(port);
 

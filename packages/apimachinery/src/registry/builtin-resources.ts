@@ -1,6 +1,7 @@
 // The built-in kinds served by the gateway. Adding a kind is one entry here plus, when it needs
 // more than the generic rules, a strategy in the gateway's registry/<group>/<resource>/.
 import { builtinQuotaResources } from './builtin-quota.js';
+import { builtinSvcResources } from './builtin-svc.js';
 import { allVerbs } from './resource-definition.js';
 import type { ResourceDefinition } from './resource-definition.js';
 
@@ -70,7 +71,7 @@ export const builtinResources: readonly ResourceDefinition[] = [
     namespaced: true,
     shortNames: ['po'],
     categories: ['all'],
-    subresources: ['status'],
+    subresources: ['status', 'binding'],
     selectableFields: [
       'spec.nodeName',
       'spec.restartPolicy',
@@ -81,6 +82,7 @@ export const builtinResources: readonly ResourceDefinition[] = [
       'status.nominatedNodeName',
     ],
   }),
+  ...builtinSvcResources,
   core({
     resource: 'services',
     kind: 'Service',
@@ -149,6 +151,9 @@ export const builtinResources: readonly ResourceDefinition[] = [
     singular: 'event',
     namespaced: true,
     shortNames: ['ev'],
+    // One collection with core v1 Events, stored as those (converted by the gateway's store).
+    storageGroup: '',
+    storageResource: 'events',
     selectableFields: [
       'regarding.kind',
       'regarding.namespace',

@@ -1,6 +1,7 @@
 // Realistic objects of every built-in kind, as clients write them: shared by the schema model
 // tests (validation, the binary round trip, tables) and the gateway's e2e tests.
 import { realisticQuotaObjects } from './realistic-objects-quota.js';
+import { realisticObjectsSvc } from './realistic-objects-svc.js';
 
 export const realisticPod = {
   apiVersion: 'v1',
@@ -717,8 +718,6 @@ export const realisticObjects: Record<string, Record<string, unknown>> = {
     },
     note: 'Scaled up replica set web-7d9f8b6c5d to 3',
     type: 'Normal',
-    deprecatedSource: { component: 'deployment-controller' },
-    deprecatedCount: 4,
   },
   'rbac.authorization.orch.io/v1/Role': {
     apiVersion: 'rbac.authorization.orch.io/v1',
@@ -838,6 +837,7 @@ export const realisticObjects: Record<string, Record<string, unknown>> = {
       incomplete: false,
     },
   },
+  ...realisticObjectsSvc,
 };
 
 function realisticTokenReview(version: string): Record<string, unknown> {

@@ -292,7 +292,7 @@ test('a lost NATS message is repaired from history; a relist (history gone) ends
       apiVersion: 'v1',
       kind: 'Event',
       metadata: { name },
-      involvedObject: { kind: 'Namespace', name: ns },
+      involvedObject: { kind: 'Namespace', name: ns, namespace: ns },
     });
   const w = recorder();
   await ep.watch(w, ep.cache.lastRevision);

@@ -14,6 +14,7 @@ import type { FieldError } from '@orch/apimachinery/errors';
 import { fieldManagerFor, managerOrUserAgent } from '../fieldmanager/index.js';
 import type { FieldManager } from '../fieldmanager/index.js';
 import type { RequestScope } from './scope.js';
+import { queryOptionalBool } from '../request/query-params.js';
 
 const fieldManagerMaxLength = 128;
 const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
@@ -69,15 +70,14 @@ export function parseWriteManager(
   apply = false
 ): WriteManagerOptions {
   const name = scope.query.get('fieldManager') ?? '';
-  const forceText = scope.query.get('force');
+  // force is a *bool option (Convert_Slice_string_To_Pointer_bool): `?force`, `1`, `True` force.
+  const force = queryOptionalBool(scope.query, 'force');
   const errs: FieldError[] = [];
   if (apply && name === '') errs.push(fieldRequired('fieldManager', 'is required for apply patch'));
-  if (!apply && forceText !== null && optionsKind === 'PatchOptions')
+  if (!apply && force !== undefined && optionsKind === 'PatchOptions')
     errs.push(fieldForbidden('force', 'may not be specified for non-apply patch'));
-  if (forceText !== null && forceText !== '' && forceText !== 'true' && forceText !== 'false')
-    errs.push(fieldInvalid('force', forceText, 'must be true or false'));
   errs.push(...validateFieldManager(name));
   if (errs.length > 0) throw newInvalid({ group: 'meta.orch.io', kind: optionsKind }, '', errs);
   const userAgent = scope.req.headers['user-agent'] ?? '';
-  return { manager: managerOrUserAgent(name, userAgent), force: forceText === 'true' };
+  return { manager: managerOrUserAgent(name, userAgent), force: force === true };
 }

@@ -110,7 +110,17 @@ const listRows: { name: string; query: string; want: Want }[] = [
     query: 'resourceVersion=abc',
     want: 400,
   },
-  { name: 'a negative limit: 400', query: 'limit=-1', want: 400 },
+  {
+    name: 'a negative limit lists everything (an int64, unchecked upstream)',
+    query: 'limit=-1',
+    want: { consistency: 'MOST_RECENT', limit: 0 },
+  },
+  { name: 'a limit that is not an integer: 400', query: 'limit=ten', want: 400 },
+  {
+    name: 'a repeated limit: the first wins',
+    query: 'limit=3&limit=9',
+    want: { consistency: 'MOST_RECENT', limit: 3 },
+  },
 ];
 
 for (const row of listRows) {
@@ -146,6 +156,12 @@ const dryRunRows: { name: string; query: string; want: boolean | 400 }[] = [
   { name: 'bare', query: 'dryRun', want: true },
   { name: 'All', query: 'dryRun=All', want: true },
   { name: 'anything else: 400', query: 'dryRun=Some', want: 400 },
+  { name: 'repeated All', query: 'dryRun=All&dryRun=All', want: true },
+  {
+    name: 'repeated, one not All: 400 (every value counts)',
+    query: 'dryRun=All&dryRun=x',
+    want: 400,
+  },
 ];
 
 for (const row of dryRunRows) {

@@ -5,6 +5,13 @@ import type { Consistency, ListOptions } from '@orch/apimachinery/storage';
 import { parseFieldSelector, parseLabelSelector } from '@orch/apimachinery/selectors';
 import type { FieldSelector, LabelSelector } from '@orch/apimachinery/selectors';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
+import {
+  queryBool,
+  queryInt64,
+  queryOptionalInt64,
+  queryString,
+  queryStrings,
+} from '../request/query-params.js';
 
 /** The list query parameters (k8s metav1.ListOptions) as parsed from the URL. */
 export interface ListQuery {
@@ -20,7 +27,7 @@ export interface ListQuery {
   timeoutSeconds: number | undefined;
 }
 
-const one = (q: URLSearchParams, k: string): string | undefined => q.get(k) ?? undefined;
+const one = queryString;
 
 export function parseRevision(rv: string): number {
   if (!/^\d+$/.test(rv)) throw newBadRequest(`invalid resource version: ${JSON.stringify(rv)}`);
@@ -28,18 +35,11 @@ export function parseRevision(rv: string): number {
 }
 
 export function parseListQuery(q: URLSearchParams, def: ResourceDefinition): ListQuery {
-  const limitText = one(q, 'limit');
-  if (limitText !== undefined && !/^\d+$/.test(limitText)) {
-    throw newBadRequest(
-      `limit: Invalid value: ${JSON.stringify(limitText)}: must be a non-negative integer`
-    );
-  }
-  const timeoutText = one(q, 'timeoutSeconds');
-  if (timeoutText !== undefined && !/^\d+$/.test(timeoutText)) {
-    throw newBadRequest(
-      `timeoutSeconds: Invalid value: ${JSON.stringify(timeoutText)}: must be a non-negative integer`
-    );
-  }
+  // As upstream's Convert_url_Values_To_v1_ListOptions: limit an int64 (a negative one lists
+  // everything, as 0), timeoutSeconds a *int64 (0 is the server's default), the first value of
+  // each scalar, unknown parameters ignored.
+  const limit = Math.max(0, queryInt64(q, 'limit'));
+  const timeout = queryOptionalInt64(q, 'timeoutSeconds');
   const labelSelectorText = one(q, 'labelSelector') ?? '';
   const fieldSelectorText = one(q, 'fieldSelector') ?? '';
   let labelSelector: LabelSelector | undefined;
@@ -67,18 +67,17 @@ export function parseListQuery(q: URLSearchParams, def: ResourceDefinition): Lis
       ]);
     }
   }
-  const bookmarks = one(q, 'allowWatchBookmarks');
   return {
     resourceVersion: one(q, 'resourceVersion'),
     resourceVersionMatch: one(q, 'resourceVersionMatch'),
-    limit: limitText === undefined ? 0 : Number(limitText),
+    limit,
     continueToken: one(q, 'continue'),
     labelSelector,
     fieldSelector,
     labelSelectorText,
     fieldSelectorText,
-    allowWatchBookmarks: bookmarks === 'true' || bookmarks === '1',
-    timeoutSeconds: timeoutText === undefined ? undefined : Number(timeoutText),
+    allowWatchBookmarks: queryBool(q, 'allowWatchBookmarks'),
+    timeoutSeconds: timeout === 0 ? undefined : timeout,
   };
 }
 
@@ -137,9 +136,12 @@ export function getConsistency(rv: string | undefined): {
   return { consistency: 'NOT_OLDER_THAN', revision: parseRevision(rv) };
 }
 
-/** dryRun: absent, bare, or `All`; anything else is 400. */
+/**
+ * dryRun, a []string option (every repeated value counts): absent, bare (the spec's "no value"),
+ * or `All`; anything else is 400.
+ */
 export function parseDryRun(q: URLSearchParams): boolean {
-  const values = q.getAll('dryRun');
+  const values = queryStrings(q, 'dryRun');
   if (values.length === 0) return false;
   for (const v of values) {
     if (v !== '' && v !== 'All')

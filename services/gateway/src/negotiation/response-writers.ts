@@ -10,6 +10,7 @@ import {
   asPartialObjectMetadataList,
 } from '@orch/apimachinery/schema-model';
 import { warningsFrom } from '../request/context.js';
+import { isPrettyPrint } from '../request/query-params.js';
 import { negotiateOutput } from './negotiate.js';
 import type { MediaType, Output } from './negotiate.js';
 import { tableOf } from './table.js';
@@ -42,8 +43,8 @@ export function encode(
 }
 
 export function isPretty(req: HttpRequest): boolean {
-  const v = new URL(req.url ?? '/', 'https://x').searchParams.get('pretty');
-  return v === 'true' || v === '1';
+  const q = new URL(req.url ?? '/', 'https://x').searchParams;
+  return isPrettyPrint(q, req.headers['user-agent']);
 }
 
 /** How an object may be answered. */

@@ -12,7 +12,12 @@ import {
   csrApprovalRest,
   csrStatusRest,
 } from './certificates/certificatesigningrequests/subresources.js';
+import { EventsV1Store } from './core/events/events-v1-store.js';
 import { FinalizeRest } from './core/namespaces/finalize-rest.js';
+import { BindingRest } from './core/pods/binding-rest.js';
+import { ServiceAllocator } from './core/services/service-allocator.js';
+import type { ServiceRanges } from './core/services/service-allocator.js';
+import { ServiceStore } from './core/services/service-store.js';
 import { restKey } from './rest.js';
 import type { Storage } from './rest.js';
 import { StatusRest } from './status-rest.js';
@@ -27,20 +32,46 @@ const subresources: Record<string, (store: Store) => Storage | undefined> = {
     const isNamespaces = store.def.group === '' && store.def.resource === 'namespaces';
     return isNamespaces ? new FinalizeRest(store) : undefined;
   },
+  binding: (store) => {
+    const isPods = store.def.group === '' && store.def.resource === 'pods';
+    return isPods ? new BindingRest(store) : undefined;
+  },
 };
 
 /** One Store per stored (not virtual) kind, keyed `<group>/<version>/<resource>`. */
 export function buildStores(
   registry: ResourceRegistry,
   storage: StorageClient,
-  cachers: Cachers
+  cachers: Cachers,
+  opts: StoreOptions = {}
 ): Map<string, Store> {
   const stores = new Map<string, Store>();
+  const services = opts.serviceRanges
+    ? new ServiceAllocator(storage, opts.serviceRanges, opts.onReleaseError)
+    : undefined;
   for (const def of registry.all()) {
     if (def.virtual) continue; // an operation, served by its own REST object, never stored
-    stores.set(restKey(def), new Store(def, strategyFor(def), storage, cachers));
+    const strategy = strategyFor(def);
+    const isServices = def.group === '' && def.resource === 'services';
+    const isEventsV1 = def.group === 'events.orch.io' && def.resource === 'events';
+    stores.set(
+      restKey(def),
+      isServices && services
+        ? new ServiceStore(def, strategy, storage, cachers, services)
+        : isEventsV1
+          ? new EventsV1Store(def, strategy, storage, cachers)
+          : new Store(def, strategy, storage, cachers)
+    );
   }
   return stores;
+}
+
+/** What some kinds' Stores need beyond storage. */
+export interface StoreOptions {
+  /** Where Services' cluster IPs and node ports come from (without: none are handed out). */
+  serviceRanges?: ServiceRanges;
+  /** A release of IPs or ports that failed (the value stays taken). */
+  onReleaseError?: (err: unknown) => void;
 }
 
 export interface RestStorageDeps {
@@ -61,6 +92,9 @@ export function buildRestStorage(deps: RestStorageDeps): Map<string, Storage> {
       if (r) rest.set(restKey(store.def, sub), r);
     }
   }
+  // The `bindings` collection binds the pod its Binding names (upstream's LegacyBinding).
+  const pods = deps.stores.get('/v1/pods');
+  if (pods) rest.set('/v1/bindings', new BindingRest(pods));
   for (const [key, r] of accessReviewStorage(deps.authorizer, deps.reviewer)) rest.set(key, r);
   for (const [key, r] of deps.more ?? []) rest.set(key, r);
   return rest;

@@ -4,9 +4,11 @@ import { admissionRegistrationGroup } from '@orch/apimachinery/registry';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { admissionRegistrationStrategy } from './admissionregistration/strategy.js';
 import { certificateSigningRequestStrategy } from './certificates/certificatesigningrequests/strategy.js';
+import { coreEventStrategy, eventsV1Strategy } from './core/events/strategy.js';
 import { limitRangeStrategy } from './core/limitranges/strategy.js';
 import { namespaceStrategy } from './core/namespaces/strategy.js';
 import { resourceQuotaStrategy } from './core/resourcequotas/strategy.js';
+import { serviceStrategy } from './core/services/strategy.js';
 import { rbacStrategy } from './rbac/strategy.js';
 import { defaultStrategy } from './strategy.js';
 import type { Strategy } from './strategy.js';
@@ -16,6 +18,9 @@ const special: Record<string, Strategy> = {
   'certificates.orch.io/certificatesigningrequests': certificateSigningRequestStrategy,
   '/resourcequotas': resourceQuotaStrategy,
   '/limitranges': limitRangeStrategy,
+  '/services': serviceStrategy,
+  '/events': coreEventStrategy,
+  'events.orch.io/events': eventsV1Strategy,
 };
 
 export function strategyFor(def: ResourceDefinition): Strategy {

@@ -1,6 +1,7 @@
 // Request info: what a request is about, parsed from its path and method alone
 // (k8s apiserver/pkg/endpoints/request/requestinfo.go).
 import type { HttpRequest } from '../http/handler.js';
+import { queryBool } from './query-params.js';
 
 export interface RequestInfo {
   isResourceRequest: boolean;
@@ -92,8 +93,8 @@ export function requestInfoOf(method: string, url: URL): RequestInfo {
     info.namespace = info.name;
   }
 
-  const watch = url.searchParams.get('watch');
-  const isWatch = watchPrefix || watch === '1' || watch === 'true';
+  // watch is a bool option as upstream reads it: `?watch`, `?watch=1`, `?watch=True` all watch.
+  const isWatch = watchPrefix || queryBool(url.searchParams, 'watch');
   if (info.verb === 'get' && parts.length === 1) info.verb = isWatch ? 'watch' : 'list';
   else if (info.verb === 'get' && isWatch) info.verb = 'watch';
   if (info.verb === 'delete' && parts.length === 1) info.verb = 'deletecollection';

@@ -1,0 +1,76 @@
+// The official Python client (Debian's python3-kubernetes, installed by scripts/ensure-deps.sh)
+// against a running suite: create, list, watch, patch and delete of configmaps, services with
+// allocated cluster IPs and node ports, a deployment in apps/v1. client_calls.py does the calls
+// and reports each step; this test checks the steps and what the server holds afterwards.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { startSuite } from '@orch/testing';
+import type { Suite } from '@orch/testing';
+
+let suite: Suite;
+const script = fileURLToPath(new URL('../../src/python/client_calls.py', import.meta.url));
+// Debian's package is for the system Python: /usr/bin/python3 over whatever else is on PATH
+// (ORCH_PYTHON overrides).
+const python =
+  process.env['ORCH_PYTHON'] ?? (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3');
+
+before(async () => {
+  suite = await startSuite({ gatewayArgs: ['--service-cluster-ip-range=10.97.0.0/24'] });
+});
+
+after(async () => {
+  await suite.stop();
+});
+
+function runPython(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(python, [script, ...args], { timeout: 120_000 }, (err, stdout, stderr) => {
+      const code = err ? ((err as { code?: number }).code ?? 1) : 0;
+      resolve({ code: typeof code === 'number' ? code : 1, stdout, stderr });
+    });
+  });
+}
+
+test('the official Python client: configmaps (create, list, watch, patch, delete), services with allocated IPs, apps/v1', async () => {
+  const ns = 'python-client';
+  const r = await runPython([suite.kubeconfigs[0]!, ns, '10.97.0.']);
+  const steps = r.stdout
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as { step: string; ok: boolean; [k: string]: unknown });
+  assert.equal(r.code, 0, `python failed:\n${r.stdout}\n${r.stderr}`);
+  assert.deepEqual(
+    steps.map((s) => s.step),
+    [
+      'create namespace',
+      'create configmap',
+      'list configmaps',
+      'patch configmap',
+      'json patch configmap',
+      'delete configmap',
+      'watch configmaps',
+      'create service',
+      'create nodeport service',
+      'taken clusterIP refused',
+      'list services',
+      'delete service',
+      'apps/v1 deployment patched',
+    ]
+  );
+  // What the client saw is what the server holds.
+  const np = await suite.request(0, 'GET', `/api/v1/namespaces/${ns}/services/py-np`);
+  const spec = (np.body as { spec: { clusterIP: string; ports: { nodePort: number }[] } }).spec;
+  const step = steps.find((s) => s.step === 'create nodeport service');
+  assert.equal(spec.clusterIP, step?.['clusterIP']);
+  assert.equal(spec.ports[0]?.nodePort, step?.['nodePort']);
+  assert.equal(
+    (await suite.request(0, 'GET', `/api/v1/namespaces/${ns}/services/py-svc`)).status,
+    404,
+    'deleted through the client'
+  );
+  const watched = steps.find((s) => s.step === 'watch configmaps')?.['events'] as string[];
+  assert.deepEqual(watched, ['ADDED py-cm', 'MODIFIED py-cm', 'MODIFIED py-cm', 'DELETED py-cm']);
+});
