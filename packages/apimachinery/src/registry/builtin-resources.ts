@@ -2,6 +2,7 @@
 // more than the generic rules, a strategy in the gateway's registry/<group>/<resource>/.
 import { allVerbs } from './resource-definition.js';
 import type { ResourceDefinition } from './resource-definition.js';
+import { workloadResources } from './builtin-wl.js';
 
 const core = (
   def: Omit<ResourceDefinition, 'group' | 'version' | 'verbs' | 'listKind'>
@@ -69,7 +70,7 @@ export const builtinResources: readonly ResourceDefinition[] = [
     namespaced: true,
     shortNames: ['po'],
     categories: ['all'],
-    subresources: ['status'],
+    subresources: ['status', 'eviction'],
     selectableFields: [
       'spec.nodeName',
       'spec.restartPolicy',
@@ -125,7 +126,7 @@ export const builtinResources: readonly ResourceDefinition[] = [
     namespaced: true,
     shortNames: ['deploy'],
     categories: ['all'],
-    subresources: ['status'],
+    subresources: ['status', 'scale'],
   }),
   named('apps', 'v1', {
     resource: 'replicasets',
@@ -134,7 +135,7 @@ export const builtinResources: readonly ResourceDefinition[] = [
     namespaced: true,
     shortNames: ['rs'],
     categories: ['all'],
-    subresources: ['status'],
+    subresources: ['status', 'scale'],
   }),
   named('coordination.orch.io', 'v1', {
     resource: 'leases',
@@ -262,4 +263,5 @@ export const builtinResources: readonly ResourceDefinition[] = [
     verbs: ['create'] as const,
     virtual: true,
   })),
+  ...workloadResources,
 ];
