@@ -219,7 +219,10 @@ function metricStatusFromV1(m: Json): Json {
     out['object'] = {
       describedObject: object['target'] ?? {},
       metric: compact({ name: object['metricName'] ?? '', selector: object['selector'] }),
-      current: compact({ value: object['currentValue'] ?? '0', averageValue: object['averageValue'] }),
+      current: compact({
+        value: object['currentValue'] ?? '0',
+        averageValue: object['averageValue'],
+      }),
     };
   }
   const pods = obj(m['pods']);

@@ -1,5 +1,7 @@
 // Realistic objects of every built-in kind, as clients write them: shared by the schema model
 // tests (validation, the binary round trip, tables) and the gateway's e2e tests.
+import { realisticWorkloadObjects } from './realistic-objects-wl.js';
+
 export const realisticPod = {
   apiVersion: 'v1',
   kind: 'Pod',
@@ -275,6 +277,7 @@ export const realisticPod = {
 };
 
 export const realisticObjects: Record<string, Record<string, unknown>> = {
+  ...realisticWorkloadObjects,
   'v1/Namespace': {
     apiVersion: 'v1',
     kind: 'Namespace',

@@ -306,7 +306,8 @@ export class Store implements StandardStorage {
           marked.metadata.deletionTimestamp = now();
           marked.metadata.deletionGracePeriodSeconds = 0;
           this.strategy.prepareForGracefulDelete?.(marked);
-          if (opts.dryRun) return { object: this.#storageGV ? this.#out(marked) : marked, code: 202 };
+          if (opts.dryRun)
+            return { object: this.#storageGV ? this.#out(marked) : marked, code: 202 };
           return {
             object: this.#out(await this.#storage.update(key, marked, { revision })),
             code: 202,
