@@ -8830,8 +8830,7 @@ export const apiDescriptor: Record<string, unknown> = {
              "type": "string",
              "id": 9,
              "options": {
-              "(orch.api.keep_zero)": true,
-              "(orch.api.default_value)": "NonIndexed"
+              "(orch.api.keep_zero)": true
              },
              "comment": "completionMode specifies how Pod completions are tracked."
             },
@@ -8839,8 +8838,7 @@ export const apiDescriptor: Record<string, unknown> = {
              "type": "bool",
              "id": 10,
              "options": {
-              "(orch.api.keep_zero)": true,
-              "(orch.api.default_value)": "false"
+              "(orch.api.keep_zero)": true
              },
              "comment": "suspend specifies whether the Job controller should create Pods or not."
             },

@@ -5,11 +5,13 @@ import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { admissionRegistrationStrategy } from './admissionregistration/strategy.js';
 import { namespaceStrategy } from './core/namespaces/strategy.js';
 import { rbacStrategy } from './rbac/strategy.js';
+import { workloadStrategies } from './workload-strategies.js';
 import { defaultStrategy } from './strategy.js';
 import type { Strategy } from './strategy.js';
 
 const special: Record<string, Strategy> = {
   '/namespaces': namespaceStrategy,
+  ...workloadStrategies,
 };
 
 export function strategyFor(def: ResourceDefinition): Strategy {
