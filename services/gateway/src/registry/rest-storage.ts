@@ -9,15 +9,22 @@ import type { Authorizer } from '../authz/authorizer.js';
 import type { RuleReviewer } from '../authz/grpc-authorizer.js';
 import type { Cachers } from '../cache/cachers.js';
 import { FinalizeRest } from './core/namespaces/finalize-rest.js';
+import { evictionRestFor } from './core/pods/eviction-rest.js';
 import { restKey } from './rest.js';
+import { ScaleRest } from './scale-rest.js';
 import type { Storage } from './rest.js';
 import { StatusRest } from './status-rest.js';
 import { Store } from './store.js';
 import { strategyFor } from './strategies.js';
 
 /** The REST object of a stored kind's subresource, by subresource name. */
-const subresources: Record<string, (store: Store) => Storage | undefined> = {
+const subresources: Record<
+  string,
+  (store: Store, stores: Map<string, Store>) => Storage | undefined
+> = {
   status: (store) => new StatusRest(store),
+  scale: (store) => new ScaleRest(store),
+  eviction: (store, stores) => evictionRestFor(store, stores),
   finalize: (store) => {
     const isNamespaces = store.def.group === '' && store.def.resource === 'namespaces';
     return isNamespaces ? new FinalizeRest(store) : undefined;
@@ -52,7 +59,7 @@ export function buildRestStorage(deps: RestStorageDeps): Map<string, Storage> {
   for (const [key, store] of deps.stores) {
     rest.set(key, store);
     for (const sub of store.def.subresources ?? []) {
-      const r = subresources[sub]?.(store);
+      const r = subresources[sub]?.(store, deps.stores);
       if (r) rest.set(restKey(store.def, sub), r);
     }
   }
