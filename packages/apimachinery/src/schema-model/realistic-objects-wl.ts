@@ -194,7 +194,7 @@ export const realisticWorkloadObjects: Record<string, Record<string, unknown>> =
       },
       backoffLimit: 6,
       selector: { matchLabels: { 'batch.kubernetes.io/controller-uid': 'j1' } },
-      manualSelector: false,
+      manualSelector: true,
       template: {
         metadata: {
           labels: {

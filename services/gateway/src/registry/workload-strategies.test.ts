@@ -34,6 +34,7 @@ const pdb = 'policy/v1/PodDisruptionBudget';
 const jobWithUid = (change: (o: any) => void = () => {}) =>
   obj(job, (o) => {
     o.metadata.uid = 'j1';
+    o.spec.manualSelector = false;
     o.spec.template.metadata.labels['batch.kubernetes.io/controller-uid'] = 'j1';
     change(o);
   });
@@ -425,6 +426,7 @@ for (const [name, resource, o, expected, old] of rows) {
 test('the Job strategy generates the selector and template labels from the uid and name', () => {
   const j = obj(job, (o) => {
     delete o.spec.selector;
+    delete o.spec.manualSelector;
     o.spec.template.metadata.labels = { app: 'report' };
   });
   j.metadata.uid = 'u-7';

@@ -61,6 +61,7 @@ for (const [key, resource] of kinds) {
       // Jobs get their selector from the strategy.
       if (resource === 'jobs') {
         delete x['spec'].selector;
+        delete x['spec'].manualSelector;
         x['spec'].template.metadata.labels = { app: 'report' };
       }
     });
