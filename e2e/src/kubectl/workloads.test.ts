@@ -175,7 +175,9 @@ test('kubectl autoscale: an HPA read through autoscaling/v1 and v2', async () =>
     ]),
     /horizontalpodautoscaler.autoscaling\/web autoscaled/
   );
-  const v2 = JSON.parse(await ok(['-n', ns, 'get', 'horizontalpodautoscalers.v2.autoscaling', 'web', '-o', 'json']));
+  const v2 = JSON.parse(
+    await ok(['-n', ns, 'get', 'horizontalpodautoscalers.v2.autoscaling', 'web', '-o', 'json'])
+  );
   assert.equal(v2.apiVersion, 'autoscaling/v2');
   assert.deepEqual(v2.spec.metrics, [
     {
@@ -183,7 +185,9 @@ test('kubectl autoscale: an HPA read through autoscaling/v1 and v2', async () =>
       resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } },
     },
   ]);
-  const v1 = JSON.parse(await ok(['-n', ns, 'get', 'horizontalpodautoscalers.v1.autoscaling', 'web', '-o', 'json']));
+  const v1 = JSON.parse(
+    await ok(['-n', ns, 'get', 'horizontalpodautoscalers.v1.autoscaling', 'web', '-o', 'json'])
+  );
   assert.equal(v1.apiVersion, 'autoscaling/v1');
   assert.equal(v1.spec.targetCPUUtilizationPercentage, 70);
   assert.match(
