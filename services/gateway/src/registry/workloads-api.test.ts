@@ -368,3 +368,31 @@ test('eviction without a budget deletes the pod; a budget not yet observed answe
   ]);
   assert.equal((await evict('missing')).status, 404);
 });
+
+test('HorizontalPodAutoscalers: a watch in v1 sees changes made through v2 as v1 objects', async () => {
+  const list = (await req('GET', pathOf('autoscaling/v1', 'horizontalpodautoscalers')))
+    .body as Json;
+  const rv = list['metadata'].resourceVersion;
+  const watching = req(
+    'GET',
+    `${pathOf('autoscaling/v1', 'horizontalpodautoscalers')}?watch=1&resourceVersion=${rv}&timeoutSeconds=3`
+  );
+  const v2 = fresh(
+    'autoscaling/v2/HorizontalPodAutoscaler',
+    (o) => (o['metadata'].name = 'watched')
+  );
+  assert.equal(
+    (await req('POST', pathOf('autoscaling/v2', 'horizontalpodautoscalers'), v2)).status,
+    201
+  );
+  const events = (await watching).text
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Json);
+  const added = events.find((e) => e['object'].metadata.name === 'watched');
+  assert.ok(added, (await watching).text);
+  assert.equal(added['type'], 'ADDED');
+  assert.equal(added['object'].apiVersion, 'autoscaling/v1');
+  assert.equal(added['object'].spec.targetCPUUtilizationPercentage, 70);
+  assert.ok(added['object'].metadata.annotations['autoscaling.alpha.kubernetes.io/metrics']);
+});
