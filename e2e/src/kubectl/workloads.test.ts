@@ -248,7 +248,7 @@ spec:
     'drain',
     'worker-1',
     '--force',
-    '--timeout=3s',
+    '--timeout=10s',
     '--pod-selector=app=guarded',
   ]);
   assert.notEqual(drain.code, 0);
