@@ -262,3 +262,48 @@ spec:
     'true'
   );
 });
+
+test('kubectl explain and server-side apply know the new kinds from their schema', async () => {
+  assert.match(await ok(['explain', 'cronjob.spec.schedule']), /The schedule in Cron format/);
+  assert.match(
+    await ok(['explain', 'hpa.spec.behavior', '--api-version=autoscaling/v2']),
+    /HPAScalingRules|scaleUp/
+  );
+  const sts = `apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: ssa, namespace: ${ns}}
+spec:
+  serviceName: ssa
+  selector: {matchLabels: {app: ssa}}
+  template:
+    metadata: {labels: {app: ssa}}
+    spec:
+      containers:
+      - {name: main, image: "app:1", ports: [{containerPort: 80, name: http}]}
+`;
+  assert.match(
+    await ok(['apply', '--server-side', '--field-manager=alice', '-f', '-'], sts),
+    /statefulset.apps\/ssa serverside-applied/
+  );
+  // A second manager adds a container: the containers list merges by name.
+  const sidecar = `apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: ssa, namespace: ${ns}}
+spec:
+  template:
+    spec:
+      containers:
+      - {name: sidecar, image: "proxy:1"}
+`;
+  await ok(['apply', '--server-side', '--field-manager=bob', '-f', '-'], sidecar);
+  const names = await ok([
+    '-n',
+    ns,
+    'get',
+    'sts',
+    'ssa',
+    '-o',
+    'jsonpath={.spec.template.spec.containers[*].name}',
+  ]);
+  assert.equal(names, 'main sidecar');
+});
