@@ -81,7 +81,6 @@ export const workloadResources: readonly ResourceDefinition[] = [
     namespaced: true,
     categories: ['all'],
     subresources: ['status'],
-    selectableFields: ['status.successful'],
   }),
   kind('batch', 'v1', {
     resource: 'cronjobs',

@@ -396,3 +396,181 @@ test('HorizontalPodAutoscalers: a watch in v1 sees changes made through v2 as v1
   assert.equal(added['object'].spec.targetCPUUtilizationPercentage, 70);
   assert.ok(added['object'].metadata.annotations['autoscaling.alpha.kubernetes.io/metrics']);
 });
+
+// ---- The spec's "Removed API versions by release" rows of these kinds ----
+
+const group = async (name: string) =>
+  ((await req('GET', `/apis/${name}`)).body as Json)['versions'];
+
+test('Removed API versions by release, rows 1.26 (HorizontalPodAutoscaler autoscaling/v2beta2) and 1.25 (autoscaling/v2beta1): both 404, v2 preferred beside v1', async () => {
+  for (const v of ['v2beta2', 'v2beta1']) {
+    assert.equal(
+      (await req('GET', `/apis/autoscaling/${v}/horizontalpodautoscalers`)).status,
+      404,
+      v
+    );
+  }
+  assert.deepEqual(await group('autoscaling'), [
+    { groupVersion: 'autoscaling/v2', version: 'v2' },
+    { groupVersion: 'autoscaling/v1', version: 'v1' },
+  ]);
+});
+
+test('Removed API versions by release, row 1.25 (CronJob batch/v1beta1): 404, batch/v1 served', async () => {
+  assert.equal((await req('GET', `/apis/batch/v1beta1/namespaces/${ns}/cronjobs`)).status, 404);
+  assert.deepEqual(await group('batch'), [{ groupVersion: 'batch/v1', version: 'v1' }]);
+});
+
+test('Removed API versions by release, row 1.25 (PodDisruptionBudget policy/v1beta1): 404; in v1 an empty selector selects every pod of the namespace, an unset one none', async () => {
+  assert.equal(
+    (await req('GET', `/apis/policy/v1beta1/namespaces/${ns}/poddisruptionbudgets`)).status,
+    404
+  );
+  const other = 'pdb-selectors';
+  assert.equal(
+    (await req('POST', '/api/v1/namespaces', { metadata: { name: other } })).status,
+    201
+  );
+  const base = (p: string) => p.replace(`/namespaces/${ns}/`, `/namespaces/${other}/`);
+  const budget = async (name: string, selector: Json | undefined) => {
+    const c = await req('POST', base(pathOf('policy/v1', 'poddisruptionbudgets')), {
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name },
+      spec: { maxUnavailable: 0, ...(selector ? { selector } : {}) },
+    });
+    assert.equal(c.status, 201, c.text);
+    const o = c.body as Json;
+    o['status'] = {
+      observedGeneration: o['metadata'].generation,
+      disruptionsAllowed: 0,
+      desiredHealthy: 1,
+      currentHealthy: 1,
+    };
+    assert.equal(
+      (await req('PUT', `${base(pathOf('policy/v1', 'poddisruptionbudgets', name))}/status`, o))
+        .status,
+      200
+    );
+  };
+  const runningPod = async (name: string) => {
+    assert.equal(
+      (
+        await req('POST', base(pathOf('v1', 'pods')), {
+          metadata: { name, labels: { any: 'thing' } },
+          spec: { containers: [{ name: 'c', image: 'nginx:1.25' }] },
+        })
+      ).status,
+      201
+    );
+    const p = (await req('GET', base(pathOf('v1', 'pods', name)))).body as Json;
+    p['status'] = { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] };
+    assert.equal((await req('PUT', `${base(pathOf('v1', 'pods', name))}/status`, p)).status, 200);
+  };
+  const evictIn = (name: string) =>
+    req('POST', `${base(pathOf('v1', 'pods', name))}/eviction`, {
+      apiVersion: 'policy/v1',
+      kind: 'Eviction',
+      metadata: { name },
+    });
+  await budget('unset', undefined);
+  await runningPod('a');
+  assert.equal((await evictIn('a')).status, 201, 'an unset selector selects none');
+  await budget('empty', {});
+  await runningPod('b');
+  const r = await evictIn('b');
+  assert.equal(r.status, 429, 'an empty selector selects every pod');
+  assert.match((r.body as Json)['details'].causes[0].message, /The disruption budget empty needs/);
+});
+
+for (const [row, apiVersion, resource, key] of [
+  [
+    '1.16 (DaemonSet extensions/v1beta1, apps/v1beta2)',
+    'apps/v1',
+    'daemonsets',
+    'apps/v1/DaemonSet',
+  ],
+  [
+    '1.16 (Deployment extensions/v1beta1, apps/v1beta1, apps/v1beta2)',
+    'apps/v1',
+    'deployments',
+    'apps/v1/Deployment',
+  ],
+  [
+    '1.16 (StatefulSet apps/v1beta1, apps/v1beta2)',
+    'apps/v1',
+    'statefulsets',
+    'apps/v1/StatefulSet',
+  ],
+  [
+    '1.16 (ReplicaSet extensions/v1beta1, apps/v1beta1, apps/v1beta2)',
+    'apps/v1',
+    'replicasets',
+    'apps/v1/ReplicaSet',
+  ],
+] as const) {
+  test(`Removed API versions by release, row ${row}: the old versions 404; in apps/v1 spec.selector is required and immutable`, async () => {
+    for (const old of ['apps/v1beta1', 'apps/v1beta2', 'extensions/v1beta1'])
+      assert.equal(
+        (await req('GET', `/apis/${old}/namespaces/${ns}/${resource}`)).status,
+        404,
+        old
+      );
+    const name = `row-${resource}`;
+    const noSelector = fresh(key, (o) => {
+      o['metadata'].name = name;
+      delete o['spec'].selector;
+    });
+    const refused = await req('POST', pathOf(apiVersion, resource), noSelector);
+    // The schema's required option refuses it while decoding (400), naming the field.
+    assert.equal(refused.status, 400, refused.text);
+    assert.match(refused.text, /spec\.selector: Required value/);
+    const created = await req(
+      'POST',
+      pathOf(apiVersion, resource),
+      fresh(key, (o) => (o['metadata'].name = name))
+    );
+    assert.equal(created.status, 201, created.text);
+    const o = created.body as Json;
+    o['spec'].selector = { matchLabels: { ...o['spec'].selector.matchLabels, moved: 'yes' } };
+    o['spec'].template.metadata.labels.moved = 'yes';
+    const changed = await req('PUT', pathOf(apiVersion, resource, name), o);
+    assert.equal(changed.status, 422, changed.text);
+    assert.match(
+      (changed.body as Json)['message'],
+      /spec\.selector: Invalid value: .*: field is immutable/
+    );
+  });
+}
+
+test('Removed API versions by release, rows 1.16: the apps/v1 defaults (RollingUpdate strategies, Deployment 600 s, 10 revisions, 25%); DaemonSet spec.templateGeneration is gone', async () => {
+  const dep = fresh('apps/v1/Deployment', (o) => {
+    o['metadata'].name = 'defaults';
+    o['spec'] = { selector: o['spec'].selector, template: o['spec'].template };
+  });
+  const d = ((await req('POST', pathOf('apps/v1', 'deployments'), dep)).body as Json)['spec'];
+  assert.equal(d.progressDeadlineSeconds, 600);
+  assert.equal(d.revisionHistoryLimit, 10);
+  assert.deepEqual(d.strategy, {
+    type: 'RollingUpdate',
+    rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' },
+  });
+  const ds = fresh('apps/v1/DaemonSet', (o) => {
+    o['metadata'].name = 'defaults';
+    o['spec'] = {
+      selector: o['spec'].selector,
+      template: o['spec'].template,
+      templateGeneration: 2,
+    };
+  });
+  const strict = await req('POST', `${pathOf('apps/v1', 'daemonsets')}?fieldValidation=Strict`, ds);
+  assert.equal(strict.status, 400, strict.text);
+  assert.match(strict.text, /unknown field \\"spec.templateGeneration\\"/);
+  delete ds['spec'].templateGeneration;
+  const created = await req('POST', pathOf('apps/v1', 'daemonsets'), ds);
+  assert.equal(created.status, 201, created.text);
+  assert.deepEqual((created.body as Json)['spec'].updateStrategy, {
+    type: 'RollingUpdate',
+    rollingUpdate: { maxUnavailable: 1, maxSurge: 0 },
+  });
+});

@@ -24,7 +24,6 @@ export function validateDaemonSetSpec(s: Record<string, unknown>): FieldError[] 
     noActiveDeadlineFor: 'DaemonSet',
   });
   errs.push(...nonNegative(s['minReadySeconds'], spec.child('minReadySeconds')));
-  errs.push(...nonNegative(s['templateGeneration'], spec.child('templateGeneration')));
   errs.push(...nonNegative(s['revisionHistoryLimit'], spec.child('revisionHistoryLimit')));
   const strategy = objectAt(s, 'updateStrategy');
   const p = spec.child('updateStrategy');
