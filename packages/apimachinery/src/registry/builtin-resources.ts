@@ -4,6 +4,7 @@ import { builtinQuotaResources } from './builtin-quota.js';
 import { builtinSvcResources } from './builtin-svc.js';
 import { allVerbs } from './resource-definition.js';
 import type { ResourceDefinition } from './resource-definition.js';
+import { workloadResources } from './builtin-wl.js';
 
 const core = (
   def: Omit<ResourceDefinition, 'group' | 'version' | 'verbs' | 'listKind'>
@@ -71,7 +72,7 @@ export const builtinResources: readonly ResourceDefinition[] = [
     namespaced: true,
     shortNames: ['po'],
     categories: ['all'],
-    subresources: ['status', 'binding'],
+    subresources: ['status', 'binding', 'eviction'],
     selectableFields: [
       'spec.nodeName',
       'spec.restartPolicy',
@@ -128,7 +129,7 @@ export const builtinResources: readonly ResourceDefinition[] = [
     namespaced: true,
     shortNames: ['deploy'],
     categories: ['all'],
-    subresources: ['status'],
+    subresources: ['status', 'scale'],
   }),
   named('apps', 'v1', {
     resource: 'replicasets',
@@ -137,7 +138,7 @@ export const builtinResources: readonly ResourceDefinition[] = [
     namespaced: true,
     shortNames: ['rs'],
     categories: ['all'],
-    subresources: ['status'],
+    subresources: ['status', 'scale'],
   }),
   named('coordination.orch.io', 'v1', {
     resource: 'leases',
@@ -269,4 +270,5 @@ export const builtinResources: readonly ResourceDefinition[] = [
     virtual: true,
   })),
   ...builtinQuotaResources,
+  ...workloadResources,
 ];

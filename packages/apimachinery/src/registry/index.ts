@@ -39,3 +39,15 @@ export {
   admissionRegistrationGroup,
   admissionRegistrationVersion,
 } from './admissionregistration-types.js';
+export { Conversions } from './conversion.js';
+export type { ConversionFunc, ConversionKey } from './conversion.js';
+export { builtinConversions } from './builtin-conversions.js';
+export {
+  defaultCpuUtilization,
+  hpaBehaviorAnnotation,
+  hpaConditionsAnnotation,
+  hpaMetricSpecsAnnotation,
+  hpaMetricStatusesAnnotation,
+  hpaV1ToV2,
+  hpaV2ToV1,
+} from './autoscaling-conversion.js';

@@ -29,6 +29,11 @@ export interface ResourceDefinition extends GroupVersionResource {
   selectableFields?: readonly string[];
   /** Group and version objects are stored at (defaults to the served one). */
   storageGroup?: string;
+  /**
+   * The version objects are stored at, when not the served one (autoscaling/v1 HPAs are stored
+   * as v2): the Store converts between the two through the registered conversions.
+   */
+  storageVersion?: string;
   /** The resource name in storage keys (defaults to `resource`); kinds served in two groups share it. */
   storageResource?: string;
   /** A virtual type (an operation such as a token or access review): served, never stored, so no Store; answered by its own REST object. */

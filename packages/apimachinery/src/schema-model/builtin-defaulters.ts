@@ -4,6 +4,8 @@
 // children. Each mirrors the SetDefaults_* function of k8s.io/kubernetes it names; the constant
 // defaults of those functions are default_value options in proto/ instead.
 
+import { workloadDefaulters } from './builtin-defaulters-wl.js';
+
 type Json = Record<string, unknown>;
 
 /** Sets the computed defaults of one object of a message, in place. */
@@ -90,4 +92,5 @@ export const builtinDefaulters: Defaulters = new Map<string, Defaulter>([
   ['orch.api.core.v1.ServiceSpec', serviceSpec],
   ['orch.api.core.v1.ServicePort', servicePort],
   ['orch.api.apps.v1.DeploymentStrategy', deploymentStrategy],
+  ...workloadDefaulters,
 ]);

@@ -2,6 +2,7 @@
 // tests (validation, the binary round trip, tables) and the gateway's e2e tests.
 import { realisticQuotaObjects } from './realistic-objects-quota.js';
 import { realisticObjectsSvc } from './realistic-objects-svc.js';
+import { realisticWorkloadObjects } from './realistic-objects-wl.js';
 
 export const realisticPod = {
   apiVersion: 'v1',
@@ -279,6 +280,7 @@ export const realisticPod = {
 
 export const realisticObjects: Record<string, Record<string, unknown>> = {
   ...realisticQuotaObjects,
+  ...realisticWorkloadObjects,
   'v1/Namespace': {
     apiVersion: 'v1',
     kind: 'Namespace',

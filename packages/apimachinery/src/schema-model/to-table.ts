@@ -3,6 +3,7 @@
 // Created At. Cells follow kubectl's printers (k8s pkg/printers/internalversion).
 import type { MessageSchema, TableColumnSpec } from './schema-model.js';
 import { asPartialObjectMetadata } from './partial-object-metadata.js';
+import { workloadPrinters } from './to-table-wl.js';
 
 type Json = Record<string, unknown>;
 
@@ -369,6 +370,8 @@ const printers: Record<string, (obj: Json, now: number) => unknown> = {
         : `*/${str(pr['name'])}`;
     return pr['selector'] ? formatSelector(pr['selector']) : '<unset>';
   },
+  // The workload and autoscaling kinds (to-table-wl.ts).
+  ...workloadPrinters(humanDuration),
 };
 
 // printResourceQuota: `<resource>: <used>/<hard>` for each resource of status.hard, sorted,

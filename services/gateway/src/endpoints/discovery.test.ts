@@ -73,6 +73,9 @@ describe('discovery', () => {
         'admissionregistration.orch.io',
         'authorization.orch.io',
         'authentication.orch.io',
+        'batch',
+        'autoscaling',
+        'policy',
       ]
     );
     assert.deepEqual((await getJson('/apis/coordination.orch.io')).body, {
@@ -190,9 +193,13 @@ describe('discovery', () => {
       'authentication.orch.io/v1',
       'authentication.orch.io/v1beta1',
       'authorization.orch.io/v1',
+      'autoscaling/v1',
+      'autoscaling/v2',
+      'batch/v1',
       'certificates.orch.io/v1',
       'coordination.orch.io/v1',
       'events.orch.io/v1',
+      'policy/v1',
       'rbac.authorization.orch.io/v1',
       'v1',
     ]);

@@ -66,6 +66,9 @@ export interface APIResource {
   singularName: string;
   namespaced: boolean;
   kind: string;
+  /** The group and version of a subresource's kind when not the parent's (scale, eviction). */
+  group?: string;
+  version?: string;
   verbs: string[];
   shortNames?: string[];
   categories?: string[];
@@ -85,6 +88,14 @@ const verbsBySubresource: Partial<Record<string, readonly Verb[]>> = {
   eviction: ['create'],
   binding: ['create'],
   token: ['create'],
+};
+
+/** The kind of a subresource that reads or takes another kind than its parent's (upstream's GroupVersionKinder). */
+const kindsBySubresource: Partial<
+  Record<string, { group: string; version: string; kind: string }>
+> = {
+  scale: { group: 'autoscaling', version: 'v1', kind: 'Scale' },
+  eviction: { group: 'policy', version: 'v1', kind: 'Eviction' },
 };
 
 /** Verbs of a subresource by name; anything not listed behaves like `status`. */
@@ -149,6 +160,7 @@ function toAPIResources(def: ResourceDefinition): APIResource[] {
     singularName: '',
     namespaced: def.namespaced,
     kind: def.kind,
+    ...kindsBySubresource[sub],
     verbs: [...subresourceVerbs(sub)],
   }));
   return [main, ...subs];

@@ -248,6 +248,10 @@ describe('openapi', () => {
       'apis/authorization.orch.io/v1',
       'apis/authentication.orch.io/v1',
       'apis/authentication.orch.io/v1beta1',
+      'apis/batch/v1',
+      'apis/autoscaling/v2',
+      'apis/autoscaling/v1',
+      'apis/policy/v1',
     ]);
     const url: string = root['paths']['apis/apps/v1'].serverRelativeURL;
     assert.match(url, /^\/openapi\/v3\/apis\/apps\/v1\?hash=[0-9A-F]{128}$/);

@@ -15,19 +15,26 @@ import {
 import { EventsV1Store } from './core/events/events-v1-store.js';
 import { FinalizeRest } from './core/namespaces/finalize-rest.js';
 import { BindingRest } from './core/pods/binding-rest.js';
+import { evictionRestFor } from './core/pods/eviction-rest.js';
 import { ServiceAllocator } from './core/services/service-allocator.js';
 import type { ServiceRanges } from './core/services/service-allocator.js';
 import { ServiceStore } from './core/services/service-store.js';
 import { restKey } from './rest.js';
+import { ScaleRest } from './scale-rest.js';
 import type { Storage } from './rest.js';
 import { StatusRest } from './status-rest.js';
 import { Store } from './store.js';
 import { strategyFor } from './strategies.js';
 
 /** The REST object of a stored kind's subresource, by subresource name. */
-const subresources: Record<string, (store: Store) => Storage | undefined> = {
+const subresources: Record<
+  string,
+  (store: Store, stores: Map<string, Store>) => Storage | undefined
+> = {
   status: (store) => csrStatusRest(store) ?? new StatusRest(store),
   approval: (store) => csrApprovalRest(store),
+  scale: (store) => new ScaleRest(store),
+  eviction: (store, stores) => evictionRestFor(store, stores),
   finalize: (store) => {
     const isNamespaces = store.def.group === '' && store.def.resource === 'namespaces';
     return isNamespaces ? new FinalizeRest(store) : undefined;
@@ -88,7 +95,7 @@ export function buildRestStorage(deps: RestStorageDeps): Map<string, Storage> {
   for (const [key, store] of deps.stores) {
     rest.set(key, store);
     for (const sub of store.def.subresources ?? []) {
-      const r = subresources[sub]?.(store);
+      const r = subresources[sub]?.(store, deps.stores);
       if (r) rest.set(restKey(store.def, sub), r);
     }
   }

@@ -4,6 +4,10 @@
 // updateValidation, deleteValidation: admission's validating phase), then storage. Admission's
 // mutating phase comes before: in the create handler, and inside an update's update function. Updates re-read and retry on a lost race
 // unless the client pinned a resourceVersion. Dry run runs everything but the storage write.
+// A kind stored at another version than it is served (def.storageVersion: autoscaling/v1 HPAs
+// stored as v2) is converted by the registered conversions (builtinConversions) on the way in
+// and out: its strategy sees and storage keeps the storage version, clients and admission see
+// the served one.
 // It implements every REST role of a stored kind (registry/rest.ts); a subresource writes
 // through a copy with its own strategy (withStrategy), never through a branch here.
 import {
@@ -29,14 +33,15 @@ import {
   warningsForObjectMeta,
 } from '@orch/apimachinery/meta';
 import { isDeepStrictEqual } from 'node:util';
-import { storageKey, storagePrefix } from '@orch/apimachinery/registry';
+import { builtinConversions, storageKey, storagePrefix } from '@orch/apimachinery/registry';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { formatApiVersion } from '@orch/apimachinery/schema';
+import type { GroupVersion } from '@orch/apimachinery/schema';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import { specChanged } from './strategy.js';
 import type { Cacher } from '../cache/cacher.js';
 import type { Cachers } from '../cache/cachers.js';
-import type { FeedListener } from '../watch/change.js';
+import type { Change, FeedListener } from '../watch/change.js';
 import type {
   CreateOptions,
   DeleteOptions,
@@ -60,6 +65,8 @@ export class Store implements StandardStorage {
   readonly #cachers: Cachers | undefined;
   /** How this kind's stored JSON starts when it can be answered as it is (listJson). */
   readonly #jsonHead: Buffer;
+  /** The version objects are stored at, when it is not the served one (else undefined). */
+  readonly #storageGV: GroupVersion | undefined;
 
   constructor(
     def: ResourceDefinition,
@@ -74,6 +81,11 @@ export class Store implements StandardStorage {
     this.#jsonHead = Buffer.from(
       `{"apiVersion":${JSON.stringify(formatApiVersion(def))},"kind":${JSON.stringify(def.kind)},`
     );
+    const storageVersion = def.storageVersion ?? def.version;
+    this.#storageGV =
+      storageVersion === def.version
+        ? undefined
+        : { group: def.storageGroup ?? def.group, version: storageVersion };
   }
 
   /**
@@ -106,9 +118,35 @@ export class Store implements StandardStorage {
 
   /** Objects from storage are at their storage version; answer in the served one. */
   #out(obj: Record<string, unknown>): ApiObject {
+    if (this.#storageGV) return this.#converted(obj);
     obj['apiVersion'] = formatApiVersion(this.def);
     obj['kind'] = this.def.kind;
     return obj as ApiObject;
+  }
+
+  /** A stored object (never mutated) converted to the served version. */
+  #converted(obj: Record<string, unknown>): ApiObject {
+    const gv = this.#storageGV ?? this.def;
+    const stored = { ...obj, apiVersion: formatApiVersion(gv), kind: this.def.kind };
+    return builtinConversions.convert(stored, this.def) as ApiObject;
+  }
+
+  /** An object of the served version at the storage version (itself when they are one). */
+  #toStorage(obj: ApiObject): ApiObject {
+    if (!this.#storageGV) return obj;
+    const served = { ...obj, apiVersion: formatApiVersion(this.def), kind: this.def.kind };
+    return builtinConversions.convert(served, this.#storageGV) as ApiObject;
+  }
+
+  /** A storage read as stored (for writing back) and as served (for clients and admission). */
+  #read(obj: Record<string, unknown>): { stored: ApiObject; served: ApiObject } {
+    if (!this.#storageGV) {
+      const served = this.#out(obj);
+      return { stored: served, served };
+    }
+    obj['apiVersion'] = formatApiVersion(this.#storageGV);
+    obj['kind'] = this.def.kind;
+    return { stored: obj as ApiObject, served: this.#converted(obj) };
   }
 
   /**
@@ -116,6 +154,7 @@ export class Store implements StandardStorage {
    * so never mutated (a shallow copy when apiVersion or kind differ).
    */
   #served(obj: Record<string, unknown>): ApiObject {
+    if (this.#storageGV) return this.#converted(obj);
     const apiVersion = formatApiVersion(this.def);
     if (obj['apiVersion'] === apiVersion && obj['kind'] === this.def.kind) return obj as ApiObject;
     return { ...obj, apiVersion, kind: this.def.kind } as unknown as ApiObject;
@@ -140,10 +179,11 @@ export class Store implements StandardStorage {
     return this.#out(await this.#storage.get(key, opts.consistency, opts.revision ?? 0));
   }
 
-  async create(ctx: RestContext, obj: ApiObject, opts: CreateOptions): Promise<ApiObject> {
+  async create(ctx: RestContext, served: ApiObject, opts: CreateOptions): Promise<ApiObject> {
+    const obj = this.#toStorage(served);
     this.#beforeCreate(obj, ctx);
     for (const w of warningsForObjectMeta(obj.metadata)) opts.warn?.(w);
-    await opts.createValidation?.(obj, undefined);
+    await opts.createValidation?.(this.#storageGV ? this.#out(obj) : obj, undefined);
     const key = this.key(obj.metadata.namespace, obj.metadata.name ?? '');
     if (opts.dryRun) {
       try {
@@ -152,7 +192,7 @@ export class Store implements StandardStorage {
       } catch (err) {
         if (!isNotFound(err)) throw err;
       }
-      return obj;
+      return this.#storageGV ? this.#out(obj) : obj;
     }
     return this.#out(await this.#storage.create(key, obj));
   }
@@ -175,12 +215,13 @@ export class Store implements StandardStorage {
     };
     for (let attempt = 0; ; attempt++) {
       let current: ApiObject | undefined;
+      let stored: ApiObject | undefined;
       try {
-        current = this.#out(await this.#storage.get(key, 'MOST_RECENT'));
+        ({ stored, served: current } = this.#read(await this.#storage.get(key, 'MOST_RECENT')));
       } catch (err) {
         if (!isNotFound(err)) throw err;
       }
-      if (!current) {
+      if (!current || !stored) {
         // forceAllowCreate decides when given (apply creates, PATCH never does; k8s
         // forceAllowCreate), else the strategy's AllowCreateOnUpdate.
         if (!(opts.forceAllowCreate ?? this.strategy.allowCreateOnUpdate)) {
@@ -208,19 +249,20 @@ export class Store implements StandardStorage {
           'the object has been modified; please apply your changes to the latest version and try again'
         );
       }
-      const next = this.#beforeUpdate(desired, current);
+      const next = this.#beforeUpdate(this.#toStorage(desired), stored);
       for (const w of warningsForObjectMeta(next.metadata)) warnings.add(w);
-      await opts.updateValidation?.(next, current);
+      const nextServed = this.#storageGV ? this.#out(next) : next;
+      await opts.updateValidation?.(nextServed, current);
       const revision = Number(current.metadata.resourceVersion);
-      if (opts.dryRun) return warned({ object: next, created: false });
+      if (opts.dryRun) return warned({ object: nextServed, created: false });
       // Semantic equality, whatever the order of keys (upstream's Semantic.DeepEqual): a write that
       // changes nothing (its managedFields included) is not stored.
-      if (isDeepStrictEqual(next, current)) return warned({ object: current, created: false });
+      if (isDeepStrictEqual(next, stored)) return warned({ object: current, created: false });
       try {
         if (next.metadata.deletionTimestamp && this.#blockingFinalizers(next).length === 0) {
           // The last finalizer is gone: the object goes (k8s ShouldDeleteDuringUpdate).
           await this.#storage.delete(key, { revision });
-          return warned({ object: next, created: false });
+          return warned({ object: nextServed, created: false });
         }
         const stored = this.#out(await this.#storage.update(key, next, { revision }));
         return warned({ object: stored, created: false });
@@ -238,7 +280,8 @@ export class Store implements StandardStorage {
   async delete(ctx: RestContext, name: string, opts: DeleteOptions): Promise<DeleteResult> {
     const key = this.key(ctx.namespace, name);
     for (let attempt = 0; ; attempt++) {
-      const current = this.#out(await this.#storage.get(key, 'MOST_RECENT'));
+      const read = this.#read(await this.#storage.get(key, 'MOST_RECENT'));
+      const current = read.served;
       const pre = opts.preconditions;
       if (pre?.uid && pre.uid !== current.metadata.uid) {
         throw newConflict(
@@ -259,11 +302,12 @@ export class Store implements StandardStorage {
       try {
         if (this.#blockingFinalizers(current).length > 0) {
           if (current.metadata.deletionTimestamp) return { object: current, code: 202 };
-          const marked = structuredClone(current);
+          const marked = structuredClone(read.stored);
           marked.metadata.deletionTimestamp = now();
           marked.metadata.deletionGracePeriodSeconds = 0;
           this.strategy.prepareForGracefulDelete?.(marked);
-          if (opts.dryRun) return { object: marked, code: 202 };
+          if (opts.dryRun)
+            return { object: this.#storageGV ? this.#out(marked) : marked, code: 202 };
           return {
             object: this.#out(await this.#storage.update(key, marked, { revision })),
             code: 202,
@@ -411,7 +455,21 @@ export class Store implements StandardStorage {
   ): Promise<() => void> {
     const cacher = this.#cacher;
     if (!cacher) throw new Error(`${this.def.resource} has no watch cache`);
-    return cacher.watch(listener, fromRevision);
+    if (!this.#storageGV) return cacher.watch(listener, fromRevision);
+    // Each change converted to the served version before the watcher filters and writes it.
+    const served = (o: Record<string, unknown>): Record<string, unknown> =>
+      this.#converted(o) as unknown as Record<string, unknown>;
+    const converting: FeedListener = {
+      change: (c: Change) =>
+        listener.change({
+          ...c,
+          object: served(c.object),
+          ...(c.prevObject ? { prevObject: served(c.prevObject) } : {}),
+        }),
+      progress: (revision) => listener.progress(revision),
+      fail: (status) => listener.fail(status),
+    };
+    return cacher.watch(converting, fromRevision);
   }
 }
 

@@ -10,6 +10,7 @@ import { namespaceStrategy } from './core/namespaces/strategy.js';
 import { resourceQuotaStrategy } from './core/resourcequotas/strategy.js';
 import { serviceStrategy } from './core/services/strategy.js';
 import { rbacStrategy } from './rbac/strategy.js';
+import { workloadStrategies } from './workload-strategies.js';
 import { defaultStrategy } from './strategy.js';
 import type { Strategy } from './strategy.js';
 
@@ -21,6 +22,7 @@ const special: Record<string, Strategy> = {
   '/services': serviceStrategy,
   '/events': coreEventStrategy,
   'events.orch.io/events': eventsV1Strategy,
+  ...workloadStrategies,
 };
 
 export function strategyFor(def: ResourceDefinition): Strategy {

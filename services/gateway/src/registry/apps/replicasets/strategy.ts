@@ -1,0 +1,16 @@
+// ReplicaSets (k8s pkg/registry/apps/replicaset/strategy.go): the generic rules with a status
+// subresource, and apps/v1's immutable selector (ReplicaSetStrategy.ValidateUpdate).
+import { newPath } from '@orch/apimachinery/errors';
+import { defaultStrategy } from '../../strategy.js';
+import type { Strategy } from '../../strategy.js';
+import { immutable, objectAt } from '../../workload-validation.js';
+
+export const replicaSetStrategy: Strategy = {
+  ...defaultStrategy({ hasStatus: true }),
+  validateUpdate: (obj, old) =>
+    immutable(
+      objectAt(obj, 'spec')['selector'],
+      objectAt(old, 'spec')['selector'],
+      newPath('spec', 'selector')
+    ),
+};
