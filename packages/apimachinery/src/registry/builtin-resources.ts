@@ -1,5 +1,6 @@
 // The built-in kinds served by the gateway. Adding a kind is one entry here plus, when it needs
 // more than the generic rules, a strategy in the gateway's registry/<group>/<resource>/.
+import { platResources } from './builtin-plat.js';
 import { allVerbs } from './resource-definition.js';
 import type { ResourceDefinition } from './resource-definition.js';
 
@@ -262,4 +263,5 @@ export const builtinResources: readonly ResourceDefinition[] = [
     verbs: ['create'] as const,
     virtual: true,
   })),
+  ...platResources,
 ];

@@ -1,5 +1,6 @@
 // Realistic objects of every built-in kind, as clients write them: shared by the schema model
 // tests (validation, the binary round trip, tables) and the gateway's e2e tests.
+import { platRealisticObjects } from './realistic-objects-plat.js';
 export const realisticPod = {
   apiVersion: 'v1',
   kind: 'Pod',
@@ -835,6 +836,7 @@ export const realisticObjects: Record<string, Record<string, unknown>> = {
       incomplete: false,
     },
   },
+  ...platRealisticObjects,
 };
 
 function realisticTokenReview(version: string): Record<string, unknown> {

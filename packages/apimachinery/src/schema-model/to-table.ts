@@ -3,6 +3,7 @@
 // Created At. Cells follow kubectl's printers (k8s pkg/printers/internalversion).
 import type { MessageSchema, TableColumnSpec } from './schema-model.js';
 import { asPartialObjectMetadata } from './partial-object-metadata.js';
+import { platTablePrinters } from './table-printers-plat.js';
 
 type Json = Record<string, unknown>;
 
@@ -356,6 +357,8 @@ const printers: Record<string, (obj: Json, now: number) => unknown> = {
         : `*/${str(pr['name'])}`;
     return pr['selector'] ? formatSelector(pr['selector']) : '<unset>';
   },
+  // the platform kinds (issue 18, plat)
+  ...platTablePrinters,
 };
 
 /** The names of the printers a column source may use ("@name"). */
