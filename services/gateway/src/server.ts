@@ -26,6 +26,7 @@ import { bootstrapPolicyCheck } from './health/bootstrap-policy-check.js';
 import { healthCheckerFunc, installHealthChecks } from './health/healthz.js';
 import { ShutdownState } from './health/shutdown-state.js';
 import { ensureSystemNamespaces } from './registry/ensure-system-namespaces.js';
+import { ensureSystemPriorityClasses } from './registry/scheduling/priorityclasses/ensure-system-priority-classes.js';
 import { NamespaceInformer } from './registry/namespace-informer.js';
 import { buildRestStorage, buildStores } from './registry/rest-storage.js';
 import type { Store } from './registry/store.js';
@@ -45,6 +46,7 @@ export class GatewayServer implements Runnable {
   readonly #authn: ReturnType<typeof buildAuthentication>;
   readonly #audit: ReturnType<typeof fileAuditSink> | undefined;
   readonly #namespaces: Store;
+  readonly #priorityClasses: Store | undefined;
   readonly #shutdown = new ShutdownState();
   readonly #serving = new Deferred<number>();
   /** Every open connection, by protocol: HTTP/2 sessions and all TLS sockets (for shutdown). */
@@ -88,6 +90,7 @@ export class GatewayServer implements Runnable {
     // end of REST storage
 
     this.#namespaces = namespaces;
+    this.#priorityClasses = stores.get('scheduling.orch.io/v1/priorityclasses');
     this.#informer = informer;
     this.#authn = authn;
     this.#policyWatch = authz.cache
@@ -212,6 +215,8 @@ export class GatewayServer implements Runnable {
       void this.#policyWatch?.start();
       this.#authn.start();
       void ensureSystemNamespaces(this.#namespaces, log, signal);
+      if (this.#priorityClasses)
+        void ensureSystemPriorityClasses(this.#priorityClasses, log, signal);
       log.info('gateway serving', { address: `https://${options.address}:${port}` });
       this.#serving.resolve(port);
 

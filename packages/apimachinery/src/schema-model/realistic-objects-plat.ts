@@ -25,7 +25,7 @@ export const platRealisticObjects: Record<string, Record<string, unknown>> = {
         volumeHandle: 'vol-0a1b2c3d',
         fsType: 'ext4',
         volumeAttributes: { tier: 'fast' },
-        nodePublishSecretRef: { name: 'csi-secret', namespace: 'kube-system' },
+        nodePublishSecretRef: { name: 'csi-secret', namespace: 'orch-system' },
       },
       accessModes: ['ReadWriteOnce', 'ReadOnlyMany'],
       claimRef: {
@@ -281,7 +281,7 @@ export const platRealisticObjects: Record<string, Record<string, unknown>> = {
   'storage.orch.io/v1/CSIStorageCapacity': {
     apiVersion: 'storage.orch.io/v1',
     kind: 'CSIStorageCapacity',
-    metadata: meta('csisc-7x2kq', 'kube-system'),
+    metadata: meta('csisc-7x2kq', 'orch-system'),
     nodeTopology: { matchLabels: { 'topology.kubernetes.io/zone': 'zone-a' } },
     storageClassName: 'fast',
     capacity: '500Gi',
