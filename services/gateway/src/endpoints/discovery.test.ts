@@ -68,10 +68,18 @@ describe('discovery', () => {
         'apps',
         'coordination.orch.io',
         'events.orch.io',
+        'certificates.orch.io',
         'rbac.authorization.orch.io',
         'admissionregistration.orch.io',
         'authorization.orch.io',
         'authentication.orch.io',
+        // the platform kinds (issue 18, plat)
+        'networking.orch.io',
+        'discovery.orch.io',
+        'storage.orch.io',
+        'scheduling.orch.io',
+        'node.orch.io',
+        'flowcontrol.apiserver.orch.io',
       ]
     );
     assert.deepEqual((await getJson('/apis/coordination.orch.io')).body, {
@@ -189,9 +197,16 @@ describe('discovery', () => {
       'authentication.orch.io/v1',
       'authentication.orch.io/v1beta1',
       'authorization.orch.io/v1',
+      'certificates.orch.io/v1',
       'coordination.orch.io/v1',
+      'discovery.orch.io/v1',
       'events.orch.io/v1',
+      'flowcontrol.apiserver.orch.io/v1',
+      'networking.orch.io/v1',
+      'node.orch.io/v1',
       'rbac.authorization.orch.io/v1',
+      'scheduling.orch.io/v1',
+      'storage.orch.io/v1',
       'v1',
     ]);
 

@@ -242,11 +242,19 @@ describe('openapi', () => {
       'apis/apps/v1',
       'apis/coordination.orch.io/v1',
       'apis/events.orch.io/v1',
+      'apis/certificates.orch.io/v1',
       'apis/rbac.authorization.orch.io/v1',
       'apis/admissionregistration.orch.io/v1',
       'apis/authorization.orch.io/v1',
       'apis/authentication.orch.io/v1',
       'apis/authentication.orch.io/v1beta1',
+      // the platform kinds (issue 18, plat)
+      'apis/networking.orch.io/v1',
+      'apis/discovery.orch.io/v1',
+      'apis/storage.orch.io/v1',
+      'apis/scheduling.orch.io/v1',
+      'apis/node.orch.io/v1',
+      'apis/flowcontrol.apiserver.orch.io/v1',
     ]);
     const url: string = root['paths']['apis/apps/v1'].serverRelativeURL;
     assert.match(url, /^\/openapi\/v3\/apis\/apps\/v1\?hash=[0-9A-F]{128}$/);
