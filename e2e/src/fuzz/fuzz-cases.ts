@@ -73,7 +73,11 @@ export function fuzzTargets(): FuzzTarget[] {
     // An aggregated ClusterRole changes when other roles are written: victims change only by
     // the requests sent to them.
     delete template['aggregationRule'];
-    const nameRule = def.group.startsWith('rbac.')
+    // PersistentVolume and claim names are path segments too (ValidatePersistentVolumeName).
+    const pathSegment =
+      def.group.startsWith('rbac.') ||
+      (def.group === '' && ['persistentvolumes', 'persistentvolumeclaims'].includes(def.resource));
+    const nameRule = pathSegment
       ? 'path-segment'
       : def.kind === 'Namespace'
         ? 'label'

@@ -163,7 +163,7 @@ test('strategies answer 422 with upstream field paths and messages, and store no
       { metadata: { name: 'bad' }, spec: { accessModes: [], resources: { requests: {} } } },
       [
         'spec.accessModes: Required value: at least 1 access mode is required',
-        'spec.resources[storage]: Required value',
+        'spec.resources.requests[storage]: Required value',
       ],
     ],
     [

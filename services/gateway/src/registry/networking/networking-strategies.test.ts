@@ -123,7 +123,7 @@ const ingressRows: [string, ApiObject, string[]][] = [
       { 'kubernetes.io/ingress.class': 'nginx' }
     ),
     [
-      'annotations.kubernetes.io/ingress.class: FieldValueInvalid: can not be set when the class field is also set',
+      'metadata.annotations[kubernetes.io/ingress.class]: FieldValueInvalid: can not be set when the class field is also set',
     ],
   ],
 ];

@@ -136,14 +136,14 @@ const driverRows: [string, ApiObject, string[]][] = [
 for (const [name, o, want] of driverRows)
   test(`ValidateCSIDriver, ${name}`, () => check(validateCSIDriver(o), want));
 
-test('ValidateCSIDriverUpdate: attachRequired (upstream path spec.attachedRequired) and volumeLifecycleModes immutable; podInfoOnMount mutable', () => {
+test('ValidateCSIDriverUpdate: attachRequired (upstream path: spec.attachedRequired) and volumeLifecycleModes immutable; podInfoOnMount mutable', () => {
   check(
     csiDriverStrategy.validateUpdate(
       driver({ attachRequired: false, volumeLifecycleModes: ['Ephemeral'] }),
       driver({ volumeLifecycleModes: ['Persistent'] })
     ),
     [
-      'spec.attachedRequired: FieldValueInvalid: field is immutable',
+      'spec.attachRequired: FieldValueInvalid: field is immutable',
       'spec.volumeLifecycleModes: FieldValueInvalid: field is immutable',
     ]
   );

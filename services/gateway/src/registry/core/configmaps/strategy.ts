@@ -26,7 +26,7 @@ export function validateConfigMap(cm: ApiObject): FieldError[] {
     total += Buffer.from(str(value), 'base64').length;
     if (key in data) errs.push(fieldInvalid(p, key, 'duplicate key in both data and binaryData'));
   }
-  if (total > maxSecretSize) errs.push(fieldTooLong('', maxSecretSize));
+  if (total > maxSecretSize) errs.push(fieldTooLong('data', maxSecretSize));
   return errs;
 }
 

@@ -2,7 +2,8 @@
 // pkg/apis/core/validation ValidatePersistentVolumeClaim / ValidatePersistentVolumeClaimUpdate):
 // names are path segments; born Pending; a storage request above zero; the spec is immutable
 // after creation except the bound claim's resources.requests (expansion, never below
-// status.capacity) and volumeAttributesClassName, and volumeName, which binding sets once.
+// status.capacity) and volumeAttributesClassName, and volumeName, which binding sets once. The
+// storage request's path is `spec.resources.requests[storage]` (upstream: `spec.resources[storage]`).
 import { fieldForbidden, fieldInvalid, fieldRequired, newPath } from '@orch/apimachinery/errors';
 import type { FieldError } from '@orch/apimachinery/errors';
 import type { ApiObject } from '@orch/apimachinery/meta';
@@ -43,7 +44,7 @@ export function validatePersistentVolumeClaim(pvc: ApiObject): FieldError[] {
     'at least 1 access mode is required'
   );
   errs.push(...validateLabelSelector(spec['selector'], {}, path.child('selector')));
-  const storagePath = path.child('resources').key('storage');
+  const storagePath = path.child('resources', 'requests').key('storage');
   const requests = obj(obj(spec['resources'])['requests']);
   if (!('storage' in requests)) errs.push(fieldRequired(storagePath, ''));
   else {

@@ -93,15 +93,13 @@ for (const [rule, obj, want] of pvRows)
 test('ValidatePersistentVolumeUpdate: the volume source and volumeMode are immutable; capacity and reclaim policy are not', () => {
   assert.deepEqual(
     fmt(validatePersistentVolumeUpdate(pv({ hostPath: { path: '/other' } }), pv())),
-    [
-      'spec.persistentvolumesource: FieldValueForbidden: spec.persistentvolumesource is immutable after creation',
-    ]
+    ['spec: FieldValueForbidden: spec.persistentvolumesource is immutable after creation']
   );
   assert.deepEqual(
     fmt(
       validatePersistentVolumeUpdate(pv({ volumeMode: 'Block' }), pv({ volumeMode: 'Filesystem' }))
     ),
-    ['volumeMode: FieldValueInvalid: field is immutable']
+    ['spec.volumeMode: FieldValueInvalid: field is immutable']
   );
   assert.deepEqual(
     fmt(
@@ -129,12 +127,12 @@ const pvcRows: [string, ApiObject, string[]][] = [
   [
     'resources.requests[storage] required',
     pvc({ resources: {} }),
-    ['spec.resources[storage]: FieldValueRequired'],
+    ['spec.resources.requests[storage]: FieldValueRequired'],
   ],
   [
     'resources.requests[storage] above zero',
     pvc({ resources: { requests: { storage: '0Gi' } } }),
-    ['spec.resources[storage]: FieldValueInvalid: must be greater than zero'],
+    ['spec.resources.requests[storage]: FieldValueInvalid: must be greater than zero'],
   ],
   [
     'storageClassName: a DNS subdomain',

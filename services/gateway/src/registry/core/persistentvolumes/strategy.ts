@@ -1,7 +1,8 @@
 // PersistentVolumes (k8s pkg/registry/core/persistentvolume/strategy.go, pkg/apis/core/validation
 // ValidatePersistentVolume / ValidatePersistentVolumeUpdate): names are path segments; born
 // Pending with their phase transition time; one volume source, immutable after creation, as
-// are volumeMode and a set nodeAffinity; status through the status subresource.
+// are volumeMode and a set nodeAffinity; status through the status subresource. Field paths name
+// real fields where upstream's do not (upstream: `spec.persistentvolumesource`, `volumeMode`).
 import {
   fieldForbidden,
   fieldNotSupported,
@@ -72,14 +73,13 @@ export function validatePersistentVolumeUpdate(next: ApiObject, old: ApiObject):
   const oldSpec = obj(old['spec']);
   if (!sameJson(sourceOf(spec), sourceOf(oldSpec)))
     errs.push(
-      fieldForbidden(
-        newPath('spec', 'persistentvolumesource'),
-        'spec.persistentvolumesource is immutable after creation'
-      )
+      fieldForbidden(newPath('spec'), 'spec.persistentvolumesource is immutable after creation')
     );
-  errs.push(...immutable(spec['volumeMode'], oldSpec['volumeMode'], newPath('volumeMode')));
+  errs.push(...immutable(spec['volumeMode'], oldSpec['volumeMode'], newPath('spec', 'volumeMode')));
   if (isObject(oldSpec['nodeAffinity']))
-    errs.push(...immutable(spec['nodeAffinity'], oldSpec['nodeAffinity'], newPath('nodeAffinity')));
+    errs.push(
+      ...immutable(spec['nodeAffinity'], oldSpec['nodeAffinity'], newPath('spec', 'nodeAffinity'))
+    );
   return errs;
 }
 

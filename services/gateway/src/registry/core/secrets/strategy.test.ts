@@ -171,7 +171,7 @@ const cmRows: [string, ApiObject, string[]][] = [
       data: { a: 'x'.repeat(600 * 1024) },
       binaryData: { b: Buffer.alloc(600 * 1024).toString('base64') },
     }),
-    [': FieldValueTooLong: may not be more than 1048576 bytes'],
+    ['data: FieldValueTooLong: may not be more than 1048576 bytes'],
   ],
 ];
 for (const [rule, obj, want] of cmRows)

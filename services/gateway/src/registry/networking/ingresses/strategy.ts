@@ -178,7 +178,7 @@ export function validateIngress(ing: ApiObject): FieldError[] {
   if (typeof spec['ingressClassName'] === 'string' && annotation !== undefined)
     errs.push(
       fieldInvalid(
-        newPath('annotations').child(annotationIngressClass),
+        newPath('metadata', 'annotations').key(annotationIngressClass),
         annotation,
         'can not be set when the class field is also set'
       )

@@ -2,7 +2,8 @@
 // ValidateCSIDriver / ValidateCSIDriverUpdate): a CSI driver name; attachRequired and
 // podInfoOnMount set (defaulted); fsGroupPolicy and volumeLifecycleModes from their values;
 // token requests with distinct audiences and 10 minutes to 2^32 seconds; attachRequired and
-// volumeLifecycleModes immutable (upstream's path says `attachedRequired`).
+// volumeLifecycleModes immutable (field paths name real fields where upstream's do not: upstream says
+// `spec.attachedRequired`).
 import {
   fieldDuplicate,
   fieldInvalid,
@@ -75,7 +76,7 @@ export const csiDriverStrategy: Strategy = {
       ...immutable(
         spec['attachRequired'],
         oldSpec['attachRequired'],
-        newPath('spec', 'attachedRequired')
+        newPath('spec', 'attachRequired')
       ),
       ...immutable(
         spec['volumeLifecycleModes'],
