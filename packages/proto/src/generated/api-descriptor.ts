@@ -9596,7 +9596,8 @@ export const apiDescriptor: Record<string, unknown> = {
              "type": "string",
              "id": 4,
              "options": {
-              "(orch.api.keep_zero)": true
+              "(orch.api.keep_zero)": true,
+              "(orch.api.default_value)": "Cluster"
              },
              "comment": "scope represents if this refers to a cluster or namespace scoped resource."
             },

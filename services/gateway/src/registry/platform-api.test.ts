@@ -81,7 +81,7 @@ test('status subresources: a write to the object keeps status, the status subres
   );
 });
 
-test('SetDefaults_*: PersistentVolume reclaim policy Retain and phase Pending, StorageClass Delete/Immediate, CSIDriver, PriorityClass, NetworkPolicy policyTypes', async () => {
+test('SetDefaults_*: PersistentVolume reclaim policy Retain and phase Pending, StorageClass Delete/Immediate, CSIDriver, PriorityClass, NetworkPolicy policyTypes, IngressClass parameters scope', async () => {
   const pv = await suite.request(0, 'POST', pathOf(defOf('persistentvolumes')), {
     metadata: { name: 'pv-defaults' },
     spec: {
@@ -125,6 +125,12 @@ test('SetDefaults_*: PersistentVolume reclaim policy Retain and phase Pending, S
     spec: { podSelector: {}, egress: [{}] },
   });
   assert.deepEqual((np.body as Json)['spec'].policyTypes, ['Ingress', 'Egress']);
+  const ic = await suite.request(0, 'POST', pathOf(defOf('ingressclasses')), {
+    metadata: { name: 'ic-defaults' },
+    spec: { controller: 'example.com/ingress', parameters: { kind: 'Params', name: 'p' } },
+  });
+  assert.equal(ic.status, 201, JSON.stringify(ic.body));
+  assert.equal((ic.body as Json)['spec'].parameters.scope, 'Cluster');
 });
 
 test('strategies answer 422 with upstream field paths and messages, and store nothing', async () => {
