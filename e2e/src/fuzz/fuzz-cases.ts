@@ -75,13 +75,17 @@ export function fuzzTargets(): FuzzTarget[] {
     delete template['aggregationRule'];
     // A Service's cluster IP and node ports are handed out once: each create asks for fresh ones.
     if (def.group === '' && def.kind === 'Service') stripAllocated(template);
-    // Path-segment names: RBAC's and CertificateSigningRequests' (their strategies' rule).
-    const nameRule =
-      def.group.startsWith('rbac.') || def.resource === 'certificatesigningrequests'
-        ? 'path-segment'
-        : def.kind === 'Namespace' || (def.group === '' && def.kind === 'Service')
-          ? 'label'
-          : 'subdomain';
+    // Path-segment names: RBAC's, CertificateSigningRequests', PersistentVolumes' and claims'
+    // (their strategies' rule, ValidatePersistentVolumeName).
+    const pathSegment =
+      def.group.startsWith('rbac.') ||
+      def.resource === 'certificatesigningrequests' ||
+      (def.group === '' && ['persistentvolumes', 'persistentvolumeclaims'].includes(def.resource));
+    const nameRule = pathSegment
+      ? 'path-segment'
+      : def.kind === 'Namespace' || (def.group === '' && def.kind === 'Service')
+        ? 'label'
+        : 'subdomain';
     out.push({ def, template, nameRule });
   }
   return out;

@@ -176,12 +176,21 @@ test('errors table: 404, 409 AlreadyExists, 409 Conflict on a stale resourceVers
     data: { a: 'x'.repeat(3.5 * 1024 * 1024) },
   });
   assert.equal(big.status, 413);
-  const tooBigForEtcd = await suite.request(0, 'POST', base, {
+  // A ConfigMap's data is limited to 1 MiB (upstream's ValidateConfigMap) before any store limit.
+  const overConfigMapLimit = await suite.request(0, 'POST', base, {
     ...cm('big2'),
     data: { a: 'x'.repeat(2 * 1024 * 1024) },
   });
-  assert.equal(tooBigForEtcd.status, 413, 'over the store limit is a clear 4xx, not a 500');
+  assert.equal(overConfigMapLimit.status, 422);
   assert.equal((await suite.request(0, 'GET', `${base}/big2`)).status, 404);
+  // A kind without such a rule (a ServiceAccount listing many secrets) meets the store's limit.
+  const tooBigForEtcd = await suite.request(0, 'POST', `/api/v1/namespaces/${ns}/serviceaccounts`, {
+    apiVersion: 'v1',
+    kind: 'ServiceAccount',
+    metadata: { name: 'big3' },
+    secrets: Array.from({ length: 16000 }, (_, i) => ({ name: `${'s'.repeat(120)}-${i}` })),
+  });
+  assert.equal(tooBigForEtcd.status, 413, 'over the store limit is a clear 4xx, not a 500');
   assert.equal(
     (await suite.request(0, 'GET', '/api/v1/namespaces/missing/configmaps/x')).status,
     404

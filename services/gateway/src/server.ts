@@ -34,6 +34,7 @@ import { healthCheckerFunc, installHealthChecks } from './health/healthz.js';
 import { ShutdownState } from './health/shutdown-state.js';
 import { ensureKubernetesService } from './registry/core/services/ensure-kubernetes-service.js';
 import { ensureSystemNamespaces } from './registry/ensure-system-namespaces.js';
+import { ensureSystemPriorityClasses } from './registry/scheduling/priorityclasses/ensure-system-priority-classes.js';
 import { NamespaceInformer } from './registry/namespace-informer.js';
 import { buildRestStorage, buildStores } from './registry/rest-storage.js';
 import type { Store } from './registry/store.js';
@@ -54,6 +55,7 @@ export class GatewayServer implements Runnable {
   readonly #audit: ReturnType<typeof fileAuditSink> | undefined;
   readonly #namespaces: Store;
   readonly #services: Store | undefined;
+  readonly #priorityClasses: Store | undefined;
   readonly #shutdown = new ShutdownState();
   readonly #serving = new Deferred<number>();
   /** Every open connection, by protocol: HTTP/2 sessions and all TLS sockets (for shutdown). */
@@ -113,6 +115,7 @@ export class GatewayServer implements Runnable {
 
     this.#namespaces = namespaces;
     this.#services = stores.get('/v1/services');
+    this.#priorityClasses = stores.get('scheduling.orch.io/v1/priorityclasses');
     this.#informer = informer;
     this.#authn = authn;
     this.#policyWatch = authz.cache
@@ -243,6 +246,8 @@ export class GatewayServer implements Runnable {
         () =>
           services && ensureKubernetesService(services, options.serviceRanges, port, log, signal)
       );
+      if (this.#priorityClasses)
+        void ensureSystemPriorityClasses(this.#priorityClasses, log, signal);
       log.info('gateway serving', { address: `https://${options.address}:${port}` });
       this.#serving.resolve(port);
 

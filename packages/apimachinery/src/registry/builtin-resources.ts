@@ -2,6 +2,7 @@
 // more than the generic rules, a strategy in the gateway's registry/<group>/<resource>/.
 import { builtinQuotaResources } from './builtin-quota.js';
 import { builtinSvcResources } from './builtin-svc.js';
+import { platResources } from './builtin-plat.js';
 import { allVerbs } from './resource-definition.js';
 import type { ResourceDefinition } from './resource-definition.js';
 import { workloadResources } from './builtin-wl.js';
@@ -271,4 +272,5 @@ export const builtinResources: readonly ResourceDefinition[] = [
   })),
   ...builtinQuotaResources,
   ...workloadResources,
+  ...platResources,
 ];

@@ -1,6 +1,7 @@
 export type { ResourceDefinition, Verb } from './resource-definition.js';
 export { allVerbs, gvkOf } from './resource-definition.js';
 export { builtinResources } from './builtin-resources.js';
+export { platResources } from './builtin-plat.js';
 export { ResourceRegistry, storageKey, storagePrefix } from './resource-registry.js';
 export type {
   AuditAnnotation,

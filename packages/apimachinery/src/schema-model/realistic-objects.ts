@@ -1,5 +1,6 @@
 // Realistic objects of every built-in kind, as clients write them: shared by the schema model
 // tests (validation, the binary round trip, tables) and the gateway's e2e tests.
+import { platRealisticObjects } from './realistic-objects-plat.js';
 import { realisticQuotaObjects } from './realistic-objects-quota.js';
 import { realisticObjectsSvc } from './realistic-objects-svc.js';
 import { realisticWorkloadObjects } from './realistic-objects-wl.js';
@@ -840,6 +841,7 @@ export const realisticObjects: Record<string, Record<string, unknown>> = {
     },
   },
   ...realisticObjectsSvc,
+  ...platRealisticObjects,
 };
 
 function realisticTokenReview(version: string): Record<string, unknown> {

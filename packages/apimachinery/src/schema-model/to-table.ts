@@ -4,6 +4,7 @@
 import type { MessageSchema, TableColumnSpec } from './schema-model.js';
 import { asPartialObjectMetadata } from './partial-object-metadata.js';
 import { workloadPrinters } from './to-table-wl.js';
+import { platTablePrinters } from './table-printers-plat.js';
 
 type Json = Record<string, unknown>;
 
@@ -372,6 +373,8 @@ const printers: Record<string, (obj: Json, now: number) => unknown> = {
   },
   // The workload and autoscaling kinds (to-table-wl.ts).
   ...workloadPrinters(humanDuration),
+  // the platform kinds (issue 18, plat)
+  ...platTablePrinters,
 };
 
 // printResourceQuota: `<resource>: <used>/<hard>` for each resource of status.hard, sorted,

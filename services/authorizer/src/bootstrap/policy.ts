@@ -35,6 +35,7 @@ const certificates = 'certificates.orch.io';
 const rbac = 'rbac.authorization.orch.io';
 const authorization = 'authorization.orch.io';
 const authentication = 'authentication.orch.io';
+const networking = 'networking.orch.io';
 
 export const clientNodeAgentSigner = 'orch.io/apiserver-client-node-agent';
 export const clientSigner = 'orch.io/apiserver-client';
@@ -78,6 +79,7 @@ const viewResources = [
   'configmaps',
   'endpoints',
   'persistentvolumeclaims',
+  'persistentvolumeclaims/status',
   'pods',
   'replicationcontrollers',
   'services',
@@ -165,6 +167,7 @@ export function bootstrapClusterRoles(): Role[] {
         rule(['create'], [core], ['serviceaccounts/token']),
         rule(write, [apps], appsWorkloads),
         rule(write, [coordination], ['leases']),
+        rule(write, [networking], ['networkpolicies', 'ingresses']),
       ],
       { [aggregateLabel('admin')]: 'true', [aggregateLabel('edit')]: 'true' }
     ),
@@ -176,6 +179,7 @@ export function bootstrapClusterRoles(): Role[] {
         rule(read, [apps], [...appsWorkloads, 'deployments/status', 'replicasets/status']),
         rule(read, [coordination], ['leases']),
         rule(read, [events], ['events']),
+        rule(read, [networking], ['networkpolicies', 'ingresses', 'ingresses/status']),
       ],
       {
         [aggregateLabel('admin')]: 'true',

@@ -76,6 +76,13 @@ describe('discovery', () => {
         'batch',
         'autoscaling',
         'policy',
+        // the platform kinds (issue 18, plat)
+        'networking.orch.io',
+        'discovery.orch.io',
+        'storage.orch.io',
+        'scheduling.orch.io',
+        'node.orch.io',
+        'flowcontrol.apiserver.orch.io',
       ]
     );
     assert.deepEqual((await getJson('/apis/coordination.orch.io')).body, {
@@ -198,9 +205,15 @@ describe('discovery', () => {
       'batch/v1',
       'certificates.orch.io/v1',
       'coordination.orch.io/v1',
+      'discovery.orch.io/v1',
       'events.orch.io/v1',
+      'flowcontrol.apiserver.orch.io/v1',
+      'networking.orch.io/v1',
+      'node.orch.io/v1',
       'policy/v1',
       'rbac.authorization.orch.io/v1',
+      'scheduling.orch.io/v1',
+      'storage.orch.io/v1',
       'v1',
     ]);
 

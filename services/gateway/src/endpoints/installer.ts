@@ -2,7 +2,7 @@
 // to the REST object of its path, keyed `<group>/<version>/<resource>[/<subresource>]`, and to
 // the handler of its verb when the object implements the role that verb needs (k8s
 // registerResourceHandlers, which inspects rest.Creater, rest.Getter, ...); otherwise 405.
-import { newMethodNotSupported, newNotFound } from '@orch/apimachinery/errors';
+import { newMethodNotSupported, newNotFound, newPathNotFound } from '@orch/apimachinery/errors';
 import type { ResourceRegistry } from '@orch/apimachinery/registry';
 import type { Handler as HttpHandler, HttpResponse } from '../http/handler.js';
 import { writeErrorNegotiated } from '../negotiation/response-writers.js';
@@ -92,6 +92,10 @@ export function resourceHandler(deps: InstallerDeps): HttpHandler {
     }
     const def = deps.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
     const rest = def && deps.rest.get(restKey(def, info.subresource));
+    // A subresource the kind does not have matches no route upstream: go-restful's 404.
+    if (def && !rest && info.subresource !== '') {
+      return writeErrorNegotiated(req, res, newPathNotFound());
+    }
     if (!def || !rest) {
       return writeErrorNegotiated(
         req,

@@ -252,6 +252,13 @@ describe('openapi', () => {
       'apis/autoscaling/v2',
       'apis/autoscaling/v1',
       'apis/policy/v1',
+      // the platform kinds (issue 18, plat)
+      'apis/networking.orch.io/v1',
+      'apis/discovery.orch.io/v1',
+      'apis/storage.orch.io/v1',
+      'apis/scheduling.orch.io/v1',
+      'apis/node.orch.io/v1',
+      'apis/flowcontrol.apiserver.orch.io/v1',
     ]);
     const url: string = root['paths']['apis/apps/v1'].serverRelativeURL;
     assert.match(url, /^\/openapi\/v3\/apis\/apps\/v1\?hash=[0-9A-F]{128}$/);

@@ -9,6 +9,23 @@ import { limitRangeStrategy } from './core/limitranges/strategy.js';
 import { namespaceStrategy } from './core/namespaces/strategy.js';
 import { resourceQuotaStrategy } from './core/resourcequotas/strategy.js';
 import { serviceStrategy } from './core/services/strategy.js';
+import { configMapStrategy } from './core/configmaps/strategy.js';
+import { persistentVolumeClaimStrategy } from './core/persistentvolumeclaims/strategy.js';
+import { persistentVolumeStrategy } from './core/persistentvolumes/strategy.js';
+import { secretStrategy } from './core/secrets/strategy.js';
+import { endpointSliceStrategy } from './discovery/endpointslices/strategy.js';
+import { flowSchemaStrategy } from './flowcontrol/flowschemas/strategy.js';
+import { priorityLevelConfigurationStrategy } from './flowcontrol/prioritylevelconfigurations/strategy.js';
+import { ingressClassStrategy } from './networking/ingressclasses/strategy.js';
+import { ingressStrategy } from './networking/ingresses/strategy.js';
+import { networkPolicyStrategy } from './networking/networkpolicies/strategy.js';
+import { runtimeClassStrategy } from './node/runtimeclasses/strategy.js';
+import { priorityClassStrategy } from './scheduling/priorityclasses/strategy.js';
+import { csiDriverStrategy } from './storage/csidrivers/strategy.js';
+import { csiNodeStrategy } from './storage/csinodes/strategy.js';
+import { csiStorageCapacityStrategy } from './storage/csistoragecapacities/strategy.js';
+import { storageClassStrategy } from './storage/storageclasses/strategy.js';
+import { volumeAttachmentStrategy } from './storage/volumeattachments/strategy.js';
 import { rbacStrategy } from './rbac/strategy.js';
 import { workloadStrategies } from './workload-strategies.js';
 import { defaultStrategy } from './strategy.js';
@@ -23,6 +40,24 @@ const special: Record<string, Strategy> = {
   '/events': coreEventStrategy,
   'events.orch.io/events': eventsV1Strategy,
   ...workloadStrategies,
+  // the platform kinds and Secret/ConfigMap (issue 18, plat)
+  '/secrets': secretStrategy,
+  '/configmaps': configMapStrategy,
+  '/persistentvolumes': persistentVolumeStrategy,
+  '/persistentvolumeclaims': persistentVolumeClaimStrategy,
+  'networking.orch.io/ingresses': ingressStrategy,
+  'networking.orch.io/ingressclasses': ingressClassStrategy,
+  'networking.orch.io/networkpolicies': networkPolicyStrategy,
+  'discovery.orch.io/endpointslices': endpointSliceStrategy,
+  'storage.orch.io/storageclasses': storageClassStrategy,
+  'storage.orch.io/csidrivers': csiDriverStrategy,
+  'storage.orch.io/csinodes': csiNodeStrategy,
+  'storage.orch.io/volumeattachments': volumeAttachmentStrategy,
+  'storage.orch.io/csistoragecapacities': csiStorageCapacityStrategy,
+  'scheduling.orch.io/priorityclasses': priorityClassStrategy,
+  'node.orch.io/runtimeclasses': runtimeClassStrategy,
+  'flowcontrol.apiserver.orch.io/flowschemas': flowSchemaStrategy,
+  'flowcontrol.apiserver.orch.io/prioritylevelconfigurations': priorityLevelConfigurationStrategy,
 };
 
 export function strategyFor(def: ResourceDefinition): Strategy {

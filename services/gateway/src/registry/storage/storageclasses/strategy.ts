@@ -1,0 +1,86 @@
+// StorageClasses (k8s pkg/registry/storage/storageclass/strategy.go, pkg/apis/storage/validation
+// ValidateStorageClass / ValidateStorageClassUpdate): a qualified provisioner name, parameters
+// under 256 KiB, reclaimPolicy Delete or Retain, volumeBindingMode Immediate or
+// WaitForFirstConsumer; parameters, provisioner, reclaimPolicy and volumeBindingMode immutable.
+import {
+  fieldForbidden,
+  fieldInvalid,
+  fieldNotSupported,
+  fieldRequired,
+  fieldTooLong,
+  newPath,
+} from '@orch/apimachinery/errors';
+import type { FieldError } from '@orch/apimachinery/errors';
+import type { ApiObject } from '@orch/apimachinery/meta';
+import { isQualifiedName, sameJson } from '@orch/apimachinery/meta';
+import { defaultStrategy } from '../../strategy.js';
+import type { Strategy } from '../../strategy.js';
+import { immutable, list, obj, str } from '../../platform-validation.js';
+
+export const maxProvisionerParameterSize = 256 * 1024;
+export const maxProvisionerParameterLen = 512;
+const reclaimPolicies = ['Delete', 'Retain'];
+const bindingModes = ['Immediate', 'WaitForFirstConsumer'];
+
+/** ValidateStorageClass. */
+export function validateStorageClass(sc: ApiObject): FieldError[] {
+  const errs: FieldError[] = [];
+  const provisioner = str(sc['provisioner']);
+  if (!provisioner) errs.push(fieldRequired(newPath('provisioner'), ''));
+  else {
+    if (provisioner.length > maxProvisionerParameterLen)
+      errs.push(fieldTooLong(newPath('provisioner'), maxProvisionerParameterLen));
+    for (const m of isQualifiedName(provisioner.toLowerCase()))
+      errs.push(fieldInvalid(newPath('provisioner'), provisioner, m));
+  }
+  let size = 0;
+  for (const [k, v] of Object.entries(obj(sc['parameters']))) {
+    if (k === '') errs.push(fieldInvalid(newPath('parameters'), k, 'field can not be empty.'));
+    size += k.length + str(v).length;
+  }
+  if (size > maxProvisionerParameterSize)
+    errs.push(fieldTooLong(newPath('parameters'), maxProvisionerParameterSize));
+  const policy = sc['reclaimPolicy'];
+  if (policy !== undefined && !reclaimPolicies.includes(String(policy)))
+    errs.push(fieldNotSupported(newPath('reclaimPolicy'), policy, reclaimPolicies));
+  const mode = sc['volumeBindingMode'];
+  if (mode === undefined || mode === '') errs.push(fieldRequired(newPath('volumeBindingMode'), ''));
+  else if (!bindingModes.includes(String(mode)))
+    errs.push(fieldNotSupported(newPath('volumeBindingMode'), mode, bindingModes));
+  list(sc['allowedTopologies']).forEach((t, i) => {
+    const exprs = list(obj(t)['matchLabelExpressions']);
+    const p = newPath('allowedTopologies').index(i).child('matchLabelExpressions');
+    if (exprs.length === 0)
+      errs.push(fieldRequired(p, 'must have at least one label selector requirement'));
+    exprs.forEach((e, j) => {
+      const req = obj(e);
+      const key = str(req['key']);
+      for (const m of isQualifiedName(key))
+        errs.push(fieldInvalid(p.index(j).child('key'), key, m));
+      if (list(req['values']).length === 0)
+        errs.push(fieldRequired(p.index(j).child('values'), 'must specify as least one value'));
+    });
+  });
+  return errs;
+}
+
+/** ValidateStorageClassUpdate. */
+export function validateStorageClassUpdate(next: ApiObject, old: ApiObject): FieldError[] {
+  const errs = validateStorageClass(next);
+  if (!sameJson(next['parameters'] ?? {}, old['parameters'] ?? {}))
+    errs.push(fieldForbidden(newPath('parameters'), 'updates to parameters are forbidden.'));
+  if (next['provisioner'] !== old['provisioner'])
+    errs.push(fieldForbidden(newPath('provisioner'), 'updates to provisioner are forbidden.'));
+  if ((next['reclaimPolicy'] ?? 'Delete') !== (old['reclaimPolicy'] ?? 'Delete'))
+    errs.push(fieldForbidden(newPath('reclaimPolicy'), 'updates to reclaimPolicy are forbidden.'));
+  errs.push(
+    ...immutable(next['volumeBindingMode'], old['volumeBindingMode'], newPath('volumeBindingMode'))
+  );
+  return errs;
+}
+
+export const storageClassStrategy: Strategy = {
+  ...defaultStrategy({ hasStatus: false }),
+  validate: validateStorageClass,
+  validateUpdate: validateStorageClassUpdate,
+};
