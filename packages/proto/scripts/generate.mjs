@@ -17,6 +17,7 @@ const services = {
   storage: 'orch/storage/v1/storage.proto',
   authorizer: 'orch/authz/v1/authorizer.proto',
   admission: 'orch/admission/v1/admission.proto',
+  certificates: 'orch/certificates/v1/certificates.proto',
 };
 
 rmSync(out, { recursive: true, force: true });

@@ -9,6 +9,8 @@ import { authorizerDescriptor } from './generated/authorizer-descriptor.js';
 import type { ProtoGrpcType as AuthorizerProtoGrpcType } from './generated/types/authorizer.js';
 import { admissionDescriptor } from './generated/admission-descriptor.js';
 import type { ProtoGrpcType as AdmissionProtoGrpcType } from './generated/types/admission.js';
+import { certificatesDescriptor } from './generated/certificates-descriptor.js';
+import type { ProtoGrpcType as CertificatesProtoGrpcType } from './generated/types/certificates.js';
 
 const loaderOptions: protoLoader.Options = {
   keepCase: true,
@@ -114,3 +116,13 @@ export type {
   AdmitResponse__Output,
 } from './generated/types/orch/admission/v1/AdmitResponse.js';
 export type { Phase as AdmissionPhase } from './generated/types/orch/admission/v1/Phase.js';
+
+/** The orch.certificates.v1 package (the certificates service; its messages are admission's). */
+export const certificatesProto = grpc.loadPackageDefinition(
+  protoLoader.fromJSON(certificatesDescriptor as unknown as protobufJson, loaderOptions)
+) as unknown as CertificatesProtoGrpcType;
+
+export type {
+  CertificatesClient,
+  CertificatesHandlers,
+} from './generated/types/orch/certificates/v1/Certificates.js';

@@ -31,16 +31,11 @@ describe('describeSuite', () => {
         ['storage-0', 'storage-1'],
         ['authorizer', 'admission'],
         ['gateway-0', 'allow'],
-        ['controllers'],
+        ['certificates', 'controllers'],
       ]
     );
-    const [[etcd, nats], storage, [authorizer, admission], gateways, [controllers]] = d.stages as [
-      ProcessSpec[],
-      ProcessSpec[],
-      ProcessSpec[],
-      ProcessSpec[],
-      ProcessSpec[],
-    ];
+    const [[etcd, nats], storage, [authorizer, admission], gateways, [certificates, controllers]] =
+      d.stages as [ProcessSpec[], ProcessSpec[], ProcessSpec[], ProcessSpec[], ProcessSpec[]];
 
     // Every port is distinct, and each client is given its server's address.
     const addresses = [
@@ -50,6 +45,7 @@ describe('describeSuite', () => {
       ...d.storage,
       d.authorizer,
       d.admission,
+      d.certificates,
     ];
     const ports = [...addresses, ...d.gateways.map((g) => g.url)].map((u) =>
       Number(u.slice(u.lastIndexOf(':') + 1))
@@ -76,6 +72,7 @@ describe('describeSuite', () => {
       assert.equal(flag(g, 'storage-servers'), d.storage[i % 2], 'gateways spread over replicas');
       assert.equal(flag(g, 'authorizer-servers'), d.authorizer);
       assert.equal(flag(g, 'admission-servers'), d.admission);
+      assert.equal(flag(g, 'certificates-servers'), d.certificates);
       assert.equal(flag(g, 'nats-url'), d.natsUrl);
       assert.equal(g.args[0], '--cpu-prof', 'Node flags before the entry point');
       assert.ok(g.args[1]?.endsWith(join('services', 'gateway', 'dist', 'main.js')));
@@ -95,6 +92,11 @@ describe('describeSuite', () => {
     assert.equal(d.kubeconfigs['controllers']?.server, d.gateways[0]?.url);
     assert.equal(d.kubeconfigs['controllers']?.cert, 'controllers');
     assert.equal(flag(controllers, 'kubeconfig'), d.kubeconfigs['controllers']?.path);
+    // The certificates service: asks the authorizer, acts through gateway 0 as itself.
+    assert.equal(`127.0.0.1:${flag(certificates, 'secure-port')}`, d.certificates);
+    assert.equal(flag(certificates, 'authorizer-servers'), d.authorizer);
+    assert.equal(flag(certificates, 'kubeconfig'), d.kubeconfigs['certificates']?.path);
+    assert.equal(d.kubeconfigs['certificates']?.cert, 'certificates');
   });
 
   it('puts gateways on the given port and the next ones, and refuses a taken one', async () => {
@@ -124,7 +126,11 @@ describe('describeSuite', () => {
         ['gateway-1', first + 1],
       ]
     );
-    assert.equal(d.stages.at(-1)?.[0]?.role, 'gateway', 'no controllers');
+    assert.deepEqual(
+      d.stages.at(-1)?.map((p) => p.role),
+      ['certificates'],
+      'no controllers'
+    );
     assert.equal(d.kubeconfigs['controllers'], undefined);
   });
 });

@@ -18,7 +18,14 @@ import { freePorts, portIsFree } from './free-port.js';
 import type { ProcessSpec, Readiness } from './process-spec.js';
 
 export type SuiteRole =
-  'etcd' | 'nats' | 'storage' | 'authorizer' | 'admission' | 'gateway' | 'controllers';
+  | 'etcd'
+  | 'nats'
+  | 'storage'
+  | 'authorizer'
+  | 'admission'
+  | 'gateway'
+  | 'controllers'
+  | 'certificates';
 export type AuthorizationMode = 'RBAC' | 'AlwaysAllow' | 'AlwaysDeny';
 
 export interface GatewayOptions {
@@ -81,6 +88,8 @@ export interface SuiteDescription {
   authorizer: string;
   /** host:port of the admission service. */
   admission: string;
+  /** host:port of the certificates service. */
+  certificates: string;
   gateways: GatewayEndpoint[];
   /** Written before any process starts. `admin` targets gateway 0, `admin-<i>` gateway i. */
   kubeconfigs: Record<string, KubeconfigSpec>;
@@ -117,7 +126,7 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
   }
   const replicas = opts.storageReplicas ?? 1;
   const ports = await freePorts(
-    8 + 2 * replicas + (fixedPorts.length ? 0 : gatewayOpts.length),
+    10 + 2 * replicas + (fixedPorts.length ? 0 : gatewayOpts.length),
     fixedPorts
   );
   const take = (n: number): number[] => ports.splice(0, n);
@@ -129,6 +138,7 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
   ];
   const [authorizerPort, authorizerMetricsPort] = take(2) as [number, number];
   const [admissionPort, admissionMetricsPort] = take(2) as [number, number];
+  const [certificatesPort, certificatesMetricsPort] = take(2) as [number, number];
   const storagePorts = take(replicas);
   const storageMetricsPorts = take(replicas);
   const gatewayPorts = fixedPorts.length ? fixedPorts : take(gatewayOpts.length);
@@ -138,6 +148,7 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
   const storage = storagePorts.map((p) => `${host}:${p}`);
   const authorizer = `${host}:${authorizerPort}`;
   const admission = `${host}:${admissionPort}`;
+  const certificates = `${host}:${certificatesPort}`;
   const gateways: GatewayEndpoint[] = gatewayOpts.map((g, i) => ({
     name: g.name ?? (gatewayOpts.length === 1 ? 'gateway' : `gateway-${i}`),
     url: `https://${host}:${gatewayPorts[i]}`,
@@ -159,6 +170,7 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
     ...(controllers
       ? { controllers: kubeconfig('controllers', 'controllers', 'controllers') }
       : {}),
+    certificates: kubeconfig('certificates', 'certificates', componentUserName('certificates')),
   };
   for (const [i, g] of gateways.entries()) {
     if (i === 0) continue;
@@ -276,6 +288,7 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
           `--authorization-mode=${g.authorizationMode}`,
           `--authorizer-servers=${authorizer}`,
           `--admission-servers=${admission}`,
+          `--certificates-servers=${certificates}`,
           '--shutdown-delay-duration=0s',
         ],
         [
@@ -287,18 +300,39 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
       )
     ),
   ];
+  // certificates: the gateways' checks of CertificateSigningRequest writes (gRPC, asking the
+  // authorizer) and the certificate controllers through the public API (--kubeconfig); after the
+  // gateways, which it reads through, beside the controllers. A gateway refuses CSR writes (503)
+  // until it answers.
+  const afterGateways: ProcessSpec[] = [
+    service(
+      'certificates',
+      'certificates',
+      [
+        `--bind-address=${host}`,
+        `--secure-port=${certificatesPort}`,
+        `--metrics-port=${certificatesMetricsPort}`,
+        ...serving('certificates'),
+        `--authorizer-servers=${authorizer}`,
+        `--kubeconfig=${kubeconfigs['certificates']!.path}`,
+      ],
+      [{ kind: 'grpc-health', address: certificates, tls: tls('certificates') }],
+      60_000
+    ),
+  ];
+  stages.push(afterGateways);
   // controllers: through the public API with their own certificate. No endpoint of their own:
   // a moment's run shows that they started.
   if (controllers) {
-    stages.push([
+    afterGateways.push(
       service(
         'controllers',
         'controllers',
         [`--kubeconfig=${kubeconfigs['controllers']!.path}`],
         [{ kind: 'running', forMs: 1500 }],
         10_000
-      ),
-    ]);
+      )
+    );
   }
 
   return {
@@ -312,6 +346,7 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
     storage,
     authorizer,
     admission,
+    certificates,
     gateways,
     kubeconfigs,
     adminKubeconfigs,

@@ -37,6 +37,8 @@ export interface Suite {
   authorizerPort: number;
   /** Port of the admission service (gRPC, mutual TLS). */
   admissionPort: number;
+  /** Port of the certificates service (gRPC, mutual TLS). */
+  certificatesPort: number;
   /** Stops the admission service (SIGTERM), e.g. to see the gateway fail closed. */
   stopAdmission(): Promise<void>;
   /** host:port of each storage replica (gRPC); gateway i talks to replica i mod n. */
@@ -92,6 +94,8 @@ export interface SuiteOptions {
   authorizationMode?: 'RBAC' | 'AlwaysAllow' | 'AlwaysDeny';
   authorizerArgs?: string[];
   admissionArgs?: string[];
+  /** Extra flags for the certificates service (its controllers and signers, for instance). */
+  certificatesArgs?: string[];
   /** Extra flags for every gateway (a function gets the suite's PKI, e.g. to name its files). */
   gatewayArgs?: string[] | ((pki: ThrowawayPki) => string[]);
 }
@@ -129,6 +133,7 @@ async function startSuiteOnce(opts: SuiteOptions): Promise<Suite> {
         storage: opts.storageArgs ?? [],
         authorizer: opts.authorizerArgs ?? [],
         admission: opts.admissionArgs ?? [],
+        certificates: opts.certificatesArgs ?? [],
         gateway:
           typeof opts.gatewayArgs === 'function' ? opts.gatewayArgs(pki) : (opts.gatewayArgs ?? []),
       },
@@ -198,6 +203,7 @@ function suiteOf(
     kubeconfigs: d.adminKubeconfigs,
     storagePort: port(d.storage[0]!),
     authorizerPort: port(d.authorizer),
+    certificatesPort: port(d.certificates),
     admissionPort: port(d.admission),
     stopAdmission: async () => {
       await proc('admission').stop('SIGTERM');

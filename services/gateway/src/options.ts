@@ -128,6 +128,11 @@ export const gatewayFlags = {
     description:
       'Address (host:port) of the admission service (gRPC, mutual TLS with the --grpc-* files); required when an admission plugin of the service is enabled. Writes fail (500/503) while it cannot be reached.',
   },
+  'certificates-servers': {
+    type: 'string',
+    description:
+      'Address (host:port) of the certificates service (gRPC, mutual TLS with the --grpc-* files): every write of a CertificateSigningRequest is checked there (its PKCS#10 request, CertificateApproval, CertificateSigning, CertificateSubjectRestriction). Without it, or while it cannot be reached, CSR writes fail with 503; other kinds are unaffected.',
+  },
   'admission-request-timeout': {
     type: 'string',
     default: '35s',
@@ -178,6 +183,8 @@ export interface CompletedGatewayOptions {
   /** host:port of the admission service; '' when none. */
   admissionAddress: string;
   admissionTimeoutMs: number;
+  /** '' when not given: CSR writes are then refused (503). */
+  certificatesAddress: string;
   logLevel: LogLevel;
   problems: string[];
 }
@@ -233,6 +240,7 @@ export function completeGatewayOptions(f: GatewayOptions): CompletedGatewayOptio
     admissionPlugins: admission.names,
     admissionAddress: f['admission-servers'] ?? '',
     admissionTimeoutMs: duration('admission-request-timeout', '35s'),
+    certificatesAddress: f['certificates-servers'] ?? '',
     logLevel: logLevel(f),
     problems,
   };

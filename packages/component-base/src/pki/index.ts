@@ -20,3 +20,4 @@ export { issueCertificate } from './issue-certificate.js';
 export type { KeyPairPem } from './key-pem.js';
 export type { WriteKubeconfigOptions } from './kubeconfig.js';
 export { writeKubeconfig } from './kubeconfig.js';
+export { x509 } from './x509.js';

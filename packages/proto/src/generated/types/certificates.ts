@@ -1,0 +1,38 @@
+import type * as grpc from '@grpc/grpc-js';
+import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-loader';
+
+import type { AdmissionClient as _orch_admission_v1_AdmissionClient, AdmissionDefinition as _orch_admission_v1_AdmissionDefinition } from './orch/admission/v1/Admission.js';
+import type { AdmitRequest as _orch_admission_v1_AdmitRequest, AdmitRequest__Output as _orch_admission_v1_AdmitRequest__Output } from './orch/admission/v1/AdmitRequest.js';
+import type { AdmitResponse as _orch_admission_v1_AdmitResponse, AdmitResponse__Output as _orch_admission_v1_AdmitResponse__Output } from './orch/admission/v1/AdmitResponse.js';
+import type { Status as _orch_admission_v1_Status, Status__Output as _orch_admission_v1_Status__Output } from './orch/admission/v1/Status.js';
+import type { StatusCause as _orch_admission_v1_StatusCause, StatusCause__Output as _orch_admission_v1_StatusCause__Output } from './orch/admission/v1/StatusCause.js';
+import type { StringList as _orch_admission_v1_StringList, StringList__Output as _orch_admission_v1_StringList__Output } from './orch/admission/v1/StringList.js';
+import type { UserInfo as _orch_admission_v1_UserInfo, UserInfo__Output as _orch_admission_v1_UserInfo__Output } from './orch/admission/v1/UserInfo.js';
+import type { CertificatesClient as _orch_certificates_v1_CertificatesClient, CertificatesDefinition as _orch_certificates_v1_CertificatesDefinition } from './orch/certificates/v1/Certificates.js';
+
+type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
+  new(...args: ConstructorParameters<Constructor>): Subtype;
+};
+
+export interface ProtoGrpcType {
+  orch: {
+    admission: {
+      v1: {
+        Admission: SubtypeConstructor<typeof grpc.Client, _orch_admission_v1_AdmissionClient> & { service: _orch_admission_v1_AdmissionDefinition }
+        AdmitRequest: MessageTypeDefinition<_orch_admission_v1_AdmitRequest, _orch_admission_v1_AdmitRequest__Output>
+        AdmitResponse: MessageTypeDefinition<_orch_admission_v1_AdmitResponse, _orch_admission_v1_AdmitResponse__Output>
+        Phase: EnumTypeDefinition
+        Status: MessageTypeDefinition<_orch_admission_v1_Status, _orch_admission_v1_Status__Output>
+        StatusCause: MessageTypeDefinition<_orch_admission_v1_StatusCause, _orch_admission_v1_StatusCause__Output>
+        StringList: MessageTypeDefinition<_orch_admission_v1_StringList, _orch_admission_v1_StringList__Output>
+        UserInfo: MessageTypeDefinition<_orch_admission_v1_UserInfo, _orch_admission_v1_UserInfo__Output>
+      }
+    }
+    certificates: {
+      v1: {
+        Certificates: SubtypeConstructor<typeof grpc.Client, _orch_certificates_v1_CertificatesClient> & { service: _orch_certificates_v1_CertificatesDefinition }
+      }
+    }
+  }
+}
+
