@@ -39,6 +39,8 @@ interface Part {
 }
 
 export class CertificateControllers {
+  /** A Runnable beside the gRPC server: nothing of its own listens. */
+  readonly serving: Promise<number> = Promise.resolve(0);
   readonly identity: string;
   readonly elector: LeaseElector | undefined;
   readonly #d: CertificateControllersDeps;
@@ -106,7 +108,9 @@ export class CertificateControllers {
     if (on('csrapproving')) {
       parts.push({ name: 'csrapproving', run: (s) => new SarApprover({ client, log }).run(s) });
     }
-    if (on('csrsigning') && o.signers.length > 0) {
+    if (on('csrsigning') && !o.clusterSigningCertFile)
+      log.info('skipping csrsigning: no --cluster-signing-cert-file/--cluster-signing-key-file');
+    if (on('csrsigning') && o.clusterSigningCertFile && o.signers.length > 0) {
       parts.push({
         name: 'csrsigning',
         run: (s) =>

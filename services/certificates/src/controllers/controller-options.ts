@@ -171,12 +171,9 @@ export function validateCertificateControllersOptions(o: CertificateControllersO
   for (const s of o.signers)
     if (!(builtinSigners as readonly string[]).includes(s))
       errors.push(`--signers: "${s}" is not a built-in signer (${builtinSigners.join(', ')})`);
-  if (isControllerEnabled('csrsigning', o.controllers) && o.signers.length > 0) {
-    if (!o.clusterSigningCertFile)
-      errors.push('--cluster-signing-cert-file is required by csrsigning');
-    if (!o.clusterSigningKeyFile)
-      errors.push('--cluster-signing-key-file is required by csrsigning');
-  }
+  // Neither file: csrsigning is skipped with a log line (upstream); one without the other is a mistake.
+  if (!o.clusterSigningCertFile !== !o.clusterSigningKeyFile)
+    errors.push('--cluster-signing-cert-file and --cluster-signing-key-file go together');
   if (o.clusterSigningDurationMs <= 0) errors.push('--cluster-signing-duration must be positive');
   if (o.leaderElect && o.renewDeadlineMs >= o.leaseDurationMs)
     errors.push('--leader-elect-renew-deadline must be shorter than --leader-elect-lease-duration');

@@ -2,7 +2,8 @@
 // clusterinfo phase writes): the `cluster-info` ConfigMap in orch-public holds `kubeconfig` (the
 // API address and the cluster CA, no credentials) and `jws-kubeconfig-<token-id>`, a detached
 // HS256 JWS of it keyed by the full token, for every valid token secret with
-// usage-bootstrap-signing. It is created when missing (and orch-public with it), and rewritten
+// usage-bootstrap-signing. It is created when missing (orch-public itself is one of the system
+// namespaces the gateway keeps, as kube-apiserver keeps kube-public), and rewritten
 // when the tokens, the CA or the address change; signatures of gone or expired tokens go.
 import type { RestClient } from '@orch/apimachinery/client';
 import { isAlreadyExists, isConflict, isNotFound } from '@orch/apimachinery/errors';
@@ -167,7 +168,6 @@ export class BootstrapSigner {
     const existing = this.configMaps.get(`${clusterInfoNamespace}/${clusterInfoName}`);
     const path = `/api/v1/namespaces/${clusterInfoNamespace}/configmaps`;
     if (!existing) {
-      await this.#ensureNamespace();
       try {
         await this.#o.client.request('POST', path, {
           apiVersion: 'v1',
@@ -197,23 +197,6 @@ export class BootstrapSigner {
     } catch (err) {
       if (!isConflict(err) && !isNotFound(err)) throw err;
       // the informer brings the newer copy, which queues another sync
-    }
-  }
-
-  async #ensureNamespace(): Promise<void> {
-    try {
-      await this.#o.client.request('GET', `/api/v1/namespaces/${clusterInfoNamespace}`);
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-      try {
-        await this.#o.client.request('POST', '/api/v1/namespaces', {
-          apiVersion: 'v1',
-          kind: 'Namespace',
-          metadata: { name: clusterInfoNamespace },
-        });
-      } catch (e) {
-        if (!isAlreadyExists(e)) throw e;
-      }
     }
   }
 }
