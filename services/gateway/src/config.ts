@@ -3,7 +3,7 @@
 // (one per stored type, started on first use), the metrics, the authorizer. Nothing listens yet (server.ts wires, run() serves).
 import { connect } from 'nats';
 import type { NatsConnection } from 'nats';
-import { AdmissionClient, StorageClient } from '@orch/apimachinery/grpc';
+import { AdmissionClient, CertificatesClient, StorageClient } from '@orch/apimachinery/grpc';
 import { ResourceRegistry, builtinResources } from '@orch/apimachinery/registry';
 import { builtinSchemaModel } from '@orch/apimachinery/schema-model';
 import { HealthClient, clientCredentials } from '@orch/component-base/grpc-server';
@@ -31,6 +31,8 @@ export interface GatewayConfig {
   authz: Authorization;
   /** The admission service (--admission-servers): its client and its grpc health, for /readyz. */
   admission?: { client: AdmissionClient; health: HealthClient };
+  /** The certificates service (--certificates-servers): its client and its grpc health. */
+  certificates?: { client: CertificatesClient; health: HealthClient };
   close(): Promise<void>;
 }
 
@@ -106,6 +108,20 @@ export async function newGatewayConfig(
           }),
         }
       : undefined;
+  const certificatesClient = options.certificatesAddress
+    ? new CertificatesClient({
+        address: options.certificatesAddress,
+        credentials: clientCredentials(options.grpcTls),
+      })
+    : undefined;
+  const certificates = certificatesClient
+    ? {
+        client: certificatesClient,
+        health: new HealthClient(options.certificatesAddress, clientCredentials(options.grpcTls), {
+          channelOverride: certificatesClient.channel,
+        }),
+      }
+    : undefined;
   return {
     options,
     log,
@@ -117,7 +133,10 @@ export async function newGatewayConfig(
     metrics,
     authz,
     ...(admission ? { admission } : {}),
+    ...(certificates ? { certificates } : {}),
     async close() {
+      certificates?.client.close();
+      certificates?.health.close();
       admission?.client.close();
       admission?.health.close();
       cachers.stop();

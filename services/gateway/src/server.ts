@@ -12,6 +12,7 @@ import { newAdmissionChain } from './admission/chain.js';
 import { namespaceLifecycle } from './admission/namespace-lifecycle/plugin.js';
 import { rbacEscalationPrevention } from './admission/rbac-escalation/plugin.js';
 import { servicePlugins } from './admission/service/service-plugins.js';
+import { certificatePlugins } from './admission/certificates/certificate-plugins.js';
 import { PolicyWatch } from './authz/caching-authorizer.js';
 import { buildAuthentication } from './authn/build-authentication.js';
 import type { GatewayConfig } from './config.js';
@@ -22,6 +23,7 @@ import { fileAuditSink } from './filters/with-audit.js';
 import { buildHandlerChain } from './handler-chain.js';
 import { requestListener } from './http/handler.js';
 import { admissionServiceCheck } from './health/admission-service-check.js';
+import { certificatesServiceCheck } from './health/certificates-service-check.js';
 import { bootstrapPolicyCheck } from './health/bootstrap-policy-check.js';
 import { healthCheckerFunc, installHealthChecks } from './health/healthz.js';
 import { ShutdownState } from './health/shutdown-state.js';
@@ -80,7 +82,8 @@ export class GatewayServer implements Runnable {
         config.admission
           ? (names) =>
               servicePlugins(names, config.admission!.client, log.child({ component: 'admission' }))
-          : undefined
+          : undefined,
+        (names) => certificatePlugins(names, config.certificates?.client)
       ),
       authorizer: authz.authorizer,
       maxWatchSeconds: options.maxWatchSeconds,
@@ -121,6 +124,7 @@ export class GatewayServer implements Runnable {
     const readyz = [checks.etcd, checks.nats, checks.informers, checks.watchCaches];
     if (authz.health) readyz.push(bootstrapPolicyCheck(authz.health));
     if (config.admission) readyz.push(admissionServiceCheck(config.admission.health));
+    if (config.certificates) readyz.push(certificatesServiceCheck(config.certificates.health));
 
     const handler = buildHandlerChain({
       log,

@@ -44,3 +44,5 @@ export {
   admitResultFromProto,
   admitResultToProto,
 } from './admission-mapping.js';
+export type { CertificatesClientOptions } from './certificates-client.js';
+export { CertificatesClient } from './certificates-client.js';

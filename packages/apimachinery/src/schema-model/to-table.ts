@@ -220,6 +220,19 @@ function podStatus(pod: Json): string {
 
 const printers: Record<string, (obj: Json, now: number) => unknown> = {
   age: (o, now) => since(at(o, 'metadata.creationTimestamp'), now),
+  // certificatesigningrequests (upstream printCertificateSigningRequest, extractCSRStatus).
+  csrSignerName: (o) => str(at(o, 'spec.signerName')) || '<none>',
+  csrRequestedDuration: (o) => {
+    const s = at(o, 'spec.expirationSeconds');
+    return typeof s === 'number' ? humanDuration(s * 1000) : '<none>';
+  },
+  csrCondition: (o) => {
+    const types = new Set(arr(at(o, 'status.conditions')).map((c) => str(c['type'])));
+    let status = types.has('Denied') ? 'Denied' : types.has('Approved') ? 'Approved' : 'Pending';
+    if (types.has('Failed')) status += ',Failed';
+    if (str(at(o, 'status.certificate'))) status += ',Issued';
+    return status;
+  },
   dataCount: (o) =>
     Object.keys((o['data'] ?? {}) as Json).length +
     Object.keys((o['binaryData'] ?? {}) as Json).length,

@@ -6497,6 +6497,9 @@ export const apiDescriptor: Record<string, unknown> = {
          "nested": {
           "CertificateSigningRequest": {
            "edition": "proto2",
+           "options": {
+            "(orch.api.table_columns)": "Age|string||0|@age|CreationTimestamp is a timestamp representing the server time when this object was created.;SignerName|string||0|@csrSignerName|signerName indicates the requested signer, and is a qualified name.;Requestor|string||0|.spec.username|username contains the name of the user that created the CertificateSigningRequest.;RequestedDuration|string||0|@csrRequestedDuration|expirationSeconds is the requested duration of validity of the issued certificate.;Condition|string||0|@csrCondition|conditions applied to the request. Known conditions are Approved, Denied, and Failed."
+           },
            "fields": {
             "metadata": {
              "type": "orch.api.meta.v1.ObjectMeta",

@@ -133,6 +133,9 @@ test('chain: upstream’s AllOrderedPlugins order, AlwaysAdmit first and AlwaysD
     'RBACEscalationPrevention',
     'AlwaysPullImages',
     'ImagePolicyWebhook',
+    'CertificateApproval',
+    'CertificateSigning',
+    'CertificateSubjectRestriction',
     'MutatingAdmissionWebhook',
     'ValidatingAdmissionPolicy',
     'ValidatingAdmissionWebhook',
@@ -204,6 +207,9 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
     plugins: [
       'NamespaceLifecycle',
       'RBACEscalationPrevention',
+      'CertificateApproval',
+      'CertificateSigning',
+      'CertificateSubjectRestriction',
       'MutatingAdmissionWebhook',
       'ValidatingAdmissionPolicy',
       'ValidatingAdmissionWebhook',
@@ -214,6 +220,9 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
     args: [...withService, '--disable-admission-plugins=NamespaceLifecycle'],
     plugins: [
       'RBACEscalationPrevention',
+      'CertificateApproval',
+      'CertificateSigning',
+      'CertificateSubjectRestriction',
       'MutatingAdmissionWebhook',
       'ValidatingAdmissionPolicy',
       'ValidatingAdmissionWebhook',
@@ -227,6 +236,9 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
       'NamespaceLifecycle',
       'RBACEscalationPrevention',
       'AlwaysPullImages',
+      'CertificateApproval',
+      'CertificateSigning',
+      'CertificateSubjectRestriction',
       'MutatingAdmissionWebhook',
       'ValidatingAdmissionPolicy',
       'ValidatingAdmissionWebhook',
@@ -239,7 +251,13 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
       ...noAuthorizer,
       '--disable-admission-plugins=MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook',
     ],
-    plugins: ['NamespaceLifecycle', 'RBACEscalationPrevention'],
+    plugins: [
+      'NamespaceLifecycle',
+      'RBACEscalationPrevention',
+      'CertificateApproval',
+      'CertificateSigning',
+      'CertificateSubjectRestriction',
+    ],
   },
   {
     name: 'a service plugin on without --admission-servers stops the start',
@@ -251,7 +269,7 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
     name: 'an unknown name stops the start, listing the known ones',
     args: [...withService, '--enable-admission-plugins=NamespaceLifecycel'],
     error:
-      /--enable-admission-plugins: admission plugin "NamespaceLifecycel" is unknown \(known: AlwaysAdmit, NamespaceLifecycle, RBACEscalationPrevention, AlwaysPullImages, ImagePolicyWebhook, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, AlwaysDeny\)/,
+      /--enable-admission-plugins: admission plugin "NamespaceLifecycel" is unknown \(known: AlwaysAdmit, NamespaceLifecycle, RBACEscalationPrevention, AlwaysPullImages, ImagePolicyWebhook, CertificateApproval, CertificateSigning, CertificateSubjectRestriction, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, AlwaysDeny\)/,
   },
   {
     name: 'an unknown name to disable stops the start',

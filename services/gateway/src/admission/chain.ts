@@ -20,6 +20,8 @@ import type { Admission, AdmissionAttributes, AdmissionPlugin, Operation } from 
  *   reaching back into the HTTP request; the name is ours, not upstream's.
  * - AlwaysPullImages, ImagePolicyWebhook, MutatingAdmissionWebhook, ValidatingAdmissionPolicy,
  *   ValidatingAdmissionWebhook: upstream's, in the admission service.
+ * - CertificateApproval, CertificateSigning, CertificateSubjectRestriction: upstream's, in the
+ *   certificates service (--certificates-servers), one member with the request check.
  */
 export const allOrderedPlugins = [
   'AlwaysAdmit',
@@ -27,6 +29,9 @@ export const allOrderedPlugins = [
   'RBACEscalationPrevention',
   'AlwaysPullImages',
   'ImagePolicyWebhook',
+  'CertificateApproval',
+  'CertificateSigning',
+  'CertificateSubjectRestriction',
   'MutatingAdmissionWebhook',
   'ValidatingAdmissionPolicy',
   'ValidatingAdmissionWebhook',
@@ -40,8 +45,23 @@ export const servicePluginNames = admissionServicePluginNames satisfies readonly
 
 export type ServicePluginName = AdmissionServicePluginName;
 
+/** The plugins of the certificates service (`--certificates-servers`), in upstream's order. */
+export const certificatePluginNames = [
+  'CertificateApproval',
+  'CertificateSigning',
+  'CertificateSubjectRestriction',
+] as const satisfies readonly PluginName[];
+
+export type CertificatePluginName = (typeof certificatePluginNames)[number];
+
+const certificatePlugins = new Set<string>(certificatePluginNames);
+
+export function isCertificatePlugin(name: string): name is CertificatePluginName {
+  return certificatePlugins.has(name);
+}
+
 /** The plugins of the gateway itself. */
-export type GatewayPluginName = Exclude<PluginName, ServicePluginName>;
+export type GatewayPluginName = Exclude<PluginName, ServicePluginName | CertificatePluginName>;
 
 const servicePlugins = new Set<string>(servicePluginNames);
 
@@ -56,6 +76,9 @@ export function isServicePlugin(name: string): name is ServicePluginName {
 export const defaultOnPlugins: readonly PluginName[] = [
   'NamespaceLifecycle',
   'RBACEscalationPrevention',
+  'CertificateApproval',
+  'CertificateSigning',
+  'CertificateSubjectRestriction',
   'MutatingAdmissionWebhook',
   'ValidatingAdmissionPolicy',
   'ValidatingAdmissionWebhook',
@@ -132,14 +155,22 @@ export type PluginFactories = Record<GatewayPluginName, () => AdmissionPlugin>;
 export type ServicePluginsFactory = (names: ServicePluginName[]) => AdmissionPlugin;
 
 /**
+ * How to build the member of the certificates service: one call per CSR write naming the
+ * enabled certificate plugins (possibly none: the service still checks the request).
+ */
+export type CertificatePluginsFactory = (names: CertificatePluginName[]) => AdmissionPlugin;
+
+/**
  * The chain of the enabled plugins, in the fixed order whatever the order of `enabled`; each
  * run of consecutive service plugins is one member built by `service` (which is required when
- * any service plugin is enabled).
+ * any service plugin is enabled). When `certificates` is given, its member stands at the place
+ * of the certificate plugins, naming the enabled ones, even when none is (the request check).
  */
 export function newAdmissionChain(
   factories: PluginFactories,
   enabled: readonly PluginName[],
-  service?: ServicePluginsFactory
+  service?: ServicePluginsFactory,
+  certificates?: CertificatePluginsFactory
 ): AdmissionChain {
   const members: AdmissionPlugin[] = [];
   let run: ServicePluginName[] = [];
@@ -153,7 +184,15 @@ export function newAdmissionChain(
     members.push(service(run));
     run = [];
   };
+  let certificatesPlaced = false;
   for (const name of allOrderedPlugins) {
+    if (isCertificatePlugin(name)) {
+      if (certificatesPlaced || !certificates) continue;
+      flush();
+      members.push(certificates(certificatePluginNames.filter((n) => enabled.includes(n))));
+      certificatesPlaced = true;
+      continue;
+    }
     if (!enabled.includes(name)) continue;
     if (isServicePlugin(name)) {
       run.push(name);

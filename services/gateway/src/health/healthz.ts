@@ -10,6 +10,11 @@ import { requestUrl } from '../request/request-info.js';
 export interface HealthChecker {
   readonly name: string;
   check(): Promise<void> | void;
+  /**
+   * Listed and addressable, but its failure does not fail the overall result (a dependency only
+   * some requests need, as the certificates service for CSR writes).
+   */
+  readonly informational?: boolean;
 }
 
 /** A HealthChecker from a name and a function (k8s healthz.NamedCheck). */
@@ -90,6 +95,9 @@ export function installHealthChecks(
       const reason = await run(check);
       if (reason === undefined) {
         lines += `[+]${check.name} ok\n`;
+      } else if (check.informational) {
+        lines += `[-]${check.name} failed (not counted: only some requests need it): reason withheld\n`;
+        reasons[check.name] = reason;
       } else {
         lines += `[-]${check.name} failed: reason withheld\n`;
         failed.push(check.name);

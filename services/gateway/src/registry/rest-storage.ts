@@ -8,6 +8,10 @@ import { accessReviewStorage } from '../authz/access-reviews.js';
 import type { Authorizer } from '../authz/authorizer.js';
 import type { RuleReviewer } from '../authz/grpc-authorizer.js';
 import type { Cachers } from '../cache/cachers.js';
+import {
+  csrApprovalRest,
+  csrStatusRest,
+} from './certificates/certificatesigningrequests/subresources.js';
 import { FinalizeRest } from './core/namespaces/finalize-rest.js';
 import { restKey } from './rest.js';
 import type { Storage } from './rest.js';
@@ -17,7 +21,8 @@ import { strategyFor } from './strategies.js';
 
 /** The REST object of a stored kind's subresource, by subresource name. */
 const subresources: Record<string, (store: Store) => Storage | undefined> = {
-  status: (store) => new StatusRest(store),
+  status: (store) => csrStatusRest(store) ?? new StatusRest(store),
+  approval: (store) => csrApprovalRest(store),
   finalize: (store) => {
     const isNamespaces = store.def.group === '' && store.def.resource === 'namespaces';
     return isNamespaces ? new FinalizeRest(store) : undefined;

@@ -140,8 +140,8 @@ export class Store implements StandardStorage {
     return this.#out(await this.#storage.get(key, opts.consistency, opts.revision ?? 0));
   }
 
-  async create(_ctx: RestContext, obj: ApiObject, opts: CreateOptions): Promise<ApiObject> {
-    this.#beforeCreate(obj);
+  async create(ctx: RestContext, obj: ApiObject, opts: CreateOptions): Promise<ApiObject> {
+    this.#beforeCreate(obj, ctx);
     for (const w of warningsForObjectMeta(obj.metadata)) opts.warn?.(w);
     await opts.createValidation?.(obj, undefined);
     const key = this.key(obj.metadata.namespace, obj.metadata.name ?? '');
@@ -292,7 +292,7 @@ export class Store implements StandardStorage {
   }
 
   /** System fields, strategy, validation (k8s rest.BeforeCreate). */
-  #beforeCreate(obj: ApiObject): void {
+  #beforeCreate(obj: ApiObject, ctx: RestContext): void {
     const meta = obj.metadata;
     // A client's resourceVersion is refused, so it is checked before the system fields are set.
     const rvErrs = validateObjectMetaCreate(meta);
@@ -304,7 +304,7 @@ export class Store implements StandardStorage {
     meta.generation = 1;
     delete meta.resourceVersion;
     if (!this.def.namespaced) delete meta.namespace;
-    this.strategy.prepareForCreate(obj);
+    this.strategy.prepareForCreate(obj, ctx);
     const errs = [...rvErrs, ...this.#validateMeta(obj), ...this.strategy.validate(obj)];
     if (errs.length > 0) throw this.#invalid(meta, errs);
   }

@@ -3,6 +3,7 @@ import { checkAdmissionExpression } from '@orch/apimachinery/cel';
 import { admissionRegistrationGroup } from '@orch/apimachinery/registry';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { admissionRegistrationStrategy } from './admissionregistration/strategy.js';
+import { certificateSigningRequestStrategy } from './certificates/certificatesigningrequests/strategy.js';
 import { namespaceStrategy } from './core/namespaces/strategy.js';
 import { rbacStrategy } from './rbac/strategy.js';
 import { defaultStrategy } from './strategy.js';
@@ -10,6 +11,7 @@ import type { Strategy } from './strategy.js';
 
 const special: Record<string, Strategy> = {
   '/namespaces': namespaceStrategy,
+  'certificates.orch.io/certificatesigningrequests': certificateSigningRequestStrategy,
 };
 
 export function strategyFor(def: ResourceDefinition): Strategy {

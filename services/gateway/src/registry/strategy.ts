@@ -4,6 +4,7 @@
 import type { FieldError } from '@orch/apimachinery/errors';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import { sameJson } from '@orch/apimachinery/meta';
+import type { RestContext } from './rest.js';
 
 export interface Strategy {
   /** Whether a status subresource exists: then writes to the object keep status and vice versa. */
@@ -17,8 +18,11 @@ export interface Strategy {
   readonly keepsGeneration?: boolean;
   /** How object names are validated. */
   readonly nameRule: 'subdomain' | 'label' | 'path-segment';
-  /** Clears what a client may not set on create (status, for kinds with a status subresource). */
-  prepareForCreate(obj: ApiObject): void;
+  /**
+   * Clears what a client may not set on create (status, for kinds with a status subresource);
+   * `ctx` carries the requester (CertificateSigningRequests record who asked).
+   */
+  prepareForCreate(obj: ApiObject, ctx?: RestContext): void;
   /** Carries over what a write to the main resource may not change (status). */
   prepareForUpdate(obj: ApiObject, old: ApiObject): void;
   validate(obj: ApiObject): FieldError[];
