@@ -93,10 +93,10 @@ export class CsrCleaner {
       const reason = cleanupReason(csr, now);
       if (!reason) continue;
       try {
+        // upstream deletes by name with no preconditions
         await this.#o.client.request(
           'DELETE',
-          `${csrPath}/${encodeURIComponent(csr.metadata.name)}`,
-          { apiVersion: 'v1', kind: 'DeleteOptions', preconditions: { uid: csr.metadata.uid } }
+          `${csrPath}/${encodeURIComponent(csr.metadata.name)}`
         );
         deleted.push(csr.metadata.name);
         this.#log.info('deleted certificate signing request', { csr: csr.metadata.name, reason });
