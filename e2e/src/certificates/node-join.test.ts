@@ -284,7 +284,11 @@ test('node join: token secret, cluster-info with JWS, bootstrap identity, auto-a
       (JSON.parse(ssar.stdout) as { status: { allowed: boolean } }).status.allowed,
       false
     );
-    const forbidden = await kubectl(asNode, ['get', '--raw', '/api/v1/namespaces/default/secrets']);
+    const forbidden = await kubectl(asNode, [
+      'get',
+      '--raw',
+      '/apis/rbac.authorization.orch.io/v1/clusterroles',
+    ]);
     assert.notEqual(forbidden.code, 0);
     assert.match(
       forbidden.stderr,
