@@ -73,11 +73,13 @@ export function fuzzTargets(): FuzzTarget[] {
     // An aggregated ClusterRole changes when other roles are written: victims change only by
     // the requests sent to them.
     delete template['aggregationRule'];
-    const nameRule = def.group.startsWith('rbac.')
-      ? 'path-segment'
-      : def.kind === 'Namespace'
-        ? 'label'
-        : 'subdomain';
+    // Path-segment names: RBAC's and CertificateSigningRequests' (their strategies' rule).
+    const nameRule =
+      def.group.startsWith('rbac.') || def.resource === 'certificatesigningrequests'
+        ? 'path-segment'
+        : def.kind === 'Namespace'
+          ? 'label'
+          : 'subdomain';
     out.push({ def, template, nameRule });
   }
   return out;

@@ -321,7 +321,16 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
         `--cluster-signing-key-file=${cert('ca').keyFile}`,
         '--controllers=*,bootstrapsigner,tokencleaner',
       ],
-      [{ kind: 'grpc-health', address: certificates, tls: tls('certificates') }],
+      [
+        { kind: 'grpc-health', address: certificates, tls: tls('certificates') },
+        // Ready once every gateway reaches it too (a gateway that tried before it listened
+        // waits out its reconnect backoff, up to 3 s, refusing CSR writes meanwhile).
+        ...gateways.map((g): Readiness => ({
+          kind: 'https',
+          url: `${g.url}/readyz/certificates-service`,
+          tls: asAdmin,
+        })),
+      ],
       60_000
     ),
   ];

@@ -154,3 +154,57 @@ test('human durations as kubectl prints them', () => {
     ['45s', '5m30s', '120m', '5h30m', '30h', '3d', '400d']
   );
 });
+
+test('certificatesigningrequests: upstream printCertificateSigningRequest and extractCSRStatus', () => {
+  const message = model.kind({
+    group: 'certificates.orch.io',
+    version: 'v1',
+    kind: 'CertificateSigningRequest',
+  })?.message;
+  const base = realisticObjects['certificates.orch.io/v1/CertificateSigningRequest']!;
+  const csr = (spec: Record<string, unknown>, status: Record<string, unknown>) => ({
+    ...base,
+    metadata: { name: 'c', creationTimestamp: '2024-05-01T12:00:00Z' },
+    spec: { ...(base['spec'] as object), ...spec },
+    status,
+  });
+  const cond = (type: string) => ({ type, status: 'True' });
+  const rows = toTable(
+    message,
+    [
+      csr({}, {}),
+      csr(
+        { expirationSeconds: undefined },
+        { conditions: [cond('Approved')], certificate: 'QQ==' }
+      ),
+      csr({ signerName: '' }, { conditions: [cond('Denied'), cond('Failed')] }),
+    ],
+    { apiVersion: 'meta.orch.io/v1', includeObject: 'None', now }
+  );
+  assert.deepEqual(
+    rows.columnDefinitions.map((c) => c.name),
+    ['Name', 'Age', 'SignerName', 'Requestor', 'RequestedDuration', 'Condition']
+  );
+  assert.deepEqual(
+    rows.rows.map((r) => r.cells),
+    [
+      [
+        'c',
+        '20m',
+        'orch.io/apiserver-client-node-agent',
+        'system:bootstrap:abcdef',
+        '24h',
+        'Pending',
+      ],
+      [
+        'c',
+        '20m',
+        'orch.io/apiserver-client-node-agent',
+        'system:bootstrap:abcdef',
+        '<none>',
+        'Approved,Issued',
+      ],
+      ['c', '20m', '<none>', 'system:bootstrap:abcdef', '24h', 'Denied,Failed'],
+    ]
+  );
+});

@@ -188,6 +188,46 @@ for (const row of runs) {
   });
 }
 
+// The certificates service's member stands where upstream puts the three Certificate plugins
+// (after ImagePolicyWebhook, before the webhooks), naming the enabled ones, present even when
+// none is (it also checks the PKCS#10 request of a create).
+const certificateRuns: { name: string; enabled: PluginName[]; members: string[] }[] = [
+  {
+    name: 'the default set: between the gateway plugins and the webhooks',
+    enabled: [...defaultOnPlugins],
+    members: [
+      'NamespaceLifecycle',
+      'RBACEscalationPrevention',
+      'certificates:CertificateApproval,CertificateSigning,CertificateSubjectRestriction',
+      'service:MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook',
+    ],
+  },
+  {
+    name: 'it splits a run of service plugins around it',
+    enabled: ['AlwaysPullImages', 'CertificateSigning', 'AlwaysDeny'],
+    members: ['service:AlwaysPullImages', 'certificates:CertificateSigning', 'service:AlwaysDeny'],
+  },
+  {
+    name: 'every certificate plugin off: the member stays, naming none',
+    enabled: ['NamespaceLifecycle'],
+    members: ['NamespaceLifecycle', 'certificates:'],
+  },
+];
+for (const row of certificateRuns) {
+  test(`chain with the certificates service: ${row.name}`, () => {
+    const chain = newAdmissionChain(
+      gatewayFactories([]),
+      row.enabled,
+      (names) => ({ name: `service:${names.join(',')}`, handles: () => true }),
+      (names) => ({ name: `certificates:${names.join(',')}`, handles: () => true })
+    );
+    assert.deepEqual(
+      chain.plugins.map((p) => p.name),
+      row.members
+    );
+  });
+}
+
 test('chain: a service plugin enabled without the admission service fails the build', () => {
   assert.throws(
     () => newAdmissionChain(gatewayFactories([]), ['AlwaysPullImages']),

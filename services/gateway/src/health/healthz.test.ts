@@ -35,6 +35,16 @@ describe('installHealthChecks', () => {
       ],
       log
     );
+    installHealthChecks(app, '/healthz', [
+      healthCheckerFunc('etcd', () => undefined),
+      {
+        name: 'certificates-service',
+        informational: true,
+        check: () => {
+          throw new Error(secret);
+        },
+      },
+    ]);
     const server = createServer(
       requestListener(
         app.handler((_req, res) => {
@@ -55,6 +65,20 @@ describe('installHealthChecks', () => {
     const res = await fetch(`${base}${path}`);
     return { status: res.status, body: await res.text(), type: res.headers.get('content-type') };
   };
+
+  it('an informational check is listed failed but does not fail the result', async () => {
+    const all = await get('/healthz?verbose');
+    assert.equal(all.status, 200);
+    assert.equal(
+      all.body,
+      '[+]ping ok\n[+]etcd ok\n' +
+        '[-]certificates-service failed (not counted: only some requests need it): reason withheld\n' +
+        'healthz check passed\n'
+    );
+    const one = await get('/healthz/certificates-service');
+    assert.equal(one.status, 500);
+    assert.ok(!one.body.includes('hunter2'));
+  });
 
   it('answers ok, and lists every check with ?verbose', async () => {
     assert.deepEqual(await get('/livez'), {
