@@ -318,6 +318,11 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
         ...serving('certificates'),
         `--authorizer-servers=${authorizer}`,
         `--kubeconfig=${kubeconfigs['certificates']!.path}`,
+        // its controllers: the built-in signers issue from the cluster CA; the bootstrap
+        // controllers (off by default upstream) on, as kubeadm turns them on, for a node join
+        `--cluster-signing-cert-file=${cert('ca').certFile}`,
+        `--cluster-signing-key-file=${cert('ca').keyFile}`,
+        '--controllers=*,bootstrapsigner,tokencleaner',
       ],
       [
         { kind: 'grpc-health', address: certificates, tls: tls('certificates') },

@@ -18,6 +18,12 @@ import {
 } from '@orch/component-base/flags';
 import type { FlagValues, SecureServingOptions } from '@orch/component-base/flags';
 import type { LogLevel } from '@orch/component-base/logs';
+import {
+  certificateControllersFlags,
+  completeCertificateControllersOptions,
+  validateCertificateControllersOptions,
+} from './controllers/index.js';
+import type { CertificateControllersOptions } from './controllers/index.js';
 
 export const certificatesFlags = {
   ...secureServingFlags({
@@ -36,6 +42,7 @@ export const certificatesFlags = {
     description:
       "Kubeconfig of the public API (a gateway) and this service's client certificate: what its controllers read and write through.",
   },
+  ...certificateControllersFlags,
   ...metricsFlags(),
   ...loggingFlags(),
 } as const;
@@ -50,6 +57,10 @@ export interface CompletedCertificatesOptions {
   kubeconfig: string;
   metricsPort: number;
   logLevel: LogLevel;
+  /** The controllers' flags (--controllers, --signers, --cluster-signing-*, --leader-elect-*). */
+  controllers: CertificateControllersOptions;
+  /** Malformed controller flags found while completing them. */
+  controllersProblems: string[];
 }
 
 export function parseCertificatesOptions(argv?: string[]): CertificatesOptions {
@@ -57,7 +68,10 @@ export function parseCertificatesOptions(argv?: string[]): CertificatesOptions {
 }
 
 export function completeCertificatesOptions(f: CertificatesOptions): CompletedCertificatesOptions {
+  const controllersProblems: string[] = [];
   return {
+    controllers: completeCertificateControllersOptions(f, controllersProblems),
+    controllersProblems,
     serving: secureServingOptions(f),
     authorizerAddress: f['authorizer-servers'] ?? '',
     kubeconfig: f.kubeconfig ?? '',
@@ -74,6 +88,8 @@ export function validateCertificatesOptions(o: CompletedCertificatesOptions): st
       '--authorizer-servers is required: CertificateApproval and CertificateSigning ask the authorizer'
     );
   }
+  errors.push(...o.controllersProblems);
+  if (o.kubeconfig) errors.push(...validateCertificateControllersOptions(o.controllers));
   errors.push(
     ...validateSecureServing(o.serving),
     ...validateMetricsPort(o.metricsPort),

@@ -319,3 +319,88 @@ export function bootstrapClusterRoleBindings(): RoleBinding[] {
     ),
   ];
 }
+
+// Namespaced bootstrap policy (upstream bootstrappolicy's NamespaceRoles/NamespaceRoleBindings
+// for kube-system and kube-public, plus kubeadm's cluster-info role): the certificates service's
+// bootstrap controllers and its Lease, and anonymous read of cluster-info.
+function role(namespace: string, name: string, rules: PolicyRule[]): Role {
+  return {
+    apiVersion: rbacApiVersion,
+    kind: 'Role',
+    metadata: { name, namespace, labels: { ...bootstrapLabels }, annotations: { ...autoupdate } },
+    rules,
+  };
+}
+
+function roleBinding(
+  namespace: string,
+  name: string,
+  roleName: string,
+  subjects: Subject[]
+): RoleBinding {
+  return {
+    apiVersion: rbacApiVersion,
+    kind: 'RoleBinding',
+    metadata: { name, namespace, labels: { ...bootstrapLabels }, annotations: { ...autoupdate } },
+    roleRef: { apiGroup: rbac, kind: 'Role', name: roleName },
+    subjects,
+  };
+}
+
+export const clusterInfoRoleName = 'system:bootstrap-signer-clusterinfo';
+const certificatesLease = 'orch-certificates';
+
+export function bootstrapNamespaceRoles(): Role[] {
+  return [
+    role('orch-system', 'system:controller:bootstrap-signer', [rule(read, [core], ['secrets'])]),
+    role('orch-system', 'system:controller:token-cleaner', [
+      rule(read.concat(['delete']), [core], ['secrets']),
+      rule(['create', 'update', 'patch'], [core, events], ['events']),
+    ]),
+    role('orch-system', `system::leader-locking-${certificatesLease}`, [
+      rule(['get', 'update'], [coordination], ['leases'], [certificatesLease]),
+      rule(['create'], [coordination], ['leases']),
+    ]),
+    role('orch-public', 'system:controller:bootstrap-signer', [
+      rule(read.concat(['create']), [core], ['configmaps']),
+      rule(['update'], [core], ['configmaps'], ['cluster-info']),
+      rule(['create', 'update', 'patch'], [core, events], ['events']),
+    ]),
+    role('orch-public', clusterInfoRoleName, [
+      rule(['get'], [core], ['configmaps'], ['cluster-info']),
+    ]),
+  ];
+}
+
+export function bootstrapNamespaceRoleBindings(): RoleBinding[] {
+  const certificatesService = user(componentUser('certificates'));
+  return [
+    roleBinding(
+      'orch-system',
+      'system:controller:bootstrap-signer',
+      'system:controller:bootstrap-signer',
+      [certificatesService]
+    ),
+    roleBinding(
+      'orch-system',
+      'system:controller:token-cleaner',
+      'system:controller:token-cleaner',
+      [certificatesService]
+    ),
+    roleBinding(
+      'orch-system',
+      `system::leader-locking-${certificatesLease}`,
+      `system::leader-locking-${certificatesLease}`,
+      [certificatesService]
+    ),
+    roleBinding(
+      'orch-public',
+      'system:controller:bootstrap-signer',
+      'system:controller:bootstrap-signer',
+      [certificatesService]
+    ),
+    roleBinding('orch-public', clusterInfoRoleName, clusterInfoRoleName, [
+      user('system:anonymous'),
+    ]),
+  ];
+}

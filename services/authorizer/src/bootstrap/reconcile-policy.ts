@@ -10,7 +10,12 @@ import { sameJson } from '@orch/apimachinery/meta';
 import type { Logger } from '@orch/component-base/logs';
 import type { Role, RoleBinding } from '@orch/apimachinery/auth';
 import { rbacGroup } from '../rbac/informer-source.js';
-import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from './policy.js';
+import {
+  bootstrapClusterRoleBindings,
+  bootstrapClusterRoles,
+  bootstrapNamespaceRoleBindings,
+  bootstrapNamespaceRoles,
+} from './policy.js';
 
 type Json = Record<string, unknown>;
 
@@ -97,6 +102,14 @@ export async function reconcilePolicy(client: PolicyClient, log: Logger): Promis
   }
   for (const b of bootstrapClusterRoleBindings()) {
     await ensure(client, 'clusterrolebindings', 'binding', b as unknown as Json, log);
+  }
+  for (const r of bootstrapNamespaceRoles()) {
+    const ns = r.metadata.namespace ?? '';
+    await ensure(client, `namespaces/${ns}/roles`, 'role', r as unknown as Json, log);
+  }
+  for (const b of bootstrapNamespaceRoleBindings()) {
+    const ns = b.metadata.namespace ?? '';
+    await ensure(client, `namespaces/${ns}/rolebindings`, 'binding', b as unknown as Json, log);
   }
 }
 
