@@ -63,7 +63,10 @@ export class RestClient {
           agent: this.#agent,
           headers: {
             Accept: 'application/json',
-            ...(payload ? { 'Content-Type': 'application/json' } : {}),
+            // Content-Length always: node sends a DELETE's body unframed otherwise.
+            ...(payload
+              ? { 'Content-Type': 'application/json', 'Content-Length': String(payload.length) }
+              : {}),
           },
           timeout: timeoutMs,
         },
