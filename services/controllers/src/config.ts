@@ -14,6 +14,8 @@ export function newControllersConfig(
   options: CompletedControllersOptions,
   log: Logger
 ): ControllersConfig {
-  const client = new RestClient(loadKubeconfig(options.kubeconfig));
+  // No bound on connections: each informer's watch holds one (the garbage collector has one per
+  // resource), and requests must never wait behind them.
+  const client = new RestClient(loadKubeconfig(options.kubeconfig), { maxSockets: Infinity });
   return { options, log, client, close: () => client.close() };
 }

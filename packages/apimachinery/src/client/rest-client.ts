@@ -41,14 +41,19 @@ export class RestClient {
   readonly #config: RestConfig;
   readonly #agent: Agent;
 
-  constructor(config: RestConfig) {
+  /**
+   * `maxSockets` bounds the connections to the server (default 16); every open watch holds one,
+   * so a client with many informers (the garbage collector's) needs more, or requests queue
+   * behind the watches for ever.
+   */
+  constructor(config: RestConfig, opts: { maxSockets?: number } = {}) {
     this.#config = config;
     this.#agent = new Agent({
       ca: config.ca,
       cert: config.cert,
       key: config.key,
       keepAlive: true,
-      maxSockets: 16,
+      maxSockets: opts.maxSockets ?? 16,
     });
   }
 

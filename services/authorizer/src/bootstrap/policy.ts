@@ -241,6 +241,13 @@ export function bootstrapClusterRoles(): Role[] {
     clusterRole('system:controller:garbage-collector', [
       rule(['get', 'list', 'watch', 'patch', 'update', 'delete'], ['*'], ['*']),
     ]),
+    // The controllers service's own identity: its leader election Lease and events (k8s
+    // system:kube-controller-manager).
+    clusterRole('system:orch-controller-manager', [
+      rule(['create'], [coordination], ['leases']),
+      rule(['get', 'update'], [coordination], ['leases'], ['orch-controller-manager']),
+      rule(['create', 'patch', 'update'], [core, events], ['events']),
+    ]),
     clusterRole('system:controller:service-account-controller', [
       rule(['create'], [core], ['serviceaccounts']),
       rule(read, [core], ['serviceaccounts', 'namespaces']),
@@ -299,6 +306,9 @@ export function bootstrapClusterRoleBindings(): RoleBinding[] {
       'system:controller:garbage-collector',
       [user(controllers)]
     ),
+    clusterRoleBinding('system:orch-controller-manager', 'system:orch-controller-manager', [
+      user(controllers),
+    ]),
     clusterRoleBinding(
       'system:controller:service-account-controller',
       'system:controller:service-account-controller',
