@@ -116,7 +116,7 @@ export const gatewayFlags = {
   'enable-admission-plugins': {
     type: 'string',
     description:
-      'Admission plugins to turn on beside the default ones, comma-separated. In the gateway: NamespaceLifecycle, RBACEscalationPrevention (upstream checks escalation in the RBAC registry, not in admission); in the admission service (--admission-servers): AlwaysAdmit, AlwaysPullImages, ImagePolicyWebhook, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, AlwaysDeny. On by default: NamespaceLifecycle, RBACEscalationPrevention, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook. Whatever the order given, they run in the fixed order of admission/chain.ts.',
+      'Admission plugins to turn on beside the default ones, comma-separated. In the gateway: NamespaceLifecycle, RBACEscalationPrevention (upstream checks escalation in the RBAC registry, not in admission), OwnerReferencesPermissionEnforcement (off by default); in the admission service (--admission-servers): AlwaysAdmit, AlwaysPullImages, ImagePolicyWebhook, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, AlwaysDeny. On by default: NamespaceLifecycle, RBACEscalationPrevention, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook. Whatever the order given, they run in the fixed order of admission/chain.ts.',
   },
   'disable-admission-plugins': {
     type: 'string',

@@ -10,6 +10,7 @@ import { Deferred, aborted } from '@orch/component-base/run';
 import type { Runnable } from '@orch/component-base/run';
 import { newAdmissionChain } from './admission/chain.js';
 import { namespaceLifecycle } from './admission/namespace-lifecycle/plugin.js';
+import { ownerReferencesPermissionEnforcement } from './admission/owner-references-permission-enforcement/plugin.js';
 import { rbacEscalationPrevention } from './admission/rbac-escalation/plugin.js';
 import { servicePlugins } from './admission/service/service-plugins.js';
 import { PolicyWatch } from './authz/caching-authorizer.js';
@@ -75,6 +76,8 @@ export class GatewayServer implements Runnable {
               roles: stores.get('rbac.authorization.orch.io/v1/roles'),
               clusterRoles: stores.get('rbac.authorization.orch.io/v1/clusterroles'),
             }),
+          OwnerReferencesPermissionEnforcement: () =>
+            ownerReferencesPermissionEnforcement({ authorizer: authz.authorizer, registry }),
         },
         options.admissionPlugins,
         config.admission

@@ -106,6 +106,7 @@ test('chain: built in the fixed order whatever the order of the enabled names', 
     {
       NamespaceLifecycle: () => recorder('NamespaceLifecycle', log),
       RBACEscalationPrevention: () => recorder('RBACEscalationPrevention', log),
+      OwnerReferencesPermissionEnforcement: () => assert.fail('a disabled plugin is not built'),
     },
     ['RBACEscalationPrevention', 'NamespaceLifecycle']
   );
@@ -117,6 +118,7 @@ test('chain: built in the fixed order whatever the order of the enabled names', 
     {
       NamespaceLifecycle: () => assert.fail('a disabled plugin is not built'),
       RBACEscalationPrevention: () => recorder('RBACEscalationPrevention', log),
+      OwnerReferencesPermissionEnforcement: () => assert.fail('a disabled plugin is not built'),
     },
     ['RBACEscalationPrevention']
   );
@@ -133,6 +135,7 @@ test('chain: upstream’s AllOrderedPlugins order, AlwaysAdmit first and AlwaysD
     'RBACEscalationPrevention',
     'AlwaysPullImages',
     'ImagePolicyWebhook',
+    'OwnerReferencesPermissionEnforcement',
     'MutatingAdmissionWebhook',
     'ValidatingAdmissionPolicy',
     'ValidatingAdmissionWebhook',
@@ -144,6 +147,7 @@ test('chain: upstream’s AllOrderedPlugins order, AlwaysAdmit first and AlwaysD
 const gatewayFactories = (log: string[]) => ({
   NamespaceLifecycle: () => recorder('NamespaceLifecycle', log),
   RBACEscalationPrevention: () => recorder('RBACEscalationPrevention', log),
+  OwnerReferencesPermissionEnforcement: () => recorder('OwnerReferencesPermissionEnforcement', log),
 });
 const runs: { name: string; enabled: PluginName[]; members: string[] }[] = [
   {
@@ -164,6 +168,17 @@ const runs: { name: string; enabled: PluginName[]; members: string[] }[] = [
     name: 'a gateway plugin disabled joins the runs on both sides',
     enabled: ['AlwaysAdmit', 'AlwaysPullImages', 'AlwaysDeny'],
     members: ['service:AlwaysAdmit,AlwaysPullImages,AlwaysDeny'],
+  },
+  {
+    name: 'OwnerReferencesPermissionEnforcement splits the service plugins at upstream’s place',
+    enabled: [...defaultOnPlugins, 'AlwaysPullImages', 'OwnerReferencesPermissionEnforcement'],
+    members: [
+      'NamespaceLifecycle',
+      'RBACEscalationPrevention',
+      'service:AlwaysPullImages',
+      'OwnerReferencesPermissionEnforcement',
+      'service:MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook',
+    ],
   },
   {
     name: 'no service plugin: no call',
@@ -251,7 +266,7 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
     name: 'an unknown name stops the start, listing the known ones',
     args: [...withService, '--enable-admission-plugins=NamespaceLifecycel'],
     error:
-      /--enable-admission-plugins: admission plugin "NamespaceLifecycel" is unknown \(known: AlwaysAdmit, NamespaceLifecycle, RBACEscalationPrevention, AlwaysPullImages, ImagePolicyWebhook, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, AlwaysDeny\)/,
+      /--enable-admission-plugins: admission plugin "NamespaceLifecycel" is unknown \(known: AlwaysAdmit, NamespaceLifecycle, RBACEscalationPrevention, AlwaysPullImages, ImagePolicyWebhook, OwnerReferencesPermissionEnforcement, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, AlwaysDeny\)/,
   },
   {
     name: 'an unknown name to disable stops the start',

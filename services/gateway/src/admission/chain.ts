@@ -18,6 +18,8 @@ import type { Admission, AdmissionAttributes, AdmissionPlugin, Operation } from 
  *   strategies (pkg/registry/rbac/.../policybased, validation.ConfirmNoEscalation). Here it is a
  *   validating plugin so that it reads the write's attributes like any other check instead of
  *   reaching back into the HTTP request; the name is ours, not upstream's.
+ * - OwnerReferencesPermissionEnforcement: upstream's (plugin/pkg/admission/gc), in the gateway
+ *   since it asks the authorizer; off by default as upstream.
  * - AlwaysPullImages, ImagePolicyWebhook, MutatingAdmissionWebhook, ValidatingAdmissionPolicy,
  *   ValidatingAdmissionWebhook: upstream's, in the admission service.
  */
@@ -27,6 +29,7 @@ export const allOrderedPlugins = [
   'RBACEscalationPrevention',
   'AlwaysPullImages',
   'ImagePolicyWebhook',
+  'OwnerReferencesPermissionEnforcement',
   'MutatingAdmissionWebhook',
   'ValidatingAdmissionPolicy',
   'ValidatingAdmissionWebhook',
