@@ -9,12 +9,25 @@ export interface ControllerName {
   aliases: readonly string[];
   /** Off unless named (k8s ControllersDisabledByDefault). */
   disabledByDefault?: boolean;
+  /**
+   * Its ServiceAccount in the controllers' namespace with --use-service-account-credentials,
+   * bound to `system:controller:<serviceAccount>` by the authorizer's bootstrap policy.
+   */
+  serviceAccount: string;
 }
 
 export const knownControllers: readonly ControllerName[] = [
-  { name: 'namespace-controller', aliases: ['namespace'] },
-  { name: 'garbage-collector-controller', aliases: ['garbagecollector'] },
-  { name: 'serviceaccount-controller', aliases: ['serviceaccount'] },
+  { name: 'namespace-controller', aliases: ['namespace'], serviceAccount: 'namespace-controller' },
+  {
+    name: 'garbage-collector-controller',
+    aliases: ['garbagecollector'],
+    serviceAccount: 'garbage-collector',
+  },
+  {
+    name: 'serviceaccount-controller',
+    aliases: ['serviceaccount'],
+    serviceAccount: 'service-account-controller',
+  },
 ];
 
 /** The canonical name for a name or alias, or undefined when no controller has it. */

@@ -235,3 +235,35 @@ test('the controllers lead on the orch-system/orch-controller-manager Lease', as
   assert.match(lease.spec.holderIdentity, /^.+_[0-9a-f-]{36}$/, 'hostname_uuid');
   assert.equal(lease.spec.leaseDurationSeconds, 15);
 });
+
+test('each controller has its own ServiceAccount in orch-system, bound to its own role only', async () => {
+  const sar = async (user: string, verb: string, resource: string): Promise<boolean> => {
+    const r = await suite.request(
+      0,
+      'POST',
+      '/apis/authorization.orch.io/v1/subjectaccessreviews',
+      {
+        apiVersion: 'authorization.orch.io/v1',
+        kind: 'SubjectAccessReview',
+        spec: {
+          user,
+          groups: [
+            'system:serviceaccounts',
+            'system:serviceaccounts:orch-system',
+            'system:authenticated',
+          ],
+          resourceAttributes: { verb, resource, namespace: ns },
+        },
+      }
+    );
+    return (r.body as { status: { allowed: boolean } }).status.allowed;
+  };
+  for (const sa of ['namespace-controller', 'garbage-collector', 'service-account-controller']) {
+    assert.equal(await status(`/api/v1/namespaces/orch-system/serviceaccounts/${sa}`), 200, sa);
+  }
+  const saUser = (n: string) => `system:serviceaccount:orch-system:${n}`;
+  assert.equal(await sar(saUser('service-account-controller'), 'create', 'serviceaccounts'), true);
+  assert.equal(await sar(saUser('service-account-controller'), 'delete', 'configmaps'), false);
+  assert.equal(await sar(saUser('garbage-collector'), 'delete', 'configmaps'), true);
+  assert.equal(await sar(saUser('garbage-collector'), 'create', 'configmaps'), false);
+});

@@ -34,6 +34,7 @@ const errorsOf = (argv: string[]): string[] =>
 test('defaults: every controller, leader election with 15s / 10s / 2s on orch-system/orch-controller-manager', () => {
   const o = completeControllersOptions(parseControllersOptions(['--kubeconfig=k']));
   assert.deepEqual(o.controllers, ['*']);
+  assert.equal(o.useServiceAccountCredentials, true);
   assert.deepEqual(o.leaderElection, {
     leaderElect: true,
     leaseDurationMs: 15_000,
@@ -49,6 +50,10 @@ const invalid: { argv: string[]; error: RegExp }[] = [
   { argv: ['--controllers=*,nosuch'], error: /"nosuch" is not in the list of known controllers/ },
   { argv: ['--controllers=-nosuch'], error: /"nosuch" is not in the list of known controllers/ },
   { argv: ['--leader-elect=maybe'], error: /--leader-elect: invalid boolean/ },
+  {
+    argv: ['--use-service-account-credentials=2'],
+    error: /--use-service-account-credentials: invalid boolean/,
+  },
   { argv: ['--leader-elect-lease-duration=5s'], error: /lease-duration must be greater than/ },
   { argv: ['--leader-elect-retry-period=9s'], error: /renew-deadline must be greater than 1.2/ },
   {

@@ -27,6 +27,13 @@ export const controllersFlags = {
       "Controllers to run: '*' for every one on by default, 'foo' for one, '-foo' to leave one " +
       'out (namespace, garbagecollector, serviceaccount; or their full names).',
   },
+  'use-service-account-credentials': {
+    type: 'string',
+    default: 'true',
+    description:
+      'Each controller acts with its own ServiceAccount token (orch-system/<controller>), bound ' +
+      'to its system:controller:<name> role; false: all act with this component certificate.',
+  },
   'leader-elect': {
     type: 'string',
     default: 'true',
@@ -74,6 +81,7 @@ export interface LeaderElectionOptions {
 export interface CompletedControllersOptions {
   kubeconfig: string;
   controllers: string[];
+  useServiceAccountCredentials: boolean;
   leaderElection: LeaderElectionOptions;
   logLevel: LogLevel;
   /** Problems found while completing (malformed values), reported by validate. */
@@ -95,6 +103,12 @@ export function completeControllersOptions(f: ControllersOptions): CompletedCont
   return {
     kubeconfig: f.kubeconfig ?? '',
     controllers: splitList(f.controllers ?? '*'),
+    useServiceAccountCredentials: derive(
+      problems,
+      'use-service-account-credentials',
+      () => parseBool(f['use-service-account-credentials'] ?? 'true'),
+      true
+    ),
     leaderElection: {
       leaderElect: derive(
         problems,

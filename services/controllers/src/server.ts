@@ -5,8 +5,10 @@
 // It listens on nothing (serving resolves with port 0 once the controllers are set up).
 import { Deferred, aborted } from '@orch/component-base/run';
 import type { Runnable } from '@orch/component-base/run';
+import type { RestClient } from '@orch/apimachinery/client';
 import type { ControllersConfig } from './config.js';
-import { isControllerEnabled } from './controller-names.js';
+import { isControllerEnabled, knownControllers } from './controller-names.js';
+import { ServiceAccountCredentials } from './service-account-credentials.js';
 import { GarbageCollector } from './garbagecollector/garbage-collector.js';
 import { LeaderElector, defaultIdentity } from './leaderelection/leader-elector.js';
 import { NamespaceController } from './namespace/namespace-controller.js';
@@ -18,12 +20,21 @@ export interface Controller {
   stop(): void;
 }
 
-/** Each controller by canonical name (controller-names.ts), built on the config's client. */
-export const controllerFactories: Record<string, (config: ControllersConfig) => Controller> = {
-  'namespace-controller': (c) => new NamespaceController(c.client, c.log),
-  'garbage-collector-controller': (c) => new GarbageCollector(c.client, c.log),
-  'serviceaccount-controller': (c) => new ServiceAccountsController(c.client, c.log),
+/**
+ * Each controller by canonical name (controller-names.ts), built on its own client (its
+ * ServiceAccount's token, or the component's certificate without service account credentials).
+ */
+export const controllerFactories: Record<
+  string,
+  (config: ControllersConfig, client: RestClient) => Controller
+> = {
+  'namespace-controller': (c, client) => new NamespaceController(client, c.log),
+  'garbage-collector-controller': (c, client) => new GarbageCollector(client, c.log),
+  'serviceaccount-controller': (c, client) => new ServiceAccountsController(client, c.log),
 };
+
+/** Where the controllers' ServiceAccounts live (k8s: kube-system). */
+export const controllersNamespace = 'orch-system';
 
 export class ControllersServer implements Runnable {
   readonly #config: ControllersConfig;
@@ -78,16 +89,56 @@ export class ControllersServer implements Runnable {
 
   /** Starts every enabled controller, stops them when `signal` aborts. */
   async #runControllers(signal: AbortSignal): Promise<void> {
-    const { log } = this.#config;
-    const controllers = this.enabled.map((name) => {
-      const c = controllerFactories[name]!(this.#config);
-      const done = c.run().catch((err: unknown) => log.error('controller failed', { name, err }));
-      return { name, c, done };
-    });
-    log.info('controllers running', { controllers: controllers.map((c) => c.name) });
-    await aborted(signal);
-    for (const { c } of controllers) c.stop();
-    this.#config.close(); // ends the requests in flight, so the controllers' loops return
-    await Promise.all(controllers.map((c) => c.done));
+    const { log, options } = this.#config;
+    const credentials: ServiceAccountCredentials[] = [];
+    const controllers: { name: string; c: Controller; done: Promise<void> }[] = [];
+    try {
+      for (const name of this.enabled) {
+        let client = this.#config.client;
+        if (options.useServiceAccountCredentials) {
+          const sa = knownControllers.find((k) => k.name === name)!.serviceAccount;
+          const creds = await this.#credentials(sa, signal);
+          if (!creds) break;
+          credentials.push(creds);
+          client = creds.client;
+        }
+        const c = controllerFactories[name]!(this.#config, client);
+        const done = c.run().catch((err: unknown) => log.error('controller failed', { name, err }));
+        controllers.push({ name, c, done });
+      }
+      if (!signal.aborted) {
+        log.info('controllers running', { controllers: controllers.map((c) => c.name) });
+      }
+      await aborted(signal);
+    } finally {
+      for (const { c } of controllers) c.stop();
+      // Ends the requests in flight, so the controllers' loops return.
+      for (const creds of credentials) creds.close();
+      this.#config.close();
+      await Promise.all(controllers.map((c) => c.done));
+    }
+  }
+
+  /** A controller's ServiceAccount credentials, retried until they come or `signal` aborts. */
+  async #credentials(
+    serviceAccount: string,
+    signal: AbortSignal
+  ): Promise<ServiceAccountCredentials | undefined> {
+    const { client, restConfig, log } = this.#config;
+    while (!signal.aborted) {
+      try {
+        return await ServiceAccountCredentials.create(
+          client,
+          restConfig,
+          controllersNamespace,
+          serviceAccount,
+          log
+        );
+      } catch (err) {
+        log.warn('controller credentials failed; retrying', { serviceAccount, err });
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+    return undefined;
   }
 }

@@ -40,18 +40,27 @@ export function loadKubeconfig(path: string): RestConfig {
 export class RestClient {
   readonly #config: RestConfig;
   readonly #agent: Agent;
+  readonly #bearerToken: (() => string) | undefined;
+
+  #auth(): Record<string, string> {
+    return this.#bearerToken ? { Authorization: `Bearer ${this.#bearerToken()}` } : {};
+  }
 
   /**
    * `maxSockets` bounds the connections to the server (default 16); every open watch holds one,
    * so a client with many informers (the garbage collector's) needs more, or requests queue
    * behind the watches for ever.
    */
-  constructor(config: RestConfig, opts: { maxSockets?: number } = {}) {
+  /**
+   * `bearerToken`: requests carry `Authorization: Bearer <token>` (the current one, e.g. a
+   * service account's, refreshed by its owner) instead of the client certificate.
+   */
+  constructor(config: RestConfig, opts: { maxSockets?: number; bearerToken?: () => string } = {}) {
     this.#config = config;
+    this.#bearerToken = opts.bearerToken;
     this.#agent = new Agent({
       ca: config.ca,
-      cert: config.cert,
-      key: config.key,
+      ...(opts.bearerToken ? {} : { cert: config.cert, key: config.key }),
       keepAlive: true,
       maxSockets: opts.maxSockets ?? 16,
     });
@@ -68,6 +77,7 @@ export class RestClient {
           agent: this.#agent,
           headers: {
             Accept: 'application/json',
+            ...this.#auth(),
             // Content-Length always: node sends a DELETE's body unframed otherwise.
             ...(payload
               ? { 'Content-Type': 'application/json', 'Content-Length': String(payload.length) }
@@ -116,7 +126,12 @@ export class RestClient {
       url.searchParams.set('watch', '1');
       const req = request(
         url,
-        { method: 'GET', agent: this.#agent, headers: { Accept: 'application/json' }, signal },
+        {
+          method: 'GET',
+          agent: this.#agent,
+          headers: { Accept: 'application/json', ...this.#auth() },
+          signal,
+        },
         (res) => {
           if ((res.statusCode ?? 500) >= 400) {
             const chunks: Buffer[] = [];
