@@ -61,6 +61,24 @@ const gone = (path: string) => async () => (await status(path)) === 404;
 const get = async (path: string): Promise<Meta> =>
   metaOf((await suite.request(0, 'GET', path)).body);
 
+interface EventItem {
+  reason: string;
+  type: string;
+  message: string;
+  involvedObject: { name: string };
+}
+async function hasEvent(namespace: string, involved: string): Promise<boolean> {
+  const r = await suite.request(0, 'GET', `/api/v1/namespaces/${namespace}/events`);
+  const items = (r.body as { items?: EventItem[] }).items ?? [];
+  return items.some(
+    (e) =>
+      e.involvedObject.name === involved &&
+      e.reason === 'OwnerRefInvalidNamespace' &&
+      e.type === 'Warning' &&
+      /^ownerRef \[.+\] does not exist in namespace /.test(e.message)
+  );
+}
+
 async function dropFinalizers(path: string): Promise<void> {
   const cur = (await suite.request(0, 'GET', path)).body as { metadata: Meta };
   cur.metadata.finalizers = [];
@@ -199,6 +217,11 @@ test('a cluster-scoped dependent naming a namespaced owner is invalid: logged, n
     wait
   );
   assert.equal(await status(`${clusterRoles}/gc-invalid-dep`), 200, 'left alone');
+  await waitFor(
+    'a Warning OwnerRefInvalidNamespace event on it',
+    () => hasEvent('default', 'gc-invalid-dep'),
+    wait
+  );
 });
 
 test('a reference to an owner in another namespace is dangling, as upstream: the dependent is collected', async () => {
@@ -206,6 +229,11 @@ test('a reference to an owner in another namespace is dangling, as upstream: the
   await post(cms(ns), cm('xns-dep', { ownerReferences: [ownerRef(owner)] }));
   await waitFor('the cross-namespace dependent is collected', gone(`${cms(ns)}/xns-dep`), wait);
   assert.equal(await status(`${cms(other)}/xns-owner`), 200);
+  await waitFor(
+    'a Warning OwnerRefInvalidNamespace event on it',
+    () => hasEvent(ns, 'xns-dep'),
+    wait
+  );
 });
 
 test('serviceaccount: a default ServiceAccount in every new namespace, recreated when deleted', async () => {

@@ -246,6 +246,7 @@ export function bootstrapClusterRoles(): Role[] {
     ]),
     clusterRole('system:controller:garbage-collector', [
       rule(['get', 'list', 'watch', 'patch', 'update', 'delete'], ['*'], ['*']),
+      rule(['create', 'patch', 'update'], [core, events], ['events']),
     ]),
     // The controllers service's own identity: its leader election Lease and events (k8s
     // system:kube-controller-manager).

@@ -311,21 +311,66 @@ export class GarbageCollector {
           reason: 'OwnerRefInvalidNamespace',
         }
       );
+      await this.#invalidNamespaceEvent(node, ref);
       return 'invalid';
     }
-    let owner: Json;
+    let owner: Json | undefined;
     try {
       owner = await this.#client.request(
         'GET',
         objectPath(resource, node.meta.namespace, ref.name)
       );
     } catch (err) {
-      if (isNotFound(err)) return 'dangling';
-      throw err;
+      if (!isNotFound(err)) throw err;
     }
-    const m = metaOf(owner);
-    if (m.uid !== ref.uid) return 'dangling';
+    const m = owner ? metaOf(owner) : undefined;
+    if (!m || m.uid !== ref.uid) {
+      // The owner's uid seen in another namespace: a reference across namespaces (k8s
+      // reportInvalidNamespaceOwnerRef); the dependent is collected as dangling all the same.
+      const elsewhere = this.#nodes.get(ref.uid);
+      if (resource.namespaced && elsewhere && elsewhere.meta.namespace !== node.meta.namespace)
+        await this.#invalidNamespaceEvent(node, ref);
+      return 'dangling';
+    }
     return deletingDependents(m) ? 'waiting' : 'solid';
+  }
+
+  /**
+   * The Warning Event upstream records on a dependent whose owner reference cannot resolve in
+   * its namespace (reason OwnerRefInvalidNamespace); a failure to record is only logged.
+   */
+  async #invalidNamespaceEvent(node: GraphNode, ref: OwnerReference): Promise<void> {
+    const namespace = node.meta.namespace ?? 'default';
+    const ts = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const refText = `[${ref.apiVersion}/${ref.kind}, namespace: ${node.meta.namespace ?? ''}, name: ${ref.name}, uid: ${ref.uid}]`;
+    try {
+      await this.#client.request('POST', `/api/v1/namespaces/${namespace}/events`, {
+        apiVersion: 'v1',
+        kind: 'Event',
+        // client-go's recorder names an event `<object>.<unix nanoseconds in hex>`.
+        metadata: {
+          name: `${node.meta.name}.${(BigInt(Date.now()) * 1_000_000n).toString(16)}`,
+          namespace,
+        },
+        involvedObject: {
+          apiVersion: node.resource.apiVersion,
+          kind: node.resource.kind,
+          name: node.meta.name,
+          ...(node.meta.namespace ? { namespace: node.meta.namespace } : {}),
+          uid: node.meta.uid,
+        },
+        reason: 'OwnerRefInvalidNamespace',
+        message: `ownerRef ${refText} does not exist in namespace ${JSON.stringify(node.meta.namespace ?? '')}`,
+        type: 'Warning',
+        source: { component: 'garbage-collector-controller' },
+        reportingComponent: 'garbage-collector-controller',
+        firstTimestamp: ts,
+        lastTimestamp: ts,
+        count: 1,
+      });
+    } catch (err) {
+      this.#log.warn('could not record event', { err: (err as Error).message });
+    }
   }
 
   /** k8s attemptToOrphanWorker: references to the owner removed, then its orphan finalizer. */
