@@ -1,39 +1,147 @@
-// The controllers server: the controllers wired to the API client; run() runs them until its
-// signal. It listens on nothing (serving resolves with port 0 once the controllers run).
+// The controllers server (k8s cmd/kube-controller-manager app.Run): the controllers that
+// `--controllers` enables, started once this replica leads (leader election on a Lease, unless
+// --leader-elect=false), stopped when the signal aborts. Losing the lease ends run() with an
+// error, so the process exits as kube-controller-manager does ("leaderelection lost").
+// It listens on nothing (serving resolves with port 0 once the controllers are set up).
 import { Deferred, aborted } from '@orch/component-base/run';
 import type { Runnable } from '@orch/component-base/run';
+import type { RestClient } from '@orch/apimachinery/client';
 import type { ControllersConfig } from './config.js';
+import { isControllerEnabled, knownControllers } from './controller-names.js';
+import { ServiceAccountCredentials } from './service-account-credentials.js';
+import { GarbageCollector } from './garbagecollector/garbage-collector.js';
+import { LeaderElector, defaultIdentity } from './leaderelection/leader-elector.js';
 import { NamespaceController } from './namespace/namespace-controller.js';
 import { ResourceQuotaController } from './resourcequota/resource-quota-controller.js';
+import { ServiceAccountsController } from './serviceaccount/serviceaccounts-controller.js';
+
+/** A controller as the server runs it: run() until stop(). */
+export interface Controller {
+  run(): Promise<void>;
+  stop(): void;
+}
+
+/**
+ * Each controller by canonical name (controller-names.ts), built on its own client (its
+ * ServiceAccount's token, or the component's certificate without service account credentials).
+ */
+export const controllerFactories: Record<
+  string,
+  (config: ControllersConfig, client: RestClient) => Controller
+> = {
+  'namespace-controller': (c, client) => new NamespaceController(client, c.log),
+  'garbage-collector-controller': (c, client) => new GarbageCollector(client, c.log),
+  'serviceaccount-controller': (c, client) => new ServiceAccountsController(client, c.log),
+  'resourcequota-controller': (c, client) =>
+    new ResourceQuotaController(client, c.log, { resyncMs: c.options.resourceQuotaSyncMs }),
+};
+
+/** Where the controllers' ServiceAccounts live (k8s: kube-system). */
+export const controllersNamespace = 'orch-system';
 
 export class ControllersServer implements Runnable {
-  readonly namespaces: NamespaceController;
-  readonly quotas: ResourceQuotaController;
   readonly #config: ControllersConfig;
   readonly #serving = new Deferred<number>();
+  /** The lease holder identity of this replica. */
+  readonly identity = defaultIdentity();
 
   constructor(config: ControllersConfig) {
     this.#config = config;
-    this.namespaces = new NamespaceController(config.client, config.log);
-    this.quotas = new ResourceQuotaController(config.client, config.log, {
-      resyncMs: config.options.resourceQuotaSyncMs,
-    });
   }
 
   get serving(): Promise<number> {
     return this.#serving.promise;
   }
 
+  /** The names (canonical) of the controllers this replica runs when it leads. */
+  get enabled(): string[] {
+    return Object.keys(controllerFactories).filter((n) =>
+      isControllerEnabled(n, this.#config.options.controllers)
+    );
+  }
+
   async run(signal: AbortSignal): Promise<void> {
-    const namespaces = this.namespaces.run();
-    const quotas = this.quotas.run();
-    this.#config.log.info('controllers running');
+    const { log, options } = this.#config;
+    const le = options.leaderElection;
     this.#serving.resolve(0);
-    await aborted(signal);
-    this.namespaces.stop();
-    this.quotas.stop();
-    this.#config.close(); // ends the requests in flight, so the controllers' loops return
-    await namespaces.catch(() => undefined);
-    await quotas.catch(() => undefined);
+    if (!le.leaderElect) {
+      await this.#runControllers(signal);
+      this.#config.close();
+      return;
+    }
+    const elector = new LeaderElector(
+      this.#config.client,
+      {
+        namespace: le.resourceNamespace,
+        name: le.resourceName,
+        identity: this.identity,
+        leaseDurationMs: le.leaseDurationMs,
+        renewDeadlineMs: le.renewDeadlineMs,
+        retryPeriodMs: le.retryPeriodMs,
+      },
+      log
+    );
+    let running: Promise<void> | undefined;
+    const outcome = await elector.run(signal, (leading) => {
+      running = this.#runControllers(leading);
+    });
+    await running;
+    this.#config.close();
+    if (outcome === 'lost') throw new Error('leaderelection lost');
+  }
+
+  /** Starts every enabled controller, stops them when `signal` aborts. */
+  async #runControllers(signal: AbortSignal): Promise<void> {
+    const { log, options } = this.#config;
+    const credentials: ServiceAccountCredentials[] = [];
+    const controllers: { name: string; c: Controller; done: Promise<void> }[] = [];
+    try {
+      for (const name of this.enabled) {
+        let client = this.#config.client;
+        if (options.useServiceAccountCredentials) {
+          const sa = knownControllers.find((k) => k.name === name)!.serviceAccount;
+          const creds = await this.#credentials(sa, signal);
+          if (!creds) break;
+          credentials.push(creds);
+          client = creds.client;
+        }
+        const c = controllerFactories[name]!(this.#config, client);
+        const done = c.run().catch((err: unknown) => log.error('controller failed', { name, err }));
+        controllers.push({ name, c, done });
+      }
+      if (!signal.aborted) {
+        log.info('controllers running', { controllers: controllers.map((c) => c.name) });
+      }
+      await aborted(signal);
+    } finally {
+      for (const { c } of controllers) c.stop();
+      // Ends the requests in flight, so the controllers' loops return.
+      for (const creds of credentials) creds.close();
+      this.#config.close();
+      await Promise.all(controllers.map((c) => c.done));
+    }
+  }
+
+  /** A controller's ServiceAccount credentials, retried until they come or `signal` aborts. */
+  async #credentials(
+    serviceAccount: string,
+    signal: AbortSignal
+  ): Promise<ServiceAccountCredentials | undefined> {
+    const { client, restConfig, log } = this.#config;
+    while (!signal.aborted) {
+      try {
+        return await ServiceAccountCredentials.create(
+          client,
+          restConfig,
+          controllersNamespace,
+          serviceAccount,
+          log
+        );
+      } catch (err) {
+        log.warn('controller credentials failed; retrying', { serviceAccount, err });
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+    return undefined;
   }
 }

@@ -12,6 +12,7 @@ import { newAdmissionChain } from './admission/chain.js';
 import { namespaceAutoProvision } from './admission/namespace-auto-provision/plugin.js';
 import { namespaceExists } from './admission/namespace-exists/plugin.js';
 import { namespaceLifecycle } from './admission/namespace-lifecycle/plugin.js';
+import { ownerReferencesPermissionEnforcement } from './admission/owner-references-permission-enforcement/plugin.js';
 import { rbacEscalationPrevention } from './admission/rbac-escalation/plugin.js';
 import { servicePlugins } from './admission/service/service-plugins.js';
 import { certificatePlugins } from './admission/certificates/certificate-plugins.js';
@@ -92,6 +93,8 @@ export class GatewayServer implements Runnable {
               roles: stores.get('rbac.authorization.orch.io/v1/roles'),
               clusterRoles: stores.get('rbac.authorization.orch.io/v1/clusterroles'),
             }),
+          OwnerReferencesPermissionEnforcement: () =>
+            ownerReferencesPermissionEnforcement({ authorizer: authz.authorizer, registry }),
         },
         options.admissionPlugins,
         config.admission

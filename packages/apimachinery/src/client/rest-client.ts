@@ -40,15 +40,29 @@ export function loadKubeconfig(path: string): RestConfig {
 export class RestClient {
   readonly #config: RestConfig;
   readonly #agent: Agent;
+  readonly #bearerToken: (() => string) | undefined;
 
-  constructor(config: RestConfig) {
+  #auth(): Record<string, string> {
+    return this.#bearerToken ? { Authorization: `Bearer ${this.#bearerToken()}` } : {};
+  }
+
+  /**
+   * `maxSockets` bounds the connections to the server (default 16); every open watch holds one,
+   * so a client with many informers (the garbage collector's) needs more, or requests queue
+   * behind the watches for ever.
+   */
+  /**
+   * `bearerToken`: requests carry `Authorization: Bearer <token>` (the current one, e.g. a
+   * service account's, refreshed by its owner) instead of the client certificate.
+   */
+  constructor(config: RestConfig, opts: { maxSockets?: number; bearerToken?: () => string } = {}) {
     this.#config = config;
+    this.#bearerToken = opts.bearerToken;
     this.#agent = new Agent({
       ca: config.ca,
-      cert: config.cert,
-      key: config.key,
+      ...(opts.bearerToken ? {} : { cert: config.cert, key: config.key }),
       keepAlive: true,
-      maxSockets: 16,
+      maxSockets: opts.maxSockets ?? 16,
     });
   }
 
@@ -63,7 +77,11 @@ export class RestClient {
           agent: this.#agent,
           headers: {
             Accept: 'application/json',
-            ...(payload ? { 'Content-Type': 'application/json' } : {}),
+            ...this.#auth(),
+            // Content-Length always: node sends a DELETE's body unframed otherwise.
+            ...(payload
+              ? { 'Content-Type': 'application/json', 'Content-Length': String(payload.length) }
+              : {}),
           },
           timeout: timeoutMs,
         },
@@ -108,7 +126,12 @@ export class RestClient {
       url.searchParams.set('watch', '1');
       const req = request(
         url,
-        { method: 'GET', agent: this.#agent, headers: { Accept: 'application/json' }, signal },
+        {
+          method: 'GET',
+          agent: this.#agent,
+          headers: { Accept: 'application/json', ...this.#auth() },
+          signal,
+        },
         (res) => {
           if ((res.statusCode ?? 500) >= 400) {
             const chunks: Buffer[] = [];

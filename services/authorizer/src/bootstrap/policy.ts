@@ -59,6 +59,12 @@ function clusterRole(
 }
 
 const user = (name: string): Subject => ({ kind: 'User', apiGroup: rbac, name });
+/** A controller's own ServiceAccount (orch-controllers --use-service-account-credentials). */
+const controllerServiceAccount = (name: string): Subject => ({
+  kind: 'ServiceAccount',
+  name,
+  namespace: 'orch-system',
+});
 const group = (name: string): Subject => ({ kind: 'Group', apiGroup: rbac, name });
 
 function clusterRoleBinding(name: string, role: string, subjects: Subject[]): RoleBinding {
@@ -244,6 +250,17 @@ export function bootstrapClusterRoles(): Role[] {
     ]),
     clusterRole('system:controller:garbage-collector', [
       rule(['get', 'list', 'watch', 'patch', 'update', 'delete'], ['*'], ['*']),
+      rule(['create', 'patch', 'update'], [core, events], ['events']),
+    ]),
+    // The controllers service's own identity: its leader election Lease and events (k8s
+    // system:kube-controller-manager).
+    clusterRole('system:orch-controller-manager', [
+      rule(['create'], [coordination], ['leases']),
+      rule(['get', 'update'], [coordination], ['leases'], ['orch-controller-manager']),
+      rule(['create', 'patch', 'update'], [core, events], ['events']),
+      // --use-service-account-credentials: each controller's ServiceAccount and its tokens.
+      rule(['get', 'create'], [core], ['serviceaccounts']),
+      rule(['create'], [core], ['serviceaccounts/token']),
     ]),
     clusterRole('system:controller:resourcequota-controller', [
       rule(['get', 'list', 'watch'], ['*'], ['*']),
@@ -300,22 +317,25 @@ export function bootstrapClusterRoleBindings(): RoleBinding[] {
     clusterRoleBinding(
       'system:controller:namespace-controller',
       'system:controller:namespace-controller',
-      [user(controllers)]
+      [user(controllers), controllerServiceAccount('namespace-controller')]
     ),
     clusterRoleBinding(
       'system:controller:garbage-collector',
       'system:controller:garbage-collector',
-      [user(controllers)]
+      [user(controllers), controllerServiceAccount('garbage-collector')]
     ),
+    clusterRoleBinding('system:orch-controller-manager', 'system:orch-controller-manager', [
+      user(controllers),
+    ]),
     clusterRoleBinding(
       'system:controller:resourcequota-controller',
       'system:controller:resourcequota-controller',
-      [user(controllers)]
+      [user(controllers), controllerServiceAccount('resourcequota-controller')]
     ),
     clusterRoleBinding(
       'system:controller:service-account-controller',
       'system:controller:service-account-controller',
-      [user(controllers)]
+      [user(controllers), controllerServiceAccount('service-account-controller')]
     ),
   ];
 }

@@ -105,6 +105,7 @@ test('chain: built in the fixed order whatever the order of the enabled names', 
   const chain = newAdmissionChain(
     {
       ...gatewayFactories(log),
+      OwnerReferencesPermissionEnforcement: () => assert.fail('a disabled plugin is not built'),
     },
     ['RBACEscalationPrevention', 'NamespaceLifecycle']
   );
@@ -116,6 +117,7 @@ test('chain: built in the fixed order whatever the order of the enabled names', 
     {
       ...gatewayFactories(log),
       NamespaceLifecycle: () => assert.fail('a disabled plugin is not built'),
+      OwnerReferencesPermissionEnforcement: () => assert.fail('a disabled plugin is not built'),
     },
     ['RBACEscalationPrevention']
   );
@@ -145,6 +147,7 @@ test('chain: upstream’s AllOrderedPlugins order, AlwaysAdmit first and AlwaysD
     'PodTolerationRestriction',
     'EventRateLimit',
     'ExtendedResourceToleration',
+    'OwnerReferencesPermissionEnforcement',
     'CertificateApproval',
     'CertificateSigning',
     'CertificateSubjectRestriction',
@@ -164,6 +167,8 @@ function gatewayFactories(log: string[]) {
     NamespaceLifecycle: () => recorder('NamespaceLifecycle', log),
     NamespaceExists: () => recorder('NamespaceExists', log),
     RBACEscalationPrevention: () => recorder('RBACEscalationPrevention', log),
+    OwnerReferencesPermissionEnforcement: () =>
+      recorder('OwnerReferencesPermissionEnforcement', log),
   };
 }
 const runs: { name: string; enabled: PluginName[]; members: string[] }[] = [
@@ -190,6 +195,17 @@ const runs: { name: string; enabled: PluginName[]; members: string[] }[] = [
     name: 'a gateway plugin disabled joins the runs on both sides',
     enabled: ['AlwaysAdmit', 'AlwaysPullImages', 'AlwaysDeny'],
     members: ['service:AlwaysAdmit,AlwaysPullImages,AlwaysDeny'],
+  },
+  {
+    name: 'OwnerReferencesPermissionEnforcement splits the service plugins at upstream’s place',
+    enabled: [...defaultOnPlugins, 'AlwaysPullImages', 'OwnerReferencesPermissionEnforcement'],
+    members: [
+      'NamespaceLifecycle',
+      'RBACEscalationPrevention',
+      'service:LimitRanger,TaintNodesByCondition,AlwaysPullImages,PodSecurity,DefaultTolerationSeconds',
+      'OwnerReferencesPermissionEnforcement',
+      'service:MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota',
+    ],
   },
   {
     name: 'no service plugin: no call',
@@ -373,7 +389,7 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
     name: 'an unknown name stops the start, listing the known ones',
     args: [...withService, '--enable-admission-plugins=NamespaceLifecycel'],
     error:
-      /--enable-admission-plugins: admission plugin "NamespaceLifecycel" is unknown \(known: AlwaysAdmit, NamespaceAutoProvision, NamespaceLifecycle, NamespaceExists, RBACEscalationPrevention, LimitPodHardAntiAffinityTopology, LimitRanger, ServiceAccount, NodeRestriction, TaintNodesByCondition, AlwaysPullImages, ImagePolicyWebhook, PodSecurity, PodNodeSelector, DefaultTolerationSeconds, PodTolerationRestriction, EventRateLimit, ExtendedResourceToleration, CertificateApproval, CertificateSigning, CertificateSubjectRestriction, DenyServiceExternalIPs, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, ResourceQuota, AlwaysDeny\)/,
+      /--enable-admission-plugins: admission plugin "NamespaceLifecycel" is unknown \(known: AlwaysAdmit, NamespaceAutoProvision, NamespaceLifecycle, NamespaceExists, RBACEscalationPrevention, LimitPodHardAntiAffinityTopology, LimitRanger, ServiceAccount, NodeRestriction, TaintNodesByCondition, AlwaysPullImages, ImagePolicyWebhook, PodSecurity, PodNodeSelector, DefaultTolerationSeconds, PodTolerationRestriction, EventRateLimit, ExtendedResourceToleration, OwnerReferencesPermissionEnforcement, CertificateApproval, CertificateSigning, CertificateSubjectRestriction, DenyServiceExternalIPs, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, ResourceQuota, AlwaysDeny\)/,
   },
   {
     name: 'an unknown name to disable stops the start',

@@ -20,6 +20,8 @@ import type { Admission, AdmissionAttributes, AdmissionPlugin, Operation } from 
  *   reaching back into the HTTP request; the name is ours, not upstream's.
  * - NamespaceAutoProvision, NamespaceExists: upstream's, in the gateway beside
  *   NamespaceLifecycle (they read its namespace cache).
+ * - OwnerReferencesPermissionEnforcement: upstream's (plugin/pkg/admission/gc), in the gateway
+ *   since it asks the authorizer; off by default as upstream.
  * - AlwaysPullImages, ImagePolicyWebhook, MutatingAdmissionWebhook, ValidatingAdmissionPolicy,
  *   ValidatingAdmissionWebhook: upstream's, in the admission service.
  * - CertificateApproval, CertificateSigning, CertificateSubjectRestriction: upstream's, in the
@@ -51,6 +53,7 @@ export const allOrderedPlugins = [
   'PodTolerationRestriction',
   'EventRateLimit',
   'ExtendedResourceToleration',
+  'OwnerReferencesPermissionEnforcement',
   'CertificateApproval',
   'CertificateSigning',
   'CertificateSubjectRestriction',

@@ -125,13 +125,23 @@ export interface Updater extends Storage {
 /** k8s rest.Patcher: a patch is applied to what get reads, then written by update. */
 export type Patcher = Getter & Updater;
 
+/** metav1.DeletionPropagation. */
+export type PropagationPolicy = 'Orphan' | 'Background' | 'Foreground';
+
 export interface DeleteOptions {
   dryRun: boolean;
   preconditions?: { uid?: string; resourceVersion?: string };
+  propagationPolicy?: PropagationPolicy | undefined;
+  /** Deprecated (k8s DeleteOptions.OrphanDependents): true orphans, false cascades. */
+  orphanDependents?: boolean | undefined;
+  gracePeriodSeconds?: number | undefined;
   deleteValidation?: ValidateObjectFunc | undefined;
 }
 
-/** The answer of a delete: the object marked for deletion (202) or a Success Status (200). */
+/**
+ * The answer of a delete: the object left marked for deletion, or a Success Status once it is
+ * removed; code 202 only for an object left when the client sent orphanDependents=false.
+ */
 export interface DeleteResult {
   object: ApiObject | Status;
   code: number;

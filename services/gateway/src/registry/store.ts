@@ -274,11 +274,20 @@ export class Store implements StandardStorage {
   }
 
   /**
-   * Delete: objects with finalizers are marked (deletionTimestamp) and stay until the last
-   * finalizer is removed; others are removed now. Answers the marked object, or a Success Status.
+   * Delete (k8s Store.Delete with updateForGracefulDeletionAndFinalizers): the preconditions
+   * are checked, the garbage collector's finalizers (`orphan`, `foregroundDeletion`) are set as
+   * the options and the kind's default policy ask (deletionFinalizersForGarbageCollection); an
+   * object left with finalizers is marked (deletionTimestamp, deletionGracePeriodSeconds 0,
+   * generation raised on the first mark) and stays until the last is removed; others are
+   * removed now. No kind here deletes gracefully (there is no kubelet), so gracePeriodSeconds
+   * never delays a removal. Answers the marked object, or a Success Status once removed.
    */
   async delete(ctx: RestContext, name: string, opts: DeleteOptions): Promise<DeleteResult> {
     const key = this.key(ctx.namespace, name);
+    const left = (object: ApiObject): DeleteResult => ({
+      object,
+      code: opts.orphanDependents === false ? 202 : 200,
+    });
     for (let attempt = 0; ; attempt++) {
       const read = this.#read(await this.#storage.get(key, 'MOST_RECENT'));
       const current = read.served;
@@ -299,19 +308,27 @@ export class Store implements StandardStorage {
       }
       await opts.deleteValidation?.(current, undefined);
       const revision = Number(current.metadata.resourceVersion);
+      const finalizers = deletionFinalizersForGarbageCollection(
+        current.metadata.finalizers ?? [],
+        opts,
+        this.strategy.defaultGarbageCollectionPolicy ?? 'DeleteDependents'
+      );
       try {
-        if (this.#blockingFinalizers(current).length > 0) {
-          if (current.metadata.deletionTimestamp) return { object: current, code: 202 };
-          const marked = structuredClone(read.stored);
-          marked.metadata.deletionTimestamp = now();
+        const marked = structuredClone(read.stored);
+        if (finalizers) marked.metadata.finalizers = finalizers;
+        if (this.#blockingFinalizers(marked).length > 0) {
+          if (!marked.metadata.deletionTimestamp) {
+            // k8s markAsDeleting: generation raised once, the timestamp set once.
+            if ((marked.metadata.generation ?? 0) > 0) {
+              marked.metadata.generation = (marked.metadata.generation ?? 0) + 1;
+            }
+            marked.metadata.deletionTimestamp = now();
+            this.strategy.prepareForGracefulDelete?.(marked);
+          }
           marked.metadata.deletionGracePeriodSeconds = 0;
-          this.strategy.prepareForGracefulDelete?.(marked);
-          if (opts.dryRun)
-            return { object: this.#storageGV ? this.#out(marked) : marked, code: 202 };
-          return {
-            object: this.#out(await this.#storage.update(key, marked, { revision })),
-            code: 202,
-          };
+          if (opts.dryRun || isDeepStrictEqual(marked, read.stored))
+            return left(this.#storageGV ? this.#out(marked) : marked);
+          return left(this.#out(await this.#storage.update(key, marked, { revision })));
         }
         if (opts.dryRun) return { object: current, code: 200 };
         await this.#storage.delete(key, { revision });
@@ -471,6 +488,62 @@ export class Store implements StandardStorage {
     };
     return cacher.watch(converting, fromRevision);
   }
+}
+
+/** metav1.FinalizerOrphanDependents. */
+export const finalizerOrphanDependents = 'orphan';
+/** metav1.FinalizerDeleteDependents. */
+export const finalizerDeleteDependents = 'foregroundDeletion';
+
+type GcPolicy = NonNullable<Strategy['defaultGarbageCollectionPolicy']>;
+type GcOptions = Pick<DeleteOptions, 'propagationPolicy' | 'orphanDependents'>;
+
+/** k8s shouldOrphanDependents: options, then the object's finalizers, then the kind's default. */
+function shouldOrphan(finalizers: readonly string[], opts: GcOptions, policy: GcPolicy): boolean {
+  if (policy === 'Unsupported') return false;
+  if (opts.orphanDependents !== undefined) return opts.orphanDependents;
+  if (opts.propagationPolicy) return opts.propagationPolicy === 'Orphan';
+  for (const f of finalizers) {
+    if (f === finalizerOrphanDependents) return true;
+    if (f === finalizerDeleteDependents) return false;
+  }
+  return policy === 'OrphanDependents';
+}
+
+/** k8s shouldDeleteDependents: Foreground asked by the options or kept from the finalizers. */
+function shouldDeleteInForeground(
+  finalizers: readonly string[],
+  opts: GcOptions,
+  policy: GcPolicy
+): boolean {
+  if (policy === 'Unsupported') return false;
+  if (opts.orphanDependents !== undefined) return false;
+  if (opts.propagationPolicy) return opts.propagationPolicy === 'Foreground';
+  for (const f of finalizers) {
+    if (f === finalizerDeleteDependents) return true;
+    if (f === finalizerOrphanDependents) return false;
+  }
+  return false;
+}
+
+/**
+ * k8s deletionFinalizersForGarbageCollection: the object's finalizers with `orphan` and
+ * `foregroundDeletion` set as the delete asks, or undefined when they stay as they are.
+ */
+export function deletionFinalizersForGarbageCollection(
+  finalizers: readonly string[],
+  opts: GcOptions,
+  policy: GcPolicy
+): string[] | undefined {
+  const next = finalizers.filter(
+    (f) => f !== finalizerOrphanDependents && f !== finalizerDeleteDependents
+  );
+  if (shouldOrphan(finalizers, opts, policy)) next.push(finalizerOrphanDependents);
+  if (shouldDeleteInForeground(finalizers, opts, policy)) next.push(finalizerDeleteDependents);
+  const before = new Set(finalizers);
+  const after = new Set(next);
+  if (before.size === after.size && [...after].every((f) => before.has(f))) return undefined;
+  return next;
 }
 
 /** The name for an Invalid Status: the object's name when it is a string. */

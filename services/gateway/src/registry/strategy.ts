@@ -29,6 +29,13 @@ export interface Strategy {
   validateUpdate(obj: ApiObject, old: ApiObject): FieldError[];
   /** The first delete of an object that must be finalized: marks it (e.g. namespace Terminating). */
   prepareForGracefulDelete?(obj: ApiObject): void;
+  /**
+   * What happens to dependents when a delete names no policy (k8s
+   * GarbageCollectionDeleteStrategy.DefaultGarbageCollectionPolicy): DeleteDependents
+   * (Background) when absent; OrphanDependents adds the orphan finalizer; Unsupported adds neither
+   * GC finalizer whatever the options.
+   */
+  readonly defaultGarbageCollectionPolicy?: 'DeleteDependents' | 'OrphanDependents' | 'Unsupported';
   /** Finalizers that block removal besides metadata.finalizers (e.g. namespace spec.finalizers). */
   pendingFinalizers?(obj: ApiObject): string[];
 }
