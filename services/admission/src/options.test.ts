@@ -21,3 +21,10 @@ test('admission options: --storage-servers is required, and every error is repor
       ) && /--log-level must be one of/.test(e.message)
   );
 });
+
+test('admission options: a GA gate locked to its default cannot be disabled', () => {
+  assert.throws(
+    () => admissionOptions(['--feature-gates=AdmissionWebhookMatchConditions=false']),
+    /cannot set feature gate AdmissionWebhookMatchConditions to false, feature is locked to true/
+  );
+});

@@ -18,6 +18,12 @@ import {
 } from '@orch/component-base/flags';
 import type { FlagValues, SecureServingOptions } from '@orch/component-base/flags';
 import type { LogLevel } from '@orch/component-base/logs';
+import { completeFeatureGates, featureGateFlags } from '@orch/component-base/featuregate';
+import type { FeatureGates } from '@orch/component-base/featuregate';
+import {
+  showHiddenMetricsFlags,
+  validateShowHiddenMetricsVersion,
+} from '@orch/component-base/metrics';
 
 export const admissionFlags = {
   ...storageClientFlags(),
@@ -36,6 +42,8 @@ export const admissionFlags = {
   },
   ...metricsFlags(),
   ...loggingFlags(),
+  ...featureGateFlags(),
+  ...showHiddenMetricsFlags(),
 } as const;
 
 /** The raw flag values. */
@@ -49,6 +57,10 @@ export interface CompletedAdmissionOptions {
   admissionControlConfigFile: string;
   metricsPort: number;
   logLevel: LogLevel;
+  /** --feature-gates: the gates, the warnings to print at start, the flag's errors. */
+  featureGates: FeatureGates;
+  /** --show-hidden-metrics-for-version ('' when not given). */
+  showHiddenMetricsForVersion: string;
 }
 
 export function parseAdmissionOptions(argv?: string[]): AdmissionOptions {
@@ -63,6 +75,8 @@ export function completeAdmissionOptions(f: AdmissionOptions): CompletedAdmissio
     admissionControlConfigFile: f['admission-control-config-file'] ?? '',
     metricsPort: metricsPort(f),
     logLevel: logLevel(f),
+    featureGates: completeFeatureGates(f['feature-gates']),
+    showHiddenMetricsForVersion: f['show-hidden-metrics-for-version'] ?? '',
   };
 }
 
@@ -76,7 +90,9 @@ export function validateAdmissionOptions(o: CompletedAdmissionOptions): string[]
     ...validateNatsUrls(o.natsUrls),
     ...validateSecureServing(o.serving),
     ...validateMetricsPort(o.metricsPort),
-    ...validateLogLevel(o.logLevel)
+    ...validateLogLevel(o.logLevel),
+    ...o.featureGates.errors,
+    ...validateShowHiddenMetricsVersion(o.showHiddenMetricsForVersion)
   );
   return errors;
 }

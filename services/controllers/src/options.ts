@@ -8,6 +8,12 @@ import {
 } from '@orch/component-base/flags';
 import type { FlagValues } from '@orch/component-base/flags';
 import type { LogLevel } from '@orch/component-base/logs';
+import { completeFeatureGates, featureGateFlags } from '@orch/component-base/featuregate';
+import type { FeatureGates } from '@orch/component-base/featuregate';
+import {
+  showHiddenMetricsFlags,
+  validateShowHiddenMetricsVersion,
+} from '@orch/component-base/metrics';
 
 export const controllersFlags = {
   kubeconfig: {
@@ -15,6 +21,8 @@ export const controllersFlags = {
     description: "Kubeconfig with the API address and this component's client certificate.",
   },
   ...loggingFlags(),
+  ...featureGateFlags(),
+  ...showHiddenMetricsFlags(),
 } as const;
 
 export type ControllersOptions = FlagValues<typeof controllersFlags>;
@@ -22,6 +30,10 @@ export type ControllersOptions = FlagValues<typeof controllersFlags>;
 export interface CompletedControllersOptions {
   kubeconfig: string;
   logLevel: LogLevel;
+  /** --feature-gates: the gates, the warnings to print at start, the flag's errors. */
+  featureGates: FeatureGates;
+  /** --show-hidden-metrics-for-version ('' when not given). */
+  showHiddenMetricsForVersion: string;
 }
 
 export function parseControllersOptions(argv?: string[]): ControllersOptions {
@@ -29,11 +41,21 @@ export function parseControllersOptions(argv?: string[]): ControllersOptions {
 }
 
 export function completeControllersOptions(f: ControllersOptions): CompletedControllersOptions {
-  return { kubeconfig: f.kubeconfig ?? '', logLevel: logLevel(f) };
+  return {
+    kubeconfig: f.kubeconfig ?? '',
+    logLevel: logLevel(f),
+    featureGates: completeFeatureGates(f['feature-gates']),
+    showHiddenMetricsForVersion: f['show-hidden-metrics-for-version'] ?? '',
+  };
 }
 
 export function validateControllersOptions(o: CompletedControllersOptions): string[] {
-  return [...(o.kubeconfig ? [] : ['--kubeconfig is required']), ...validateLogLevel(o.logLevel)];
+  return [
+    ...(o.kubeconfig ? [] : ['--kubeconfig is required']),
+    ...validateLogLevel(o.logLevel),
+    ...o.featureGates.errors,
+    ...validateShowHiddenMetricsVersion(o.showHiddenMetricsForVersion),
+  ];
 }
 
 /** parse → complete → validate; throws InvalidOptionsError with every error. */

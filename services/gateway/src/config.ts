@@ -6,6 +6,7 @@ import type { NatsConnection } from 'nats';
 import { AdmissionClient, StorageClient } from '@orch/apimachinery/grpc';
 import { ResourceRegistry, builtinResources } from '@orch/apimachinery/registry';
 import { builtinSchemaModel } from '@orch/apimachinery/schema-model';
+import { consistentListFromCache, registerFeatureMetrics } from '@orch/component-base/featuregate';
 import { HealthClient, clientCredentials } from '@orch/component-base/grpc-server';
 import type { Logger } from '@orch/component-base/logs';
 import { authorizationFor } from './authz/authorization-for.js';
@@ -56,12 +57,14 @@ export async function newGatewayConfig(
   // The metrics read the caches' watch count when scraped, after they exist.
   const metrics = new GatewayMetrics((): number => cachers.openWatchCount());
   const cacheMetrics = registerCacheMetrics(metrics.registry, () => cachers);
+  registerFeatureMetrics(metrics.registry, options.featureGates.gate);
   const storage = metrics.timeStorage(rawStorage);
   const cachers: Cachers = new Cachers({
     storage,
     nats,
     log,
     currentRevision: () => storage.currentRevision(),
+    consistentListFromCache: options.featureGates.gate.enabled(consistentListFromCache),
     hooks: {
       ...hooks,
       onFanout: (n) => {

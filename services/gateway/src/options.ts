@@ -22,6 +22,12 @@ import {
 import type { FlagValues, SecureServingOptions } from '@orch/component-base/flags';
 import type { TlsFiles } from '@orch/component-base/grpc-server';
 import type { LogLevel } from '@orch/component-base/logs';
+import { completeFeatureGates, featureGateFlags } from '@orch/component-base/featuregate';
+import type { FeatureGates } from '@orch/component-base/featuregate';
+import {
+  showHiddenMetricsFlags,
+  validateShowHiddenMetricsVersion,
+} from '@orch/component-base/metrics';
 import { enabledPluginNames, isServicePlugin } from './admission/chain.js';
 import type { PluginName } from './admission/chain.js';
 import { authenticationConfig, authenticationFlags } from './authn/authentication-options.js';
@@ -137,6 +143,8 @@ export const gatewayFlags = {
   // authentication: authn/authentication-options.ts
   ...authenticationFlags,
   ...loggingFlags(),
+  ...featureGateFlags(),
+  ...showHiddenMetricsFlags(),
 } as const;
 
 /** The raw flag values. */
@@ -179,6 +187,10 @@ export interface CompletedGatewayOptions {
   admissionAddress: string;
   admissionTimeoutMs: number;
   logLevel: LogLevel;
+  /** --feature-gates: the gates, the warnings to print at start, the flag's errors. */
+  featureGates: FeatureGates;
+  /** --show-hidden-metrics-for-version ('' when not given). */
+  showHiddenMetricsForVersion: string;
   problems: string[];
 }
 
@@ -234,6 +246,8 @@ export function completeGatewayOptions(f: GatewayOptions): CompletedGatewayOptio
     admissionAddress: f['admission-servers'] ?? '',
     admissionTimeoutMs: duration('admission-request-timeout', '35s'),
     logLevel: logLevel(f),
+    featureGates: completeFeatureGates(f['feature-gates']),
+    showHiddenMetricsForVersion: f['show-hidden-metrics-for-version'] ?? '',
     problems,
   };
 }
@@ -245,6 +259,8 @@ export function validateGatewayOptions(o: CompletedGatewayOptions): string[] {
     ...o.problems,
     ...validateNatsUrls(o.natsUrls),
     ...validateLogLevel(o.logLevel),
+    ...o.featureGates.errors,
+    ...validateShowHiddenMetricsVersion(o.showHiddenMetricsForVersion),
   ];
   const mode = o.authorizationMode;
   if (mode !== 'RBAC' && mode !== 'AlwaysAllow' && mode !== 'AlwaysDeny') {

@@ -22,16 +22,17 @@ export interface FeatureGates {
   gate: FeatureGate;
   /** Printed at start (GA or deprecated gates that were set). */
   warnings: string[];
+  /** The flag's problem, naming it; validate() reports it and the start stops. */
+  errors: string[];
 }
 
-/** Builds the gate from the flag's text; a problem is added to `problems`, naming the flag. */
-export function completeFeatureGates(problems: string[], text: string | undefined): FeatureGates {
+/** Builds the gate from the flag's text; a refused value is an error naming the flag. */
+export function completeFeatureGates(text: string | undefined): FeatureGates {
   const gate = new FeatureGate(defaultFeatureGates);
   try {
-    return { gate, warnings: gate.set(text ?? '') };
+    return { gate, warnings: gate.set(text ?? ''), errors: [] };
   } catch (err) {
-    problems.push(`--feature-gates: ${(err as Error).message}`);
-    return { gate, warnings: [] };
+    return { gate, warnings: [], errors: [`--feature-gates: ${(err as Error).message}`] };
   }
 }
 

@@ -84,7 +84,9 @@ describe('FeatureGate', () => {
       name: 'life cycle: a deprecated gate warns when used',
       flag: 'Old=true',
       want: { Old: true },
-      warnings: ['Setting deprecated feature gate Old=true. It will be removed in a future release.'],
+      warnings: [
+        'Setting deprecated feature gate Old=true. It will be removed in a future release.',
+      ],
     },
   ];
   for (const r of rows) {
@@ -108,7 +110,10 @@ describe('FeatureGate', () => {
 
   it('registering a name twice with another spec is refused', () => {
     const gate = new FeatureGate(known);
-    assert.throws(() => gate.add({ AlphaOne: { default: true, preRelease: 'BETA' } }), /different spec/);
+    assert.throws(
+      () => gate.add({ AlphaOne: { default: true, preRelease: 'BETA' } }),
+      /different spec/
+    );
     assert.throws(() => gate.add({ AllAlpha: { default: true, preRelease: 'BETA' } }), /reserved/);
   });
 
@@ -122,15 +127,14 @@ describe('FeatureGate', () => {
 
 describe('completeFeatureGates and kubernetes_feature_enabled', () => {
   it('names the flag in the problem', () => {
-    const problems: string[] = [];
-    completeFeatureGates(problems, 'Bogus=true');
-    assert.deepEqual(problems, ['--feature-gates: unrecognized feature gate: Bogus']);
+    assert.deepEqual(completeFeatureGates('Bogus=true').errors, [
+      '--feature-gates: unrecognized feature gate: Bogus',
+    ]);
   });
 
   it('the gauge has one series per known gate, GA with stage ""', async () => {
-    const problems: string[] = [];
-    const { gate } = completeFeatureGates(problems, `${consistentListFromCache}=false`);
-    assert.deepEqual(problems, []);
+    const { gate, errors } = completeFeatureGates(`${consistentListFromCache}=false`);
+    assert.deepEqual(errors, []);
     const registry = new Registry();
     registerFeatureMetrics(registry, gate);
     const text = await registry.metrics();

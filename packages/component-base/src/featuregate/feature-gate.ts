@@ -53,7 +53,9 @@ export class FeatureGate {
       const v = s.slice(eq + 1).trim();
       const b = parseBool(v);
       if (b === undefined) {
-        throw new Error(`invalid value of ${k}=${v}, err: strconv.ParseBool: parsing "${v}": invalid syntax`);
+        throw new Error(
+          `invalid value of ${k}=${v}, err: strconv.ParseBool: parsing "${v}": invalid syntax`
+        );
       }
       m.set(k, b);
     }
@@ -89,7 +91,9 @@ export class FeatureGate {
           `Setting deprecated feature gate ${name}=${v}. It will be removed in a future release.`
         );
       } else if (spec.preRelease === 'GA') {
-        warnings.push(`Setting GA feature gate ${name}=${v}. It will be removed in a future release.`);
+        warnings.push(
+          `Setting GA feature gate ${name}=${v}. It will be removed in a future release.`
+        );
       }
     }
     this.#enabled.clear();

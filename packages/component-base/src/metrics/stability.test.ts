@@ -72,6 +72,9 @@ describe('metric stability', () => {
     setShowHiddenMetrics();
     const shown = new Registry();
     make(shown).inc();
-    assert.match(await shown.metrics(), /# HELP old_total \[ALPHA\] \(Deprecated since 1\.29\.0\) old/);
+    assert.match(
+      await shown.metrics(),
+      /# HELP old_total \[ALPHA\] \(Deprecated since 1\.29\.0\) old/
+    );
   });
 });

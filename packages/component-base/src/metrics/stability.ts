@@ -76,7 +76,8 @@ export function withStability<T extends { help: string; registers?: Registry[] }
   let help = config.help;
   if (s.deprecatedVersion) help = `(Deprecated since ${s.deprecatedVersion}) ${help}`;
   help = `[${s.stabilityLevel}] ${help}`;
-  const hidden = s.deprecatedVersion !== undefined && shouldHide(s.deprecatedVersion) && !showHidden;
+  const hidden =
+    s.deprecatedVersion !== undefined && shouldHide(s.deprecatedVersion) && !showHidden;
   return { ...config, help, ...(hidden ? { registers: [] } : {}) };
 }
 
