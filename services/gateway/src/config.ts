@@ -4,7 +4,7 @@
 import { connect } from 'nats';
 import type { NatsConnection } from 'nats';
 import { AdmissionClient, StorageClient } from '@orch/apimachinery/grpc';
-import { ResourceRegistry, builtinResources } from '@orch/apimachinery/registry';
+import { ResourceRegistry } from '@orch/apimachinery/registry';
 import { builtinSchemaModel } from '@orch/apimachinery/schema-model';
 import { consistentListFromCache, registerFeatureMetrics } from '@orch/component-base/featuregate';
 import { HealthClient, clientCredentials } from '@orch/component-base/grpc-server';
@@ -40,7 +40,8 @@ export async function newGatewayConfig(
   log: Logger,
   hooks: CacheHooks = {}
 ): Promise<GatewayConfig> {
-  const registry = new ResourceRegistry(builtinResources);
+  // The built-in kinds --runtime-config leaves on: discovery, OpenAPI and routes all read it.
+  const registry = new ResourceRegistry(options.resources);
   // One schema source: the kinds of proto/orch/api compiled once, at start (field validation,
   // the binary envelope, tables, strategic merge patch and OpenAPI read it).
   builtinSchemaModel();

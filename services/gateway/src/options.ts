@@ -28,7 +28,10 @@ import {
   showHiddenMetricsFlags,
   validateShowHiddenMetricsVersion,
 } from '@orch/component-base/metrics';
+import { builtinResources } from '@orch/apimachinery/registry';
+import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { enabledPluginNames, isServicePlugin } from './admission/chain.js';
+import { enabledResources } from './resourceconfig/resource-config.js';
 import type { PluginName } from './admission/chain.js';
 import { authenticationConfig, authenticationFlags } from './authn/authentication-options.js';
 import type { AuthenticationConfig } from './authn/authentication-options.js';
@@ -142,6 +145,12 @@ export const gatewayFlags = {
   },
   // authentication: authn/authentication-options.ts
   ...authenticationFlags,
+  'runtime-config': {
+    type: 'string',
+    default: '',
+    description:
+      'A set of key=value pairs that enable or disable built-in APIs: <group>/<version> or <group>/<version>/<resource> (core: v1 or api/v1), api/all, api/ga, api/beta, api/alpha; a missing value means true. Alpha versions are off by default, betas off unless introduced before 1.22.',
+  },
   ...loggingFlags(),
   ...featureGateFlags(),
   ...showHiddenMetricsFlags(),
@@ -186,6 +195,8 @@ export interface CompletedGatewayOptions {
   /** host:port of the admission service; '' when none. */
   admissionAddress: string;
   admissionTimeoutMs: number;
+  /** The resource definitions served, after --runtime-config. */
+  resources: ResourceDefinition[];
   logLevel: LogLevel;
   /** --feature-gates: the gates, the warnings to print at start, the flag's errors. */
   featureGates: FeatureGates;
@@ -245,6 +256,12 @@ export function completeGatewayOptions(f: GatewayOptions): CompletedGatewayOptio
     admissionPlugins: admission.names,
     admissionAddress: f['admission-servers'] ?? '',
     admissionTimeoutMs: duration('admission-request-timeout', '35s'),
+    resources: derive(
+      problems,
+      'runtime-config',
+      () => enabledResources(builtinResources, f['runtime-config'] ?? ''),
+      []
+    ),
     logLevel: logLevel(f),
     featureGates: completeFeatureGates(f['feature-gates']),
     showHiddenMetricsForVersion: f['show-hidden-metrics-for-version'] ?? '',

@@ -251,8 +251,9 @@ export const builtinResources: readonly ResourceDefinition[] = [
     singular: 'selfsubjectrulesreview',
     namespaced: false,
   }),
-  // authentication: operations, not stored kinds
-  ...['v1', 'v1beta1'].map((v) => ({
+  // authentication: operations, not stored kinds. Only v1 is served: v1beta1 was removed in 1.22
+  // (the spec's removed versions; the gateway's token webhook still speaks it on the wire).
+  ...['v1'].map((v) => ({
     ...named('authentication.orch.io', v, {
       resource: 'tokenreviews',
       kind: 'TokenReview',

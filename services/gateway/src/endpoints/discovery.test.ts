@@ -187,7 +187,6 @@ describe('discovery', () => {
       'admissionregistration.orch.io/v1',
       'apps/v1',
       'authentication.orch.io/v1',
-      'authentication.orch.io/v1beta1',
       'authorization.orch.io/v1',
       'coordination.orch.io/v1',
       'events.orch.io/v1',

@@ -177,7 +177,6 @@ describe('openapi', () => {
     const defs = v2['definitions'] as Doc;
     for (const [group, version, kind] of [
       ['authentication', 'v1', 'TokenReview'],
-      ['authentication', 'v1beta1', 'TokenReview'],
       ['authorization', 'v1', 'SubjectAccessReview'],
       ['authorization', 'v1', 'SelfSubjectAccessReview'],
       ['authorization', 'v1', 'LocalSubjectAccessReview'],
@@ -246,7 +245,6 @@ describe('openapi', () => {
       'apis/admissionregistration.orch.io/v1',
       'apis/authorization.orch.io/v1',
       'apis/authentication.orch.io/v1',
-      'apis/authentication.orch.io/v1beta1',
     ]);
     const url: string = root['paths']['apis/apps/v1'].serverRelativeURL;
     assert.match(url, /^\/openapi\/v3\/apis\/apps\/v1\?hash=[0-9A-F]{128}$/);
