@@ -2,6 +2,7 @@
 // more than the generic rules, a strategy in the gateway's registry/<group>/<resource>/.
 import { allVerbs } from './resource-definition.js';
 import type { ResourceDefinition } from './resource-definition.js';
+import { builtinVer } from './builtin-ver.js';
 
 const core = (
   def: Omit<ResourceDefinition, 'group' | 'version' | 'verbs' | 'listKind'>
@@ -263,4 +264,5 @@ export const builtinResources: readonly ResourceDefinition[] = [
     verbs: ['create'] as const,
     virtual: true,
   })),
+  ...builtinVer,
 ];

@@ -1,5 +1,7 @@
 // Realistic objects of every built-in kind, as clients write them: shared by the schema model
 // tests (validation, the binary round trip, tables) and the gateway's e2e tests.
+import { realisticObjectsVer } from './realistic-objects-ver.js';
+
 export const realisticPod = {
   apiVersion: 'v1',
   kind: 'Pod',
@@ -766,6 +768,7 @@ export const realisticObjects: Record<string, Record<string, unknown>> = {
   // Virtual kinds: a request as a client sends it, with the status the server answers.
   'authentication.orch.io/v1/TokenReview': realisticTokenReview('v1'),
   'authentication.orch.io/v1beta1/TokenReview': realisticTokenReview('v1beta1'),
+  ...realisticObjectsVer,
   'authorization.orch.io/v1/SubjectAccessReview': {
     apiVersion: 'authorization.orch.io/v1',
     kind: 'SubjectAccessReview',

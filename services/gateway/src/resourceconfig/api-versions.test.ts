@@ -1,7 +1,8 @@
 // API versions over time against a real gateway (etcd, NATS, TLS): --runtime-config removes a
 // version or one resource from discovery, OpenAPI v2/v3 and the REST paths; every row of the
 // spec's removed-versions table answers 404 naming its replacement; a deprecated version gets
-// the Warning header, the audit annotations and apiserver_requested_deprecated_apis.
+// the Warning header, the audit annotations and apiserver_requested_deprecated_apis
+// (SelfSubjectReview v1beta1, turned on); SelfSubjectReview answers the caller.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -73,22 +74,8 @@ before(async () => {
     ...suiteGatewayArgs(suite),
     '--authorization-mode=AlwaysAllow',
     `--audit-log-path=${auditLog}`,
-    '--runtime-config=events.orch.io/v1=false,v1/configmaps=false',
+    '--runtime-config=events.orch.io/v1=false,v1/configmaps=false,authentication.orch.io/v1beta1',
   ]);
-  // A served version that upstream deprecated: today the built-in kinds have none at 1.32, so
-  // the test marks one as other groups' kinds will be (ResourceDefinition.deprecation).
-  options.resources = options.resources.map((d) =>
-    d.group === 'coordination.orch.io' && d.resource === 'leases'
-      ? {
-          ...d,
-          deprecation: {
-            deprecatedIn: '1.30',
-            removedIn: '1.33',
-            replacement: 'coordination.orch.io/v2 Lease',
-          },
-        }
-      : d
-  );
   gateway = (await startInBackground(
     new GatewayServer(await newGatewayConfig(options, createLogger('test-gateway')))
   )) as typeof gateway;
@@ -176,13 +163,49 @@ describe('removed versions (spec table, one row each)', () => {
   });
 });
 
-describe('deprecated versions', () => {
-  it('Warning: 299, audit annotations and apiserver_requested_deprecated_apis', async () => {
-    const res = await call('GET', '/apis/coordination.orch.io/v1/namespaces/default/leases');
-    assert.equal(res.status, 200);
+describe('SelfSubjectReview and a deprecated version', () => {
+  it('v1 answers who the caller is; v1beta1 is off by default (beta introduced 1.27)', async () => {
+    const r = await call('POST', '/apis/authentication.orch.io/v1/selfsubjectreviews', {
+      apiVersion: 'authentication.orch.io/v1',
+      kind: 'SelfSubjectReview',
+    });
+    assert.equal(r.status, 201, r.text);
+    const body = r.json();
+    assert.equal(body.apiVersion, 'authentication.orch.io/v1');
+    assert.equal(body.kind, 'SelfSubjectReview');
+    assert.equal(body.status.userInfo.username, 'orch-admin');
+    assert.ok(body.status.userInfo.groups.includes('system:masters'));
+    assert.ok(body.status.userInfo.groups.includes('system:authenticated'));
+    assert.equal(r.headers['warning'], undefined);
+    // The suite's own gateway runs without --runtime-config.
+    const off = await suite.request(
+      0,
+      'POST',
+      '/apis/authentication.orch.io/v1beta1/selfsubjectreviews',
+      {
+        apiVersion: 'authentication.orch.io/v1beta1',
+        kind: 'SelfSubjectReview',
+      }
+    );
+    assert.equal(off.status, 404);
+    const groups = await suite.request(0, 'GET', '/apis/authentication.orch.io');
+    assert.deepEqual(
+      (groups.body as { versions: { version: string }[] }).versions.map((v) => v.version),
+      ['v1']
+    );
+  });
+
+  it('v1beta1 turned on: Warning 299, audit annotations, apiserver_requested_deprecated_apis', async () => {
+    const res = await call('POST', '/apis/authentication.orch.io/v1beta1/selfsubjectreviews', {
+      apiVersion: 'authentication.orch.io/v1beta1',
+      kind: 'SelfSubjectReview',
+    });
+    assert.equal(res.status, 201, res.text);
+    assert.equal(res.json().apiVersion, 'authentication.orch.io/v1beta1');
+    assert.equal(res.json().status.userInfo.username, 'orch-admin');
     assert.equal(
       res.headers['warning'],
-      '299 - "coordination.orch.io/v1 Lease is deprecated in v1.30+, unavailable in v1.33+; use coordination.orch.io/v2 Lease"'
+      '299 - "authentication.orch.io/v1beta1 SelfSubjectReview is deprecated in v1.30+, unavailable in v1.33+; use authentication.orch.io/v1 SelfSubjectReview"'
     );
     // A version that is not deprecated gets no warning.
     assert.equal(
@@ -192,22 +215,18 @@ describe('deprecated versions', () => {
     const metrics = (await call('GET', '/metrics')).text;
     assert.match(
       metrics,
-      /apiserver_requested_deprecated_apis\{group="coordination.orch.io",version="v1",resource="leases",subresource="",removed_release="1.33"\} 1/
+      /apiserver_requested_deprecated_apis\{group="authentication.orch.io",version="v1beta1",resource="selfsubjectreviews",subresource="",removed_release="1.33"\} 1/
     );
     assert.match(metrics, /# HELP apiserver_requested_deprecated_apis \[STABLE\] /);
     const events = (await readFile(auditLog, 'utf8'))
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
-    const leases = events.filter(
-      (e) => e.requestURI === '/apis/coordination.orch.io/v1/namespaces/default/leases'
+    const reviews = events.filter(
+      (e) => e.requestURI === '/apis/authentication.orch.io/v1beta1/selfsubjectreviews'
     );
-    assert.equal(
-      leases.length,
-      1,
-      JSON.stringify(events.filter((e) => e.objectRef?.resource === 'leases'))
-    );
-    assert.deepEqual(leases[0].annotations, {
+    assert.equal(reviews.length, 1);
+    assert.deepEqual(reviews[0].annotations, {
       'orch.io/deprecated': 'true',
       'orch.io/removed-release': '1.33',
     });

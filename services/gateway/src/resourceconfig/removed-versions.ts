@@ -58,6 +58,14 @@ const rbacKinds: [string, string][] = [
  */
 export const removedVersions: readonly RemovedVersion[] = [
   ...row('1.32', [`${fc}/v1beta3`], flowKinds, `${fc}/v1`, '1.29'),
+  // Not in the spec's table (its note calls the API alpha in 1.26): upstream removed it in 1.32.
+  ...row(
+    '1.32',
+    ['authentication.orch.io/v1alpha1'],
+    [['SelfSubjectReview', 'selfsubjectreviews']],
+    'authentication.orch.io/v1',
+    '1.28'
+  ),
   ...row('1.29', [`${fc}/v1beta2`], flowKinds, `${fc}/v1`, '1.29'),
   ...row(
     '1.27',

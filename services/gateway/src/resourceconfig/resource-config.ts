@@ -22,7 +22,7 @@ export function versionLevel(version: string): VersionLevel | undefined {
  * on by default, a later or unknown one off.
  */
 export const betaIntroduced: Readonly<Record<string, string>> = {
-  'authentication.orch.io/v1beta1': '1.3',
+  'authentication.orch.io/v1beta1': '1.27',
   'authorization.orch.io/v1beta1': '1.3',
   'admissionregistration.orch.io/v1beta1': '1.28',
   'autoscaling/v2beta2': '1.12',
