@@ -74,6 +74,7 @@ before(async () => {
     ...suiteGatewayArgs(suite),
     '--authorization-mode=AlwaysAllow',
     `--audit-log-path=${auditLog}`,
+    '--feature-gates=ConsistentListFromCache=false',
     '--runtime-config=events.orch.io/v1=false,v1/configmaps=false,authentication.orch.io/v1beta1',
   ]);
   gateway = (await startInBackground(
@@ -232,5 +233,23 @@ describe('SelfSubjectReview and a deprecated version', () => {
     });
     const secrets = events.find((e) => e.objectRef?.resource === 'secrets');
     assert.equal(secrets?.annotations, undefined);
+  });
+});
+
+describe('--feature-gates', () => {
+  it('ConsistentListFromCache=false: the gauge says so and consistent lists are not served by the cache', async () => {
+    for (let i = 0; i < 3; i++) {
+      assert.equal((await call('GET', '/api/v1/namespaces/default/secrets')).status, 200);
+    }
+    const metrics = (await call('GET', '/metrics')).text;
+    assert.doesNotMatch(
+      metrics,
+      /orch_gateway_watch_cache_consistent_read_total\{resource="secrets"/
+    );
+    assert.match(
+      metrics,
+      /kubernetes_feature_enabled\{name="ConsistentListFromCache",stage="BETA"\} 0/
+    );
+    assert.match(metrics, /kubernetes_feature_enabled\{name="WatchBookmark",stage=""\} 1/);
   });
 });
