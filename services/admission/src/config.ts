@@ -9,6 +9,7 @@ import { StorageClient } from '@orch/apimachinery/grpc';
 import { clientCredentials } from '@orch/component-base/grpc-server';
 import type { Logger } from '@orch/component-base/logs';
 import { newRegistry } from '@orch/component-base/metrics';
+import { registerFeatureMetrics } from '@orch/component-base/featuregate';
 import {
   pluginConfigurations,
   readAdmissionConfiguration,
@@ -53,6 +54,7 @@ export async function newAdmissionConfig(
       ? pluginConfigurations(await readAdmissionConfiguration(file, Object.keys(factories)))
       : new Map<string, unknown>());
   const registry = newRegistry('admission');
+  registerFeatureMetrics(registry, options.featureGates.gate);
   const storage = new StorageClient({
     address: options.storageAddress,
     credentials: clientCredentials(options.serving.tls),

@@ -39,3 +39,10 @@ test('admission options: DefaultTolerationSeconds flags, 300 s unless given', ()
     /--default-unreachable-toleration-seconds must be a non-negative integer \(seconds\)/
   );
 });
+
+test('admission options: a GA gate locked to its default cannot be disabled', () => {
+  assert.throws(
+    () => admissionOptions(['--feature-gates=AdmissionWebhookMatchConditions=false']),
+    /cannot set feature gate AdmissionWebhookMatchConditions to false, feature is locked to true/
+  );
+});

@@ -18,6 +18,12 @@ import {
 } from '@orch/component-base/flags';
 import type { FlagValues, SecureServingOptions } from '@orch/component-base/flags';
 import type { LogLevel } from '@orch/component-base/logs';
+import { completeFeatureGates, featureGateFlags } from '@orch/component-base/featuregate';
+import type { FeatureGates } from '@orch/component-base/featuregate';
+import {
+  showHiddenMetricsFlags,
+  validateShowHiddenMetricsVersion,
+} from '@orch/component-base/metrics';
 
 export const admissionFlags = {
   ...storageClientFlags(),
@@ -48,6 +54,8 @@ export const admissionFlags = {
   },
   ...metricsFlags(),
   ...loggingFlags(),
+  ...featureGateFlags(),
+  ...showHiddenMetricsFlags(),
 } as const;
 
 /** The raw flag values. */
@@ -64,6 +72,10 @@ export interface CompletedAdmissionOptions {
   /** DefaultTolerationSeconds's two flags (NaN when not an integer: validate says so). */
   defaultNotReadyTolerationSeconds: number;
   defaultUnreachableTolerationSeconds: number;
+  /** --feature-gates: the gates, the warnings to print at start, the flag's errors. */
+  featureGates: FeatureGates;
+  /** --show-hidden-metrics-for-version ('' when not given). */
+  showHiddenMetricsForVersion: string;
 }
 
 export function parseAdmissionOptions(argv?: string[]): AdmissionOptions {
@@ -80,6 +92,8 @@ export function completeAdmissionOptions(f: AdmissionOptions): CompletedAdmissio
     logLevel: logLevel(f),
     defaultNotReadyTolerationSeconds: seconds(f['default-not-ready-toleration-seconds']),
     defaultUnreachableTolerationSeconds: seconds(f['default-unreachable-toleration-seconds']),
+    featureGates: completeFeatureGates(f['feature-gates']),
+    showHiddenMetricsForVersion: f['show-hidden-metrics-for-version'] ?? '',
   };
 }
 
@@ -96,7 +110,9 @@ export function validateAdmissionOptions(o: CompletedAdmissionOptions): string[]
     ...validateNatsUrls(o.natsUrls),
     ...validateSecureServing(o.serving),
     ...validateMetricsPort(o.metricsPort),
-    ...validateLogLevel(o.logLevel)
+    ...validateLogLevel(o.logLevel),
+    ...o.featureGates.errors,
+    ...validateShowHiddenMetricsVersion(o.showHiddenMetricsForVersion)
   );
   for (const [flag, v] of [
     ['default-not-ready-toleration-seconds', o.defaultNotReadyTolerationSeconds],

@@ -215,6 +215,13 @@ describe('Admit RPC', () => {
       text,
       /apiserver_admission_controller_admission_duration_seconds_count\{component="admission",name="AlwaysPullImages",type="admit",operation="CREATE",rejected="false"\} [1-9]/
     );
+    // Upstream's stability classes, and the feature gates' gauge.
+    assert.match(text, /# HELP apiserver_admission_step_admission_duration_seconds \[STABLE\] /);
+    assert.match(text, /# HELP apiserver_admission_webhook_request_total \[ALPHA\] /);
+    assert.match(
+      text,
+      /kubernetes_feature_enabled\{name="ConsistentListFromCache",stage="BETA",component="admission"\} 1/
+    );
   });
 });
 

@@ -10,6 +10,7 @@ import { StorageClient } from '@orch/apimachinery/grpc';
 import { clientCredentials } from '@orch/component-base/grpc-server';
 import type { Logger } from '@orch/component-base/logs';
 import { newRegistry } from '@orch/component-base/metrics';
+import { registerFeatureMetrics } from '@orch/component-base/featuregate';
 import type { AuthorizationMode, CompletedAuthorizerOptions } from './options.js';
 
 export interface AuthorizerConfig {
@@ -26,6 +27,7 @@ export async function newAuthorizerConfig(
   log: Logger
 ): Promise<AuthorizerConfig> {
   const registry = newRegistry('authorizer');
+  registerFeatureMetrics(registry, options.featureGates.gate);
   if (options.mode !== 'RBAC') return { options, log, registry, close: async () => undefined };
   const storage = new StorageClient({
     address: options.storageAddress,

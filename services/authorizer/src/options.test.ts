@@ -35,3 +35,18 @@ test('authorizer options: every error at once', () => {
     assert.match(err.message, /--secure-port/);
   }
 });
+
+test('authorizer options: an unknown feature gate stops the start', () => {
+  assert.throws(
+    () => authorizerOptions(['--kubeconfig=k', '--feature-gates=Nope=true']),
+    (err: unknown) =>
+      err instanceof InvalidOptionsError && /unrecognized feature gate: Nope/.test(err.message)
+  );
+  assert.equal(
+    authorizerOptions([
+      '--kubeconfig=k',
+      '--feature-gates=AllBeta=false',
+    ]).featureGates.gate.enabled('ConsistentListFromCache'),
+    false
+  );
+});

@@ -18,6 +18,12 @@ import {
 } from '@orch/component-base/flags';
 import type { FlagValues, SecureServingOptions } from '@orch/component-base/flags';
 import type { LogLevel } from '@orch/component-base/logs';
+import { completeFeatureGates, featureGateFlags } from '@orch/component-base/featuregate';
+import type { FeatureGates } from '@orch/component-base/featuregate';
+import {
+  showHiddenMetricsFlags,
+  validateShowHiddenMetricsVersion,
+} from '@orch/component-base/metrics';
 
 export const authorizationModes = ['RBAC', 'AlwaysAllow', 'AlwaysDeny'] as const;
 export type AuthorizationMode = (typeof authorizationModes)[number];
@@ -50,6 +56,8 @@ export const authorizerFlags = {
       'the bootstrap policy and aggregated roles with; required with --authorization-mode=RBAC.',
   },
   ...loggingFlags(),
+  ...featureGateFlags(),
+  ...showHiddenMetricsFlags(),
 } as const;
 
 /** The raw flag values. */
@@ -64,6 +72,10 @@ export interface CompletedAuthorizerOptions {
   bootstrapPolicy: boolean;
   kubeconfig: string | undefined;
   logLevel: LogLevel;
+  /** --feature-gates: the gates, the warnings to print at start, the flag's errors. */
+  featureGates: FeatureGates;
+  /** --show-hidden-metrics-for-version ('' when not given). */
+  showHiddenMetricsForVersion: string;
 }
 
 export function parseAuthorizerOptions(argv?: string[]): AuthorizerOptions {
@@ -80,6 +92,8 @@ export function completeAuthorizerOptions(f: AuthorizerOptions): CompletedAuthor
     bootstrapPolicy: f['bootstrap-policy'] !== 'false',
     kubeconfig: f.kubeconfig,
     logLevel: logLevel(f),
+    featureGates: completeFeatureGates(f['feature-gates']),
+    showHiddenMetricsForVersion: f['show-hidden-metrics-for-version'] ?? '',
   };
 }
 
@@ -105,7 +119,9 @@ export function validateAuthorizerOptions(o: CompletedAuthorizerOptions): string
   errors.push(
     ...validateSecureServing(o.serving),
     ...validateMetricsPort(o.metricsPort),
-    ...validateLogLevel(o.logLevel)
+    ...validateLogLevel(o.logLevel),
+    ...o.featureGates.errors,
+    ...validateShowHiddenMetricsVersion(o.showHiddenMetricsForVersion)
   );
   return errors;
 }

@@ -13,6 +13,12 @@ import {
 } from '@orch/component-base/flags';
 import type { FlagValues } from '@orch/component-base/flags';
 import type { LogLevel } from '@orch/component-base/logs';
+import { completeFeatureGates, featureGateFlags } from '@orch/component-base/featuregate';
+import type { FeatureGates } from '@orch/component-base/featuregate';
+import {
+  showHiddenMetricsFlags,
+  validateShowHiddenMetricsVersion,
+} from '@orch/component-base/metrics';
 import { validateControllerNames } from './controller-names.js';
 
 export const controllersFlags = {
@@ -71,6 +77,8 @@ export const controllersFlags = {
     description: 'Namespace of the Lease.',
   },
   ...loggingFlags(),
+  ...featureGateFlags(),
+  ...showHiddenMetricsFlags(),
 } as const;
 
 export type ControllersOptions = FlagValues<typeof controllersFlags>;
@@ -92,6 +100,10 @@ export interface CompletedControllersOptions {
   logLevel: LogLevel;
   /** The resource quota controller's full resync period. */
   resourceQuotaSyncMs: number;
+  /** --feature-gates: the gates, the warnings to print at start, the flag's errors. */
+  featureGates: FeatureGates;
+  /** --show-hidden-metrics-for-version ('' when not given). */
+  showHiddenMetricsForVersion: string;
   /** Problems found while completing (malformed values), reported by validate. */
   problems: string[];
 }
@@ -152,6 +164,8 @@ export function completeControllersOptions(f: ControllersOptions): CompletedCont
       f['resource-quota-sync-period'],
       '5m'
     ),
+    featureGates: completeFeatureGates(f['feature-gates']),
+    showHiddenMetricsForVersion: f['show-hidden-metrics-for-version'] ?? '',
     problems,
   };
 }
@@ -175,7 +189,12 @@ export function validateControllersOptions(o: CompletedControllersOptions): stri
     if (!le.resourceName) errs.push('--leader-elect-resource-name must not be empty');
     if (!le.resourceNamespace) errs.push('--leader-elect-resource-namespace must not be empty');
   }
-  return [...errs, ...validateLogLevel(o.logLevel)];
+  return [
+    ...errs,
+    ...validateLogLevel(o.logLevel),
+    ...o.featureGates.errors,
+    ...validateShowHiddenMetricsVersion(o.showHiddenMetricsForVersion),
+  ];
 }
 
 /** parse → complete → validate; throws InvalidOptionsError with every error. */

@@ -4,8 +4,9 @@
 import { connect } from 'nats';
 import type { NatsConnection } from 'nats';
 import { AdmissionClient, CertificatesClient, StorageClient } from '@orch/apimachinery/grpc';
-import { ResourceRegistry, builtinResources } from '@orch/apimachinery/registry';
+import { ResourceRegistry } from '@orch/apimachinery/registry';
 import { builtinSchemaModel } from '@orch/apimachinery/schema-model';
+import { consistentListFromCache, registerFeatureMetrics } from '@orch/component-base/featuregate';
 import { HealthClient, clientCredentials } from '@orch/component-base/grpc-server';
 import type { Logger } from '@orch/component-base/logs';
 import { authorizationFor } from './authz/authorization-for.js';
@@ -41,7 +42,8 @@ export async function newGatewayConfig(
   log: Logger,
   hooks: CacheHooks = {}
 ): Promise<GatewayConfig> {
-  const registry = new ResourceRegistry(builtinResources);
+  // The built-in kinds --runtime-config leaves on: discovery, OpenAPI and routes all read it.
+  const registry = new ResourceRegistry(options.resources);
   // One schema source: the kinds of proto/orch/api compiled once, at start (field validation,
   // the binary envelope, tables, strategic merge patch and OpenAPI read it).
   builtinSchemaModel();
@@ -58,12 +60,14 @@ export async function newGatewayConfig(
   // The metrics read the caches' watch count when scraped, after they exist.
   const metrics = new GatewayMetrics((): number => cachers.openWatchCount());
   const cacheMetrics = registerCacheMetrics(metrics.registry, () => cachers);
+  registerFeatureMetrics(metrics.registry, options.featureGates.gate);
   const storage = metrics.timeStorage(rawStorage);
   const cachers: Cachers = new Cachers({
     storage,
     nats,
     log,
     currentRevision: () => storage.currentRevision(),
+    consistentListFromCache: options.featureGates.gate.enabled(consistentListFromCache),
     hooks: {
       ...hooks,
       onFanout: (n) => {

@@ -1,5 +1,6 @@
 // The gateway's Prometheus metrics (named as apiserver_* in k8s, orch_gateway_* here).
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { withStability } from '@orch/component-base/metrics';
 import type { Handler } from './http/handler.js';
 import { protocolOf } from './http/handler.js';
 import { requestInfoFrom, startTimeFrom } from './request/context.js';
@@ -48,6 +49,18 @@ export class GatewayMetrics {
     labelNames: ['result'] as const,
     registers: [this.registry],
   });
+  /** Upstream's apiserver_requested_deprecated_apis: 1 for each deprecated API requested. */
+  readonly requestedDeprecatedApis = new Gauge(
+    withStability(
+      {
+        name: 'apiserver_requested_deprecated_apis',
+        help: 'Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.',
+        labelNames: ['group', 'version', 'resource', 'subresource', 'removed_release'] as const,
+        registers: [this.registry],
+      },
+      { stabilityLevel: 'STABLE' }
+    )
+  );
   readonly openWatches: Gauge;
 
   constructor(openWatches: () => number) {

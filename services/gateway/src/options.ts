@@ -22,6 +22,14 @@ import {
 import type { FlagValues, SecureServingOptions } from '@orch/component-base/flags';
 import type { TlsFiles } from '@orch/component-base/grpc-server';
 import type { LogLevel } from '@orch/component-base/logs';
+import { completeFeatureGates, featureGateFlags } from '@orch/component-base/featuregate';
+import type { FeatureGates } from '@orch/component-base/featuregate';
+import {
+  showHiddenMetricsFlags,
+  validateShowHiddenMetricsVersion,
+} from '@orch/component-base/metrics';
+import { builtinResources } from '@orch/apimachinery/registry';
+import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import {
   allOrderedPlugins,
   defaultOnPlugins,
@@ -29,6 +37,7 @@ import {
   isCertificatePlugin,
   isServicePlugin,
 } from './admission/chain.js';
+import { enabledResources } from './resourceconfig/resource-config.js';
 import type { PluginName } from './admission/chain.js';
 import { authenticationConfig, authenticationFlags } from './authn/authentication-options.js';
 import { parseServiceRanges } from './registry/core/services/parse-service-ranges.js';
@@ -160,7 +169,15 @@ export const gatewayFlags = {
   },
   // authentication: authn/authentication-options.ts
   ...authenticationFlags,
+  'runtime-config': {
+    type: 'string',
+    default: '',
+    description:
+      'A set of key=value pairs that enable or disable built-in APIs: <group>/<version> or <group>/<version>/<resource> (core: v1 or api/v1), api/all, api/ga, api/beta, api/alpha; a missing value means true. Alpha versions are off by default, betas off unless introduced before 1.22.',
+  },
   ...loggingFlags(),
+  ...featureGateFlags(),
+  ...showHiddenMetricsFlags(),
 } as const;
 
 /** The raw flag values. */
@@ -206,7 +223,13 @@ export interface CompletedGatewayOptions {
   certificatesAddress: string;
   /** --service-cluster-ip-range and --service-node-port-range. */
   serviceRanges: ServiceRanges;
+  /** The resource definitions served, after --runtime-config. */
+  resources: ResourceDefinition[];
   logLevel: LogLevel;
+  /** --feature-gates: the gates, the warnings to print at start, the flag's errors. */
+  featureGates: FeatureGates;
+  /** --show-hidden-metrics-for-version ('' when not given). */
+  showHiddenMetricsForVersion: string;
   problems: string[];
 }
 
@@ -268,7 +291,15 @@ export function completeGatewayOptions(f: GatewayOptions): CompletedGatewayOptio
       () => parseServiceRanges(f['service-cluster-ip-range'], f['service-node-port-range']),
       parseServiceRanges('10.0.0.0/24', '30000-32767')
     ),
+    resources: derive(
+      problems,
+      'runtime-config',
+      () => enabledResources(builtinResources, f['runtime-config'] ?? ''),
+      []
+    ),
     logLevel: logLevel(f),
+    featureGates: completeFeatureGates(f['feature-gates']),
+    showHiddenMetricsForVersion: f['show-hidden-metrics-for-version'] ?? '',
     problems,
   };
 }
@@ -280,6 +311,8 @@ export function validateGatewayOptions(o: CompletedGatewayOptions): string[] {
     ...o.problems,
     ...validateNatsUrls(o.natsUrls),
     ...validateLogLevel(o.logLevel),
+    ...o.featureGates.errors,
+    ...validateShowHiddenMetricsVersion(o.showHiddenMetricsForVersion),
   ];
   const mode = o.authorizationMode;
   if (mode !== 'RBAC' && mode !== 'AlwaysAllow' && mode !== 'AlwaysDeny') {

@@ -457,7 +457,7 @@ test('virtual kinds decode like stored ones: TokenReview and SubjectAccessReview
   assert.equal(minted.status, 201, minted.text);
   const token = String((minted.body as Json)['status']['token']);
 
-  for (const v of ['v1', 'v1beta1']) {
+  for (const v of ['v1']) {
     const tr = { apiVersion: `authentication.orch.io/${v}`, kind: 'TokenReview', spec: { token } };
     const r = await suite.request(
       0,

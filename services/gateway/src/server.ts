@@ -81,6 +81,7 @@ export class GatewayServer implements Runnable {
     const authn = buildAuthentication(options.authn, stores, cachers, log);
     const resources = resourceHandler({
       registry,
+      deprecatedApis: metrics.requestedDeprecatedApis,
       rest: buildRestStorage({ stores, ...authz, more: authn.rest }),
       admission: newAdmissionChain(
         {

@@ -9,6 +9,7 @@ import type { Registry } from 'prom-client';
 import { channelOptions } from '@orch/proto';
 import type { Logger } from '@orch/component-base/logs';
 import { newRegistry } from '@orch/component-base/metrics';
+import { registerFeatureMetrics } from '@orch/component-base/featuregate';
 import { EtcdStore } from './etcd3/store.js';
 import type { CompletedStorageOptions } from './options.js';
 
@@ -53,13 +54,15 @@ export async function newStorageConfig(
     maxReconnectAttempts: -1,
     name: `orch-storage ${options.identity}`,
   });
+  const registry = newRegistry('storage');
+  registerFeatureMetrics(registry, options.featureGates.gate);
   return {
     options,
     log,
     etcd,
     store: new EtcdStore(etcd, { maxObjectBytes: options.maxObjectBytes }),
     nats,
-    registry: newRegistry('storage'),
+    registry,
     async close() {
       await nats.drain().catch(() => undefined);
       etcd.close();

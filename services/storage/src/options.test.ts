@@ -34,3 +34,37 @@ test('storage options: every error at once', () => {
     assert.match(err.message, /go together/);
   }
 });
+
+test('storage options: --feature-gates and --show-hidden-metrics-for-version refused with the bad key named', () => {
+  const o = storageOptions(['--feature-gates=ConsistentListFromCache=false,WatchBookmark=true']);
+  assert.equal(o.featureGates.gate.enabled('ConsistentListFromCache'), false);
+  assert.deepEqual(o.featureGates.warnings, [
+    'Setting GA feature gate WatchBookmark=true. It will be removed in a future release.',
+  ]);
+  assert.equal(
+    storageOptions(['--show-hidden-metrics-for-version=1.31']).showHiddenMetricsForVersion,
+    '1.31'
+  );
+  const rows: [string, RegExp][] = [
+    ['--feature-gates=NoSuchGate=true', /--feature-gates: unrecognized feature gate: NoSuchGate/],
+    [
+      '--feature-gates=WatchBookmark=false',
+      /cannot set feature gate WatchBookmark to false, feature is locked to true/,
+    ],
+    [
+      '--feature-gates=ConsistentListFromCache=maybe',
+      /invalid value of ConsistentListFromCache=maybe/,
+    ],
+    ['--show-hidden-metrics-for-version=1.29', /Only the previous minor version is allowed/],
+  ];
+  for (const [flag, message] of rows) {
+    assert.throws(
+      () => storageOptions([flag]),
+      (err: unknown) => {
+        assert.ok(err instanceof InvalidOptionsError);
+        assert.match(err.message, message);
+        return true;
+      }
+    );
+  }
+});

@@ -21,6 +21,12 @@ import {
 } from '@orch/component-base/flags';
 import type { FlagValues, SecureServingOptions } from '@orch/component-base/flags';
 import type { LogLevel } from '@orch/component-base/logs';
+import { completeFeatureGates, featureGateFlags } from '@orch/component-base/featuregate';
+import type { FeatureGates } from '@orch/component-base/featuregate';
+import {
+  showHiddenMetricsFlags,
+  validateShowHiddenMetricsVersion,
+} from '@orch/component-base/metrics';
 
 export const storageFlags = {
   'etcd-servers': {
@@ -62,6 +68,8 @@ export const storageFlags = {
     description: 'Name of this replica in the publisher election.',
   },
   ...loggingFlags(),
+  ...featureGateFlags(),
+  ...showHiddenMetricsFlags(),
 } as const;
 
 /** The raw flag values. */
@@ -80,6 +88,10 @@ export interface CompletedStorageOptions {
   maxObjectBytes: number;
   identity: string;
   logLevel: LogLevel;
+  /** --feature-gates: the gates, the warnings to print at start, the flag's errors. */
+  featureGates: FeatureGates;
+  /** --show-hidden-metrics-for-version ('' when not given). */
+  showHiddenMetricsForVersion: string;
   problems: string[];
 }
 
@@ -109,6 +121,8 @@ export function completeStorageOptions(f: StorageOptions): CompletedStorageOptio
     ),
     identity: f['identity'] ?? 'storage',
     logLevel: logLevel(f),
+    featureGates: completeFeatureGates(f['feature-gates']),
+    showHiddenMetricsForVersion: f['show-hidden-metrics-for-version'] ?? '',
     problems,
   };
 }
@@ -122,6 +136,8 @@ export function validateStorageOptions(o: CompletedStorageOptions): string[] {
     ...validateSecureServing(o.serving),
     ...validateMetricsPort(o.metricsPort),
     ...validateLogLevel(o.logLevel),
+    ...o.featureGates.errors,
+    ...validateShowHiddenMetricsVersion(o.showHiddenMetricsForVersion),
   ];
 }
 

@@ -6,6 +6,7 @@ import { platResources } from './builtin-plat.js';
 import { allVerbs } from './resource-definition.js';
 import type { ResourceDefinition } from './resource-definition.js';
 import { workloadResources } from './builtin-wl.js';
+import { builtinVer } from './builtin-ver.js';
 
 const core = (
   def: Omit<ResourceDefinition, 'group' | 'version' | 'verbs' | 'listKind'>
@@ -259,8 +260,9 @@ export const builtinResources: readonly ResourceDefinition[] = [
     singular: 'selfsubjectrulesreview',
     namespaced: false,
   }),
-  // authentication: operations, not stored kinds
-  ...['v1', 'v1beta1'].map((v) => ({
+  // authentication: operations, not stored kinds. Only v1 is served: v1beta1 was removed in 1.22
+  // (the spec's removed versions; the gateway's token webhook still speaks it on the wire).
+  ...['v1'].map((v) => ({
     ...named('authentication.orch.io', v, {
       resource: 'tokenreviews',
       kind: 'TokenReview',
@@ -273,4 +275,5 @@ export const builtinResources: readonly ResourceDefinition[] = [
   ...builtinQuotaResources,
   ...workloadResources,
   ...platResources,
+  ...builtinVer,
 ];

@@ -38,6 +38,19 @@ export interface ResourceDefinition extends GroupVersionResource {
   storageResource?: string;
   /** A virtual type (an operation such as a token or access review): served, never stored, so no Store; answered by its own REST object. */
   virtual?: boolean;
+  /**
+   * A served version upstream deprecated (its APILifecycleDeprecated, APILifecycleRemoved and
+   * APILifecycleReplacement): requests get a `Warning: 299`, the audit annotations
+   * `orch.io/deprecated` and `orch.io/removed-release`, and the gauge apiserver_requested_deprecated_apis.
+   */
+  deprecation?: {
+    /** `1.X`: the release that deprecated it. */
+    deprecatedIn: string;
+    /** `1.Y`: the release that stops serving it, when planned. */
+    removedIn?: string;
+    /** What to use instead: `<group>/<version> <Kind>` (core: `v1 <Kind>`). */
+    replacement?: string;
+  };
 }
 
 export function gvkOf(def: ResourceDefinition): GroupVersionKind {

@@ -4,6 +4,7 @@ import { platRealisticObjects } from './realistic-objects-plat.js';
 import { realisticQuotaObjects } from './realistic-objects-quota.js';
 import { realisticObjectsSvc } from './realistic-objects-svc.js';
 import { realisticWorkloadObjects } from './realistic-objects-wl.js';
+import { realisticObjectsVer } from './realistic-objects-ver.js';
 
 export const realisticPod = {
   apiVersion: 'v1',
@@ -771,6 +772,7 @@ export const realisticObjects: Record<string, Record<string, unknown>> = {
   // Virtual kinds: a request as a client sends it, with the status the server answers.
   'authentication.orch.io/v1/TokenReview': realisticTokenReview('v1'),
   'authentication.orch.io/v1beta1/TokenReview': realisticTokenReview('v1beta1'),
+  ...realisticObjectsVer,
   'authorization.orch.io/v1/SubjectAccessReview': {
     apiVersion: 'authorization.orch.io/v1',
     kind: 'SubjectAccessReview',

@@ -1,1 +1,11 @@
 export { newRegistry, serveMetrics } from './metrics-server.js';
+export type { Stability, StabilityLevel } from './stability.js';
+export {
+  currentMetricsVersion,
+  resetShowHiddenMetrics,
+  setShowHiddenMetrics,
+  shouldHide,
+  showHiddenMetricsFlags,
+  validateShowHiddenMetricsVersion,
+  withStability,
+} from './stability.js';

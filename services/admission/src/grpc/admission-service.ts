@@ -7,6 +7,7 @@
 import type { handleUnaryCall, sendUnaryData, ServerUnaryCall } from '@grpc/grpc-js';
 import { Histogram } from 'prom-client';
 import type { Registry } from 'prom-client';
+import { withStability } from '@orch/component-base/metrics';
 import type { AdmissionHandlers, AdmitRequest__Output, AdmitResponse } from '@orch/proto';
 import {
   StatusError,
@@ -45,20 +46,30 @@ export function newAdmissionMetrics(registry: Registry): AdmissionMetrics {
       buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 1, 10],
       registers: [registry],
     }),
-    step: new Histogram({
-      name: 'apiserver_admission_step_admission_duration_seconds',
-      help: 'Admission sub-step latency histogram in seconds, broken out for each operation and API resource and step type (validate or admit).',
-      labelNames: ['type', 'operation', 'rejected'] as const,
-      buckets,
-      registers: [registry],
-    }),
-    controller: new Histogram({
-      name: 'apiserver_admission_controller_admission_duration_seconds',
-      help: 'Admission controller latency histogram in seconds, identified by name and broken out for each operation and API resource and type (validate or admit).',
-      labelNames: ['name', 'type', 'operation', 'rejected'] as const,
-      buckets,
-      registers: [registry],
-    }),
+    step: new Histogram(
+      withStability(
+        {
+          name: 'apiserver_admission_step_admission_duration_seconds',
+          help: 'Admission sub-step latency histogram in seconds, broken out for each operation and API resource and step type (validate or admit).',
+          labelNames: ['type', 'operation', 'rejected'] as const,
+          buckets,
+          registers: [registry],
+        },
+        { stabilityLevel: 'STABLE' }
+      )
+    ),
+    controller: new Histogram(
+      withStability(
+        {
+          name: 'apiserver_admission_controller_admission_duration_seconds',
+          help: 'Admission controller latency histogram in seconds, identified by name and broken out for each operation and API resource and type (validate or admit).',
+          labelNames: ['name', 'type', 'operation', 'rejected'] as const,
+          buckets,
+          registers: [registry],
+        },
+        { stabilityLevel: 'STABLE' }
+      )
+    ),
   };
 }
 

@@ -14,6 +14,7 @@ import { newForbidden, newInternalError, StatusError } from '@orch/apimachinery/
 import type { ApiObject } from '@orch/apimachinery/meta';
 import { toCelValue } from '@orch/apimachinery/cel';
 import { Counter, Histogram } from 'prom-client';
+import { withStability } from '@orch/component-base/metrics';
 
 import type {
   AdmissionContext,
@@ -83,19 +84,29 @@ export function ValidatingAdmissionPolicy(deps: PluginDeps): ServicePlugin {
   const matcher = new Matcher(deps.listers.namespaces);
   const log = deps.log.child({ plugin: 'ValidatingAdmissionPolicy' });
   const labelNames = ['policy', 'policy_binding', 'error_type', 'enforcement_action'] as const;
-  const checks = new Counter({
-    name: 'apiserver_validating_admission_policy_check_total',
-    help: 'Validation admission policy check total, labeled by policy and further identified by binding and enforcement action taken.',
-    labelNames,
-    registers: [deps.registry],
-  });
-  const durations = new Histogram({
-    name: 'apiserver_validating_admission_policy_check_duration_seconds',
-    help: 'Validation admission latency for individual validation expressions in seconds, labeled by policy and further including binding and enforcement action taken.',
-    labelNames,
-    buckets: [0.0000005, 0.001, 0.01, 0.1, 1.0],
-    registers: [deps.registry],
-  });
+  const checks = new Counter(
+    withStability(
+      {
+        name: 'apiserver_validating_admission_policy_check_total',
+        help: 'Validation admission policy check total, labeled by policy and further identified by binding and enforcement action taken.',
+        labelNames,
+        registers: [deps.registry],
+      },
+      { stabilityLevel: 'BETA' }
+    )
+  );
+  const durations = new Histogram(
+    withStability(
+      {
+        name: 'apiserver_validating_admission_policy_check_duration_seconds',
+        help: 'Validation admission latency for individual validation expressions in seconds, labeled by policy and further including binding and enforcement action taken.',
+        labelNames,
+        buckets: [0.0000005, 0.001, 0.01, 0.1, 1.0],
+        registers: [deps.registry],
+      },
+      { stabilityLevel: 'BETA' }
+    )
+  );
 
   /** Acts on one evaluation's failures per the binding's validationActions. */
   function act(

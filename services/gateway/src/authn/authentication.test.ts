@@ -186,8 +186,18 @@ test('static token file: quoted groups, uid; an unknown bearer token is 401 even
   }
 });
 
-test('TokenReview: v1 and v1beta1 answer in the request version; unknown tokens are not authenticated; bad input is 400', async () => {
-  for (const v of ['v1', 'v1beta1']) {
+test('TokenReview: v1 answers in the request version (v1beta1 is a removed version: 404 naming v1); unknown tokens are not authenticated; bad input is 400', async () => {
+  const gone = await suite.request(0, 'POST', '/apis/authentication.orch.io/v1beta1/tokenreviews', {
+    apiVersion: 'authentication.orch.io/v1beta1',
+    kind: 'TokenReview',
+    spec: { token: 'tok-alice' },
+  });
+  assert.equal(gone.status, 404);
+  assert.equal(
+    (gone.body as { message: string }).message,
+    'TokenReview authentication.orch.io/v1beta1 was removed in v1.22 and is not served; use authentication.orch.io/v1 (available since 1.6)'
+  );
+  for (const v of ['v1']) {
     const r = await review('tok-alice', v);
     assert.equal(r.status, 201);
     assert.equal(r.apiVersion, `authentication.orch.io/${v}`);

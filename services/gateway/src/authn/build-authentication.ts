@@ -19,6 +19,7 @@ import { readSigningKey, readVerifyKeys } from './service-account-keys.js';
 import { tokenFileAuthenticator } from './token-file.js';
 import { TokenRequestRest } from './token-request.js';
 import { TokenReviewRest, tokenReviewVersions } from './token-review.js';
+import { SelfSubjectReviewRest, selfSubjectReviewVersions } from './self-subject-review.js';
 import { TokenWebhookAuthenticator } from './token-webhook.js';
 import { unionTokenAuthenticator } from './union.js';
 import { x509Authenticator } from './x509.js';
@@ -99,6 +100,10 @@ export function buildAuthentication(
   for (const v of tokenReviewVersions) {
     const review = new TokenReviewRest(v, tokens, apiAudiences);
     rest.set(restKey(review.objectKind), review);
+  }
+  for (const v of selfSubjectReviewVersions) {
+    const self = new SelfSubjectReviewRest(v);
+    rest.set(restKey(self.objectKind), self);
   }
 
   const authenticators: Authenticator[] = [];

@@ -1,4 +1,4 @@
-// TokenReview (authentication.orch.io v1 and v1beta1): runs spec.token through the gateway's token
+// TokenReview (authentication.orch.io v1; v1beta1 was removed in 1.22): runs spec.token through the gateway's token
 // authenticators for spec.audiences and answers in the request's version. The body is decoded
 // like any create (JSON, YAML or the binary envelope; fieldValidation against the schema).
 import { newBadRequest } from '@orch/apimachinery/errors';
@@ -9,7 +9,7 @@ import type { CreateOptions, Creater, RestContext } from '../registry/rest.js';
 import type { TokenAuthenticator } from './authenticator.js';
 
 export const tokenReviewGroup = 'authentication.orch.io';
-export const tokenReviewVersions = ['v1', 'v1beta1'] as const;
+export const tokenReviewVersions = ['v1'] as const;
 
 const definitionOf = (version: string): ResourceDefinition => {
   const d = builtinResources.find(

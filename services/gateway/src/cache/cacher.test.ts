@@ -40,6 +40,7 @@ function cachers(
     hooks?: CacheHooks;
     currentRevision?: () => Promise<number>;
     storage?: StorageClient;
+    consistentListFromCache?: boolean;
   } = {}
 ) {
   const c = new Cachers({
@@ -50,6 +51,9 @@ function cachers(
     consistentReadTimeoutMs: 1000,
     freshWaitMs: 1000,
     ...(opts.hooks ? { hooks: opts.hooks } : {}),
+    ...(opts.consistentListFromCache !== undefined
+      ? { consistentListFromCache: opts.consistentListFromCache }
+      : {}),
   });
   open.push(c);
   return c;
@@ -123,6 +127,20 @@ test('consistent read: served from the cache once it reached the current revisio
   assert.equal(await c.for(secrets).serves('MOST_RECENT'), true);
   assert.ok(c.for(secrets).cache.lastRevision > before);
   assert.deepEqual(reads, [true, true]);
+});
+
+test('feature gate ConsistentListFromCache=false: consistent reads go to storage, other reads still use the cache', async () => {
+  const reads: boolean[] = [];
+  const c = cachers({
+    consistentListFromCache: false,
+    hooks: { onConsistentRead: (_r, fromCache) => reads.push(fromCache) },
+  });
+  await synced(c, configmaps);
+  await create('configmaps', 'gated');
+  assert.equal(await c.for(configmaps).serves('MOST_RECENT'), false);
+  assert.equal(await c.for(configmaps).serves('ANY'), true);
+  // Not a fallback: the cache is not asked at all.
+  assert.deepEqual(reads, []);
 });
 
 test('consistent read: storage answers when the cache cannot reach the revision, counted in the metric', async () => {

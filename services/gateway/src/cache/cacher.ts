@@ -50,6 +50,8 @@ export interface CacherOptions {
   freshWaitMs?: number;
   /** Changes kept in the ring. */
   capacity?: number;
+  /** The gate ConsistentListFromCache (default on): consistent reads may be served here; off, they always go to storage. */
+  consistentListFromCache?: boolean;
 }
 
 /** A read's options as the stores get them (k8s storage.ListOptions). */
@@ -84,6 +86,7 @@ export class Cacher {
   readonly #hooks: CacheHooks;
   readonly #consistentReadTimeoutMs: number;
   readonly #freshWaitMs: number;
+  readonly #consistentListFromCache: boolean;
   readonly #log: Logger;
   readonly #stream: StreamProgress | undefined;
   #started = false;
@@ -101,6 +104,7 @@ export class Cacher {
     this.#stream = opts.streamProgress;
     this.#consistentReadTimeoutMs = opts.consistentReadTimeoutMs ?? 3000;
     this.#freshWaitMs = opts.freshWaitMs ?? 3000;
+    this.#consistentListFromCache = opts.consistentListFromCache ?? true;
     this.cache = new WatchCache({
       prefix: opts.prefix,
       ...(opts.capacity !== undefined ? { capacity: opts.capacity } : {}),
@@ -170,6 +174,7 @@ export class Cacher {
         throw newTooLargeResourceVersion(revision, this.cache.lastRevision, 1);
       }
       case 'MOST_RECENT': {
+        if (!this.#consistentListFromCache) return false;
         if (this.#stream?.connected === false || Date.now() < this.#storageUntil) {
           this.#hooks.onConsistentRead?.(this.resource, false);
           return false;

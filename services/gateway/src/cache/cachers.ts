@@ -21,6 +21,8 @@ export interface CachersOptions {
   hooks?: CacheHooks;
   consistentReadTimeoutMs?: number;
   freshWaitMs?: number;
+  /** The gate ConsistentListFromCache. */
+  consistentListFromCache?: boolean;
 }
 
 export class Cachers {
@@ -53,6 +55,9 @@ export class Cachers {
           ? { consistentReadTimeoutMs: o.consistentReadTimeoutMs }
           : {}),
         ...(o.freshWaitMs !== undefined ? { freshWaitMs: o.freshWaitMs } : {}),
+        ...(o.consistentListFromCache !== undefined
+          ? { consistentListFromCache: o.consistentListFromCache }
+          : {}),
       });
       this.#cachers.set(prefix, c);
       this.#stream.start();

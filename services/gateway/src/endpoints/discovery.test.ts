@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { startDiscoveryServer } from './discovery-server.js';
 import { builtinResources, ResourceRegistry } from '@orch/apimachinery/registry';
+import { enabledResources } from '../resourceconfig/resource-config.js';
 import { apiGroups, compareKubeVersions, defaultVersionInfo } from './discovery.js';
 
 const run = promisify(execFile);
@@ -12,7 +13,8 @@ const accept =
   'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
 
 describe('discovery', () => {
-  const registry = new ResourceRegistry(builtinResources);
+  // What the gateway serves without --runtime-config (betas after 1.22 and alphas off).
+  const registry = new ResourceRegistry(enabledResources(builtinResources, ''));
   let base = '';
   let dir = '';
   let close: () => Promise<void> = async () => undefined;
@@ -198,7 +200,6 @@ describe('discovery', () => {
       'admissionregistration.orch.io/v1',
       'apps/v1',
       'authentication.orch.io/v1',
-      'authentication.orch.io/v1beta1',
       'authorization.orch.io/v1',
       'autoscaling/v1',
       'autoscaling/v2',

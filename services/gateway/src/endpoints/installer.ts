@@ -22,6 +22,9 @@ import {
 } from '../registry/rest.js';
 import type { Storage } from '../registry/rest.js';
 import { requestInfoFrom } from '../request/context.js';
+import { recordDeprecatedRequest } from './deprecation.js';
+import type { DeprecatedApiGauge } from './deprecation.js';
+import { newRemovedVersionNotFound, removedVersionOf } from '../resourceconfig/removed-versions.js';
 import type { RequestInfo } from '../request/request-info.js';
 import { requestUrl } from '../request/request-info.js';
 import { createResource } from '../handlers/create.js';
@@ -81,6 +84,8 @@ export interface InstallerDeps {
   authorizer?: Authorizer;
   maxWatchSeconds: number;
   onWatchEvent?: () => void;
+  /** apiserver_requested_deprecated_apis. */
+  deprecatedApis?: DeprecatedApiGauge;
 }
 
 /** The handler of resource requests (the chain sends only those here, after request info). */
@@ -96,6 +101,10 @@ export function resourceHandler(deps: InstallerDeps): HttpHandler {
     if (def && !rest && info.subresource !== '') {
       return writeErrorNegotiated(req, res, newPathNotFound());
     }
+    const removed = !def && removedVersionOf(info.apiGroup, info.apiVersion, info.resource);
+    if (removed) {
+      return writeErrorNegotiated(req, res, newRemovedVersionNotFound(removed, info.resource));
+    }
     if (!def || !rest) {
       return writeErrorNegotiated(
         req,
@@ -110,6 +119,7 @@ export function resourceHandler(deps: InstallerDeps): HttpHandler {
         newNotFound({ group: info.apiGroup, resource: info.resource }, info.name)
       );
     }
+    if (def.deprecation) recordDeprecatedRequest(req, def, info.subresource, deps.deprecatedApis);
     const handler = handlerFor(info, rest);
     if (!handler) {
       return writeErrorNegotiated(

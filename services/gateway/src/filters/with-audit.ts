@@ -1,9 +1,15 @@
 // The audit log (--audit-log-path): one JSON line per request at ResponseComplete, with the
-// authenticated identity, the impersonated one, verb, URI, object and response code.
+// authenticated identity, the impersonated one, verb, URI, object, response code and the
+// request's audit annotations.
 import { createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import type { Handler } from '../http/handler.js';
-import { auditIdFrom, requestInfoFrom, userFrom } from '../request/context.js';
+import {
+  auditAnnotationsFrom,
+  auditIdFrom,
+  requestInfoFrom,
+  userFrom,
+} from '../request/context.js';
 import type { UserInfo } from '@orch/apimachinery/auth';
 import { impersonatorFrom } from './with-impersonation.js';
 
@@ -42,6 +48,7 @@ export const withAudit =
       const info = requestInfoFrom(req);
       const impersonator = impersonatorFrom(req);
       const user = userFrom(req);
+      const annotations = auditAnnotationsFrom(req);
       sink.write({
         kind: 'Event',
         apiVersion: 'audit.orch.io/v1',
@@ -69,6 +76,7 @@ export const withAudit =
         responseStatus: { code: res.statusCode },
         requestReceivedTimestamp: received,
         stageTimestamp: new Date().toISOString(),
+        ...(Object.keys(annotations).length > 0 ? { annotations: { ...annotations } } : {}),
       });
     };
     res.on('finish', emit);

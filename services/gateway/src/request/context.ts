@@ -12,6 +12,7 @@ interface RequestContext {
   warnings?: WarningRecorder;
   startedAt?: number;
   body?: Buffer;
+  auditAnnotations?: Record<string, string>;
 }
 
 const contexts = new WeakMap<HttpRequest, RequestContext>();
@@ -48,3 +49,11 @@ export function addWarning(req: HttpRequest, text: string): void {
 }
 export const warningsFrom = (req: HttpRequest): readonly string[] =>
   contexts.get(req)?.warnings?.warnings ?? [];
+
+/** An annotation of the request's audit event (k8s audit.AddAuditAnnotation); the first value of a key stays. */
+export function addAuditAnnotation(req: HttpRequest, key: string, value: string): void {
+  const a = (ctx(req).auditAnnotations ??= {});
+  if (!(key in a)) a[key] = value;
+}
+export const auditAnnotationsFrom = (req: HttpRequest): Readonly<Record<string, string>> =>
+  contexts.get(req)?.auditAnnotations ?? {};
