@@ -293,6 +293,8 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
           `--admission-servers=${admission}`,
           `--certificates-servers=${certificates}`,
           '--shutdown-delay-duration=0s',
+          // nodes join with bootstrap tokens (kubeadm turns this on too)
+          '--enable-bootstrap-token-auth',
         ],
         [
           { kind: 'https', url: `${g.url}/readyz`, tls: asAdmin },

@@ -29,7 +29,6 @@ const log = createLogger('test', 'warn');
 
 before(async () => {
   suite = await startSuite({
-    gatewayArgs: ['--enable-bootstrap-token-auth'],
     certificatesArgs: [
       '--leader-elect-lease-duration=4s',
       '--leader-elect-renew-deadline=3s',
