@@ -7,6 +7,7 @@ import {
   deriveDuration,
   logLevel,
   loggingFlags,
+  mustParseGoBool,
   parseFlags,
   splitList,
   validateLogLevel,
@@ -19,7 +20,16 @@ import {
   showHiddenMetricsFlags,
   validateShowHiddenMetricsVersion,
 } from '@orch/component-base/metrics';
+import {
+  completeLeaderElection,
+  leaderElectionFlags,
+  validateLeaderElection,
+} from '@orch/component-base/leaderelection';
+import type { LeaderElectionOptions } from '@orch/component-base/leaderelection';
 import { validateControllerNames } from './controller-names.js';
+
+/** The controllers' Lease (k8s: kube-system/kube-controller-manager). */
+const leaseDefaults = { resourceName: 'orch-controller-manager', resourceNamespace: 'orch-system' };
 
 export const controllersFlags = {
   kubeconfig: {
@@ -46,51 +56,13 @@ export const controllersFlags = {
       'Each controller acts with its own ServiceAccount token (orch-system/<controller>), bound ' +
       'to its system:controller:<name> role; false: all act with this component certificate.',
   },
-  'leader-elect': {
-    type: 'string',
-    default: 'true',
-    description: 'Elect a leader on a Lease before running the controllers, for replicas.',
-  },
-  'leader-elect-lease-duration': {
-    type: 'string',
-    default: '15s',
-    description: 'How long a standby waits after the last renewal it saw before taking the lease.',
-  },
-  'leader-elect-renew-deadline': {
-    type: 'string',
-    default: '10s',
-    description: 'How long the leader retries renewing before it gives up leading.',
-  },
-  'leader-elect-retry-period': {
-    type: 'string',
-    default: '2s',
-    description: 'Pause between attempts to acquire or renew the lease.',
-  },
-  'leader-elect-resource-name': {
-    type: 'string',
-    default: 'orch-controller-manager',
-    description: 'Name of the Lease.',
-  },
-  'leader-elect-resource-namespace': {
-    type: 'string',
-    default: 'orch-system',
-    description: 'Namespace of the Lease.',
-  },
+  ...leaderElectionFlags(leaseDefaults),
   ...loggingFlags(),
   ...featureGateFlags(),
   ...showHiddenMetricsFlags(),
 } as const;
 
 export type ControllersOptions = FlagValues<typeof controllersFlags>;
-
-export interface LeaderElectionOptions {
-  leaderElect: boolean;
-  leaseDurationMs: number;
-  renewDeadlineMs: number;
-  retryPeriodMs: number;
-  resourceName: string;
-  resourceNamespace: string;
-}
 
 export interface CompletedControllersOptions {
   kubeconfig: string;
@@ -112,12 +84,6 @@ export function parseControllersOptions(argv?: string[]): ControllersOptions {
   return parseFlags('orch-controllers', controllersFlags, argv);
 }
 
-function parseBool(text: string): boolean {
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return false;
-  throw new Error(`invalid boolean ${JSON.stringify(text)}`);
-}
-
 export function completeControllersOptions(f: ControllersOptions): CompletedControllersOptions {
   const problems: string[] = [];
   return {
@@ -126,37 +92,10 @@ export function completeControllersOptions(f: ControllersOptions): CompletedCont
     useServiceAccountCredentials: derive(
       problems,
       'use-service-account-credentials',
-      () => parseBool(f['use-service-account-credentials'] ?? 'true'),
+      () => mustParseGoBool(f['use-service-account-credentials'] ?? 'true'),
       true
     ),
-    leaderElection: {
-      leaderElect: derive(
-        problems,
-        'leader-elect',
-        () => parseBool(f['leader-elect'] ?? 'true'),
-        true
-      ),
-      leaseDurationMs: deriveDuration(
-        problems,
-        'leader-elect-lease-duration',
-        f['leader-elect-lease-duration'],
-        '15s'
-      ),
-      renewDeadlineMs: deriveDuration(
-        problems,
-        'leader-elect-renew-deadline',
-        f['leader-elect-renew-deadline'],
-        '10s'
-      ),
-      retryPeriodMs: deriveDuration(
-        problems,
-        'leader-elect-retry-period',
-        f['leader-elect-retry-period'],
-        '2s'
-      ),
-      resourceName: f['leader-elect-resource-name'] ?? 'orch-controller-manager',
-      resourceNamespace: f['leader-elect-resource-namespace'] ?? 'orch-system',
-    },
+    leaderElection: completeLeaderElection(f, problems, leaseDefaults),
     logLevel: logLevel(f),
     resourceQuotaSyncMs: deriveDuration(
       problems,
@@ -178,17 +117,7 @@ export function validateControllersOptions(o: CompletedControllersOptions): stri
   if (o.problems.length === 0 && !(o.resourceQuotaSyncMs > 0))
     errs.push('--resource-quota-sync-period must be a positive duration (forms like 30s, 5m, 1h)');
   errs.push(...validateControllerNames(o.controllers));
-  if (le.leaderElect && o.problems.length === 0) {
-    if (le.leaseDurationMs <= le.renewDeadlineMs)
-      errs.push('--leader-elect-lease-duration must be greater than --leader-elect-renew-deadline');
-    if (le.renewDeadlineMs <= 1.2 * le.retryPeriodMs)
-      errs.push(
-        '--leader-elect-renew-deadline must be greater than 1.2 × --leader-elect-retry-period'
-      );
-    if (le.retryPeriodMs < 1) errs.push('--leader-elect-retry-period must be greater than zero');
-    if (!le.resourceName) errs.push('--leader-elect-resource-name must not be empty');
-    if (!le.resourceNamespace) errs.push('--leader-elect-resource-namespace must not be empty');
-  }
+  if (o.problems.length === 0) errs.push(...validateLeaderElection(le));
   return [
     ...errs,
     ...validateLogLevel(o.logLevel),

@@ -10,7 +10,7 @@ import type { ControllersConfig } from './config.js';
 import { isControllerEnabled, knownControllers } from './controller-names.js';
 import { ServiceAccountCredentials } from './service-account-credentials.js';
 import { GarbageCollector } from './garbagecollector/garbage-collector.js';
-import { LeaderElector, defaultIdentity } from './leaderelection/leader-elector.js';
+import { LeaderElector, defaultIdentity } from '@orch/component-base/leaderelection';
 import { NamespaceController } from './namespace/namespace-controller.js';
 import { ResourceQuotaController } from './resourcequota/resource-quota-controller.js';
 import { ServiceAccountsController } from './serviceaccount/serviceaccounts-controller.js';
@@ -81,11 +81,8 @@ export class ControllersServer implements Runnable {
       },
       log
     );
-    let running: Promise<void> | undefined;
-    const outcome = await elector.run(signal, (leading) => {
-      running = this.#runControllers(leading);
-    });
-    await running;
+    // run() returns once the controllers it started have stopped.
+    const outcome = await elector.run(signal, (leading) => this.#runControllers(leading));
     this.#config.close();
     if (outcome === 'lost') throw new Error('leaderelection lost');
   }

@@ -1,6 +1,7 @@
 // A registry of known feature gates and their values, set once at start from `--feature-gates`
 // (k8s.io/component-base/featuregate/feature_gate.go: FeatureSpec, Set, SetFromMap, Enabled,
 // the AllAlpha and AllBeta pseudo-gates, and the same error and warning messages).
+import { parseGoBool } from '../flags/index.js';
 
 /** A gate's maturity (upstream's prerelease; GA is the empty string there). */
 export type PreRelease = 'ALPHA' | 'BETA' | 'GA' | 'DEPRECATED';
@@ -51,7 +52,7 @@ export class FeatureGate {
       if (eq < 0) throw new Error(`missing bool value for ${s}`);
       const k = s.slice(0, eq).trim();
       const v = s.slice(eq + 1).trim();
-      const b = parseBool(v);
+      const b = parseGoBool(v);
       if (b === undefined) {
         throw new Error(
           `invalid value of ${k}=${v}, err: strconv.ParseBool: parsing "${v}": invalid syntax`
@@ -127,11 +128,4 @@ export class FeatureGate {
     }
     return lines;
   }
-}
-
-/** Go's strconv.ParseBool. */
-function parseBool(v: string): boolean | undefined {
-  if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(v)) return true;
-  if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(v)) return false;
-  return undefined;
 }

@@ -1,5 +1,6 @@
 export { derive, deriveDuration, optionsOrExit, InvalidOptionsError } from './derive.js';
 export { parseDuration } from './duration.js';
+export { mustParseGoBool, parseGoBool } from './parse-go-bool.js';
 export type { FlagSpec, FlagSpecs, FlagValues } from './parse-flags.js';
 export { parseFlags } from './parse-flags.js';
 export type { SecureServingDefaults, SecureServingOptions } from './secure-serving.js';

@@ -2,10 +2,9 @@
 // certificate and bootstrap controllers): the enabled ones (--controllers) run while this
 // replica holds the Lease (--leader-elect); a replica that loses it stops them and campaigns
 // again, and the informers of the new leader list afresh, so no request is lost.
-import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { hostname } from 'node:os';
 import type { RestClient } from '@orch/apimachinery/client';
+import { LeaderElector, defaultIdentity } from '@orch/component-base/leaderelection';
 import type { Logger } from '@orch/component-base/logs';
 import { SarApprover } from './approver/sar-approver.js';
 import { BootstrapSigner } from './bootstrap/bootstrap-signer.js';
@@ -13,7 +12,6 @@ import { TokenCleaner } from './bootstrap/token-cleaner.js';
 import { CsrCleaner } from './cleaner/csr-cleaner.js';
 import { isControllerEnabled } from './controller-options.js';
 import type { CertificateControllersOptions } from './controller-options.js';
-import { LeaseElector } from './leader-election/lease-elector.js';
 import { loadAuthority } from './signer/authority.js';
 import type { CertificateAuthority } from './signer/authority.js';
 import { SignerController } from './signer/signer-controller.js';
@@ -42,25 +40,29 @@ export class CertificateControllers {
   /** A Runnable beside the gRPC server: nothing of its own listens. */
   readonly serving: Promise<number> = Promise.resolve(0);
   readonly identity: string;
-  readonly elector: LeaseElector | undefined;
+  readonly elector: LeaderElector | undefined;
   readonly #d: CertificateControllersDeps;
   #authority: { key: string; ca: Promise<CertificateAuthority> } | undefined;
 
   constructor(d: CertificateControllersDeps) {
     this.#d = d;
-    this.identity = d.identity ?? `${hostname()}_${randomUUID()}`;
-    const o = d.options;
-    this.elector = o.leaderElect
-      ? new LeaseElector({
-          client: d.client,
-          namespace: o.leaseNamespace,
-          name: o.leaseName,
-          identity: this.identity,
-          leaseDurationMs: o.leaseDurationMs,
-          renewDeadlineMs: o.renewDeadlineMs,
-          retryPeriodMs: o.retryPeriodMs,
-          log: d.log,
-        })
+    this.identity = d.identity ?? defaultIdentity();
+    const le = d.options.leaderElection;
+    this.elector = le.leaderElect
+      ? new LeaderElector(
+          d.client,
+          {
+            namespace: le.resourceNamespace,
+            name: le.resourceName,
+            identity: this.identity,
+            leaseDurationMs: le.leaseDurationMs,
+            renewDeadlineMs: le.renewDeadlineMs,
+            retryPeriodMs: le.retryPeriodMs,
+            // a replica stopping gives the lease up, so another takes over at once
+            releaseOnCancel: true,
+          },
+          d.log
+        )
       : undefined;
   }
 
@@ -71,8 +73,10 @@ export class CertificateControllers {
 
   /** Runs until `signal` aborts (campaigning first when leader election is on). */
   async run(signal: AbortSignal): Promise<void> {
-    if (this.elector) return this.elector.run(signal, (s) => this.#runParts(s));
-    return this.#runParts(signal);
+    if (!this.elector) return this.#runParts(signal);
+    // A replica that loses the lease stops its controllers and campaigns again (it does not exit
+    // as the controllers service does: the gRPC admission server beside it keeps serving).
+    while (!signal.aborted) await this.elector.run(signal, (s) => this.#runParts(s));
   }
 
   async #runParts(signal: AbortSignal): Promise<void> {

@@ -3,6 +3,12 @@
 // complete and validate steps; `--signers` names the built-in signers this process serves, so a
 // user's own signer (another process using the public API) can take the others.
 import { deriveDuration, splitList } from '@orch/component-base/flags';
+import {
+  completeLeaderElection,
+  leaderElectionFlags,
+  validateLeaderElection,
+} from '@orch/component-base/leaderelection';
+import type { LeaderElectionOptions } from '@orch/component-base/leaderelection';
 import { clientNodeAgentSignerName, clientSignerName, nodeAgentServingSignerName } from './csr.js';
 
 /** Upstream's controller names; bootstrapsigner and tokencleaner are off unless named (as upstream). */
@@ -20,6 +26,9 @@ export const builtinSigners = [
   clientNodeAgentSignerName,
   nodeAgentServingSignerName,
 ] as const;
+
+/** The certificates service's Lease. */
+const leaseDefaults = { resourceName: 'orch-certificates', resourceNamespace: 'orch-system' };
 
 export const certificateControllersFlags = {
   controllers: {
@@ -49,32 +58,7 @@ export const certificateControllersFlags = {
     type: 'string',
     description: "API address written into cluster-info (default: the --kubeconfig's server).",
   },
-  'leader-elect': {
-    type: 'boolean',
-    default: true,
-    description: 'Run the controllers only while holding the Lease (replicas take over).',
-  },
-  'leader-elect-lease-duration': { type: 'string', default: '15s', description: 'Lease duration.' },
-  'leader-elect-renew-deadline': {
-    type: 'string',
-    default: '10s',
-    description: 'A leader failing to renew for this long stops leading.',
-  },
-  'leader-elect-retry-period': {
-    type: 'string',
-    default: '2s',
-    description: 'Interval between acquire and renew attempts.',
-  },
-  'leader-elect-resource-namespace': {
-    type: 'string',
-    default: 'orch-system',
-    description: 'Namespace of the Lease.',
-  },
-  'leader-elect-resource-name': {
-    type: 'string',
-    default: 'orch-certificates',
-    description: 'Name of the Lease.',
-  },
+  ...leaderElectionFlags(leaseDefaults),
 } as const;
 
 export interface CertificateControllersOptions {
@@ -84,12 +68,7 @@ export interface CertificateControllersOptions {
   clusterSigningKeyFile: string;
   clusterSigningDurationMs: number;
   clusterInfoServer: string;
-  leaderElect: boolean;
-  leaseDurationMs: number;
-  renewDeadlineMs: number;
-  retryPeriodMs: number;
-  leaseNamespace: string;
-  leaseName: string;
+  leaderElection: LeaderElectionOptions;
 }
 
 type Flags = {
@@ -99,7 +78,7 @@ type Flags = {
   'cluster-signing-key-file'?: string | undefined;
   'cluster-signing-duration'?: string | undefined;
   'cluster-info-server'?: string | undefined;
-  'leader-elect'?: boolean;
+  'leader-elect'?: string | undefined;
   'leader-elect-lease-duration'?: string | undefined;
   'leader-elect-renew-deadline'?: string | undefined;
   'leader-elect-retry-period'?: string | undefined;
@@ -124,27 +103,7 @@ export function completeCertificateControllersOptions(
       '8760h'
     ),
     clusterInfoServer: f['cluster-info-server'] ?? '',
-    leaderElect: f['leader-elect'] ?? true,
-    leaseDurationMs: deriveDuration(
-      problems,
-      'leader-elect-lease-duration',
-      f['leader-elect-lease-duration'],
-      '15s'
-    ),
-    renewDeadlineMs: deriveDuration(
-      problems,
-      'leader-elect-renew-deadline',
-      f['leader-elect-renew-deadline'],
-      '10s'
-    ),
-    retryPeriodMs: deriveDuration(
-      problems,
-      'leader-elect-retry-period',
-      f['leader-elect-retry-period'],
-      '2s'
-    ),
-    leaseNamespace: f['leader-elect-resource-namespace'] ?? 'orch-system',
-    leaseName: f['leader-elect-resource-name'] ?? 'orch-certificates',
+    leaderElection: completeLeaderElection(f, problems, leaseDefaults),
   };
 }
 
@@ -175,9 +134,6 @@ export function validateCertificateControllersOptions(o: CertificateControllersO
   if (!o.clusterSigningCertFile !== !o.clusterSigningKeyFile)
     errors.push('--cluster-signing-cert-file and --cluster-signing-key-file go together');
   if (o.clusterSigningDurationMs <= 0) errors.push('--cluster-signing-duration must be positive');
-  if (o.leaderElect && o.renewDeadlineMs >= o.leaseDurationMs)
-    errors.push('--leader-elect-renew-deadline must be shorter than --leader-elect-lease-duration');
-  if (o.leaderElect && o.retryPeriodMs >= o.renewDeadlineMs)
-    errors.push('--leader-elect-retry-period must be shorter than --leader-elect-renew-deadline');
+  errors.push(...validateLeaderElection(o.leaderElection));
   return errors;
 }

@@ -19,5 +19,3 @@ export {
 } from './csr.js';
 export { computeDetachedSignature, detachedTokenIsValid } from './bootstrap/jws.js';
 export { clusterInfoKubeconfig } from './bootstrap/bootstrap-signer.js';
-export type { LeaseElectorOptions } from './leader-election/lease-elector.js';
-export { LeaseElector } from './leader-election/lease-elector.js';

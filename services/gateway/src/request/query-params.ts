@@ -3,6 +3,7 @@
 // and apiserver's negotiation isPrettyPrint), so every client library's spelling means the same:
 // a scalar takes the first of repeated values, a list takes them all, unknown names are ignored.
 import { newBadRequest } from '@orch/apimachinery/errors';
+import { parseGoBool } from '@orch/component-base/flags';
 
 const int64Min = -(2n ** 63n);
 const int64Max = 2n ** 63n - 1n;
@@ -53,13 +54,6 @@ export function queryInt64(q: URLSearchParams, name: string): number {
 export function queryOptionalInt64(q: URLSearchParams, name: string): number | undefined {
   const v = q.get(name);
   return v === null ? undefined : parseInt64(v);
-}
-
-/** Go's strconv.ParseBool: undefined for anything it refuses. */
-export function parseGoBool(text: string): boolean | undefined {
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return false;
-  return undefined;
 }
 
 /**

@@ -5,6 +5,7 @@
 // `api/ga`, `api/beta`, `api/alpha`; `=true|false`, a missing value meaning true. Defaults follow
 // the spec's life cycle: GA on, alpha off, beta off unless introduced before 1.22.
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
+import { parseGoBool } from '@orch/component-base/flags';
 
 /** Stability of a version name: `v1` GA, `v1beta2` beta, `v2alpha1` alpha (upstream's version ordering). */
 export type VersionLevel = 'ga' | 'beta' | 'alpha';
@@ -72,7 +73,7 @@ export function parseRuntimeConfig(text: string): RuntimeConfigEntry[] {
     const key = (eq < 0 ? s : s.slice(0, eq)).trim();
     const raw = eq < 0 ? 'true' : s.slice(eq + 1).trim();
     if (key === '') throw new Error(`invalid key in ${JSON.stringify(s)}: the key is empty`);
-    const value = parseBool(raw);
+    const value = parseGoBool(raw);
     if (value === undefined) {
       throw new Error(`invalid value of ${key}: ${JSON.stringify(raw)} (must be true or false)`);
     }
@@ -170,11 +171,4 @@ export function enabledResources(
 ): ResourceDefinition[] {
   const config = resourceConfigFor(known, parseRuntimeConfig(runtimeConfig));
   return known.filter((d) => config.resourceEnabled(d));
-}
-
-/** Go's strconv.ParseBool. */
-function parseBool(v: string): boolean | undefined {
-  if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(v)) return true;
-  if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(v)) return false;
-  return undefined;
 }

@@ -3,12 +3,23 @@
 // the holder's record has not changed for leaseDuration as this candidate observed it (its own
 // clock, never the holder's timestamps); the leader renews every retryPeriod and stops leading
 // when no renewal succeeded for renewDeadline. Writes are optimistic (the read resourceVersion),
-// so two candidates never both win one round.
+// so two candidates never both win one round. With releaseOnCancel (client-go's ReleaseOnCancel)
+// a leader that is stopped gives the lease up, so that another replica need not wait it out.
+// Every component that elects a leader (the controllers, the certificates service) uses this one.
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { isNotFound } from '@orch/apimachinery/errors';
-import type { RestClient } from '@orch/apimachinery/client';
-import type { Logger } from '@orch/component-base/logs';
+import type { Logger } from '../logs/index.js';
+
+/** What the elector needs of the public API's REST client (`RestClient` has it). */
+export interface LeaseClient {
+  request(
+    method: string,
+    path: string,
+    body?: unknown,
+    timeoutMs?: number
+  ): Promise<Record<string, unknown>>;
+}
 
 export interface LeaderElectionConfig {
   namespace: string;
@@ -18,6 +29,8 @@ export interface LeaderElectionConfig {
   leaseDurationMs: number;
   renewDeadlineMs: number;
   retryPeriodMs: number;
+  /** A leader stopped by its signal gives the lease up (client-go ReleaseOnCancel). */
+  releaseOnCancel?: boolean;
 }
 
 interface LeaseSpec {
@@ -52,7 +65,7 @@ const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
   });
 
 export class LeaderElector {
-  readonly #client: RestClient;
+  readonly #client: LeaseClient;
   readonly #config: LeaderElectionConfig;
   readonly #log: Logger;
   /** The record last seen, as JSON, and when this candidate first saw it (k8s observedTime). */
@@ -60,7 +73,7 @@ export class LeaderElector {
   #observedAt = 0;
   #observedHolder = '';
 
-  constructor(client: RestClient, config: LeaderElectionConfig, log: Logger) {
+  constructor(client: LeaseClient, config: LeaderElectionConfig, log: Logger) {
     this.#client = client;
     this.#config = config;
     this.#log = log.child({
@@ -84,11 +97,12 @@ export class LeaderElector {
 
   /**
    * Campaigns until leading, calls `lead` with a signal aborted when leadership is lost (or the
-   * given signal aborts), and resolves with 'lost' or 'stopped'.
+   * given signal aborts), and resolves with 'lost' or 'stopped' once the work `lead` returned has
+   * ended (and, with releaseOnCancel, the lease is given up after a stop).
    */
   async run(
     signal: AbortSignal,
-    lead: (leading: AbortSignal) => void
+    lead: (leading: AbortSignal) => Promise<void> | void
   ): Promise<'lost' | 'stopped'> {
     this.#log.info('attempting to acquire leader lease', { identity: this.#config.identity });
     // acquire: wait.JitterUntil(retryPeriod, 1.2)
@@ -101,33 +115,36 @@ export class LeaderElector {
     const leading = new AbortController();
     const onStop = (): void => leading.abort();
     signal.addEventListener('abort', onStop, { once: true });
-    lead(leading.signal);
+    const work = Promise.resolve(lead(leading.signal)).catch((err: unknown) =>
+      this.#log.error('leader work failed', { err: (err as Error).message })
+    );
+    let outcome: 'lost' | 'stopped' = 'stopped';
     // renew: every retryPeriod, each renewal retried until renewDeadline passes.
-    try {
-      while (!signal.aborted) {
-        const deadline = Date.now() + this.#config.renewDeadlineMs;
-        let renewed = false;
-        while (!signal.aborted && Date.now() < deadline) {
-          if (await this.#tryAcquireOrRenew()) {
-            renewed = true;
-            break;
-          }
-          await sleep(this.#config.retryPeriodMs, signal);
-        }
-        if (signal.aborted) return 'stopped';
-        if (!renewed) {
-          this.#log.error('failed to renew lease: leaderelection lost', {
-            identity: this.#config.identity,
-          });
-          return 'lost';
+    while (!signal.aborted) {
+      const deadline = Date.now() + this.#config.renewDeadlineMs;
+      let renewed = false;
+      while (!signal.aborted && Date.now() < deadline) {
+        if (await this.#tryAcquireOrRenew()) {
+          renewed = true;
+          break;
         }
         await sleep(this.#config.retryPeriodMs, signal);
       }
-      return 'stopped';
-    } finally {
-      signal.removeEventListener('abort', onStop);
-      leading.abort();
+      if (signal.aborted) break;
+      if (!renewed) {
+        this.#log.error('failed to renew lease: leaderelection lost', {
+          identity: this.#config.identity,
+        });
+        outcome = 'lost';
+        break;
+      }
+      await sleep(this.#config.retryPeriodMs, signal);
     }
+    signal.removeEventListener('abort', onStop);
+    leading.abort();
+    await work;
+    if (outcome === 'stopped' && this.#config.releaseOnCancel) await this.#release();
+    return outcome;
   }
 
   /** k8s LeaderElector.tryAcquireOrRenew. */
@@ -203,5 +220,43 @@ export class LeaderElector {
     this.#observedRaw = raw;
     this.#observedAt = Date.now();
     this.#observedHolder = record.holderIdentity ?? '';
+  }
+
+  /**
+   * Gives the lease up (k8s LeaderElector.release: holder cleared, duration 1 s) so that another
+   * replica takes over at once instead of after the lease duration.
+   */
+  async #release(): Promise<void> {
+    if (!this.#isLeader()) return;
+    const { name, identity } = this.#config;
+    try {
+      const lease = (await this.#client.request(
+        'GET',
+        `${this.#path}/${name}`,
+        undefined,
+        2000
+      )) as unknown as Lease;
+      if (lease.spec?.holderIdentity !== identity) return;
+      await this.#client.request(
+        'PUT',
+        `${this.#path}/${name}`,
+        {
+          apiVersion: 'coordination.orch.io/v1',
+          kind: 'Lease',
+          metadata: { ...lease.metadata },
+          spec: {
+            ...lease.spec,
+            holderIdentity: '',
+            leaseDurationSeconds: 1,
+            renewTime: microNow(),
+          },
+        },
+        2000
+      );
+      this.#observedHolder = '';
+      this.#log.info('released lease', { identity });
+    } catch (err) {
+      this.#log.info('lease not released', { err: (err as Error).message });
+    }
   }
 }
