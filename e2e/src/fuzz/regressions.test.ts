@@ -147,3 +147,36 @@ test('regression: a quantity sent as a number is stored as the string binary car
   const pb = await suite.request(0, 'GET', `${pods}/numbers`, undefined, binary);
   assert.deepEqual(decodeEnvelope(pb.raw), got.body);
 });
+
+test('regression: an apply patch without metadata applies to the object of the URL, not 500', async () => {
+  // Found by the bounded fuzz of make test (seed 15, after issue 18's kinds changed its cases):
+  // an apply of a ClusterRole with metadata dropped answered 500 (managedFields set on undefined).
+  const path = '/apis/rbac.authorization.orch.io/v1/clusterroles/apply-without-metadata';
+  const apply = { 'Content-Type': 'application/apply-patch+yaml' };
+  const role = (verb: string): Record<string, unknown> => ({
+    apiVersion: 'rbac.authorization.orch.io/v1',
+    kind: 'ClusterRole',
+    rules: [{ verbs: [verb], nonResourceURLs: ['/metrics'] }],
+  });
+  const created = await suite.request(
+    0,
+    'PATCH',
+    `${path}?fieldManager=fuzz`,
+    { ...role('get'), metadata: { name: 'apply-without-metadata' } },
+    apply
+  );
+  assert.equal(created.status, 201, created.text);
+  const r = await suite.request(0, 'PATCH', `${path}?fieldManager=fuzz`, role('list'), apply);
+  assert.equal(r.status, 200, r.text);
+  type Role = { metadata: { name: string }; rules: { verbs: string[] }[] };
+  assert.equal((r.body as Role).metadata.name, 'apply-without-metadata');
+  assert.deepEqual((r.body as Role).rules[0]!.verbs, ['list']);
+  const bad = await suite.request(
+    0,
+    'PATCH',
+    `${path}?fieldManager=fuzz`,
+    { ...role('get'), metadata: 'x' },
+    apply
+  );
+  assert.equal(bad.status, 400, bad.text);
+});

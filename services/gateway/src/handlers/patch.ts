@@ -126,6 +126,12 @@ export async function patchResource(
         let patched: unknown;
         if (isApply && fm) {
           const applied = structuredClone(patch) as ApiObject;
+          // As upstream's unstructured accessor: an apply without metadata has empty metadata
+          // (the live object's name and the rest stay); metadata that is not an object is refused.
+          const meta: unknown = applied.metadata;
+          if (meta === undefined) applied.metadata = {};
+          else if (typeof meta !== 'object' || meta === null || Array.isArray(meta))
+            throw newBadRequest('metadata of an apply patch must be an object');
           patched = fm.apply(current, applied, manager, force);
         } else {
           try {
