@@ -25,7 +25,10 @@ async function start(files: Record<string, string>) {
     )
   );
   const { config: _none, ...shared } = pluginDeps({ namespaces: [namespace('ns')] });
-  return newPlugins(builtinPluginFactories, shared, configs);
+  // ResourceQuota writes through the storage client, which these unit tests have none of; its
+  // configuration has its own tests (resource-quota-configuration.test.ts).
+  const { ResourceQuota: _writes, ...factories } = builtinPluginFactories;
+  return newPlugins(factories, shared, configs);
 }
 
 test('configuration file: the built-in plugins configured inline and by path', async () => {

@@ -50,7 +50,13 @@ it('lists, follows, and repairs a lost message from history', async () => {
       ++dropped > 0,
     onRepair: (n) => repairs.push(n),
   });
-  informer.addEventHandler({ onAdd: (o) => seen.push((o['metadata'] as { name: string }).name) });
+  // Only this test's configmaps: the suite's controllers write others (orch-public/cluster-info).
+  informer.addEventHandler({
+    onAdd: (o) => {
+      const meta = o['metadata'] as { name: string; namespace: string };
+      if (meta.namespace === 'default') seen.push(meta.name);
+    },
+  });
   await informer.start();
   try {
     assert.ok(informer.get('default/before'));
