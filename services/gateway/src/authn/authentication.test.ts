@@ -106,11 +106,9 @@ function auditOf(id: string | string[] | undefined): Record<string, unknown> | u
 before(async () => {
   writeFileSync(tokenFile, 'tok-alice,alice,uid-1,"dev,ops"\ntok-carol,carol,uid-3\n');
   suite = await startSuite({
-    gatewayArgs: [
-      `--token-auth-file=${tokenFile}`,
-      '--enable-bootstrap-token-auth',
-      `--audit-log-path=${auditLog}`,
-    ],
+    gatewayArgs: [`--token-auth-file=${tokenFile}`, `--audit-log-path=${auditLog}`],
+    // The token cleaner would delete the secret this file makes expire on purpose.
+    certificatesArgs: ['--controllers=*,bootstrapsigner,-tokencleaner'],
   });
   assert.equal(
     (

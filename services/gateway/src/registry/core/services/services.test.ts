@@ -191,7 +191,9 @@ test('an update cannot change clusterIP (upstream message); one that leaves it o
   assert.equal(r.status, 201, r.text);
   const s = r.body as Svc;
   const ip = s.spec.clusterIP ?? '';
-  const other = ip === '10.96.0.40' ? '10.96.0.41' : '10.96.0.40';
+  // Requested addresses come from the static band (the first 16), which random allocation
+  // leaves alone while the rest has room (upstream's ServiceIPStaticSubrange).
+  const other = ip === '10.96.0.13' ? '10.96.0.14' : '10.96.0.13';
   const changed = structuredClone(s);
   changed.spec.clusterIP = other;
   changed.spec.clusterIPs = [other];
@@ -241,7 +243,7 @@ test('delete releases the address and the node port', async () => {
 test('a type change from NodePort to ClusterIP releases the node port', async () => {
   const r = await create(
     0,
-    svc('shrink', { type: 'NodePort', ports: [{ port: 80, nodePort: 30120 }] })
+    svc('shrink', { type: 'NodePort', ports: [{ port: 80, nodePort: 30112 }] })
   );
   assert.equal(r.status, 201, r.text);
   const patched = await suite.request(
@@ -256,7 +258,7 @@ test('a type change from NodePort to ClusterIP releases the node port', async ()
   assert.equal(specOf(patched).clusterIP, specOf(r).clusterIP, 'the address stays');
   const reuse = await create(
     0,
-    svc('grab-port', { type: 'NodePort', ports: [{ port: 80, nodePort: 30120 }] })
+    svc('grab-port', { type: 'NodePort', ports: [{ port: 80, nodePort: 30112 }] })
   );
   assert.equal(reuse.status, 201, reuse.text);
   // And back to NodePort: a port is handed out again.
@@ -269,7 +271,7 @@ test('a type change from NodePort to ClusterIP releases the node port', async ()
   );
   assert.equal(back.status, 200, back.text);
   const np = specOf(back).ports?.[0]?.nodePort ?? 0;
-  assert.ok(np >= 30100 && np <= 30199 && np !== 30120, String(np));
+  assert.ok(np >= 30100 && np <= 30199 && np !== 30112, String(np));
 });
 
 test('a dry-run create answers an address but takes none', async () => {
