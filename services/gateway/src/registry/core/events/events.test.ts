@@ -201,9 +201,9 @@ const v1Rows: { row: string; event: Json; want: RegExp }[] = [
     want: /deprecatedFirstTimestamp: Invalid value: "": needs to be unset/,
   },
   {
-    row: 'upstream: note at most 1 KiB (named message, as upstream does)',
+    row: 'upstream: note at most 1 KiB (upstream names it message; here the field sent, note)',
     event: v1Event('r10', { note: 'x'.repeat(1025) }),
-    want: /message: Invalid value: "": can have at most 1024 characters/,
+    want: /note: Invalid value: "": can have at most 1024 characters/,
   },
   {
     row: 'upstream: series.count at least 2',
@@ -267,7 +267,7 @@ test('core v1 keeps the legacy rules: an old-style Event without reportingCompon
   assert.match(messageOf(newStyle), /reportingComponent: Required value/);
 });
 
-test('events.orch.io/v1 update: series may change, the note may not (field is immutable)', async () => {
+test('events.orch.io/v1 update: series may change, the note may not (field is immutable, named as sent)', async () => {
   const created = await suite.request(0, 'POST', v1Base, v1Event('updated'));
   assert.equal(created.status, 201, created.text);
   const series = { count: 2, lastObservedTime: '2024-05-01T10:30:00.000000Z' };
@@ -280,7 +280,7 @@ test('events.orch.io/v1 update: series may change, the note may not (field is im
   const changed = { ...(put.body as Json), note: 'rewritten' };
   const refused = await suite.request(0, 'PUT', `${v1Base}/updated`, changed);
   assert.equal(refused.status, 422, refused.text);
-  assert.match(messageOf(refused), /message: Invalid value: "rewritten": field is immutable/);
+  assert.match(messageOf(refused), /note: Invalid value: "rewritten": field is immutable/);
 });
 
 test('a delete through events.orch.io/v1 removes the core v1 Event', async () => {

@@ -3,8 +3,11 @@
 // ValidateEventCreate, ValidateEventUpdate, legacyValidateEvent, validateV1EventSeries). Core v1
 // writes get the legacy rules only (older clients keep working); events.orch.io/v1 writes also
 // the strict ones: eventTime required, type Normal or Warning, the deprecated fields unset, and
-// on update nearly everything immutable. Field paths are upstream's, which names some fields in
-// their core spelling even for events.orch.io/v1 (message, involvedObject).
+// on update nearly everything immutable. Field paths name the fields of the version written:
+// upstream names some in their core spelling even for events.k8s.io/v1 (message,
+// involvedObject, source, firstTimestamp) and the event's namespace `namespace`, which are no
+// fields of what the client sent; here they are the served ones (note, regarding,
+// deprecatedSource, ..., metadata.namespace), so that a client can find what it must change.
 import { fieldInvalid, fieldRequired, newPath } from '@orch/apimachinery/errors';
 import type { FieldError } from '@orch/apimachinery/errors';
 import {
@@ -43,6 +46,21 @@ interface CoreEvent {
 }
 
 const ev = (o: ApiObject): CoreEvent => o as unknown as CoreEvent;
+
+/** The events.orch.io/v1 name of a core field (upstream's Convert_core_Event_To_v1_Event). */
+const v1Names: Readonly<Record<string, string>> = {
+  involvedObject: 'regarding',
+  message: 'note',
+  reportingComponent: 'reportingController',
+  source: 'deprecatedSource',
+  firstTimestamp: 'deprecatedFirstTimestamp',
+  lastTimestamp: 'deprecatedLastTimestamp',
+  count: 'deprecatedCount',
+};
+
+/** The path of a core field as the request's version spells it. */
+const pathOf = (version: EventRequestVersion, field: string, ...rest: string[]) =>
+  newPath(version === 'v1' ? field : (v1Names[field] ?? field), ...rest);
 const len = (s: string | undefined): number => (s ?? '').length;
 
 /** legacyValidateEvent: what every Event must satisfy, whichever API wrote it. */
@@ -52,7 +70,7 @@ export function legacyValidateEvent(obj: ApiObject, version: EventRequestVersion
   const controller = version === 'v1' ? 'reportingComponent' : 'reportingController';
   const ns = e.metadata.namespace ?? '';
   const involvedNs = e.involvedObject?.namespace ?? '';
-  const nsPath = newPath('involvedObject', 'namespace');
+  const nsPath = pathOf(version, 'involvedObject', 'namespace');
   if (!e.eventTime) {
     // Older events: the event's namespace and the involved object's agree.
     if (involvedNs === '') {
@@ -88,10 +106,15 @@ export function legacyValidateEvent(obj: ApiObject, version: EventRequestVersion
       );
     if (len(e.message) > noteLengthLimit)
       errs.push(
-        fieldInvalid(newPath('message'), '', `can have at most ${noteLengthLimit} characters`)
+        fieldInvalid(
+          pathOf(version, 'message'),
+          '',
+          `can have at most ${noteLengthLimit} characters`
+        )
       );
   }
-  for (const msg of isDNS1123Subdomain(ns)) errs.push(fieldInvalid(newPath('namespace'), ns, msg));
+  for (const msg of isDNS1123Subdomain(ns))
+    errs.push(fieldInvalid(newPath('metadata', 'namespace'), ns, msg));
   return errs;
 }
 
@@ -124,20 +147,21 @@ export function validateEventCreate(obj: ApiObject, version: EventRequestVersion
   return errs;
 }
 
-const immutable: readonly (readonly [keyof CoreEvent, string])[] = [
-  ['involvedObject', 'involvedObject'],
-  ['reason', 'reason'],
-  ['message', 'message'],
-  ['source', 'source'],
-  ['firstTimestamp', 'firstTimestamp'],
-  ['lastTimestamp', 'lastTimestamp'],
-  ['count', 'count'],
-  ['type', 'type'],
-  ['eventTime', 'eventTime'],
-  ['action', 'action'],
-  ['related', 'related'],
-  ['reportingComponent', 'reportingController'],
-  ['reportingInstance', 'reportingInstance'],
+/** The fields an events.orch.io/v1 update may not change (core names). */
+const immutable: readonly (keyof CoreEvent)[] = [
+  'involvedObject',
+  'reason',
+  'message',
+  'source',
+  'firstTimestamp',
+  'lastTimestamp',
+  'count',
+  'type',
+  'eventTime',
+  'action',
+  'related',
+  'reportingComponent',
+  'reportingInstance',
 ];
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
@@ -153,9 +177,9 @@ export function validateEventUpdate(
   const e = ev(obj);
   const o = ev(old);
   if (!same(e.series, o.series)) errs.push(...validateSeries(e));
-  for (const [field, path] of immutable) {
+  for (const field of immutable) {
     if (!same(e[field], o[field]))
-      errs.push(fieldInvalid(newPath(path), e[field], fieldImmutableErrorMsg));
+      errs.push(fieldInvalid(pathOf(version, field), e[field], fieldImmutableErrorMsg));
   }
   return errs;
 }
