@@ -14,17 +14,22 @@ export interface AdmissionClientOptions {
   timeoutMs?: number;
 }
 
-export class AdmissionClient {
-  readonly #client: GrpcAdmissionClient;
-  readonly #timeoutMs: number;
+/** What an Admit client needs of a generated stub (the admission and certificates services share the call). */
+type AdmitStub = Pick<GrpcAdmissionClient, 'Admit' | 'getChannel' | 'close'>;
 
-  constructor(opts: AdmissionClientOptions) {
-    this.#client = new admissionProto.orch.admission.v1.Admission(opts.address, opts.credentials, {
-      ...channelOptions,
-      'grpc.keepalive_time_ms': 30_000,
-      'grpc.ssl_target_name_override': 'admission',
-    });
-    this.#timeoutMs = opts.timeoutMs ?? 35_000;
+/**
+ * One Admit call over a stub: a deadline on every call, errors rebuilt as StatusError naming
+ * `what`. The admission and the certificates service answer the same messages.
+ */
+export class AdmitClient {
+  readonly #client: AdmitStub;
+  readonly #timeoutMs: number;
+  readonly #what: string;
+
+  constructor(client: AdmitStub, what: string, timeoutMs: number) {
+    this.#client = client;
+    this.#what = what;
+    this.#timeoutMs = timeoutMs;
   }
 
   /**
@@ -42,11 +47,11 @@ export class AdmissionClient {
         admitCallToProto(call),
         { deadline: Date.now() + this.#timeoutMs },
         (err, res) => {
-          if (err || !res) return reject(fromGrpcError(err, 'admission service Admit'));
+          if (err || !res) return reject(fromGrpcError(err, `${this.#what} Admit`));
           try {
             resolve(admitResultFromProto(res));
           } catch (e) {
-            reject(fromGrpcError(e, 'admission service Admit'));
+            reject(fromGrpcError(e, `${this.#what} Admit`));
           }
         }
       );
@@ -55,5 +60,19 @@ export class AdmissionClient {
 
   close(): void {
     this.#client.close();
+  }
+}
+
+export class AdmissionClient extends AdmitClient {
+  constructor(opts: AdmissionClientOptions) {
+    super(
+      new admissionProto.orch.admission.v1.Admission(opts.address, opts.credentials, {
+        ...channelOptions,
+        'grpc.keepalive_time_ms': 30_000,
+        'grpc.ssl_target_name_override': 'admission',
+      }),
+      'admission service',
+      opts.timeoutMs ?? 35_000
+    );
   }
 }

@@ -1,12 +1,9 @@
 // A promise-based client of orch.certificates.v1.Certificates (the gateway's side of the
-// certificates service) with a deadline on every call and errors rebuilt as StatusError. Its
-// messages are the admission service's, mapped by admission-mapping.ts.
+// certificates service): the admission service's Admit call and messages (AdmitClient), on
+// the certificates service's stub.
 import type { ChannelCredentials } from '@grpc/grpc-js';
 import { certificatesProto, channelOptions } from '@orch/proto';
-import type { CertificatesClient as GrpcCertificatesClient } from '@orch/proto';
-import { fromGrpcError } from '../errors/index.js';
-import { admitCallToProto, admitResultFromProto } from './admission-mapping.js';
-import type { AdmitCall, AdmitResult } from './admission-mapping.js';
+import { AdmitClient } from './admission-client.js';
 
 export interface CertificatesClientOptions {
   address: string;
@@ -15,46 +12,16 @@ export interface CertificatesClientOptions {
   timeoutMs?: number;
 }
 
-export class CertificatesClient {
-  readonly #client: GrpcCertificatesClient;
-  readonly #timeoutMs: number;
-
+export class CertificatesClient extends AdmitClient {
   constructor(opts: CertificatesClientOptions) {
-    this.#client = new certificatesProto.orch.certificates.v1.Certificates(
-      opts.address,
-      opts.credentials,
-      {
+    super(
+      new certificatesProto.orch.certificates.v1.Certificates(opts.address, opts.credentials, {
         ...channelOptions,
         'grpc.keepalive_time_ms': 30_000,
         'grpc.ssl_target_name_override': 'certificates',
-      }
+      }),
+      'certificates service',
+      opts.timeoutMs ?? 10_000
     );
-    this.#timeoutMs = opts.timeoutMs ?? 10_000;
-  }
-
-  /** The connection the calls go over, for a health check on it (grpc-js `channelOverride`). */
-  get channel(): ReturnType<GrpcCertificatesClient['getChannel']> {
-    return this.#client.getChannel();
-  }
-
-  admit(call: AdmitCall): Promise<AdmitResult> {
-    return new Promise((resolve, reject) => {
-      this.#client.Admit(
-        admitCallToProto(call),
-        { deadline: Date.now() + this.#timeoutMs },
-        (err, res) => {
-          if (err || !res) return reject(fromGrpcError(err, 'certificates service Admit'));
-          try {
-            resolve(admitResultFromProto(res));
-          } catch (e) {
-            reject(fromGrpcError(e, 'certificates service Admit'));
-          }
-        }
-      );
-    });
-  }
-
-  close(): void {
-    this.#client.close();
   }
 }
