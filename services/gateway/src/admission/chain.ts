@@ -193,7 +193,9 @@ export class AdmissionChain implements Admission {
 }
 
 /** Whether a write is one of a CertificateSigningRequest (or its subresources). */
-function isCertificateSigningRequests(attrs: Pick<AdmissionAttributes, 'resource'>): boolean {
+export function isCertificateSigningRequests(
+  attrs: Pick<AdmissionAttributes, 'resource'>
+): boolean {
   return (
     attrs.resource.group === 'certificates.orch.io' &&
     attrs.resource.resource === 'certificatesigningrequests'

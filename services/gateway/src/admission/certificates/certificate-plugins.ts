@@ -9,38 +9,15 @@
 // fails, the CSR write fails with a 503 saying the certificates service could not be reached;
 // it never goes on unchecked.
 import { StatusError, newInternalError, newServiceUnavailable } from '@orch/apimachinery/errors';
-import type { AdmissionCallRequest, AdmitCall, AdmitResult } from '@orch/apimachinery/grpc';
+import type { AdmitResult } from '@orch/apimachinery/grpc';
+import { isCertificateSigningRequests } from '../chain.js';
 import type { CertificatePluginName } from '../chain.js';
-import type { AdmissionAttributes, AdmissionPlugin } from '../interfaces.js';
+import type { AdmissionPlugin } from '../interfaces.js';
+import { requestOf } from '../service/service-plugins.js';
+import type { AdmissionCaller } from '../service/service-plugins.js';
 
-/** What the member needs of a client (CertificatesClient satisfies it). */
-export interface CertificatesCaller {
-  admit(call: AdmitCall): Promise<AdmitResult>;
-}
-
-export const certificatesGroup = 'certificates.orch.io';
-
-/** The user of writes the gateway makes itself: upstream's loopback client. */
-const internalUser = { name: 'system:apiserver', uid: '', groups: ['system:masters'], extra: {} };
-
-function requestOf(a: AdmissionAttributes): AdmissionCallRequest {
-  return {
-    operation: a.operation,
-    kind: a.kind,
-    resource: a.resource,
-    subResource: a.subresource,
-    namespace: a.namespace,
-    name: a.name,
-    userInfo: a.user ?? internalUser,
-    object: a.object,
-    oldObject: a.oldObject,
-    options: a.options as Record<string, unknown> | undefined,
-    dryRun: a.dryRun,
-  };
-}
-
-const isCsr = (a: AdmissionAttributes): boolean =>
-  a.resource.group === certificatesGroup && a.resource.resource === 'certificatesigningrequests';
+/** What the member needs of a client (CertificatesClient satisfies it): an Admit call. */
+export type CertificatesCaller = AdmissionCaller;
 
 function unreachable(why: string): StatusError {
   return newServiceUnavailable(
@@ -60,7 +37,7 @@ export function certificatePlugins(
     name: `certificates(${names.join(',')})`,
     handles: (op) => op === 'CREATE' || op === 'UPDATE',
     async validate(a) {
-      if (!isCsr(a)) return;
+      if (!isCertificateSigningRequests(a)) return;
       if (!client)
         throw unreachable('no certificates service is configured (--certificates-servers)');
       let result: AdmitResult;

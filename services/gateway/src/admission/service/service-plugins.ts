@@ -28,7 +28,8 @@ export interface AdmissionCaller {
  */
 const internalUser = { name: 'system:apiserver', uid: '', groups: ['system:masters'], extra: {} };
 
-function requestOf(a: AdmissionAttributes): AdmissionCallRequest {
+/** A write's attributes as the Admit call carries them (the certificates member's too). */
+export function requestOf(a: AdmissionAttributes): AdmissionCallRequest {
   return {
     operation: a.operation,
     kind: a.kind,
