@@ -93,6 +93,7 @@ export class StorageClient {
    */
   get #client(): GrpcStorageClient {
     const n = this.#replicas.length;
+    if (n === 1) return this.#replicas[0]!; // nothing to choose: no state to read on every call
     for (let i = 0; i < n; i++) {
       const at = (this.#current + i) % n;
       const state = this.#replicas[at]!.getChannel().getConnectivityState(true);
