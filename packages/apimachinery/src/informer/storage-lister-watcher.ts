@@ -139,13 +139,18 @@ export class StorageListerWatcher implements ListerWatcher {
         }
         sink.change(type, object, revision, prevObject);
       };
-      /** Replays storage's history after the cursor; the events it held, or throws (410 when gone). */
-      const replay = async (): Promise<number> => {
+      /**
+       * Replays storage's history after the cursor; throws (410 when gone). Returns the events
+       * it held, and of those the ones before `before` (changes a message at `before` came after).
+       */
+      const replay = async (before = Infinity): Promise<{ n: number; missed: number }> => {
         let n = 0;
+        let missed = 0;
         let failed: unknown;
         const until = await this.#storage.history(this.prefix, cursor.from, (e) => {
           if (failed) return;
           n++;
+          if (e.revision < before) missed++;
           try {
             deliver(e.type, e.key, e.object, e.revision, e.prevObject);
           } catch (err) {
@@ -157,7 +162,7 @@ export class StorageListerWatcher implements ListerWatcher {
           cursor.complete(until);
           if (until > streamed) sink.progress(until);
         }
-        return n;
+        return { n, missed };
       };
       const session: Session = {
         enqueue: (step) => {
@@ -181,9 +186,11 @@ export class StorageListerWatcher implements ListerWatcher {
         if (gap || (first && m.revision > cursor.revision + 1)) {
           const from = cursor.revision;
           epoch = m.epoch;
-          const n = await replay();
-          // A check of the first message that found nothing lost is not a repair.
-          if (gap || n > 0) {
+          const { n, missed } = await replay(m.revision);
+          // A check of the first message is a repair only when it found a change before that
+          // message: the replay also holds the message's own change, and any after it, which
+          // nothing lost (another prefix's writes in between make the revisions skip).
+          if (gap || missed > 0) {
             this.#log.info('repaired a gap in the change stream from storage history', {
               prefix: this.prefix,
               from,
