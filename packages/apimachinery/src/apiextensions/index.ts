@@ -1,0 +1,20 @@
+// apiextensions: CustomResourceDefinitions and what serves their custom resources.
+export type {
+  CustomResourceColumnDefinition,
+  CustomResourceConversion,
+  CustomResourceDefinition,
+  CustomResourceDefinitionCondition,
+  CustomResourceDefinitionNames,
+  CustomResourceDefinitionSpec,
+  CustomResourceDefinitionStatus,
+  CustomResourceDefinitionVersion,
+  CustomResourceSubresourceScale,
+  CustomResourceSubresources,
+  ExternalDocumentation,
+  JSONSchemaProps,
+  SelectableField,
+  ServiceReference,
+  ValidationRule,
+  WebhookClientConfig,
+} from './types.js';
+export { apiextensionsGroup } from './types.js';
