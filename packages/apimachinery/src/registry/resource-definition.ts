@@ -1,3 +1,7 @@
+import type {
+  CustomResourceDefinition,
+  CustomResourceDefinitionVersion,
+} from '../apiextensions/index.js';
 import type { GroupVersionKind, GroupVersionResource } from '../schema/index.js';
 
 export type Verb =
@@ -43,6 +47,15 @@ export interface ResourceDefinition extends GroupVersionResource {
    * APILifecycleReplacement): requests get a `Warning: 299`, the audit annotations
    * `orch.io/deprecated` and `orch.io/removed-release`, and the gauge apiserver_requested_deprecated_apis.
    */
+  /**
+   * A custom resource: the CRD that defines it and the version served here. Schema work
+   * (pruning, defaulting, validation, tables, OpenAPI, apply's merge type, conversion) reads the
+   * version's schema from it instead of the proto schema model, which has no such kind.
+   */
+  customResource?: {
+    readonly crd: CustomResourceDefinition;
+    readonly version: CustomResourceDefinitionVersion;
+  };
   deprecation?: {
     /** `1.X`: the release that deprecated it. */
     deprecatedIn: string;
