@@ -444,7 +444,7 @@ describe('HTTP/1.1 on the same port', () => {
 });
 
 describe('graceful shutdown', () => {
-  test('HTTP/2 sessions get GOAWAY, open watches on both protocols end, the server stops', async () => {
+  test('HTTP/2 sessions get GOAWAY, open watches on both protocols end (not cut), the server stops', async () => {
     const options = gatewayOptions([
       '--secure-port=0',
       ...suiteGatewayArgs(suite),
@@ -465,5 +465,8 @@ describe('graceful shutdown', () => {
     await h2Watch.ended;
     await h1.ended;
     assert.ok(h2Watch.lines().length >= 3, 'the watch had its events before it ended');
+    // The watch ended as a timed-out one does (its last chunk sent), not by a cut connection.
+    const h1Res = (h1.req as ClientRequest & { res?: IncomingMessage }).res;
+    assert.equal(h1Res?.complete, true, 'the HTTP/1.1 watch response is complete');
   });
 });

@@ -3,7 +3,9 @@
 // stops gracefully (/readyz fails first; HTTP/2 sessions get GOAWAY) (k8s secure_serving.go).
 import { readFileSync } from 'node:fs';
 import { createSecureServer } from 'node:http2';
-import type { Http2SecureServer, ServerHttp2Session } from 'node:http2';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Http2SecureServer, Http2ServerRequest, ServerHttp2Session } from 'node:http2';
+import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { ResourceDefinition, ResourceRegistry } from '@orch/apimachinery/registry';
 import { Deferred, aborted } from '@orch/component-base/run';
@@ -43,7 +45,7 @@ import type { Cachers } from './cache/cachers.js';
 
 const publicPaths = /^\/(healthz|livez|readyz|version)(\/|$)/;
 
-/** How long open requests (watches) may run on after shutdown began before their connections are cut. */
+/** How long requests in flight may run on after shutdown began before their connections are cut. */
 const shutdownGraceMs = 5000;
 
 export class GatewayServer implements Runnable {
@@ -62,6 +64,10 @@ export class GatewayServer implements Runnable {
   /** Every open connection, by protocol: HTTP/2 sessions and all TLS sockets (for shutdown). */
   readonly #sessions = new Set<ServerHttp2Session>();
   readonly #sockets = new Set<TLSSocket>();
+  /** Requests in flight on each HTTP/1.1 connection: one without any is idle, closed at shutdown. */
+  readonly #http1InFlight = new WeakMap<Socket, number>();
+  /** Aborted when shutdown begins: open watches end. */
+  readonly #shuttingDown = new AbortController();
 
   constructor(config: GatewayConfig) {
     this.#config = config;
@@ -106,6 +112,7 @@ export class GatewayServer implements Runnable {
       ),
       authorizer: authz.authorizer,
       maxWatchSeconds: options.maxWatchSeconds,
+      shuttingDown: this.#shuttingDown.signal,
     });
     // end of REST storage
     // Upstream warns when its deprecated plugins are enabled (plugin/pkg/admission/admit, deny).
@@ -220,6 +227,16 @@ export class GatewayServer implements Runnable {
       this.#sockets.add(socket);
       socket.once('close', () => this.#sockets.delete(socket));
     });
+    this.server.on('request', (req: Http2ServerRequest | IncomingMessage, res: ServerResponse) => {
+      if (req.httpVersionMajor !== 1) return;
+      const socket = req.socket;
+      this.#http1InFlight.set(socket, (this.#http1InFlight.get(socket) ?? 0) + 1);
+      res.once('close', () => {
+        const n = (this.#http1InFlight.get(socket) ?? 1) - 1;
+        this.#http1InFlight.set(socket, n);
+        if (n === 0 && this.#shuttingDown.signal.aborted) socket.destroy();
+      });
+    });
     this.server.on('session', (session: ServerHttp2Session) => {
       this.#sessions.add(session);
       session.once('close', () => this.#sessions.delete(session));
@@ -256,12 +273,18 @@ export class GatewayServer implements Runnable {
       this.#serving.resolve(port);
 
       await aborted(signal);
-      // readyz fails first; then the listener closes, idle HTTP/1.1 connections close and HTTP/2
-      // sessions get GOAWAY (no new streams); requests in flight finish, and whatever still runs
-      // after the grace (watches) has its connection cut.
+      // readyz fails first; then the listener closes, watches end, idle HTTP/1.1 connections
+      // close (and the others once their request is answered) and HTTP/2 sessions get GOAWAY (no
+      // new streams); requests in flight finish, and whatever still runs after the grace has its
+      // connection cut.
       await this.#shutdown.beginShutdown(options.shutdownDelayMs);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
+        this.#shuttingDown.abort();
+        for (const socket of this.#sockets) {
+          const http1 = socket.alpnProtocol !== 'h2';
+          if (http1 && (this.#http1InFlight.get(socket) ?? 0) === 0) socket.destroy();
+        }
         for (const session of this.#sessions) session.close();
         setTimeout(() => {
           for (const session of this.#sessions) session.destroy();

@@ -83,6 +83,8 @@ export interface InstallerDeps {
   /** The authorizer, for the extra check of an apply that creates. */
   authorizer?: Authorizer;
   maxWatchSeconds: number;
+  /** Aborted when the server shuts down: open watches end then (clients watch again elsewhere). */
+  shuttingDown?: AbortSignal;
   onWatchEvent?: () => void;
   /** apiserver_requested_deprecated_apis. */
   deprecatedApis?: DeprecatedApiGauge;
@@ -137,6 +139,7 @@ export function resourceHandler(deps: InstallerDeps): HttpHandler {
       query: requestUrl(req).searchParams,
       req,
       maxWatchSeconds: deps.maxWatchSeconds,
+      ...(deps.shuttingDown ? { shuttingDown: deps.shuttingDown } : {}),
       ...(deps.onWatchEvent ? { onWatchEvent: deps.onWatchEvent } : {}),
     };
     return handler(scope, res).catch((err: unknown) => writeErrorNegotiated(req, res, err));

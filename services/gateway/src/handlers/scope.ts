@@ -36,6 +36,8 @@ export interface RequestScope<R extends Storage = Storage> {
   req: HttpRequest;
   /** Longest a watch may run when the client sets no timeoutSeconds. */
   maxWatchSeconds: number;
+  /** Aborted when the server shuts down: an open watch ends then. */
+  shuttingDown?: AbortSignal;
   onWatchEvent?: () => void;
 }
 

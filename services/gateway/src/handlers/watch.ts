@@ -105,6 +105,17 @@ export async function watchResource(
   const seconds = opts.timeoutSeconds ?? scope.maxWatchSeconds;
   const timer = setTimeout(() => watcher.close(), seconds * 1000);
   watcher.onClose(() => clearTimeout(timer));
+  // At shutdown the watch ends like a timed-out one (upstream's default
+  // --shutdown-watch-termination-grace-period of 0): the client watches again elsewhere.
+  const shuttingDown = scope.shuttingDown;
+  if (shuttingDown) {
+    const end = (): void => watcher.close();
+    if (shuttingDown.aborted) end();
+    else {
+      shuttingDown.addEventListener('abort', end, { once: true });
+      watcher.onClose(() => shuttingDown.removeEventListener('abort', end));
+    }
+  }
   try {
     const unsubscribe = await scope.rest.watch(contextOf(scope), watcher, from);
     watcher.onClose(unsubscribe);
