@@ -95,41 +95,61 @@ async function ensure(
   throw new Error(`could not reconcile ${resource} ${name}: too many conflicts`);
 }
 
-/** Creates or completes every bootstrap role and binding. */
+/**
+ * Creates or completes every bootstrap role and binding: the objects of one resource together
+ * (each its own request), the resources in order (cluster roles before the bindings to them).
+ */
 export async function reconcilePolicy(client: PolicyClient, log: Logger): Promise<void> {
-  for (const r of bootstrapClusterRoles()) {
-    await ensure(client, 'clusterroles', 'role', r as unknown as Json, log);
-  }
-  for (const b of bootstrapClusterRoleBindings()) {
-    await ensure(client, 'clusterrolebindings', 'binding', b as unknown as Json, log);
-  }
-  for (const r of bootstrapNamespaceRoles()) {
-    const ns = r.metadata.namespace ?? '';
-    await ensure(client, `namespaces/${ns}/roles`, 'role', r as unknown as Json, log);
-  }
-  for (const b of bootstrapNamespaceRoleBindings()) {
-    const ns = b.metadata.namespace ?? '';
-    await ensure(client, `namespaces/${ns}/rolebindings`, 'binding', b as unknown as Json, log);
-  }
+  const all = <T>(items: readonly T[], each: (item: T) => Promise<void>): Promise<void> =>
+    Promise.all(items.map(each)).then(() => undefined);
+  await all(bootstrapClusterRoles(), (r) =>
+    ensure(client, 'clusterroles', 'role', r as unknown as Json, log)
+  );
+  await all(bootstrapClusterRoleBindings(), (b) =>
+    ensure(client, 'clusterrolebindings', 'binding', b as unknown as Json, log)
+  );
+  await all(bootstrapNamespaceRoles(), (r) =>
+    ensure(
+      client,
+      `namespaces/${r.metadata.namespace ?? ''}/roles`,
+      'role',
+      r as unknown as Json,
+      log
+    )
+  );
+  await all(bootstrapNamespaceRoleBindings(), (b) =>
+    ensure(
+      client,
+      `namespaces/${b.metadata.namespace ?? ''}/rolebindings`,
+      'binding',
+      b as unknown as Json,
+      log
+    )
+  );
 }
 
 /**
  * The bootstrap reconciliation as the authorizer runs it, in the background once its caches are
  * synced: in RBAC mode the gateway asks this very authorizer about each of these requests, so
- * they can only succeed once it answers decisions. Retries with backoff (0.2 s doubling to 5 s)
- * until the gateway answers and the policy is in; resolves true then, false if aborted first.
+ * they can only succeed once it answers decisions. Retries until the gateway answers and the
+ * policy is in: every 0.2 s while the gateway refuses connections (it is still starting, and a
+ * refused connection costs nothing), otherwise with backoff (0.2 s doubling to 5 s). Resolves
+ * true then, false if aborted first.
  */
 export async function reconcilePolicyWithBackoff(
   client: PolicyClient,
   log: Logger,
   signal: AbortSignal
 ): Promise<boolean> {
-  for (let delayMs = 200; !signal.aborted; delayMs = Math.min(delayMs * 2, 5000)) {
+  for (let backoffMs = 200; !signal.aborted; backoffMs = Math.min(backoffMs * 2, 5000)) {
     try {
       await reconcilePolicy(client, log);
       return true;
     } catch (err) {
       if (signal.aborted) break;
+      const refused = (err as { code?: unknown }).code === 'ECONNREFUSED';
+      const delayMs = refused ? 200 : backoffMs;
+      if (refused) backoffMs = 100; // doubled to 200 by the loop: backoff starts over
       log.info('bootstrap policy not reconciled yet; retrying', { err: String(err), delayMs });
       // Ends early on abort (the rejection is the abort; the loop condition sees it).
       await sleep(delayMs, undefined, { signal }).catch(() => undefined);
