@@ -29,13 +29,18 @@ describe('describeSuite', () => {
       [
         ['etcd', 'nats'],
         ['storage-0', 'storage-1'],
-        ['authorizer', 'admission'],
-        ['gateway-0', 'allow'],
-        ['certificates', 'controllers'],
+        ['authorizer', 'admission', 'certificates'],
+        ['gateway-0', 'allow', 'controllers'],
       ]
     );
-    const [[etcd, nats], storage, [authorizer, admission], gateways, [certificates, controllers]] =
-      d.stages as [ProcessSpec[], ProcessSpec[], ProcessSpec[], ProcessSpec[], ProcessSpec[]];
+    const [[etcd, nats], storage, [authorizer, admission, certificates], last] = d.stages as [
+      ProcessSpec[],
+      ProcessSpec[],
+      ProcessSpec[],
+      ProcessSpec[],
+    ];
+    const gateways = last.filter((p) => p.role === 'gateway');
+    const controllers = last.find((p) => p.role === 'controllers');
 
     // Every port is distinct, and each client is given its server's address.
     const addresses = [
@@ -132,7 +137,7 @@ describe('describeSuite', () => {
     );
     assert.deepEqual(
       d.stages.at(-1)?.map((p) => p.role),
-      ['certificates'],
+      ['gateway', 'gateway'],
       'no controllers'
     );
     assert.equal(d.kubeconfigs['controllers'], undefined);
