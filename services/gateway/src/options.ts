@@ -191,6 +191,11 @@ export interface Http2Options {
   maxUploadBufferPerStream: number;
   /** The connection's receive window. */
   maxUploadBufferPerConnection: number;
+  /**
+   * A connection without a stream this long gets GOAWAY (upstream's http2.Server IdleTimeout of
+   * 90 s, which kube-apiserver keeps; no flag, as upstream).
+   */
+  idleTimeoutMs: number;
 }
 
 /** Defaults filled and values derived; `problems` are derivations that failed (see validate). */
@@ -354,6 +359,7 @@ function http2Options(f: GatewayOptions): Http2Options {
       perConnection === 0
         ? Math.min(perStream * maxStreamsPerConnection, 2 ** 31 - 1)
         : perConnection,
+    idleTimeoutMs: 90_000,
   };
 }
 

@@ -443,6 +443,43 @@ describe('HTTP/1.1 on the same port', () => {
   });
 });
 
+describe('HTTP/2 idle timeout (upstream IdleTimeout)', () => {
+  test('a session without streams gets GOAWAY; one with an open watch keeps its connection', async () => {
+    const options = gatewayOptions([
+      '--secure-port=0',
+      ...suiteGatewayArgs(suite),
+      '--authorization-mode=AlwaysAllow',
+    ]);
+    options.http2.idleTimeoutMs = 300;
+    const gateway = await startInBackground(
+      new GatewayServer(await newGatewayConfig(options, createLogger('test-gateway')))
+    );
+    const url = `https://127.0.0.1:${gateway.port}`;
+    const idle = new H2(url);
+    const watching = new H2(url);
+    try {
+      const idleGoaway = new Promise<number>((r) =>
+        idle.session.once('goaway', (code: number) => r(code))
+      );
+      let watchingGoaway = false;
+      watching.session.once('goaway', () => (watchingGoaway = true));
+      assert.equal((await idle.send('GET', `${base}/c0`)).status, 200);
+      const w = watching.watch(`${base}?watch=1`);
+      assert.equal(await w.status, 200);
+      // The idle session is told to go once its last stream has been closed for the timeout.
+      assert.equal(await idleGoaway, constants.NGHTTP2_NO_ERROR);
+      // The watching session is still open after the idle one went (both were idle as long).
+      assert.equal(watchingGoaway, false);
+      assert.equal((await watching.send('GET', `${base}/c0`)).status, 200);
+      w.cancel();
+    } finally {
+      idle.session.destroy();
+      watching.session.destroy();
+      await gateway.stop();
+    }
+  });
+});
+
 describe('graceful shutdown', () => {
   test('HTTP/2 sessions get GOAWAY, open watches on both protocols end (not cut), the server stops', async () => {
     const options = gatewayOptions([

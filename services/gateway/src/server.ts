@@ -4,7 +4,12 @@
 import { readFileSync } from 'node:fs';
 import { createSecureServer } from 'node:http2';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Http2SecureServer, Http2ServerRequest, ServerHttp2Session } from 'node:http2';
+import type {
+  Http2SecureServer,
+  Http2ServerRequest,
+  ServerHttp2Session,
+  ServerHttp2Stream,
+} from 'node:http2';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { ResourceDefinition, ResourceRegistry } from '@orch/apimachinery/registry';
@@ -242,6 +247,7 @@ export class GatewayServer implements Runnable {
       session.once('close', () => this.#sessions.delete(session));
       session.on('error', (err) => log.debug('HTTP/2 session error', { err }));
       session.setLocalWindowSize(h2.maxUploadBufferPerConnection);
+      closeWhenIdle(session, h2.idleTimeoutMs);
     });
   }
 
@@ -302,6 +308,27 @@ export class GatewayServer implements Runnable {
       await this.#config.close();
     }
   }
+}
+
+/**
+ * GOAWAY to a session that has had no open stream for `idleMs` (Go's http2.Server IdleTimeout:
+ * a quiet watch keeps its connection, an unused one is closed).
+ */
+function closeWhenIdle(session: ServerHttp2Session, idleMs: number): void {
+  let open = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const arm = (): void => {
+    timer = setTimeout(() => session.close(), idleMs).unref();
+  };
+  session.on('stream', (stream: ServerHttp2Stream) => {
+    open++;
+    clearTimeout(timer);
+    stream.once('close', () => {
+      if (--open === 0 && !session.closed) arm();
+    });
+  });
+  session.once('close', () => clearTimeout(timer));
+  arm();
 }
 
 /** The kinds the RBAC decisions stand on. */
