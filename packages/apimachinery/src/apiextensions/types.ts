@@ -2,6 +2,13 @@
 // apiextensions/v1 types.go and types_jsonschema.go): a CustomResourceDefinition and the
 // JSONSchemaProps of its versions' schemas. The structural-schema, CEL-rule, OpenAPI, conversion
 // and serving code all read CRDs through these types.
+import type { WebhookClientConfig } from '../registry/admissionregistration-types.js';
+
+// A conversion webhook is reached as an admission webhook is (upstream shares the type too).
+export type {
+  ServiceReference,
+  WebhookClientConfig,
+} from '../registry/admissionregistration-types.js';
 
 /** One `x-kubernetes-validations` rule (upstream ValidationRule). */
 export interface ValidationRule {
@@ -79,20 +86,6 @@ export interface CustomResourceDefinitionNames {
   kind: string;
   listKind?: string;
   categories?: string[];
-}
-
-export interface ServiceReference {
-  namespace: string;
-  name: string;
-  path?: string;
-  port?: number;
-}
-
-export interface WebhookClientConfig {
-  url?: string;
-  service?: ServiceReference;
-  /** Base64 PEM bundle. */
-  caBundle?: string;
 }
 
 export interface CustomResourceConversion {
