@@ -29,18 +29,13 @@ describe('describeSuite', () => {
       [
         ['etcd', 'nats'],
         ['storage-0', 'storage-1'],
-        ['authorizer', 'admission', 'certificates'],
-        ['gateway-0', 'allow', 'controllers'],
+        ['authorizer', 'admission'],
+        ['gateway-0', 'allow'],
+        ['certificates', 'controllers'],
       ]
     );
-    const [[etcd, nats], storage, [authorizer, admission, certificates], last] = d.stages as [
-      ProcessSpec[],
-      ProcessSpec[],
-      ProcessSpec[],
-      ProcessSpec[],
-    ];
-    const gateways = last.filter((p) => p.role === 'gateway');
-    const controllers = last.find((p) => p.role === 'controllers');
+    const [[etcd, nats], storage, [authorizer, admission], gateways, [certificates, controllers]] =
+      d.stages as [ProcessSpec[], ProcessSpec[], ProcessSpec[], ProcessSpec[], ProcessSpec[]];
 
     // Every port is distinct, and each client is given its server's address.
     const addresses = [
@@ -137,7 +132,7 @@ describe('describeSuite', () => {
     );
     assert.deepEqual(
       d.stages.at(-1)?.map((p) => p.role),
-      ['gateway', 'gateway'],
+      ['certificates'],
       'no controllers'
     );
     assert.equal(d.kubeconfigs['controllers'], undefined);

@@ -240,11 +240,6 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
     // authorizer: SERVING once its RBAC caches are synced; it then writes the bootstrap policy
     // through the first gateway (--kubeconfig), whose /readyz waits for that. admission: the
     // service-side admission plugins, SERVING once its namespaces informer is synced.
-    // certificates: the gateways' checks of CertificateSigningRequest writes (gRPC, asking the
-    // authorizer) and the certificate controllers, which act through the gateway (--kubeconfig)
-    // and retry until it answers. Started before the gateways so that their first connection
-    // finds it listening (a gateway that tried earlier would wait out gRPC's reconnect backoff,
-    // its /readyz failing meanwhile); the gateways' /readyz includes it.
     [
       service(
         'authorizer',
@@ -273,25 +268,6 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
           ...serving('admission'),
         ],
         [{ kind: 'grpc-health', address: admission, tls: tls('admission') }],
-        60_000
-      ),
-      service(
-        'certificates',
-        'certificates',
-        [
-          `--bind-address=${host}`,
-          `--secure-port=${certificatesPort}`,
-          `--metrics-port=${certificatesMetricsPort}`,
-          ...serving('certificates'),
-          `--authorizer-servers=${authorizer}`,
-          `--kubeconfig=${kubeconfigs['certificates']!.path}`,
-          // its controllers: the built-in signers issue from the cluster CA; the bootstrap
-          // controllers (off by default upstream) on, as kubeadm turns them on, for a node join
-          `--cluster-signing-cert-file=${cert('ca').certFile}`,
-          `--cluster-signing-key-file=${cert('ca').keyFile}`,
-          '--controllers=*,bootstrapsigner,tokencleaner',
-        ],
-        [{ kind: 'grpc-health', address: certificates, tls: tls('certificates') }],
         60_000
       ),
     ],
@@ -329,11 +305,45 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
       )
     ),
   ];
-  // controllers: through the public API with their own certificate, retrying until a gateway
-  // answers, so started beside the gateways. No endpoint of their own: a moment's run shows
-  // that they started.
+  // certificates: the gateways' checks of CertificateSigningRequest writes (gRPC, asking the
+  // authorizer) and the certificate controllers through the public API (--kubeconfig); after the
+  // gateways, which it reads through, beside the controllers. A gateway refuses CSR writes (503)
+  // until it answers.
+  const afterGateways: ProcessSpec[] = [
+    service(
+      'certificates',
+      'certificates',
+      [
+        `--bind-address=${host}`,
+        `--secure-port=${certificatesPort}`,
+        `--metrics-port=${certificatesMetricsPort}`,
+        ...serving('certificates'),
+        `--authorizer-servers=${authorizer}`,
+        `--kubeconfig=${kubeconfigs['certificates']!.path}`,
+        // its controllers: the built-in signers issue from the cluster CA; the bootstrap
+        // controllers (off by default upstream) on, as kubeadm turns them on, for a node join
+        `--cluster-signing-cert-file=${cert('ca').certFile}`,
+        `--cluster-signing-key-file=${cert('ca').keyFile}`,
+        '--controllers=*,bootstrapsigner,tokencleaner',
+      ],
+      [
+        { kind: 'grpc-health', address: certificates, tls: tls('certificates') },
+        // Ready once every gateway reaches it too (a gateway that tried before it listened
+        // waits out its reconnect backoff, up to 3 s, refusing CSR writes meanwhile).
+        ...gateways.map((g): Readiness => ({
+          kind: 'https',
+          url: `${g.url}/readyz/certificates-service`,
+          tls: asAdmin,
+        })),
+      ],
+      60_000
+    ),
+  ];
+  stages.push(afterGateways);
+  // controllers: through the public API with their own certificate. No endpoint of their own:
+  // a moment's run shows that they started.
   if (controllers) {
-    stages[stages.length - 1]!.push(
+    afterGateways.push(
       service(
         'controllers',
         'controllers',
