@@ -327,7 +327,7 @@ test('--upstream-group-aliases=false: kubectl create role is not found again, th
     '--resource=configmaps',
   ]);
   assert.notEqual(r.code, 0);
-  assert.match(r.stderr, /the server could not find the requested resource/);
+  assert.match(r.stderr, /NotFound.*roles.rbac.authorization.k8s.io/);
   await ok(adminNoAliases(['get', 'roles', '-n', ns]));
   const raw = await adminNoAliases([
     'get',

@@ -30,6 +30,18 @@ import {
   withUpstreamGroupNames,
 } from '../request/context.js';
 
+/**
+ * kubectl commands that read an object through discovery (so under the served group) and then
+ * refuse it unless its apiVersion names upstream's group: `kubectl certificate approve|deny`
+ * checks `CertificateSigningRequest.certificates.k8s.io` before its typed approval update
+ * (kubectl pkg/cmd/certificates). kubectl names its command in the `Kubectl-Command` header
+ * (KUBECTL_COMMAND_HEADERS, on by default); their answers are written in upstream names.
+ */
+export const upstreamNamedCommands: readonly string[] = [
+  'kubectl certificate approve',
+  'kubectl certificate deny',
+];
+
 /** Resolves a path under an upstream group to the group served here (k8s has no such filter). */
 export const withGroupAlias =
   (next: Handler): Handler =>
@@ -37,6 +49,8 @@ export const withGroupAlias =
     const info = requestInfoFrom(req);
     if (info && info.apiPrefix === 'apis' && isUpstreamGroupAlias(info.apiGroup)) {
       info.apiGroup = canonicalGroup(info.apiGroup);
+      withUpstreamGroupNames(req);
+    } else if (upstreamNamedCommands.includes(String(req.headers['kubectl-command'] ?? ''))) {
       withUpstreamGroupNames(req);
     }
     return next(req, res);
@@ -97,8 +111,10 @@ export function servedBody(
   return Buffer.from(yaml ? toYaml(served) : JSON.stringify(served));
 }
 
+/** The body's media type, JSON when unsaid (as the decoder reads it, negotiate.ts bodyMediaType). */
 function contentTypeOf(req: HttpRequest): string {
-  return (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  return type === '' ? 'application/json' : type;
 }
 
 /** The kind of each built-in resource: the kind of a body that does not say it (a patch). */
