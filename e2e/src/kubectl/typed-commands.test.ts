@@ -64,7 +64,9 @@ async function ok(p: Promise<{ code: number; stdout: string; stderr: string }>):
 before(async () => {
   suite = await startSuite({
     gateways: [{}, { args: ['--upstream-group-aliases=false'] }],
-    gatewayArgs: ['--runtime-config=authentication.orch.io/v1beta1=true'],
+    gatewayArgs: [
+      '--runtime-config=authentication.orch.io/v1beta1=true,admissionregistration.orch.io/v1beta1=true',
+    ],
   });
   dave = (await userKubeconfig(suite.pki, suite.gateways[0]!, 'dave')).kubeconfig;
   await ok(admin(['create', 'namespace', ns]));
@@ -282,6 +284,65 @@ test('answers under an alias are in the group asked: get, list, watch; discovery
   );
   const group = await admin(['get', '--raw', '/apis/rbac.authorization.k8s.io']);
   assert.notEqual(group.code, 0, 'no discovery document for an alias');
+});
+
+test('ValidatingAdmissionPolicy v1beta1 beside v1: one collection, either version, get --raw warns', async () => {
+  const policy = {
+    apiVersion: 'admissionregistration.orch.io/v1beta1',
+    kind: 'ValidatingAdmissionPolicy',
+    metadata: { name: 'beta.example.com' },
+    spec: {
+      matchConstraints: {
+        resourceRules: [
+          {
+            apiGroups: [''],
+            apiVersions: ['v1'],
+            operations: ['CREATE'],
+            resources: ['configmaps'],
+          },
+        ],
+      },
+      validations: [{ expression: "object.metadata.name != 'forbidden'" }],
+    },
+  };
+  const created = await admin(['create', '-f', '-'], JSON.stringify(policy));
+  assert.equal(created.code, 0, created.stderr);
+  assert.match(
+    created.stderr,
+    /Warning: admissionregistration\.orch\.io\/v1beta1 ValidatingAdmissionPolicy is deprecated in v1\.31\+, unavailable in v1\.34\+; use admissionregistration\.orch\.io\/v1 ValidatingAdmissionPolicy/
+  );
+  const v1 = JSON.parse(
+    await ok(
+      admin([
+        'get',
+        '--raw',
+        '/apis/admissionregistration.orch.io/v1/validatingadmissionpolicies/beta.example.com',
+      ])
+    )
+  );
+  assert.equal(v1.apiVersion, 'admissionregistration.orch.io/v1');
+  assert.equal(v1.spec.failurePolicy, 'Fail', 'defaulted as v1 defaults it');
+  assert.deepEqual(v1.spec.validations, policy.spec.validations);
+  const raw = await admin([
+    'get',
+    '--raw',
+    '/apis/admissionregistration.k8s.io/v1beta1/validatingadmissionpolicies',
+  ]);
+  assert.equal(raw.code, 0, raw.stderr);
+  assert.match(
+    raw.stderr,
+    /Warning: .*v1beta1 ValidatingAdmissionPolicy is deprecated in v1\.31\+, unavailable in v1\.34\+/
+  );
+  const list = JSON.parse(raw.stdout);
+  assert.equal(list.apiVersion, 'admissionregistration.k8s.io/v1beta1');
+  assert.ok(list.items.some((p: any) => p.metadata.name === 'beta.example.com'));
+  await ok(
+    admin([
+      'delete',
+      'validatingadmissionpolicies.v1.admissionregistration.orch.io',
+      'beta.example.com',
+    ])
+  );
 });
 
 test('a deprecated version under its alias warns; a removed one is 404 naming its replacement', async () => {
