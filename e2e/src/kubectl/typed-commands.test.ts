@@ -136,6 +136,10 @@ test('create role, serviceaccount, rolebinding and token: the token user may do 
   ]);
   assert.equal(roles.stdout.trim(), 'no');
 
+  // auth can-i --list (SelfSubjectRulesReview): the binding's rule among the caller's.
+  const list = await ok(bot(['auth', 'can-i', '--list', '-n', ns]));
+  assert.match(list, /^configmaps\s+\[\]\s+\[\]\s+\[get list\]$/m);
+
   // auth whoami (SelfSubjectReview in authentication.k8s.io/v1), answered in the group asked.
   const who = JSON.parse(await ok(bot(['auth', 'whoami', '-o', 'json'])));
   assert.equal(who.apiVersion, 'authentication.k8s.io/v1');

@@ -206,7 +206,8 @@ export const builtinResources: readonly ResourceDefinition[] = [
     namespaced: false,
   }),
   // Admission registration: webhook configurations and policies, read by the admission service.
-  // Only v1 is served; v1beta1 was removed in 1.22.
+  // v1; the webhook configurations' v1beta1 was removed in 1.22 (the policies' v1beta1 is in
+  // builtin-alias.ts).
   named('admissionregistration.orch.io', 'v1', {
     resource: 'mutatingwebhookconfigurations',
     kind: 'MutatingWebhookConfiguration',
