@@ -13,6 +13,7 @@ import {
 } from '@orch/apimachinery/schema';
 import { builtinResources } from '@orch/apimachinery/registry';
 import { servedBody } from '../filters/with-group-alias.js';
+import { completeGatewayOptions, parseGatewayOptions } from '../options.js';
 import { groupFieldsByKind, toServedGroups, toUpstreamGroups } from './translate-groups.js';
 
 const aliases: [string, string][] = [
@@ -511,4 +512,15 @@ test('bodies left as sent: not aliased, not an object, unreadable, a JSON patch'
   ];
   for (const [name, body, ct, aliased] of cases)
     assert.equal(servedBody(body, ct, aliased), undefined, name);
+});
+
+test('--upstream-group-aliases: on by default, false turns it off, anything else stops the start naming the flag', () => {
+  const opts = (args: string[]) => completeGatewayOptions(parseGatewayOptions(args));
+  assert.equal(opts([]).upstreamGroupAliases, true);
+  assert.equal(opts(['--upstream-group-aliases=false']).upstreamGroupAliases, false);
+  assert.equal(opts(['--upstream-group-aliases=true']).upstreamGroupAliases, true);
+  assert.deepEqual(
+    opts(['--upstream-group-aliases=maybe']).problems.filter((p) => p.includes('upstream')),
+    ['--upstream-group-aliases: want true or false, got "maybe"']
+  );
 });
