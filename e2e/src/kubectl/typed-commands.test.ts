@@ -13,6 +13,12 @@ import { webcrypto } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  FrameReader,
+  decodeEnvelope,
+  decodeWatchFrame,
+  encodeEnvelope,
+} from '@orch/apimachinery/protobuf';
 import { x509 } from '@orch/component-base/pki';
 import { startSuite, userKubeconfig, waitFor } from '@orch/testing';
 import type { Suite } from '@orch/testing';
@@ -288,6 +294,49 @@ test('answers under an alias are in the group asked: get, list, watch; discovery
   );
   const group = await admin(['get', '--raw', '/apis/rbac.authorization.k8s.io']);
   assert.notEqual(group.code, 0, 'no discovery document for an alias');
+});
+
+test('binary bodies under an alias: a protobuf RoleBinding in upstream names in, and out, and watch frames', async () => {
+  const protobuf = 'application/vnd.kubernetes.protobuf';
+  const rb = {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'RoleBinding',
+    metadata: { name: 'binary', namespace: ns },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'cm-reader' },
+    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'carol' }],
+  };
+  const path = `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/rolebindings`;
+  const created = await suite.request(0, 'POST', path, encodeEnvelope(rb), {
+    'Content-Type': protobuf,
+    Accept: protobuf,
+  });
+  assert.equal(created.status, 201, created.text);
+  const answer = decodeEnvelope(created.raw);
+  assert.equal(answer['apiVersion'], 'rbac.authorization.k8s.io/v1');
+  assert.deepEqual(answer['roleRef'], rb.roleRef);
+  assert.deepEqual(answer['subjects'], rb.subjects);
+  const stored = await suite.request(
+    0,
+    'GET',
+    `/apis/rbac.authorization.orch.io/v1/namespaces/${ns}/rolebindings/binary`
+  );
+  assert.equal((stored.body as any).roleRef.apiGroup, 'rbac.authorization.orch.io');
+
+  const watched = await suite.request(
+    0,
+    'GET',
+    `${path}?watch=1&timeoutSeconds=1&fieldSelector=metadata.name=binary`,
+    undefined,
+    {
+      Accept: protobuf,
+    }
+  );
+  assert.equal(watched.status, 200);
+  const frames = new FrameReader().push(watched.raw).map((f) => decodeWatchFrame(f));
+  assert.equal(frames.length, 1);
+  assert.equal(frames[0]!.type, 'ADDED');
+  assert.equal(frames[0]!.object['apiVersion'], 'rbac.authorization.k8s.io/v1');
+  assert.deepEqual(frames[0]!.object['roleRef'], rb.roleRef);
 });
 
 test('ValidatingAdmissionPolicy v1beta1 beside v1: one collection, either version, get --raw warns', async () => {
