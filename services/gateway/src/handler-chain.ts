@@ -11,6 +11,7 @@ import { withAudit } from './filters/with-audit.js';
 import type { AuditSink } from './filters/with-audit.js';
 import { withAuthentication } from './filters/with-authentication.js';
 import { withAuthorization } from './filters/with-authorization.js';
+import { withAliasedBody, withGroupAlias } from './filters/with-group-alias.js';
 import { withImpersonation } from './filters/with-impersonation.js';
 import { withMaxInFlight } from './filters/with-max-in-flight.js';
 import { withPanicRecovery } from './filters/with-panic-recovery.js';
@@ -31,6 +32,8 @@ export interface HandlerChainConfig {
   /** --audit-log-path. */
   audit?: AuditSink;
   maxBodyBytes: number;
+  /** --upstream-group-aliases: requests under upstream's group names reach the `orch.io` groups. */
+  upstreamGroupAliases: boolean;
   maxReadOnlyInFlight: number;
   maxMutatingInFlight: number;
   /** Counts and times every request (metrics.ts). */
@@ -66,6 +69,7 @@ export function buildHandlerChain(c: HandlerChainConfig): Handler {
       withAuditInit,
       c.metrics,
       withRequestInfoFilter,
+      c.upstreamGroupAliases && withGroupAlias,
       c.audit && ((h) => withAudit(h, c.audit!)),
       (h) =>
         withAuthentication(h, c.authenticators, {
@@ -76,6 +80,7 @@ export function buildHandlerChain(c: HandlerChainConfig): Handler {
       (h) => withMaxInFlight(h, c.maxReadOnlyInFlight, c.maxMutatingInFlight),
       (h) => withAuthorization(h, c.authorizer),
       (h) => withRequestBody(h, c.maxBodyBytes),
+      c.upstreamGroupAliases && withAliasedBody,
     ],
     director
   );

@@ -39,7 +39,11 @@ import {
 } from './admission/chain.js';
 import { enabledResources } from './resourceconfig/resource-config.js';
 import type { PluginName } from './admission/chain.js';
-import { authenticationConfig, authenticationFlags } from './authn/authentication-options.js';
+import {
+  authenticationConfig,
+  authenticationFlags,
+  parseBool,
+} from './authn/authentication-options.js';
 import { parseServiceRanges } from './registry/core/services/parse-service-ranges.js';
 import type { ServiceRanges } from './registry/core/services/service-allocator.js';
 import type { AuthenticationConfig } from './authn/authentication-options.js';
@@ -175,6 +179,12 @@ export const gatewayFlags = {
     description:
       'A set of key=value pairs that enable or disable built-in APIs: <group>/<version> or <group>/<version>/<resource> (core: v1 or api/v1), api/all, api/ga, api/beta, api/alpha; a missing value means true. Alpha versions are off by default, betas off unless introduced before 1.22.',
   },
+  'upstream-group-aliases': {
+    type: 'string',
+    default: 'true',
+    description:
+      "Accept requests under upstream Kubernetes' names of the groups served as *.orch.io (rbac.authorization.k8s.io, authorization.k8s.io, certificates.k8s.io, ...) as aliases of those groups, as kubectl's typed commands send them; never listed in discovery.",
+  },
   ...loggingFlags(),
   ...featureGateFlags(),
   ...showHiddenMetricsFlags(),
@@ -230,6 +240,8 @@ export interface CompletedGatewayOptions {
   serviceRanges: ServiceRanges;
   /** The resource definitions served, after --runtime-config. */
   resources: ResourceDefinition[];
+  /** --upstream-group-aliases. */
+  upstreamGroupAliases: boolean;
   logLevel: LogLevel;
   /** --feature-gates: the gates, the warnings to print at start, the flag's errors. */
   featureGates: FeatureGates;
@@ -301,6 +313,12 @@ export function completeGatewayOptions(f: GatewayOptions): CompletedGatewayOptio
       'runtime-config',
       () => enabledResources(builtinResources, f['runtime-config'] ?? ''),
       []
+    ),
+    upstreamGroupAliases: derive(
+      problems,
+      '',
+      () => parseBool('upstream-group-aliases', f['upstream-group-aliases'], true),
+      true
     ),
     logLevel: logLevel(f),
     featureGates: completeFeatureGates(f['feature-gates']),

@@ -180,6 +180,7 @@ export class GatewayServer implements Runnable {
       publicPath:
         options.authorizationMode === 'AlwaysAllow' ? (p) => publicPaths.test(p) : () => true,
       maxBodyBytes: options.maxBodyBytes,
+      upstreamGroupAliases: options.upstreamGroupAliases,
       maxReadOnlyInFlight: options.maxReadOnlyInFlight,
       maxMutatingInFlight: options.maxMutatingInFlight,
       metrics: (next) => metrics.filter(next),

@@ -2,7 +2,7 @@
 // and raw, the object encoded with the field numbers of proto/. Watch streams are frames of a
 // four-byte big-endian length followed by an envelope of a WatchEvent whose object is itself an
 // envelope (as Kubernetes frames them).
-import { parseApiVersion } from '../schema/index.js';
+import { canonicalGroup, parseApiVersion } from '../schema/index.js';
 import type { MessageSchema, SchemaModel } from '../schema-model/schema-model.js';
 import { builtinSchemaModel } from '../schema-model/schema-model.js';
 import { decodeMessage } from '../schema-model/decode-message.js';
@@ -26,7 +26,11 @@ export function hasProtobufMagic(bytes: Uint8Array): boolean {
   return bytes.length >= 4 && protobufMagic.equals(Buffer.from(bytes.buffer, bytes.byteOffset, 4));
 }
 
-/** The message of a kind named by apiVersion and kind: the group's own, else meta (Status, Table, WatchEvent...). */
+/**
+ * The message of a kind named by apiVersion and kind: the group's own, else meta (Status, Table,
+ * WatchEvent...). An upstream group name finds the kind of the group it is served as, so that
+ * bodies in upstream's apiVersion encode and decode (the envelope keeps the name it was given).
+ */
 export function messageFor(
   model: SchemaModel,
   apiVersion: string,
@@ -34,7 +38,7 @@ export function messageFor(
 ): MessageSchema | undefined {
   const gv = parseApiVersion(apiVersion);
   if (gv) {
-    const own = model.kind({ ...gv, kind });
+    const own = model.kind({ group: canonicalGroup(gv.group), version: gv.version, kind });
     if (own) return own.message;
   }
   return model.message(`orch.api.meta.v1.${kind}`);

@@ -7,6 +7,7 @@ import { allVerbs } from './resource-definition.js';
 import type { ResourceDefinition } from './resource-definition.js';
 import { workloadResources } from './builtin-wl.js';
 import { builtinVer } from './builtin-ver.js';
+import { builtinAlias } from './builtin-alias.js';
 
 const core = (
   def: Omit<ResourceDefinition, 'group' | 'version' | 'verbs' | 'listKind'>
@@ -205,7 +206,8 @@ export const builtinResources: readonly ResourceDefinition[] = [
     namespaced: false,
   }),
   // Admission registration: webhook configurations and policies, read by the admission service.
-  // Only v1 is served; v1beta1 was removed in 1.22.
+  // v1; the webhook configurations' v1beta1 was removed in 1.22 (the policies' v1beta1 is in
+  // builtin-alias.ts).
   named('admissionregistration.orch.io', 'v1', {
     resource: 'mutatingwebhookconfigurations',
     kind: 'MutatingWebhookConfiguration',
@@ -276,4 +278,5 @@ export const builtinResources: readonly ResourceDefinition[] = [
   ...workloadResources,
   ...platResources,
   ...builtinVer,
+  ...builtinAlias,
 ];

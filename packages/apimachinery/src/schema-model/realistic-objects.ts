@@ -5,6 +5,7 @@ import { realisticQuotaObjects } from './realistic-objects-quota.js';
 import { realisticObjectsSvc } from './realistic-objects-svc.js';
 import { realisticWorkloadObjects } from './realistic-objects-wl.js';
 import { realisticObjectsVer } from './realistic-objects-ver.js';
+import { realisticObjectsAlias } from './realistic-objects-alias.js';
 
 export const realisticPod = {
   apiVersion: 'v1',
@@ -773,6 +774,7 @@ export const realisticObjects: Record<string, Record<string, unknown>> = {
   'authentication.orch.io/v1/TokenReview': realisticTokenReview('v1'),
   'authentication.orch.io/v1beta1/TokenReview': realisticTokenReview('v1beta1'),
   ...realisticObjectsVer,
+  ...realisticObjectsAlias,
   'authorization.orch.io/v1/SubjectAccessReview': {
     apiVersion: 'authorization.orch.io/v1',
     kind: 'SubjectAccessReview',

@@ -8,6 +8,8 @@ import { formatApiVersion } from '@orch/apimachinery/schema';
 import { asPartialObjectMetadata } from '@orch/apimachinery/schema-model';
 import type { WatchEvent } from '@orch/apimachinery/watch';
 import { negotiateOutput } from '../negotiation/negotiate.js';
+import { inRequestGroupNames } from '../negotiation/response-writers.js';
+import { upstreamGroupNamesFrom } from '../request/context.js';
 import { tableOf } from '../negotiation/table.js';
 import { Watcher } from '../watch/watcher.js';
 import type { WatchFilter } from '../watch/watcher.js';
@@ -65,7 +67,10 @@ export async function watchResource(
   // (The closures keep the request and definition only, not the scope with its parsed query.)
   const { req, def } = scope;
   let headers = true;
-  const asTable = (e: WatchEvent): WatchEvent => {
+  const upstreamNames = upstreamGroupNamesFrom(req);
+  const asTable = (event: WatchEvent): WatchEvent => {
+    // In the group names the watch was asked in (an upstream alias's, filters/with-group-alias.ts).
+    const e = upstreamNames ? inRequestGroupNames(req, event) : event;
     // Metadata only: every object but an error's Status, bookmarks included (k8s WatchServer.Fixup).
     if (partialVersion && e.type !== 'ERROR') {
       return {
@@ -95,9 +100,9 @@ export async function watchResource(
   res.flushHeaders();
   const watcher = new Watcher(res, filter, {
     bookmarks: opts.allowWatchBookmarks,
-    apiVersion,
+    apiVersion: inRequestGroupNames(req, { apiVersion }).apiVersion,
     kind: scope.def.kind,
-    ...(binary || tableGroup || partialVersion ? { encode } : {}),
+    ...(binary || tableGroup || partialVersion || upstreamNames ? { encode } : {}),
     ...(scope.onWatchEvent ? { onEvent: scope.onWatchEvent } : {}),
   });
   for (const obj of initial) watcher.send({ type: 'ADDED', object: obj });

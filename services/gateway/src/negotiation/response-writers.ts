@@ -9,7 +9,8 @@ import {
   asPartialObjectMetadata,
   asPartialObjectMetadataList,
 } from '@orch/apimachinery/schema-model';
-import { warningsFrom } from '../request/context.js';
+import { toUpstreamGroups } from '../groupalias/translate-groups.js';
+import { upstreamGroupNamesFrom, warningsFrom } from '../request/context.js';
 import { isPrettyPrint } from '../request/query-params.js';
 import { negotiateOutput } from './negotiate.js';
 import type { MediaType, Output } from './negotiate.js';
@@ -59,6 +60,14 @@ export interface WriteOptions {
 
 type Json = Record<string, unknown>;
 
+/**
+ * The answer in the group names the request was made in: upstream's for a request under an
+ * upstream group alias (filters/with-group-alias.ts), the served ones otherwise.
+ */
+export function inRequestGroupNames<T>(req: HttpRequest, obj: T): T {
+  return upstreamGroupNamesFrom(req) ? toUpstreamGroups(obj) : obj;
+}
+
 export function writeObjectNegotiated(
   req: HttpRequest,
   res: HttpResponse,
@@ -67,7 +76,7 @@ export function writeObjectNegotiated(
   opts: WriteOptions = {}
 ): void {
   let out: Output;
-  let payload = obj;
+  let payload = inRequestGroupNames(req, obj);
   try {
     const def = opts.transform === true ? opts.def : undefined;
     const isList = def !== undefined && (obj as Json)['kind'] === def.listKind;
@@ -76,12 +85,12 @@ export function writeObjectNegotiated(
       table: def !== undefined,
       ...(def ? { partial: isList ? 'PartialObjectMetadataList' : 'PartialObjectMetadata' } : {}),
     });
-    if (out.table && def) payload = tableOf(req, def, obj, out.table.group);
+    if (out.table && def) payload = tableOf(req, def, payload, out.table.group);
     if (out.partial) {
       const apiVersion = `${out.partial.group}/${out.partial.version}`;
       payload = isList
-        ? asPartialObjectMetadataList(obj as Json, apiVersion)
-        : asPartialObjectMetadata(obj as Json, apiVersion);
+        ? asPartialObjectMetadataList(payload as Json, apiVersion)
+        : asPartialObjectMetadata(payload as Json, apiVersion);
     }
   } catch (err) {
     writeErrorNegotiated(req, res, err);
@@ -107,10 +116,11 @@ function send(
 
 /**
  * True when a list is answered in plain JSON: no Table or metadata-only transformation, not
- * binary, not indented. Such a list is written from its items' bytes (writeJsonList).
+ * binary, not indented, in the served group names. Such a list is written from its items' bytes
+ * (writeJsonList).
  */
 export function answersPlainJson(req: HttpRequest): boolean {
-  if (isPretty(req)) return false;
+  if (isPretty(req) || upstreamGroupNamesFrom(req)) return false;
   try {
     const out = negotiateOutput(req, {
       protobuf: true,
@@ -142,6 +152,7 @@ export function writeJsonList(
 /** Writes any error as a Status, in JSON when the Accept list cannot be honoured. */
 export function writeErrorNegotiated(req: HttpRequest, res: HttpResponse, err: unknown): void {
   const se = toStatusError(err);
+  const status = inRequestGroupNames(req, se.status);
   if (res.headersSent) {
     res.destroy();
     return;
@@ -152,7 +163,7 @@ export function writeErrorNegotiated(req: HttpRequest, res: HttpResponse, err: u
   } catch {
     out = { media: 'json', contentType: 'application/json' };
   }
-  const { body, contentType } = encode(se.status, out.media, isPretty(req), out.contentType);
+  const { body, contentType } = encode(status, out.media, isPretty(req), out.contentType);
   const headers: Record<string, string> = {
     'Content-Type': contentType,
     'Cache-Control': 'no-cache, private',

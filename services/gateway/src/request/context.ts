@@ -13,6 +13,7 @@ interface RequestContext {
   startedAt?: number;
   body?: Buffer;
   auditAnnotations?: Record<string, string>;
+  upstreamGroupNames?: boolean;
 }
 
 const contexts = new WeakMap<HttpRequest, RequestContext>();
@@ -57,3 +58,12 @@ export function addAuditAnnotation(req: HttpRequest, key: string, value: string)
 }
 export const auditAnnotationsFrom = (req: HttpRequest): Readonly<Record<string, string>> =>
   contexts.get(req)?.auditAnnotations ?? {};
+
+/**
+ * Marks a request made in upstream's group names (a path or body under an alias such as
+ * `rbac.authorization.k8s.io`, filters/with-group-alias.ts): its answer is written in them too.
+ */
+export const withUpstreamGroupNames = (req: HttpRequest): void =>
+  void (ctx(req).upstreamGroupNames = true);
+export const upstreamGroupNamesFrom = (req: HttpRequest): boolean =>
+  contexts.get(req)?.upstreamGroupNames === true;
