@@ -66,6 +66,13 @@ before(async () => {
     provisioner: 'csi.example.com',
     allowVolumeExpansion: false,
   });
+  await create('/apis/storage.orch.io/v1/storageclasses', {
+    apiVersion: 'storage.orch.io/v1',
+    kind: 'StorageClass',
+    metadata: { name: 'expandable' },
+    provisioner: 'csi.example.com',
+    allowVolumeExpansion: true,
+  });
   await create('/apis/networking.orch.io/v1/ingressclasses', {
     apiVersion: 'networking.orch.io/v1',
     kind: 'IngressClass',
@@ -214,43 +221,47 @@ describe('the default admission plugins of issue 18, live', () => {
     assert.deepEqual((pv.body as Json)['metadata'].finalizers, ['orch.io/pv-protection']);
   });
 
-  it('PersistentVolumeClaimResize: growing a pending claim, then one whose class does not allow expansion, is refused', async () => {
-    const created = await create(claims, claim('fixed-size', { storageClassName: 'fixed' }));
+  it('PersistentVolumeClaimResize: growing a bound claim is refused when its class does not allow expansion, allowed when it does', async () => {
+    // (A pending claim's size is refused earlier, by the claim's validation: 422, as upstream.)
+    const bind = async (name: string, storageClassName: string): Promise<Json> => {
+      const created = await create(
+        claims,
+        claim(name, { storageClassName, volumeName: `pv-${name}` })
+      );
+      const bound = structuredClone(created.body as Json);
+      bound['status'] = {
+        phase: 'Bound',
+        capacity: { storage: '1Gi' },
+        accessModes: ['ReadWriteOnce'],
+      };
+      const status = await suite.request(0, 'PUT', `${claims}/${name}/status`, bound);
+      assert.equal(status.status, 200, status.text);
+      return status.body as Json;
+    };
     const grow = (body: Json): Json => {
       const next = structuredClone(body);
       next['spec'].resources.requests.storage = '2Gi';
       return next;
     };
-    const pending = await suite.request(
-      0,
-      'PUT',
-      `${claims}/fixed-size`,
-      grow(created.body as Json)
-    );
-    assert.equal(pending.status, 403);
-    assert.equal(
-      messageOf(pending),
-      'persistentvolumeclaims "fixed-size" is forbidden: Only bound persistent volume claims can be expanded'
-    );
-    const bound = structuredClone(created.body as Json);
-    bound['status'] = {
-      phase: 'Bound',
-      capacity: { storage: '1Gi' },
-      accessModes: ['ReadWriteOnce'],
-    };
-    const status = await suite.request(0, 'PUT', `${claims}/fixed-size/status`, bound);
-    assert.equal(status.status, 200, status.text);
     const refused = await suite.request(
       0,
       'PUT',
       `${claims}/fixed-size`,
-      grow(status.body as Json)
+      grow(await bind('fixed-size', 'fixed'))
     );
     assert.equal(refused.status, 403);
     assert.equal(
       messageOf(refused),
       'persistentvolumeclaims "fixed-size" is forbidden: only dynamically provisioned pvc can be resized and the storageclass that provisions the pvc must support resize'
     );
+    const grown = await suite.request(
+      0,
+      'PUT',
+      `${claims}/grows`,
+      grow(await bind('grows', 'expandable'))
+    );
+    assert.equal(grown.status, 200, grown.text);
+    assert.equal(specOf(grown)['resources'].requests.storage, '2Gi');
   });
 
   it('DefaultIngressClass: an Ingress without a class gets the default one', async () => {
