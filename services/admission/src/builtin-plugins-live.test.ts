@@ -2,8 +2,9 @@
 // service, a gateway and the controllers), with the default plugin set: ServiceAccount on (the
 // service account controller made `default`), Priority, DefaultStorageClass,
 // StorageObjectInUseProtection, PersistentVolumeClaimResize, DefaultIngressClass and
-// RuntimeClass. The classes are created before any write that makes the admission service list
-// them, so its informers start with them.
+// RuntimeClass. Each case is named after the plugin, the row of the spec's admission table it
+// checks. The classes are created before any write that makes the admission service list them,
+// so its informers start with them.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startSuite, waitFor } from '@orch/testing';

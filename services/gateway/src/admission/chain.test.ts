@@ -448,3 +448,31 @@ test('admission flags: enabledPluginNames names a plugin in both lists', () => {
     'NamespaceLifecycle in both --enable-admission-plugins and --disable-admission-plugins',
   ]);
 });
+
+test('spec, admission control, "Default-enabled plugins": the default-on set is the spec’s list (and our RBACEscalationPrevention)', () => {
+  const spec = [
+    'CertificateApproval',
+    'CertificateSigning',
+    'CertificateSubjectRestriction',
+    'DefaultIngressClass',
+    'DefaultStorageClass',
+    'DefaultTolerationSeconds',
+    'LimitRanger',
+    'MutatingAdmissionWebhook',
+    'NamespaceLifecycle',
+    'PersistentVolumeClaimResize',
+    'PodSecurity',
+    'Priority',
+    'ResourceQuota',
+    'RuntimeClass',
+    'ServiceAccount',
+    'StorageObjectInUseProtection',
+    'TaintNodesByCondition',
+    'ValidatingAdmissionPolicy',
+    'ValidatingAdmissionWebhook',
+  ];
+  assert.deepEqual(
+    [...defaultOnPlugins].filter((n) => n !== 'RBACEscalationPrevention').sort(),
+    spec
+  );
+});
