@@ -90,8 +90,9 @@ export function newPriority(deps: PluginDeps): ServicePlugin {
 
   return {
     name: 'Priority',
-    handles: (op) => op === 'CREATE' || op === 'UPDATE' || op === 'DELETE',
-    mayValidate: async (req) => isPriorityClasses(req) && req.operation !== 'DELETE',
+    // upstream's handler also takes DELETE, on which it does nothing
+    handles: (op) => op === 'CREATE' || op === 'UPDATE',
+    mayValidate: async (req) => isPriorityClasses(req),
     async admit(req) {
       if (!isPods(req) || !req.object) return;
       if (req.operation === 'CREATE') {
