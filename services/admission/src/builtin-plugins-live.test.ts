@@ -2,7 +2,8 @@
 // service, a gateway and the controllers), with the default plugin set: ServiceAccount on (the
 // service account controller made `default`), Priority, DefaultStorageClass,
 // StorageObjectInUseProtection, PersistentVolumeClaimResize, DefaultIngressClass and
-// RuntimeClass. Each case is named after the plugin, the row of the spec's admission table it
+// RuntimeClass; and the PVC and PV protection controllers that take StorageObjectInUseProtection's
+// finalizers off. Each case is named after the plugin, the row of the spec's admission table it
 // checks. The classes are created before any write that makes the admission service list them,
 // so its informers start with them.
 import assert from 'node:assert/strict';
@@ -263,6 +264,66 @@ describe('the default admission plugins of issue 18, live', () => {
     );
     assert.equal(grown.status, 200, grown.text);
     assert.equal(specOf(grown)['resources'].requests.storage, '2Gi');
+  });
+
+  it('StorageObjectInUseProtection with the PVC and PV protection controllers: a deleted claim stays while a scheduled pod uses it, a deleted volume while it is Bound', async () => {
+    const gone = (path: string) =>
+      waitFor(`${path} removed`, async () => (await suite.request(0, 'GET', path)).status === 404, {
+        timeoutMs: 30_000,
+      });
+    await create(claims, claim('in-use'));
+    await create(claims, claim('unused'));
+    await create(
+      pods,
+      pod('uses-claim', {
+        nodeName: 'node-1',
+        volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'in-use' } }],
+      })
+    );
+    const deleted = await suite.request(0, 'DELETE', `${claims}/in-use`);
+    assert.equal(deleted.status, 200, deleted.text);
+    assert.ok((deleted.body as Json)['metadata'].deletionTimestamp);
+    assert.equal((await suite.request(0, 'DELETE', `${claims}/unused`)).status, 200);
+    // The controller works its queue in order: by the time the unused claim is gone, it has
+    // looked at the used one and kept it.
+    await gone(`${claims}/unused`);
+    const kept = await suite.request(0, 'GET', `${claims}/in-use`);
+    assert.equal(kept.status, 200);
+    assert.deepEqual((kept.body as Json)['metadata'].finalizers, ['orch.io/pvc-protection']);
+    assert.equal((await suite.request(0, 'DELETE', `${pods}/uses-claim`)).status, 200);
+    await gone(`${claims}/in-use`);
+
+    const volume = (name: string) => ({
+      apiVersion: 'v1',
+      kind: 'PersistentVolume',
+      metadata: { name },
+      spec: {
+        capacity: { storage: '1Gi' },
+        accessModes: ['ReadWriteOnce'],
+        hostPath: { path: '/data' },
+      },
+    });
+    const setPhase = async (name: string, phase: string) => {
+      const pv = (await suite.request(0, 'GET', `/api/v1/persistentvolumes/${name}`)).body as Json;
+      pv['status'] = { phase };
+      const r = await suite.request(0, 'PUT', `/api/v1/persistentvolumes/${name}/status`, pv);
+      assert.equal(r.status, 200, r.text);
+    };
+    await create('/api/v1/persistentvolumes', volume('pv-bound'));
+    await create('/api/v1/persistentvolumes', volume('pv-free'));
+    await setPhase('pv-bound', 'Bound');
+    assert.equal(
+      (await suite.request(0, 'DELETE', '/api/v1/persistentvolumes/pv-bound')).status,
+      200
+    );
+    assert.equal(
+      (await suite.request(0, 'DELETE', '/api/v1/persistentvolumes/pv-free')).status,
+      200
+    );
+    await gone('/api/v1/persistentvolumes/pv-free');
+    assert.equal((await suite.request(0, 'GET', '/api/v1/persistentvolumes/pv-bound')).status, 200);
+    await setPhase('pv-bound', 'Released');
+    await gone('/api/v1/persistentvolumes/pv-bound');
   });
 
   it('DefaultIngressClass: an Ingress without a class gets the default one', async () => {
