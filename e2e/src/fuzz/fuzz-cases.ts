@@ -75,6 +75,9 @@ export function fuzzTargets(): FuzzTarget[] {
     delete template['aggregationRule'];
     // A Service's cluster IP and node ports are handed out once: each create asks for fresh ones.
     if (def.group === '' && def.kind === 'Service') stripAllocated(template);
+    // A Pod's priority and overhead come from its classes (the Priority and RuntimeClass
+    // admission plugins), which this run does not create: the template names none.
+    if (def.group === '' && def.kind === 'Pod') stripClassed(template);
     // Path-segment names: RBAC's, CertificateSigningRequests', PersistentVolumes' and claims'
     // (their strategies' rule, ValidatePersistentVolumeName).
     const pathSegment =
@@ -89,6 +92,19 @@ export function fuzzTargets(): FuzzTarget[] {
     out.push({ def, template, nameRule });
   }
   return out;
+}
+
+function stripClassed(pod: Record<string, unknown>): void {
+  const spec = pod['spec'] as Record<string, unknown> | undefined;
+  if (!spec) return;
+  for (const f of [
+    'priorityClassName',
+    'priority',
+    'preemptionPolicy',
+    'runtimeClassName',
+    'overhead',
+  ])
+    delete spec[f];
 }
 
 function stripAllocated(svc: Record<string, unknown>): void {

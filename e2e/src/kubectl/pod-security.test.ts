@@ -1,8 +1,9 @@
 // The built-in pod admission plugins end to end with kubectl (issue 18): PodSecurity refusing a
 // pod in a namespace labelled enforce=restricted with upstream's message, a warn-mode namespace
 // giving kubectl's "Warning:" line, a namespace label change warning about existing pods, and
-// ServiceAccount (enabled here; it waits for the service account controller to be on by
-// default) setting the default account and mounting the API access volume. The admission
+// ServiceAccount (on by default, but off in a suite without the controllers, so enabled here;
+// the pods name accounts the test creates) setting the default account and mounting the API
+// access volume. The admission
 // service reads a PodSecurity configuration exempting one namespace from
 // --admission-control-config-file; TaintNodesByCondition and DefaultTolerationSeconds (on by
 // default) are seen on a node and a pod.

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
-import { describeSuite } from './describe-suite.js';
+import { describeSuite, serviceAccountAdmissionOff } from './describe-suite.js';
 import { freePort, portIsFree } from './free-port.js';
 import type { ProcessSpec } from './process-spec.js';
 
@@ -136,5 +136,59 @@ describe('describeSuite', () => {
       'no controllers'
     );
     assert.equal(d.kubeconfigs['controllers'], undefined);
+  });
+});
+
+describe('serviceAccountAdmissionOff: a suite without the service account controller', () => {
+  const rows: { name: string; args: string[]; want: string[] }[] = [
+    {
+      name: 'no admission flag: ServiceAccount off',
+      args: ['--x=1'],
+      want: ['--disable-admission-plugins=ServiceAccount'],
+    },
+    {
+      name: 'what the flags disable stays disabled',
+      args: ['--disable-admission-plugins=LimitRanger, PodSecurity'],
+      want: ['--disable-admission-plugins=LimitRanger,PodSecurity,ServiceAccount'],
+    },
+    {
+      name: 'the last --disable-admission-plugins is the one that counts',
+      args: ['--disable-admission-plugins=A', '--disable-admission-plugins=B'],
+      want: ['--disable-admission-plugins=B,ServiceAccount'],
+    },
+    {
+      name: 'flags that enable ServiceAccount keep it on',
+      args: ['--enable-admission-plugins=AlwaysDeny,ServiceAccount'],
+      want: [],
+    },
+    {
+      name: 'flags that disable it already: nothing to add',
+      args: ['--disable-admission-plugins=ServiceAccount'],
+      want: [],
+    },
+  ];
+  for (const row of rows) {
+    it(row.name, () => assert.deepEqual(serviceAccountAdmissionOff(row.args), row.want));
+  }
+
+  it('describeSuite: gateways get it without the controllers, not with them', async () => {
+    const gatewayArgs = async (controllers: boolean) => {
+      const d = await describeSuite({
+        home: '/tmp/orch-describe-sa',
+        controllers,
+        gateways: [{ args: ['--enable-admission-plugins=ServiceAccount'] }, {}],
+        args: { gateway: ['--disable-admission-plugins=AlwaysDeny'] },
+      });
+      // the last of a flag wins
+      const prefix = '--disable-admission-plugins=';
+      return d.stages[3]!.map((g) =>
+        g.args
+          .filter((a) => a.startsWith(prefix))
+          .at(-1)
+          ?.slice(prefix.length)
+      );
+    };
+    assert.deepEqual(await gatewayArgs(false), ['AlwaysDeny', 'AlwaysDeny,ServiceAccount']);
+    assert.deepEqual(await gatewayArgs(true), ['AlwaysDeny', 'AlwaysDeny']);
   });
 });

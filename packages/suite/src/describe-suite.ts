@@ -100,6 +100,31 @@ export interface SuiteDescription {
 }
 
 const host = '127.0.0.1';
+
+/**
+ * What a gateway's flags get when the suite runs without the controllers: without the service
+ * account controller no namespace gets its `default` ServiceAccount, and the ServiceAccount
+ * admission plugin (on by default) would refuse every pod, so it is turned off, as upstream's
+ * integration test servers do (`--disable-admission-plugins=ServiceAccount`), unless the flags
+ * enable it. `args` are the gateway's extra flags in order (the last of a flag wins); the answer
+ * is the flag to append (what they disable and ServiceAccount), or nothing.
+ */
+export function serviceAccountAdmissionOff(args: readonly string[]): string[] {
+  const last = (name: string): string | undefined =>
+    args
+      .filter((a) => a.startsWith(`--${name}=`))
+      .at(-1)
+      ?.slice(name.length + 3);
+  const names = (v: string | undefined): string[] =>
+    (v ?? '')
+      .split(',')
+      .map((n) => n.trim())
+      .filter((n) => n !== '');
+  const enabled = names(last('enable-admission-plugins'));
+  const disabled = names(last('disable-admission-plugins'));
+  if (enabled.includes('ServiceAccount') || disabled.includes('ServiceAccount')) return [];
+  return [`--disable-admission-plugins=${[...disabled, 'ServiceAccount'].join(',')}`];
+}
 const defaultRepoRoot = resolve(fileURLToPath(import.meta.url), '../../../..');
 
 export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescription> {
@@ -301,7 +326,12 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
           { kind: 'https', url: `${g.url}/api/v1/namespaces/default`, tls: asAdmin },
         ],
         90_000,
-        gatewayOpts[i]!.args
+        [
+          ...(gatewayOpts[i]!.args ?? []),
+          ...(controllers
+            ? []
+            : serviceAccountAdmissionOff([...extra('gateway'), ...(gatewayOpts[i]!.args ?? [])])),
+        ]
       )
     ),
   ];

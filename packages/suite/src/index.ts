@@ -7,7 +7,12 @@ export type {
   SuiteOptions,
   SuiteRole,
 } from './describe-suite.js';
-export { describeSuite, etcdProcess, natsProcess } from './describe-suite.js';
+export {
+  describeSuite,
+  etcdProcess,
+  natsProcess,
+  serviceAccountAdmissionOff,
+} from './describe-suite.js';
 export { findExecutable } from './find-executable.js';
 export { freePort, freePorts, portIsFree } from './free-port.js';
 export { launchSuite, writeSuiteFiles } from './launch-suite.js';

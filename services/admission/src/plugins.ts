@@ -2,6 +2,8 @@
 // per name, given the PluginDeps.
 import { newAlwaysAdmit, newAlwaysDeny } from './always/always.js';
 import { newAlwaysPullImages } from './always-pull-images/always-pull-images.js';
+import { newDefaultIngressClass } from './default-ingress-class/default-ingress-class.js';
+import { newDefaultStorageClass } from './default-storage-class/default-storage-class.js';
 import { newDefaultTolerationSeconds } from './default-toleration-seconds/default-toleration-seconds.js';
 import { newDenyServiceExternalIPs } from './deny-service-external-ips/deny-service-external-ips.js';
 import { newEventRateLimit } from './event-rate-limit/event-rate-limit.js';
@@ -13,10 +15,14 @@ import { newLimitRanger } from './limit-ranger/index.js';
 import { newNodeRestriction } from './node-restriction/node-restriction.js';
 import { newPodNodeSelector } from './pod-node-selector/pod-node-selector.js';
 import { newPodSecurity } from './pod-security/pod-security.js';
+import { newPersistentVolumeClaimResize } from './persistent-volume-claim-resize/persistent-volume-claim-resize.js';
 import { newPodTolerationRestriction } from './pod-toleration-restriction/pod-toleration-restriction.js';
+import { newPriority } from './priority/priority.js';
 import { newResourceQuota } from './resource-quota/index.js';
+import { newRuntimeClass } from './runtime-class/runtime-class.js';
 import { ValidatingAdmissionPolicy } from './policy/index.js';
 import { newServiceAccount } from './service-account/service-account.js';
+import { newStorageObjectInUseProtection } from './storage-object-in-use-protection/storage-object-in-use-protection.js';
 import { newTaintNodesByCondition } from './taint-nodes-by-condition/taint-nodes-by-condition.js';
 import { MutatingAdmissionWebhook, ValidatingAdmissionWebhook } from './webhook/index.js';
 
@@ -29,6 +35,8 @@ export const builtinPluginFactories: PluginFactories = {
   AlwaysAdmit: newAlwaysAdmit,
   AlwaysDeny: newAlwaysDeny,
   AlwaysPullImages: newAlwaysPullImages,
+  DefaultIngressClass: newDefaultIngressClass,
+  DefaultStorageClass: newDefaultStorageClass,
   DefaultTolerationSeconds: newDefaultTolerationSeconds,
   DenyServiceExternalIPs: newDenyServiceExternalIPs,
   EventRateLimit: (deps) => newEventRateLimit(deps),
@@ -38,11 +46,15 @@ export const builtinPluginFactories: PluginFactories = {
   LimitRanger: newLimitRanger,
   MutatingAdmissionWebhook,
   NodeRestriction: newNodeRestriction,
+  PersistentVolumeClaimResize: newPersistentVolumeClaimResize,
   PodNodeSelector: newPodNodeSelector,
   PodSecurity: newPodSecurity,
   PodTolerationRestriction: newPodTolerationRestriction,
+  Priority: newPriority,
   ResourceQuota: newResourceQuota,
+  RuntimeClass: newRuntimeClass,
   ServiceAccount: (deps) => newServiceAccount(deps),
+  StorageObjectInUseProtection: newStorageObjectInUseProtection,
   TaintNodesByCondition: newTaintNodesByCondition,
   ValidatingAdmissionPolicy,
   ValidatingAdmissionWebhook,

@@ -33,6 +33,16 @@ export const knownControllers: readonly ControllerName[] = [
     aliases: ['resourcequota'],
     serviceAccount: 'resourcequota-controller',
   },
+  {
+    name: 'persistentvolumeclaim-protection-controller',
+    aliases: ['pvc-protection'],
+    serviceAccount: 'pvc-protection-controller',
+  },
+  {
+    name: 'persistentvolume-protection-controller',
+    aliases: ['pv-protection'],
+    serviceAccount: 'pv-protection-controller',
+  },
 ];
 
 /** The canonical name for a name or alias, or undefined when no controller has it. */

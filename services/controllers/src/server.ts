@@ -14,6 +14,8 @@ import { LeaderElector, defaultIdentity } from '@orch/component-base/leaderelect
 import { NamespaceController } from './namespace/namespace-controller.js';
 import { ResourceQuotaController } from './resourcequota/resource-quota-controller.js';
 import { ServiceAccountsController } from './serviceaccount/serviceaccounts-controller.js';
+import { PVCProtectionController } from './volumeprotection/pvc-protection-controller.js';
+import { PVProtectionController } from './volumeprotection/pv-protection-controller.js';
 
 /** A controller as the server runs it: run() until stop(). */
 export interface Controller {
@@ -34,6 +36,10 @@ export const controllerFactories: Record<
   'serviceaccount-controller': (c, client) => new ServiceAccountsController(client, c.log),
   'resourcequota-controller': (c, client) =>
     new ResourceQuotaController(client, c.log, { resyncMs: c.options.resourceQuotaSyncMs }),
+  'persistentvolumeclaim-protection-controller': (c, client) =>
+    new PVCProtectionController(client, c.log),
+  'persistentvolume-protection-controller': (c, client) =>
+    new PVProtectionController(client, c.log),
 };
 
 /** Where the controllers' ServiceAccounts live (k8s: kube-system). */

@@ -16,7 +16,7 @@ export const platRealisticObjects: Record<string, Record<string, unknown>> = {
     metadata: {
       ...meta('pv-data-0'),
       annotations: { 'pv.kubernetes.io/provisioned-by': 'csi.example.com' },
-      finalizers: ['kubernetes.io/pv-protection'],
+      finalizers: ['orch.io/pv-protection'],
     },
     spec: {
       capacity: { storage: '10Gi' },
@@ -60,7 +60,7 @@ export const platRealisticObjects: Record<string, Record<string, unknown>> = {
     metadata: {
       ...meta('data-web-0', 'default'),
       labels: { app: 'web' },
-      finalizers: ['kubernetes.io/pvc-protection'],
+      finalizers: ['orch.io/pvc-protection'],
     },
     spec: {
       accessModes: ['ReadWriteOnce'],
@@ -145,7 +145,7 @@ export const platRealisticObjects: Record<string, Record<string, unknown>> = {
     kind: 'IngressClass',
     metadata: {
       ...meta('nginx'),
-      annotations: { 'ingressclass.kubernetes.io/is-default-class': 'true' },
+      annotations: { 'ingressclass.orch.io/is-default-class': 'true' },
     },
     spec: {
       controller: 'k8s.io/ingress-nginx',
@@ -217,7 +217,7 @@ export const platRealisticObjects: Record<string, Record<string, unknown>> = {
     kind: 'StorageClass',
     metadata: {
       ...meta('fast'),
-      annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' },
+      annotations: { 'storageclass.orch.io/is-default-class': 'true' },
     },
     provisioner: 'csi.example.com',
     parameters: { type: 'ssd', 'csi.storage.k8s.io/fstype': 'ext4' },

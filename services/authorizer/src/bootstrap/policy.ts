@@ -271,6 +271,15 @@ export function bootstrapClusterRoles(): Role[] {
       rule(read, [core], ['serviceaccounts', 'namespaces']),
       rule(['create', 'update', 'patch'], [core, events], ['events']),
     ]),
+    clusterRole('system:controller:pvc-protection-controller', [
+      rule(['get', 'list', 'watch', 'update'], [core], ['persistentvolumeclaims']),
+      rule(['list', 'watch', 'get'], [core], ['pods']),
+      rule(['create', 'update', 'patch'], [core, events], ['events']),
+    ]),
+    clusterRole('system:controller:pv-protection-controller', [
+      rule(['get', 'list', 'watch', 'update'], [core], ['persistentvolumes']),
+      rule(['create', 'update', 'patch'], [core, events], ['events']),
+    ]),
   ];
 }
 
@@ -336,6 +345,16 @@ export function bootstrapClusterRoleBindings(): RoleBinding[] {
       'system:controller:service-account-controller',
       'system:controller:service-account-controller',
       [user(controllers), controllerServiceAccount('service-account-controller')]
+    ),
+    clusterRoleBinding(
+      'system:controller:pvc-protection-controller',
+      'system:controller:pvc-protection-controller',
+      [user(controllers), controllerServiceAccount('pvc-protection-controller')]
+    ),
+    clusterRoleBinding(
+      'system:controller:pv-protection-controller',
+      'system:controller:pv-protection-controller',
+      [user(controllers), controllerServiceAccount('pv-protection-controller')]
     ),
   ];
 }

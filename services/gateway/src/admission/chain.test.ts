@@ -143,14 +143,20 @@ test('chain: upstream’s AllOrderedPlugins order, AlwaysAdmit first and AlwaysD
     'ImagePolicyWebhook',
     'PodSecurity',
     'PodNodeSelector',
+    'Priority',
     'DefaultTolerationSeconds',
     'PodTolerationRestriction',
     'EventRateLimit',
     'ExtendedResourceToleration',
+    'DefaultStorageClass',
+    'StorageObjectInUseProtection',
     'OwnerReferencesPermissionEnforcement',
+    'PersistentVolumeClaimResize',
+    'RuntimeClass',
     'CertificateApproval',
     'CertificateSigning',
     'CertificateSubjectRestriction',
+    'DefaultIngressClass',
     'DenyServiceExternalIPs',
     'MutatingAdmissionWebhook',
     'ValidatingAdmissionPolicy',
@@ -173,12 +179,12 @@ function gatewayFactories(log: string[]) {
 }
 const runs: { name: string; enabled: PluginName[]; members: string[] }[] = [
   {
-    name: 'the default set: the gateway plugins, then the five service plugins in one call',
+    name: 'the default set: the gateway plugins, then the service plugins in one call',
     enabled: [...defaultOnPlugins],
     members: [
       'NamespaceLifecycle',
       'RBACEscalationPrevention',
-      'service:LimitRanger,TaintNodesByCondition,PodSecurity,DefaultTolerationSeconds,MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota',
+      'service:LimitRanger,ServiceAccount,TaintNodesByCondition,PodSecurity,Priority,DefaultTolerationSeconds,DefaultStorageClass,StorageObjectInUseProtection,PersistentVolumeClaimResize,RuntimeClass,DefaultIngressClass,MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota',
     ],
   },
   {
@@ -202,9 +208,9 @@ const runs: { name: string; enabled: PluginName[]; members: string[] }[] = [
     members: [
       'NamespaceLifecycle',
       'RBACEscalationPrevention',
-      'service:LimitRanger,TaintNodesByCondition,AlwaysPullImages,PodSecurity,DefaultTolerationSeconds',
+      'service:LimitRanger,ServiceAccount,TaintNodesByCondition,AlwaysPullImages,PodSecurity,Priority,DefaultTolerationSeconds,DefaultStorageClass,StorageObjectInUseProtection',
       'OwnerReferencesPermissionEnforcement',
-      'service:MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota',
+      'service:PersistentVolumeClaimResize,RuntimeClass,DefaultIngressClass,MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota',
     ],
   },
   {
@@ -251,14 +257,14 @@ const certificateRuns: {
     members: [
       'NamespaceLifecycle',
       'RBACEscalationPrevention',
-      'service:LimitRanger,TaintNodesByCondition,PodSecurity,DefaultTolerationSeconds',
+      'service:LimitRanger,ServiceAccount,TaintNodesByCondition,PodSecurity,Priority,DefaultTolerationSeconds,DefaultStorageClass,StorageObjectInUseProtection,PersistentVolumeClaimResize,RuntimeClass',
       'certificates:CertificateApproval,CertificateSigning,CertificateSubjectRestriction',
-      'service:MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota',
+      'service:DefaultIngressClass,MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota',
     ],
     others: [
       'NamespaceLifecycle',
       'RBACEscalationPrevention',
-      'service:LimitRanger,TaintNodesByCondition,PodSecurity,DefaultTolerationSeconds,MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota',
+      'service:LimitRanger,ServiceAccount,TaintNodesByCondition,PodSecurity,Priority,DefaultTolerationSeconds,DefaultStorageClass,StorageObjectInUseProtection,PersistentVolumeClaimResize,RuntimeClass,DefaultIngressClass,MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota',
     ],
   },
   {
@@ -313,12 +319,19 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
       'NamespaceLifecycle',
       'RBACEscalationPrevention',
       'LimitRanger',
+      'ServiceAccount',
       'TaintNodesByCondition',
       'PodSecurity',
+      'Priority',
       'DefaultTolerationSeconds',
+      'DefaultStorageClass',
+      'StorageObjectInUseProtection',
+      'PersistentVolumeClaimResize',
+      'RuntimeClass',
       'CertificateApproval',
       'CertificateSigning',
       'CertificateSubjectRestriction',
+      'DefaultIngressClass',
       'MutatingAdmissionWebhook',
       'ValidatingAdmissionPolicy',
       'ValidatingAdmissionWebhook',
@@ -331,12 +344,19 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
     plugins: [
       'RBACEscalationPrevention',
       'LimitRanger',
+      'ServiceAccount',
       'TaintNodesByCondition',
       'PodSecurity',
+      'Priority',
       'DefaultTolerationSeconds',
+      'DefaultStorageClass',
+      'StorageObjectInUseProtection',
+      'PersistentVolumeClaimResize',
+      'RuntimeClass',
       'CertificateApproval',
       'CertificateSigning',
       'CertificateSubjectRestriction',
+      'DefaultIngressClass',
       'MutatingAdmissionWebhook',
       'ValidatingAdmissionPolicy',
       'ValidatingAdmissionWebhook',
@@ -351,13 +371,20 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
       'NamespaceLifecycle',
       'RBACEscalationPrevention',
       'LimitRanger',
+      'ServiceAccount',
       'TaintNodesByCondition',
       'AlwaysPullImages',
       'PodSecurity',
+      'Priority',
       'DefaultTolerationSeconds',
+      'DefaultStorageClass',
+      'StorageObjectInUseProtection',
+      'PersistentVolumeClaimResize',
+      'RuntimeClass',
       'CertificateApproval',
       'CertificateSigning',
       'CertificateSubjectRestriction',
+      'DefaultIngressClass',
       'MutatingAdmissionWebhook',
       'ValidatingAdmissionPolicy',
       'ValidatingAdmissionWebhook',
@@ -369,7 +396,7 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
     name: 'every service plugin off: no --admission-servers needed',
     args: [
       ...noAuthorizer,
-      '--disable-admission-plugins=LimitRanger,TaintNodesByCondition,PodSecurity,DefaultTolerationSeconds,MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota',
+      '--disable-admission-plugins=LimitRanger,ServiceAccount,TaintNodesByCondition,PodSecurity,Priority,DefaultTolerationSeconds,DefaultStorageClass,StorageObjectInUseProtection,PersistentVolumeClaimResize,RuntimeClass,DefaultIngressClass,MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota',
     ],
     plugins: [
       'NamespaceLifecycle',
@@ -383,13 +410,13 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
     name: 'a service plugin on without --admission-servers stops the start',
     args: noAuthorizer,
     error:
-      /admission plugins LimitRanger, TaintNodesByCondition, PodSecurity, DefaultTolerationSeconds, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, ResourceQuota run in the admission service: they need --admission-servers/,
+      /admission plugins LimitRanger, ServiceAccount, TaintNodesByCondition, PodSecurity, Priority, DefaultTolerationSeconds, DefaultStorageClass, StorageObjectInUseProtection, PersistentVolumeClaimResize, RuntimeClass, DefaultIngressClass, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, ResourceQuota run in the admission service: they need --admission-servers/,
   },
   {
     name: 'an unknown name stops the start, listing the known ones',
     args: [...withService, '--enable-admission-plugins=NamespaceLifecycel'],
     error:
-      /--enable-admission-plugins: admission plugin "NamespaceLifecycel" is unknown \(known: AlwaysAdmit, NamespaceAutoProvision, NamespaceLifecycle, NamespaceExists, RBACEscalationPrevention, LimitPodHardAntiAffinityTopology, LimitRanger, ServiceAccount, NodeRestriction, TaintNodesByCondition, AlwaysPullImages, ImagePolicyWebhook, PodSecurity, PodNodeSelector, DefaultTolerationSeconds, PodTolerationRestriction, EventRateLimit, ExtendedResourceToleration, OwnerReferencesPermissionEnforcement, CertificateApproval, CertificateSigning, CertificateSubjectRestriction, DenyServiceExternalIPs, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, ResourceQuota, AlwaysDeny\)/,
+      /--enable-admission-plugins: admission plugin "NamespaceLifecycel" is unknown \(known: AlwaysAdmit, NamespaceAutoProvision, NamespaceLifecycle, NamespaceExists, RBACEscalationPrevention, LimitPodHardAntiAffinityTopology, LimitRanger, ServiceAccount, NodeRestriction, TaintNodesByCondition, AlwaysPullImages, ImagePolicyWebhook, PodSecurity, PodNodeSelector, Priority, DefaultTolerationSeconds, PodTolerationRestriction, EventRateLimit, ExtendedResourceToleration, DefaultStorageClass, StorageObjectInUseProtection, OwnerReferencesPermissionEnforcement, PersistentVolumeClaimResize, RuntimeClass, CertificateApproval, CertificateSigning, CertificateSubjectRestriction, DefaultIngressClass, DenyServiceExternalIPs, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, ResourceQuota, AlwaysDeny\)/,
   },
   {
     name: 'an unknown name to disable stops the start',
@@ -420,4 +447,32 @@ test('admission flags: enabledPluginNames names a plugin in both lists', () => {
   assert.deepEqual(enabledPluginNames(['NamespaceLifecycle'], ['NamespaceLifecycle']).errors, [
     'NamespaceLifecycle in both --enable-admission-plugins and --disable-admission-plugins',
   ]);
+});
+
+test('spec, admission control, "Default-enabled plugins": the default-on set is the spec’s list (and our RBACEscalationPrevention)', () => {
+  const spec = [
+    'CertificateApproval',
+    'CertificateSigning',
+    'CertificateSubjectRestriction',
+    'DefaultIngressClass',
+    'DefaultStorageClass',
+    'DefaultTolerationSeconds',
+    'LimitRanger',
+    'MutatingAdmissionWebhook',
+    'NamespaceLifecycle',
+    'PersistentVolumeClaimResize',
+    'PodSecurity',
+    'Priority',
+    'ResourceQuota',
+    'RuntimeClass',
+    'ServiceAccount',
+    'StorageObjectInUseProtection',
+    'TaintNodesByCondition',
+    'ValidatingAdmissionPolicy',
+    'ValidatingAdmissionWebhook',
+  ];
+  assert.deepEqual(
+    [...defaultOnPlugins].filter((n) => n !== 'RBACEscalationPrevention').sort(),
+    spec
+  );
 });

@@ -33,6 +33,9 @@ import type { Admission, AdmissionAttributes, AdmissionPlugin, Operation } from 
  *   EventRateLimit, ExtendedResourceToleration, DenyServiceExternalIPs: upstream's built-in
  *   plugins, in the admission service (those with configuration or informers need it; the
  *   others sit between them in upstream's order, and one run of service plugins is one call).
+ * - Priority, DefaultStorageClass, StorageObjectInUseProtection, PersistentVolumeClaimResize,
+ *   RuntimeClass, DefaultIngressClass: upstream's, in the admission service (its informers hold
+ *   the PriorityClasses, StorageClasses, RuntimeClasses and IngressClasses they read).
  */
 export const allOrderedPlugins = [
   'AlwaysAdmit',
@@ -49,14 +52,20 @@ export const allOrderedPlugins = [
   'ImagePolicyWebhook',
   'PodSecurity',
   'PodNodeSelector',
+  'Priority',
   'DefaultTolerationSeconds',
   'PodTolerationRestriction',
   'EventRateLimit',
   'ExtendedResourceToleration',
+  'DefaultStorageClass',
+  'StorageObjectInUseProtection',
   'OwnerReferencesPermissionEnforcement',
+  'PersistentVolumeClaimResize',
+  'RuntimeClass',
   'CertificateApproval',
   'CertificateSigning',
   'CertificateSubjectRestriction',
+  'DefaultIngressClass',
   'DenyServiceExternalIPs',
   'MutatingAdmissionWebhook',
   'ValidatingAdmissionPolicy',
@@ -98,21 +107,29 @@ export function isServicePlugin(name: string): name is ServicePluginName {
 
 /**
  * Plugins on when no flag says otherwise (upstream's DefaultOffAdmissionPlugins is the
- * complement): the namespace and RBAC checks, the node taint, pod security and default
- * tolerations, the webhooks and the validating policies. ServiceAccount is upstream's default
- * too; it waits here for the service account controller (a `default` account in every
- * namespace) that the integration brings, since without it every pod would be refused.
+ * complement): the namespace and RBAC checks, service accounts, the node taint, pod security,
+ * priority and default tolerations, the storage and ingress class defaults, volume protection
+ * and resize, runtime classes, the certificate checks, the webhooks and the validating policies.
+ * ServiceAccount needs the service account controller (a `default` account in every namespace);
+ * a suite started without the controllers turns it off (@orch/suite describeSuite).
  */
 export const defaultOnPlugins: readonly PluginName[] = [
   'NamespaceLifecycle',
   'RBACEscalationPrevention',
   'LimitRanger',
+  'ServiceAccount',
   'TaintNodesByCondition',
   'PodSecurity',
+  'Priority',
   'DefaultTolerationSeconds',
+  'DefaultStorageClass',
+  'StorageObjectInUseProtection',
+  'PersistentVolumeClaimResize',
+  'RuntimeClass',
   'CertificateApproval',
   'CertificateSigning',
   'CertificateSubjectRestriction',
+  'DefaultIngressClass',
   'MutatingAdmissionWebhook',
   'ValidatingAdmissionPolicy',
   'ValidatingAdmissionWebhook',

@@ -20,6 +20,7 @@ import { ServiceAllocator } from './core/services/service-allocator.js';
 import type { ServiceRanges } from './core/services/service-allocator.js';
 import { ServiceStore } from './core/services/service-store.js';
 import { restKey } from './rest.js';
+import { PriorityClassStore } from './scheduling/priorityclasses/priority-class-store.js';
 import { ScaleRest } from './scale-rest.js';
 import type { Storage } from './rest.js';
 import { StatusRest } from './status-rest.js';
@@ -61,13 +62,17 @@ export function buildStores(
     const strategy = strategyFor(def);
     const isServices = def.group === '' && def.resource === 'services';
     const isEventsV1 = def.group === 'events.orch.io' && def.resource === 'events';
+    const isPriorityClasses =
+      def.group === 'scheduling.orch.io' && def.resource === 'priorityclasses';
     stores.set(
       restKey(def),
       isServices && services
         ? new ServiceStore(def, strategy, storage, cachers, services)
         : isEventsV1
           ? new EventsV1Store(def, strategy, storage, cachers)
-          : new Store(def, strategy, storage, cachers)
+          : isPriorityClasses
+            ? new PriorityClassStore(def, strategy, storage, cachers)
+            : new Store(def, strategy, storage, cachers)
     );
   }
   return stores;

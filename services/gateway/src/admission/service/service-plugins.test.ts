@@ -249,7 +249,7 @@ describe('the admission service stopped', () => {
     assert.equal(reasonOf(r), 'ServiceUnavailable');
     assert.match(
       messageOf(r),
-      /^admission could not run: the admission service \(plugins LimitRanger, TaintNodesByCondition, AlwaysPullImages, PodSecurity, DefaultTolerationSeconds, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, ResourceQuota\) failed: /
+      /^admission could not run: the admission service \(plugins LimitRanger, TaintNodesByCondition, AlwaysPullImages, PodSecurity, Priority, DefaultTolerationSeconds, DefaultStorageClass, StorageObjectInUseProtection, PersistentVolumeClaimResize, RuntimeClass, DefaultIngressClass, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, ResourceQuota\) failed: /
     );
     const d = await suite.request(
       pullImages,

@@ -33,7 +33,7 @@ const long = (n: number, c: string): string => c.repeat(n);
 
 /** The admission service of this test has only the test plugin: the default-on ones are off. */
 const onlyTheTestPlugin = [
-  '--disable-admission-plugins=LimitRanger,TaintNodesByCondition,PodSecurity,DefaultTolerationSeconds,MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota',
+  '--disable-admission-plugins=LimitRanger,ServiceAccount,TaintNodesByCondition,PodSecurity,Priority,DefaultTolerationSeconds,DefaultStorageClass,StorageObjectInUseProtection,PersistentVolumeClaimResize,RuntimeClass,DefaultIngressClass,MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota',
 ];
 
 before(async () => {

@@ -1,0 +1,47 @@
+// DefaultIngressClass (k8s.io/kubernetes plugin/pkg/admission/network/defaultingressclass,
+// admission.go). Mutating, for new Ingresses: one that names no class (no
+// `spec.ingressClassName` and no legacy annotation `kubernetes.io/ingress.class`, spelled
+// `orch.io/ingress.class` here) gets the default IngressClass, the one annotated
+// `ingressclass.orch.io/is-default-class: "true"`. When several are, the newest wins (then the
+// first by name), as upstream; when none is, the Ingress is left without a class.
+import type { ApiObject } from '@orch/apimachinery/meta';
+import { newest } from '../default-storage-class/default-storage-class.js';
+import type { AdmissionRequest, ObjectLister, PluginDeps, ServicePlugin } from '../interfaces.js';
+
+export const isDefaultIngressClassAnnotation = 'ingressclass.orch.io/is-default-class';
+/** The class before `spec.ingressClassName` (networking v1beta1 AnnotationIngressClass). */
+export const ingressClassAnnotation = 'orch.io/ingress.class';
+
+type Obj = Record<string, unknown>;
+
+const isIngresses = (req: AdmissionRequest): boolean =>
+  req.resource.group === 'networking.orch.io' &&
+  req.resource.resource === 'ingresses' &&
+  req.subResource === '';
+
+/** getDefaultClass: the newest class annotated as the default, or undefined. */
+export const defaultIngressClass = (classes: readonly ApiObject[]): ApiObject | undefined =>
+  newest(
+    classes.filter((c) => c.metadata.annotations?.[isDefaultIngressClassAnnotation] === 'true')
+  );
+
+export function newDefaultIngressClass(deps: PluginDeps): ServicePlugin {
+  let lister: Promise<ObjectLister> | undefined;
+  return {
+    name: 'DefaultIngressClass',
+    handles: (op) => op === 'CREATE',
+    mayValidate: async () => false,
+    async admit(req) {
+      if (!isIngresses(req) || !req.object) return;
+      const spec = (req.object as unknown as { spec?: Obj }).spec;
+      if (spec?.['ingressClassName'] !== undefined && spec['ingressClassName'] !== null) return;
+      if (req.object.metadata.annotations?.[ingressClassAnnotation] !== undefined) return;
+      lister ??= deps.listers.forResource('networking.orch.io', 'ingressclasses');
+      const def = defaultIngressClass((await lister).list());
+      if (!def) return;
+      const ingress = structuredClone(req.object) as ApiObject & { spec?: Obj };
+      (ingress.spec ??= {})['ingressClassName'] = def.metadata.name;
+      req.object = ingress;
+    },
+  };
+}

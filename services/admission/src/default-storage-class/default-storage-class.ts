@@ -1,0 +1,66 @@
+// DefaultStorageClass (k8s.io/kubernetes plugin/pkg/admission/storage/storageclass/setdefault,
+// admission.go; pkg/volume/util GetDefaultClass). Mutating, for new PersistentVolumeClaims: a
+// claim that asks for no class (no `spec.storageClassName`, not even "", and no beta annotation
+// `volume.beta.orch.io/storage-class`) gets the default StorageClass, the one annotated
+// `storageclass.orch.io/is-default-class: "true"` (or the beta `storageclass.beta.orch.io/...`).
+// When several are, the newest wins (then the first by name), as upstream since 1.26; when none
+// is, the claim is left without a class.
+import type { ApiObject } from '@orch/apimachinery/meta';
+import type { AdmissionRequest, ObjectLister, PluginDeps, ServicePlugin } from '../interfaces.js';
+
+export const isDefaultStorageClassAnnotation = 'storageclass.orch.io/is-default-class';
+export const betaIsDefaultStorageClassAnnotation = 'storageclass.beta.orch.io/is-default-class';
+/** The claim's class before `spec.storageClassName` (core BetaStorageClassAnnotation). */
+export const betaStorageClassAnnotation = 'volume.beta.orch.io/storage-class';
+
+type Obj = Record<string, unknown>;
+
+const isClaims = (req: AdmissionRequest): boolean =>
+  req.resource.group === '' &&
+  req.resource.resource === 'persistentvolumeclaims' &&
+  req.subResource === '';
+
+/** The newest of the objects (creationTimestamp, then the first name), or undefined. */
+export function newest(objects: readonly ApiObject[]): ApiObject | undefined {
+  const time = (o: ApiObject): number => {
+    const t = Date.parse(String(o.metadata.creationTimestamp ?? ''));
+    return Number.isNaN(t) ? 0 : t;
+  };
+  return [...objects].sort(
+    (a, b) => time(b) - time(a) || String(a.metadata.name).localeCompare(String(b.metadata.name))
+  )[0];
+}
+
+/** IsDefaultAnnotation. */
+export const isDefaultStorageClass = (sc: ApiObject): boolean =>
+  sc.metadata.annotations?.[isDefaultStorageClassAnnotation] === 'true' ||
+  sc.metadata.annotations?.[betaIsDefaultStorageClassAnnotation] === 'true';
+
+/** GetDefaultClass: the newest default class, or undefined. */
+export const defaultStorageClass = (classes: readonly ApiObject[]): ApiObject | undefined =>
+  newest(classes.filter(isDefaultStorageClass));
+
+/** PersistentVolumeClaimHasClass: the claim chose a class, possibly "" (none). */
+export function claimHasClass(claim: ApiObject): boolean {
+  const spec = (claim as unknown as { spec?: Obj }).spec;
+  if (spec?.['storageClassName'] !== undefined && spec['storageClassName'] !== null) return true;
+  return claim.metadata.annotations?.[betaStorageClassAnnotation] !== undefined;
+}
+
+export function newDefaultStorageClass(deps: PluginDeps): ServicePlugin {
+  let lister: Promise<ObjectLister> | undefined;
+  return {
+    name: 'DefaultStorageClass',
+    handles: (op) => op === 'CREATE',
+    mayValidate: async () => false,
+    async admit(req) {
+      if (!isClaims(req) || !req.object || claimHasClass(req.object)) return;
+      lister ??= deps.listers.forResource('storage.orch.io', 'storageclasses');
+      const def = defaultStorageClass((await lister).list());
+      if (!def) return;
+      const claim = structuredClone(req.object) as ApiObject & { spec?: Obj };
+      (claim.spec ??= {})['storageClassName'] = def.metadata.name;
+      req.object = claim;
+    },
+  };
+}
