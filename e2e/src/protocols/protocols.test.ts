@@ -2,8 +2,9 @@
 // HTTP/2 by ALPN and multiplexes its discovery, lists, writes and a watch over it, and falls back
 // to HTTP/1.1 with DISABLE_HTTP2 (client-go's k8s.io/apimachinery/pkg/util/net SetTransportDefaults);
 // @kubernetes/client-node (node-fetch over an https.Agent) speaks HTTP/1.1 only. The protocol is
-// read from the gateway's orch_gateway_requests_by_protocol_total, scraped over HTTP/2 so that the
-// HTTP/1.1 count moves only with the client under test.
+// read from the gateway's orch_gateway_requests_by_protocol_total, scraped over HTTP/2 from a
+// gateway no other client of the suite uses, so that the HTTP/1.1 count moves only with the
+// client under test.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -24,7 +25,7 @@ const ns = 'protocols';
 
 const kubectl = (args: string[], env: NodeJS.ProcessEnv = {}, input?: string) =>
   runKubectl(
-    suite.kubeconfigs[0]!,
+    suite.kubeconfigs[1]!,
     join(dir, `cache-${env['DISABLE_HTTP2'] ? 1 : 2}`),
     args,
     input,
@@ -62,7 +63,7 @@ function watchUntil(
   const child = spawn(
     'kubectl',
     [
-      `--kubeconfig=${suite.kubeconfigs[0]!}`,
+      `--kubeconfig=${suite.kubeconfigs[1]!}`,
       `--cache-dir=${join(dir, 'cache-watch')}`,
       '-n',
       ns,
@@ -90,9 +91,12 @@ function watchUntil(
 }
 
 before(async () => {
-  suite = await startSuite();
+  // The clients under test use the second gateway; the suite's own clients (the certificates
+  // service's leader election and controllers, the authorizer's policy writes, over HTTP/1.1)
+  // use the first, so the second's counts move only with the client under test.
+  suite = await startSuite({ gateways: 2 });
   const admin = suite.pki.file('admin');
-  scraper = connect(suite.gateways[0]!, {
+  scraper = connect(suite.gateways[1]!, {
     ca: readFileSync(suite.pki.caFile),
     cert: readFileSync(admin.certFile),
     key: readFileSync(admin.keyFile),
@@ -154,7 +158,7 @@ describe('@kubernetes/client-node', () => {
   test('uses HTTP/1.1: list, create, an error Status and an informer watch', async () => {
     const before = await byProtocol();
     const kc = new k8s.KubeConfig();
-    kc.loadFromFile(suite.kubeconfigs[0]!);
+    kc.loadFromFile(suite.kubeconfigs[1]!);
     const core = kc.makeApiClient(k8s.CoreV1Api);
     const listed = await core.listNamespacedConfigMap({ namespace: ns });
     assert.ok(listed.items.some((c) => c.metadata?.name === 'first'));
