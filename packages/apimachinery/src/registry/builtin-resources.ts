@@ -7,6 +7,7 @@ import { allVerbs } from './resource-definition.js';
 import type { ResourceDefinition } from './resource-definition.js';
 import { workloadResources } from './builtin-wl.js';
 import { builtinVer } from './builtin-ver.js';
+import { builtinCrdResources } from './builtin-crd.js';
 
 const core = (
   def: Omit<ResourceDefinition, 'group' | 'version' | 'verbs' | 'listKind'>
@@ -276,4 +277,5 @@ export const builtinResources: readonly ResourceDefinition[] = [
   ...workloadResources,
   ...platResources,
   ...builtinVer,
+  ...builtinCrdResources,
 ];

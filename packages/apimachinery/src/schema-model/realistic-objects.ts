@@ -5,6 +5,7 @@ import { realisticQuotaObjects } from './realistic-objects-quota.js';
 import { realisticObjectsSvc } from './realistic-objects-svc.js';
 import { realisticWorkloadObjects } from './realistic-objects-wl.js';
 import { realisticObjectsVer } from './realistic-objects-ver.js';
+import { realisticObjectsCrd } from './realistic-objects-crd.js';
 
 export const realisticPod = {
   apiVersion: 'v1',
@@ -844,6 +845,7 @@ export const realisticObjects: Record<string, Record<string, unknown>> = {
   },
   ...realisticObjectsSvc,
   ...platRealisticObjects,
+  ...realisticObjectsCrd,
 };
 
 function realisticTokenReview(version: string): Record<string, unknown> {

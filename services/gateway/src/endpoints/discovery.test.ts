@@ -85,6 +85,8 @@ describe('discovery', () => {
         'scheduling.orch.io',
         'node.orch.io',
         'flowcontrol.apiserver.orch.io',
+        // custom resource definitions (issue 13, crd-api)
+        'apiextensions.orch.io',
       ]
     );
     assert.deepEqual((await getJson('/apis/coordination.orch.io')).body, {
