@@ -200,6 +200,7 @@ describe('discovery', () => {
     const versions = (await kubectl('api-versions')).trim().split('\n');
     assert.deepEqual(versions, [
       'admissionregistration.orch.io/v1',
+      'apiextensions.orch.io/v1',
       'apps/v1',
       'authentication.orch.io/v1',
       'authorization.orch.io/v1',
