@@ -18,3 +18,11 @@ export type {
   WebhookClientConfig,
 } from './types.js';
 export { apiextensionsGroup } from './types.js';
+// The CRD kind's helpers (crd-api branch): conditions and the cleanup finalizer.
+export {
+  customResourceCleanupFinalizer,
+  findCRDCondition,
+  isCRDConditionTrue,
+  removeCRDCondition,
+  setCRDCondition,
+} from './crd/crd-conditions.js';
