@@ -18,3 +18,9 @@ export type {
   WebhookClientConfig,
 } from './types.js';
 export { apiextensionsGroup } from './types.js';
+// Structural schemas: checks, pruning, defaulting and value validation (crd-structural).
+export { applyDefaults } from './structural/apply-defaults.js';
+export { pruneObject } from './structural/prune-object.js';
+export { supportedStringFormats } from './structural/formats.js';
+export { validateCustomResource } from './structural/validate-custom-resource.js';
+export { validateStructuralSchema } from './structural/validate-structural-schema.js';
