@@ -26,3 +26,9 @@ export {
   removeCRDCondition,
   setCRDCondition,
 } from './crd/crd-conditions.js';
+// Structural schemas: checks, pruning, defaulting and value validation (crd-structural).
+export { applyDefaults } from './structural/apply-defaults.js';
+export { pruneObject } from './structural/prune-object.js';
+export { supportedStringFormats } from './structural/formats.js';
+export { validateCustomResource } from './structural/validate-custom-resource.js';
+export { validateStructuralSchema } from './structural/validate-structural-schema.js';
