@@ -27,6 +27,7 @@ import { csiStorageCapacityStrategy } from './storage/csistoragecapacities/strat
 import { storageClassStrategy } from './storage/storageclasses/strategy.js';
 import { volumeAttachmentStrategy } from './storage/volumeattachments/strategy.js';
 import { rbacStrategy } from './rbac/strategy.js';
+import { crdSchemaChecks } from './apiextensions/customresourcedefinitions/schema-checks.js';
 import { customResourceDefinitionStrategy } from './apiextensions/customresourcedefinitions/strategy.js';
 import { workloadStrategies } from './workload-strategies.js';
 import { defaultStrategy } from './strategy.js';
@@ -60,7 +61,8 @@ const special: Record<string, Strategy> = {
   'flowcontrol.apiserver.orch.io/flowschemas': flowSchemaStrategy,
   'flowcontrol.apiserver.orch.io/prioritylevelconfigurations': priorityLevelConfigurationStrategy,
   // custom resource definitions (issue 13, crd-api)
-  'apiextensions.orch.io/customresourcedefinitions': customResourceDefinitionStrategy(),
+  'apiextensions.orch.io/customresourcedefinitions':
+    customResourceDefinitionStrategy(crdSchemaChecks),
 };
 
 export function strategyFor(def: ResourceDefinition): Strategy {

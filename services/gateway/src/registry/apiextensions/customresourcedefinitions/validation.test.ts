@@ -11,6 +11,7 @@ import {
   validateCustomResourceDefinitionUpdate,
 } from './validation.js';
 import type { SchemaChecks } from './validation.js';
+import { crdSchemaChecks } from './schema-checks.js';
 
 const fmt = (errs: FieldError[]): string[] =>
   errs.map((e) => `${e.field}: ${e.type}${e.message ? `: ${e.message}` : ''}`);
@@ -594,3 +595,41 @@ test('ValidateUpdateCustomResourceDefinitionStatus: only acceptedNames', () => {
     'status.acceptedNames.kind: FieldValueInvalid: may have mixed case',
   ]);
 });
+
+// The schema checks the strategy makes, from the apiextensions libraries.
+const schemaRows: [string, (c: any) => void, string[]][] = [
+  ['a structural schema with valid defaults', () => {}, []],
+  [
+    'structural: type required on a specified field',
+    (c) => delete c.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.size.type,
+    [
+      `${v0}.schema.openAPIV3Schema.properties[spec].properties[size].type: FieldValueRequired: must not be empty for specified object fields`,
+    ],
+  ],
+  [
+    'defaults: pruned (no unknown fields)',
+    (c) =>
+      (c.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.size.default = {
+        x: 1,
+        y: 2,
+      }),
+    [
+      `${v0}.schema.openAPIV3Schema.properties[spec].properties[size].default: FieldValueInvalid: must not have unknown fields`,
+    ],
+  ],
+  [
+    'defaults: valid against their schema',
+    (c) =>
+      (c.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.mode.default =
+        'Medium'),
+    [
+      `${v0}.schema.openAPIV3Schema.properties[spec].properties[mode].default: FieldValueNotSupported: supported values: "Fast", "Slow"`,
+    ],
+  ],
+];
+for (const [name, mutate, want] of schemaRows)
+  test(`ValidateCustomResourceDefinition with the schema libraries: ${name}`, () => {
+    const c = crd();
+    mutate(c);
+    check(validateCustomResourceDefinition(c as ApiObject, crdSchemaChecks), want);
+  });

@@ -84,7 +84,8 @@ const allowedAtRootSchemaGoNames =
 export interface SchemaChecks {
   structural(schema: JSONSchemaProps, path: FieldPath): FieldError[];
   defaults(schema: JSONSchemaProps, path: FieldPath): FieldError[];
-  rules(schema: JSONSchemaProps, path: FieldPath): FieldError[];
+  /** x-kubernetes-validations: compiled, typed and costed (crd-cel's validateSchemaRules). */
+  rules?(schema: JSONSchemaProps, path: FieldPath): FieldError[];
 }
 
 export interface CrdValidationOptions {
@@ -350,7 +351,7 @@ function validateVersionSchema(
   if (structural.length === 0) {
     const defaults = checks.defaults(schema, p);
     errs.push(...defaults);
-    if (defaults.length === 0) errs.push(...checks.rules(schema, p));
+    if (defaults.length === 0 && checks.rules) errs.push(...checks.rules(schema, p));
   }
   return errs;
 }
