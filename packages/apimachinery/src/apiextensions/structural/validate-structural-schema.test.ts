@@ -434,7 +434,10 @@ const rows: Row[] = [
   {
     name: 'type null',
     schema: spec({ type: 'null' }),
-    want: [`${S}.type: Forbidden: type cannot be set to null, use nullable as an alternative`],
+    want: [
+      `${S}.type: Forbidden: type cannot be set to null, use nullable as an alternative`,
+      `${S}.type: Unsupported value: "null": supported values: "array", "boolean", "integer", "number", "object", "string"`,
+    ],
   },
   {
     name: 'unknown type',

@@ -72,7 +72,7 @@ function additionalPropertiesSchema(s: JSONSchemaProps): JSONSchemaProps | undef
 function validateSpecStandard(s: JSONSchemaProps, p: FieldPath, ctx: SpecContext): FieldError[] {
   const errs: FieldError[] = [];
   if (s.type !== undefined && s.type !== '' && !openapiV3Types.includes(s.type)) {
-    if (s.type !== 'null') errs.push(fieldNotSupported(p.child('type'), s.type, openapiV3Types));
+    errs.push(fieldNotSupported(p.child('type'), s.type, openapiV3Types));
   }
   if (s.default !== undefined && !ctx.allowDefaults) {
     let detail = 'must not be set';
