@@ -302,6 +302,25 @@ const rows: Row[] = [
     ],
   },
   {
+    name: 'additionalProperties: false is still forbidden at the root',
+    schema: { type: 'object', additionalProperties: false },
+    want: [`${P}.additionalProperties: Forbidden: must not be used at the root`],
+  },
+  {
+    name: 'additionalProperties: false allowed below the root and in junctors',
+    schema: spec({
+      type: 'object',
+      additionalProperties: false,
+      allOf: [{ additionalProperties: false }],
+    }),
+    want: [],
+  },
+  {
+    name: 'additionalProperties: true forbidden in junctors',
+    schema: spec({ type: 'object', anyOf: [{ additionalProperties: true }] }),
+    want: [`${S}.anyOf[0].additionalProperties: Forbidden: must be undefined to be structural`],
+  },
+  {
     name: 'additionalProperties forbidden in junctors',
     schema: spec({ type: 'object', allOf: [{ additionalProperties: { type: 'string' } }] }),
     want: [`${S}.allOf[0].additionalProperties: Forbidden: must be undefined to be structural`],

@@ -459,7 +459,7 @@ function validateStructuralInvariants(
   for (const [k, v] of Object.entries(s.properties ?? {})) {
     validateStructuralInvariants(v, 'field', p.child('properties').key(k), errs);
   }
-  if (s.additionalProperties !== undefined && s.additionalProperties !== false) {
+  if (s.additionalProperties !== undefined) {
     if (lvl === 'root') {
       errs.push(fieldForbidden(p.child('additionalProperties'), 'must not be used at the root'));
     }
@@ -652,7 +652,8 @@ function validateNestedValueValidation(
     validateNestedValueValidation(f, false, p.child('properties').key(k), errs);
   }
   if (v.type) errs.push(fieldForbidden(p.child('type'), 'must be empty to be structural'));
-  if (v.additionalProperties !== undefined) {
+  // NewStructural keeps a nested additionalProperties only as a schema or `true`.
+  if (v.additionalProperties !== undefined && v.additionalProperties !== false) {
     errs.push(
       fieldForbidden(p.child('additionalProperties'), 'must be undefined to be structural')
     );
