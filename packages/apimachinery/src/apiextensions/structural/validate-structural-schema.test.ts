@@ -644,6 +644,33 @@ const rows: Row[] = [
       `${S}.items.properties[name].nullable: Forbidden: this property is in x-kubernetes-list-map-keys, so it cannot be nullable`,
     ],
   },
+  // x-kubernetes-validations shapes (compiling the rules is CEL's part).
+  {
+    name: 'validation rule shapes',
+    schema: spec({
+      type: 'object',
+      'x-kubernetes-validations': [
+        { rule: ' ' },
+        { rule: 'self.a', message: '  ' },
+        { rule: 'self.a', message: 'two\nlines' },
+        { rule: 'self.a ||\nself.b' },
+        { rule: 'self.a', messageExpression: ' ', reason: 'FieldValueWrong' },
+        { rule: 'self.a', fieldPath: ' ' },
+        { rule: 'self.a', fieldPath: '.a\n' },
+        { rule: 'self.a', message: 'ok', reason: 'FieldValueForbidden', fieldPath: '.a' },
+      ],
+    }),
+    want: [
+      `${S}.x-kubernetes-validations[0].rule: Required value: rule is not specified`,
+      `${S}.x-kubernetes-validations[1].message: Invalid value: "  ": must be non-empty if specified`,
+      `${S}.x-kubernetes-validations[2].message: Invalid value: "two\\nlines": must not contain line breaks`,
+      `${S}.x-kubernetes-validations[3].message: Required value: message must be specified if rule contains line breaks`,
+      `${S}.x-kubernetes-validations[4].messageExpression: Required value: messageExpression must be non-empty if specified`,
+      `${S}.x-kubernetes-validations[4].reason: Unsupported value: "FieldValueWrong": supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"`,
+      `${S}.x-kubernetes-validations[5].fieldPath: Invalid value: " ": must be non-empty if specified`,
+      `${S}.x-kubernetes-validations[6].fieldPath: Invalid value: ".a\\n": must not contain line breaks`,
+    ],
+  },
 ];
 
 for (const row of rows) {
