@@ -600,6 +600,8 @@ interface Cache {
   v2Protobuf: Rendered;
   v3Root: Rendered;
   v3: Map<string, Rendered>;
+  /** The registry's generation the documents were built at. */
+  generation: number;
 }
 
 const caches = new WeakMap<ResourceRegistry, Cache>();
@@ -607,7 +609,7 @@ const caches = new WeakMap<ResourceRegistry, Cache>();
 /** Every document of a registry, generated on first use and then reused. */
 function documentsFor(registry: ResourceRegistry): Cache {
   const cached = caches.get(registry);
-  if (cached) return cached;
+  if (cached?.generation === registry.generation) return cached;
   const v2 = buildOpenApiV2(registry);
   const v3 = new Map<string, Rendered>();
   const rootPaths: JsonObject = {};
@@ -625,6 +627,7 @@ function documentsFor(registry: ResourceRegistry): Cache {
     v2Protobuf: render(encodeOpenApiV2Protobuf(v2), protobufV2),
     v3Root: render(Buffer.from(JSON.stringify({ paths: rootPaths })), 'application/json'),
     v3,
+    generation: registry.generation,
   };
   caches.set(registry, cache);
   return cache;

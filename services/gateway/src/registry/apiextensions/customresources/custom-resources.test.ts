@@ -1,0 +1,256 @@
+// Custom resources served live (issue 13, crd-serve) in a suite of two gateways with the CRD
+// controllers on: a CRD once Established is served by every gateway (discovery, REST, field
+// selectors), its objects pruned (fieldValidation Strict/Warn/Ignore), defaulted and validated
+// by the schema, the status subresource, JSON and YAML only, creates refused while the CRD is
+// Terminating, and the resource gone from every gateway once the CRD is deleted.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startSuite, waitFor } from '@orch/testing';
+import type { Suite } from '@orch/testing';
+
+const group = 'serve.example.com';
+const crdName = `gizmos.${group}`;
+const crds = '/apis/apiextensions.orch.io/v1/customresourcedefinitions';
+const gizmos = (ns: string, name = '') =>
+  `/apis/${group}/v1/namespaces/${ns}/gizmos${name ? `/${name}` : ''}`;
+
+const crd = {
+  apiVersion: 'apiextensions.orch.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: crdName },
+  spec: {
+    group,
+    names: { plural: 'gizmos', singular: 'gizmo', kind: 'Gizmo', shortNames: ['gz'] },
+    scope: 'Namespaced',
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        subresources: { status: {} },
+        selectableFields: [{ jsonPath: '.spec.color' }],
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: {
+                type: 'object',
+                properties: {
+                  size: { type: 'integer', minimum: 1, default: 3 },
+                  color: { type: 'string', enum: ['red', 'blue'] },
+                },
+              },
+              status: { type: 'object', properties: { phase: { type: 'string' } } },
+            },
+          },
+        },
+      },
+    ],
+  },
+};
+
+const gizmo = (
+  name: string,
+  spec: Record<string, unknown>,
+  more: Record<string, unknown> = {}
+) => ({
+  apiVersion: `${group}/v1`,
+  kind: 'Gizmo',
+  metadata: { name },
+  spec,
+  ...more,
+});
+
+describe('custom resources served by every gateway', () => {
+  let suite: Suite;
+  const until = (what: string, ok: () => Promise<boolean>) =>
+    waitFor(what, ok, { timeoutMs: 20_000, intervalMs: 20 });
+
+  before(async () => {
+    suite = await startSuite({ gateways: 2, controllers: true });
+    const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'cr' } };
+    assert.equal((await suite.request(0, 'POST', '/api/v1/namespaces', ns)).status, 201);
+  });
+  after(async () => {
+    await suite?.stop();
+  });
+
+  it('serves an Established CRD on both gateways: discovery and REST', async (t) => {
+    assert.equal((await suite.request(0, 'GET', gizmos('cr'))).status, 404);
+    const r = await suite.request(0, 'POST', crds, crd);
+    assert.equal(r.status, 201, r.text);
+    await until('Established', async () => {
+      const got = (await suite.request(0, 'GET', `${crds}/${crdName}`)).body as any;
+      return got.status?.conditions?.some(
+        (c: any) => c.type === 'Established' && c.status === 'True'
+      );
+    });
+    const established = Date.now();
+    for (const gw of [0, 1]) {
+      await until(`gateway ${gw} serves gizmos`, async () => {
+        return (await suite.request(gw, 'GET', gizmos('cr'))).status === 200;
+      });
+    }
+    t.diagnostic(`both gateways served gizmos ${Date.now() - established} ms after Established`);
+    for (const gw of [0, 1]) {
+      const groups = (await suite.request(gw, 'GET', '/apis')).body as any;
+      const g = groups.groups.find((x: any) => x.name === group);
+      assert.deepEqual(g?.preferredVersion, { groupVersion: `${group}/v1`, version: 'v1' });
+      const list = (await suite.request(gw, 'GET', `/apis/${group}/v1`)).body as any;
+      assert.deepEqual(
+        list.resources.map((x: any) => [x.name, x.kind, x.namespaced, x.shortNames]),
+        [
+          ['gizmos', 'Gizmo', true, ['gz']],
+          ['gizmos/status', 'Gizmo', true, undefined],
+        ]
+      );
+    }
+  });
+
+  it('prunes unknown fields: Strict refuses, Warn warns, Ignore is silent; defaults are set', async () => {
+    const strict = await suite.request(
+      0,
+      'POST',
+      `${gizmos('cr')}?fieldValidation=Strict`,
+      gizmo('a', { color: 'red', bogus: 1 })
+    );
+    assert.equal(strict.status, 400, strict.text);
+    assert.match((strict.body as any).message, /strict decoding error: unknown field "spec.bogus"/);
+
+    const warn = await suite.request(
+      0,
+      'POST',
+      gizmos('cr'),
+      gizmo('a', { color: 'red', bogus: 1 })
+    );
+    assert.equal(warn.status, 201, warn.text);
+    assert.equal(warn.headers['warning'], '299 - "unknown field \\"spec.bogus\\""');
+    assert.deepEqual((warn.body as any).spec, { color: 'red', size: 3 });
+
+    const ignore = await suite.request(
+      0,
+      'POST',
+      `${gizmos('cr')}?fieldValidation=Ignore`,
+      gizmo('b', { color: 'blue', bogus: 1 })
+    );
+    assert.equal(ignore.status, 201, ignore.text);
+    assert.equal(ignore.headers['warning'], undefined);
+    // Read back through the other gateway: stored pruned and defaulted.
+    const got = await suite.request(1, 'GET', gizmos('cr', 'b'));
+    assert.deepEqual((got.body as any).spec, { color: 'blue', size: 3 });
+  });
+
+  it('refuses objects the schema does not accept, with upstream messages, storing nothing', async () => {
+    const r = await suite.request(
+      0,
+      'POST',
+      gizmos('cr'),
+      gizmo('bad', { size: 0, color: 'green' })
+    );
+    assert.equal(r.status, 422, r.text);
+    const body = r.body as any;
+    assert.match(
+      body.message,
+      /spec\.size: Invalid value: 0: spec\.size in body should be greater than or equal to 1/
+    );
+    assert.match(
+      body.message,
+      /spec\.color: Unsupported value: "green": supported values: "red", "blue"/
+    );
+    assert.equal((await suite.request(0, 'GET', gizmos('cr', 'bad'))).status, 404);
+  });
+
+  it('status subresource: main writes keep status, /status writes only status; generation follows spec', async () => {
+    const created = await suite.request(
+      0,
+      'POST',
+      gizmos('cr'),
+      gizmo('s', { color: 'red' }, { status: { phase: 'ignored' } })
+    );
+    assert.equal(created.status, 201, created.text);
+    assert.equal((created.body as any).status, undefined);
+    assert.equal((created.body as any).metadata.generation, 1);
+
+    const st = await suite.request(0, 'PUT', `${gizmos('cr', 's')}/status`, {
+      ...(created.body as any),
+      spec: { color: 'blue', size: 9 },
+      status: { phase: 'Ready' },
+    });
+    assert.equal(st.status, 200, st.text);
+    assert.deepEqual((st.body as any).spec, { color: 'red', size: 3 });
+    assert.deepEqual((st.body as any).status, { phase: 'Ready' });
+    assert.equal((st.body as any).metadata.generation, 1);
+
+    const patched = await suite.request(
+      1,
+      'PATCH',
+      gizmos('cr', 's'),
+      { spec: { size: 5 }, status: { phase: 'Lost' } },
+      { 'Content-Type': 'application/merge-patch+json' }
+    );
+    assert.equal(patched.status, 200, patched.text);
+    assert.deepEqual((patched.body as any).spec, { color: 'red', size: 5 });
+    assert.deepEqual((patched.body as any).status, { phase: 'Ready' });
+    assert.equal((patched.body as any).metadata.generation, 2);
+  });
+
+  it('selectable fields in field selectors; JSON and YAML only', async () => {
+    const reds = await suite.request(1, 'GET', `${gizmos('cr')}?fieldSelector=spec.color%3Dred`);
+    assert.equal(reds.status, 200, reds.text);
+    assert.deepEqual((reds.body as any).items.map((o: any) => o.metadata.name).sort(), ['a', 's']);
+    const unknown = await suite.request(1, 'GET', `${gizmos('cr')}?fieldSelector=spec.size%3D3`);
+    assert.equal(unknown.status, 400, unknown.text);
+
+    const smp = await suite.request(
+      0,
+      'PATCH',
+      gizmos('cr', 'a'),
+      { spec: { size: 4 } },
+      {
+        'Content-Type': 'application/strategic-merge-patch+json',
+      }
+    );
+    assert.equal(smp.status, 415, smp.text);
+    const pb = await suite.request(0, 'POST', gizmos('cr'), Buffer.from([0x6b, 0x38, 0x73, 0]), {
+      'Content-Type': 'application/vnd.kubernetes.protobuf',
+    });
+    assert.equal(pb.status, 415, pb.text);
+  });
+
+  it('refuses creates while the CRD is Terminating, then stops serving it everywhere', async () => {
+    // An object with a finalizer of its own holds the CRD in Terminating.
+    const held = gizmo('held', { color: 'red' });
+    (held.metadata as any).finalizers = ['example.com/hold'];
+    assert.equal((await suite.request(0, 'POST', gizmos('cr'), held)).status, 201);
+    assert.equal((await suite.request(0, 'DELETE', `${crds}/${crdName}`)).status, 200);
+    await until('create refused on both gateways', async () => {
+      const codes = await Promise.all(
+        [0, 1].map(
+          async (gw) => (await suite.request(gw, 'POST', gizmos('cr'), gizmo(`t${gw}`, {}))).status
+        )
+      );
+      return codes.every((c) => c === 405);
+    });
+    const refused = await suite.request(1, 'POST', gizmos('cr'), gizmo('late', {}));
+    assert.equal(
+      (refused.body as any).message,
+      'create not allowed while custom resource definition is terminating'
+    );
+    const patch = { metadata: { finalizers: null } };
+    const released = await suite.request(0, 'PATCH', gizmos('cr', 'held'), patch, {
+      'Content-Type': 'application/merge-patch+json',
+    });
+    assert.equal(released.status, 200, released.text);
+    for (const gw of [0, 1]) {
+      await until(`gateway ${gw} stops serving gizmos`, async () => {
+        return (await suite.request(gw, 'GET', gizmos('cr'))).status === 404;
+      });
+      const groups = (await suite.request(gw, 'GET', '/apis')).body as any;
+      assert.equal(
+        groups.groups.find((x: any) => x.name === group),
+        undefined
+      );
+      assert.equal((await suite.request(gw, 'GET', `/apis/${group}/v1`)).status, 404);
+    }
+  });
+});
