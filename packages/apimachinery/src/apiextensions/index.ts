@@ -31,4 +31,5 @@ export { applyDefaults } from './structural/apply-defaults.js';
 export { pruneObject } from './structural/prune-object.js';
 export { supportedStringFormats } from './structural/formats.js';
 export { validateCustomResource } from './structural/validate-custom-resource.js';
+export { validateDefaults } from './structural/validate-defaults.js';
 export { validateStructuralSchema } from './structural/validate-structural-schema.js';

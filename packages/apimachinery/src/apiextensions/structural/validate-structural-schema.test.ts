@@ -302,6 +302,25 @@ const rows: Row[] = [
     ],
   },
   {
+    name: 'additionalProperties: false is still forbidden at the root',
+    schema: { type: 'object', additionalProperties: false },
+    want: [`${P}.additionalProperties: Forbidden: must not be used at the root`],
+  },
+  {
+    name: 'additionalProperties: false allowed below the root and in junctors',
+    schema: spec({
+      type: 'object',
+      additionalProperties: false,
+      allOf: [{ additionalProperties: false }],
+    }),
+    want: [],
+  },
+  {
+    name: 'additionalProperties: true forbidden in junctors',
+    schema: spec({ type: 'object', anyOf: [{ additionalProperties: true }] }),
+    want: [`${S}.anyOf[0].additionalProperties: Forbidden: must be undefined to be structural`],
+  },
+  {
     name: 'additionalProperties forbidden in junctors',
     schema: spec({ type: 'object', allOf: [{ additionalProperties: { type: 'string' } }] }),
     want: [`${S}.allOf[0].additionalProperties: Forbidden: must be undefined to be structural`],
@@ -434,7 +453,10 @@ const rows: Row[] = [
   {
     name: 'type null',
     schema: spec({ type: 'null' }),
-    want: [`${S}.type: Forbidden: type cannot be set to null, use nullable as an alternative`],
+    want: [
+      `${S}.type: Forbidden: type cannot be set to null, use nullable as an alternative`,
+      `${S}.type: Unsupported value: "null": supported values: "array", "boolean", "integer", "number", "object", "string"`,
+    ],
   },
   {
     name: 'unknown type',
@@ -620,6 +642,33 @@ const rows: Row[] = [
     want: [
       `${S}.items.properties[name].default: Required value: this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property`,
       `${S}.items.properties[name].nullable: Forbidden: this property is in x-kubernetes-list-map-keys, so it cannot be nullable`,
+    ],
+  },
+  // x-kubernetes-validations shapes (compiling the rules is CEL's part).
+  {
+    name: 'validation rule shapes',
+    schema: spec({
+      type: 'object',
+      'x-kubernetes-validations': [
+        { rule: ' ' },
+        { rule: 'self.a', message: '  ' },
+        { rule: 'self.a', message: 'two\nlines' },
+        { rule: 'self.a ||\nself.b' },
+        { rule: 'self.a', messageExpression: ' ', reason: 'FieldValueWrong' },
+        { rule: 'self.a', fieldPath: ' ' },
+        { rule: 'self.a', fieldPath: '.a\n' },
+        { rule: 'self.a', message: 'ok', reason: 'FieldValueForbidden', fieldPath: '.a' },
+      ],
+    }),
+    want: [
+      `${S}.x-kubernetes-validations[0].rule: Required value: rule is not specified`,
+      `${S}.x-kubernetes-validations[1].message: Invalid value: "  ": must be non-empty if specified`,
+      `${S}.x-kubernetes-validations[2].message: Invalid value: "two\\nlines": must not contain line breaks`,
+      `${S}.x-kubernetes-validations[3].message: Required value: message must be specified if rule contains line breaks`,
+      `${S}.x-kubernetes-validations[4].messageExpression: Required value: messageExpression must be non-empty if specified`,
+      `${S}.x-kubernetes-validations[4].reason: Unsupported value: "FieldValueWrong": supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"`,
+      `${S}.x-kubernetes-validations[5].fieldPath: Invalid value: " ": must be non-empty if specified`,
+      `${S}.x-kubernetes-validations[6].fieldPath: Invalid value: ".a\\n": must not contain line breaks`,
     ],
   },
 ];

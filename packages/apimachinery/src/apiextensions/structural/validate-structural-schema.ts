@@ -2,8 +2,8 @@
 // apiextensions-apiserver pkg/apis/apiextensions/validation/validation.go
 // (ValidateCustomResourceDefinitionOpenAPISchema, specStandardValidatorV3.validate,
 // validateMapListKeysMapSet) and the structural invariants of pkg/apiserver/schema
-// (NewStructural, validation.go validateStructuralInvariants, complete.go). The CEL rule checks of
-// x-kubernetes-validations are not here.
+// (NewStructural, validation.go validateStructuralInvariants, complete.go). Of
+// x-kubernetes-validations only the rules' shape is checked here; compiling them is CEL's part.
 import type { FieldError } from '../../errors/index.js';
 import {
   fieldForbidden,
@@ -72,7 +72,7 @@ function additionalPropertiesSchema(s: JSONSchemaProps): JSONSchemaProps | undef
 function validateSpecStandard(s: JSONSchemaProps, p: FieldPath, ctx: SpecContext): FieldError[] {
   const errs: FieldError[] = [];
   if (s.type !== undefined && s.type !== '' && !openapiV3Types.includes(s.type)) {
-    if (s.type !== 'null') errs.push(fieldNotSupported(p.child('type'), s.type, openapiV3Types));
+    errs.push(fieldNotSupported(p.child('type'), s.type, openapiV3Types));
   }
   if (s.default !== undefined && !ctx.allowDefaults) {
     let detail = 'must not be set';
@@ -361,6 +361,8 @@ function validateOpenAPISchema(
     }
   }
 
+  validateRuleShapes(s, p, errs);
+
   // validateMapListKeysMapSet (required for new CRDs).
   if (items && (listType === 'set' || listType === 'map')) {
     if (items.nullable) {
@@ -395,6 +397,57 @@ function validateOpenAPISchema(
       }
     }
   }
+}
+
+const supportedValidationReasons = [
+  'FieldValueDuplicate',
+  'FieldValueForbidden',
+  'FieldValueInvalid',
+  'FieldValueRequired',
+];
+const newlines = /[\n\r]+/;
+
+/**
+ * The shape of each x-kubernetes-validations rule (rule, message, messageExpression, reason,
+ * fieldPath), checked before any CEL compilation; compiling and costing rules is CEL's part.
+ */
+function validateRuleShapes(s: JSONSchemaProps, p: FieldPath, errs: FieldError[]): void {
+  (s['x-kubernetes-validations'] ?? []).forEach((rule, i) => {
+    const rp = p.child('x-kubernetes-validations').index(i);
+    const trimmedRule = (rule.rule ?? '').trim();
+    const message = rule.message ?? '';
+    const trimmedMsg = message.trim();
+    if (trimmedRule === '') {
+      errs.push(fieldRequired(rp.child('rule'), 'rule is not specified'));
+    } else if (message.length > 0 && trimmedMsg === '') {
+      errs.push(fieldInvalid(rp.child('message'), message, 'must be non-empty if specified'));
+    } else if (newlines.test(trimmedMsg)) {
+      errs.push(fieldInvalid(rp.child('message'), message, 'must not contain line breaks'));
+    } else if (newlines.test(trimmedRule) && trimmedMsg === '') {
+      errs.push(
+        fieldRequired(rp.child('message'), 'message must be specified if rule contains line breaks')
+      );
+    }
+    const messageExpression = rule.messageExpression ?? '';
+    if (messageExpression.length > 0 && messageExpression.trim() === '') {
+      errs.push(
+        fieldRequired(
+          rp.child('messageExpression'),
+          'messageExpression must be non-empty if specified'
+        )
+      );
+    }
+    if (rule.reason !== undefined && !supportedValidationReasons.includes(rule.reason)) {
+      errs.push(fieldNotSupported(rp.child('reason'), rule.reason, supportedValidationReasons));
+    }
+    const fieldPath = rule.fieldPath ?? '';
+    if (fieldPath.length > 0 && fieldPath.trim() === '') {
+      errs.push(fieldInvalid(rp.child('fieldPath'), fieldPath, 'must be non-empty if specified'));
+    }
+    if (newlines.test(fieldPath)) {
+      errs.push(fieldInvalid(rp.child('fieldPath'), fieldPath, 'must not contain line breaks'));
+    }
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -459,7 +512,7 @@ function validateStructuralInvariants(
   for (const [k, v] of Object.entries(s.properties ?? {})) {
     validateStructuralInvariants(v, 'field', p.child('properties').key(k), errs);
   }
-  if (s.additionalProperties !== undefined && s.additionalProperties !== false) {
+  if (s.additionalProperties !== undefined) {
     if (lvl === 'root') {
       errs.push(fieldForbidden(p.child('additionalProperties'), 'must not be used at the root'));
     }
@@ -652,7 +705,8 @@ function validateNestedValueValidation(
     validateNestedValueValidation(f, false, p.child('properties').key(k), errs);
   }
   if (v.type) errs.push(fieldForbidden(p.child('type'), 'must be empty to be structural'));
-  if (v.additionalProperties !== undefined) {
+  // NewStructural keeps a nested additionalProperties only as a schema or `true`.
+  if (v.additionalProperties !== undefined && v.additionalProperties !== false) {
     errs.push(
       fieldForbidden(p.child('additionalProperties'), 'must be undefined to be structural')
     );
