@@ -150,6 +150,29 @@ describe('CustomResourceDefinitions', () => {
     assert.match(again.stdout, /unchanged/);
   });
 
+  it('kubectl apply --server-side creates and updates a CRD; the schema is one value in managedFields', async () => {
+    const name = 'whatsits.widgets.example.com';
+    const c = {
+      apiVersion: 'apiextensions.orch.io/v1',
+      kind: 'CustomResourceDefinition',
+      ...crd('whatsits', 'Whatsit'),
+    };
+    const first = await kubectl(['apply', '--server-side', '-f', '-'], JSON.stringify(c));
+    assert.equal(first.code, 0, first.stderr);
+    await until(`${name} Established`, () => conditionIs(name, 'Established', 'True'));
+    c.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.color = {
+      type: 'string',
+    };
+    const second = await kubectl(['apply', '--server-side', '-f', '-'], JSON.stringify(c));
+    assert.equal(second.code, 0, second.stderr);
+    const got = (await get(name)).body;
+    assert.deepEqual(
+      Object.keys(got.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties).sort(),
+      ['color', 'size']
+    );
+    assert.equal(got.metadata.generation, 2);
+  });
+
   it('a second CRD of the group whose names conflict is not accepted, until the first goes', async () => {
     await create(crd('gadgets', 'Gadget', { shortNames: ['gd'] }));
     await until('gadgets Established', () =>

@@ -6,6 +6,7 @@
 // removes the CRD. A CRD that was never Established served nothing, so has nothing to delete.
 import {
   customResourceCleanupFinalizer,
+  findCRDCondition,
   isCRDConditionTrue,
   setCRDCondition,
 } from '@orch/apimachinery/apiextensions';
@@ -53,10 +54,12 @@ export class CrdFinalizer extends CrdController {
     if (!found.metadata.finalizers?.includes(customResourceCleanupFinalizer)) return 'done';
     let crd = structuredClone(found);
     try {
-      crd = await this.#setCondition(
-        crd,
-        terminating('InstanceDeletionInProgress', 'CustomResource deletion is in progress')
-      );
+      // In progress, unless a previous pass already said how far it got.
+      if (findCRDCondition(crd.status, 'Terminating')?.reason === 'InstanceDeletionPending')
+        crd = await this.#setCondition(
+          crd,
+          terminating('InstanceDeletionInProgress', 'CustomResource deletion is in progress')
+        );
       if (
         isCRDConditionTrue(crd.status, 'Established') &&
         isCRDConditionTrue(crd.status, 'NamesAccepted')
@@ -91,6 +94,14 @@ export class CrdFinalizer extends CrdController {
     crd: CustomResourceDefinition,
     cond: CustomResourceDefinitionCondition
   ): Promise<CustomResourceDefinition> {
+    const current = findCRDCondition(crd.status, cond.type);
+    // An unchanged condition is not written: no write, no informer event, no hot loop.
+    if (
+      current?.status === cond.status &&
+      current.reason === cond.reason &&
+      current.message === cond.message
+    )
+      return crd;
     const next = structuredClone(crd);
     setCRDCondition((next.status ??= {}), cond);
     return (await this.client.request(

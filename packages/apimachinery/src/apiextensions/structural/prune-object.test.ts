@@ -235,6 +235,32 @@ const rows: Row[] = [
     want: { s: {} },
     pruned: ['s.a', 's.b'],
   },
+  {
+    name: 'additionalProperties: false keeps keys (value validation refuses them)',
+    schema: { type: 'object', properties: { m: { type: 'object', additionalProperties: false } } },
+    obj: { m: { a: 'x' } },
+    want: { m: { a: 'x' } },
+    pruned: [],
+  },
+  {
+    name: 'a map inside a list inside a map',
+    schema: {
+      type: 'object',
+      properties: {
+        m: {
+          type: 'object',
+          additionalProperties: {
+            type: 'array',
+            items: { type: 'object', additionalProperties: { type: 'string' } },
+          },
+        },
+        k: { type: 'string' },
+      },
+    },
+    obj: { m: { a: [{ x: 'y' }, 'scalar'] }, k: 'v', z: [{ deep: 1 }] },
+    want: { m: { a: [{ x: 'y' }, 'scalar'] }, k: 'v' },
+    pruned: ['z'],
+  },
 ];
 
 for (const row of rows) {

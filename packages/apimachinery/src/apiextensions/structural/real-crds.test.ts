@@ -12,6 +12,7 @@ import {
   applyDefaults,
   pruneObject,
   validateCustomResource,
+  validateDefaults,
   validateStructuralSchema,
 } from '../index.js';
 
@@ -80,7 +81,7 @@ for (const [name, crd] of [
   ['certificates.cert-manager.io', certificates],
   ['servicemonitors.monitoring.coreos.com', serviceMonitors],
 ] as const) {
-  test(`${name}: every version's schema is structural`, () => {
+  test(`${name}: every version's schema is structural, its defaults valid`, () => {
     assert.equal(crd.apiVersion, 'apiextensions.orch.io/v1');
     for (const [i, v] of crd.spec.versions.entries()) {
       const errs = validateStructuralSchema(
@@ -88,6 +89,11 @@ for (const [name, crd] of [
         newPath('spec', `versions[${i}]`, 'schema', 'openAPIV3Schema')
       );
       assert.deepEqual(errs.map(fieldErrorMessage), []);
+      const defaults = validateDefaults(
+        v.schema!.openAPIV3Schema!,
+        newPath('spec', `versions[${i}]`, 'schema', 'openAPIV3Schema')
+      );
+      assert.deepEqual(defaults.map(fieldErrorMessage), []);
     }
   });
 }

@@ -1,8 +1,7 @@
 // The schema checks the CRD strategy makes on each version's openAPIV3Schema, from the libraries
 // of @orch/apimachinery/apiextensions: the structural rules (validateStructuralSchema) and the
-// defaults (pruned and valid, validate-defaults.ts).
-import { validateStructuralSchema } from '@orch/apimachinery/apiextensions';
-import { validateDefaults } from './validate-defaults.js';
+// defaults, pruned and valid (validateDefaults).
+import { validateDefaults, validateStructuralSchema } from '@orch/apimachinery/apiextensions';
 import type { SchemaChecks } from './validation.js';
 
 export const crdSchemaChecks: SchemaChecks = {

@@ -448,6 +448,38 @@ const rows: [string, (c: any) => void, string[]][] = [
     ],
   ],
   [
+    'API approval: a protected group (k8s.io, kubernetes.io, orch.io) needs the annotation',
+    (c) => {
+      c.spec.group = 'widgets.orch.io';
+      c.metadata.name = 'crontabs.widgets.orch.io';
+    },
+    [
+      'metadata.annotations[api-approved.kubernetes.io]: FieldValueRequired: protected groups must have approval annotation "api-approved.kubernetes.io", see https://github.com/kubernetes/enhancements/pull/1111',
+    ],
+  ],
+  [
+    'API approval: a URL or a reason starting with "unapproved"',
+    (c) => {
+      c.spec.group = 'gateway.networking.k8s.io';
+      c.metadata.name = 'crontabs.gateway.networking.k8s.io';
+      c.metadata.annotations = { 'api-approved.kubernetes.io': 'yes please' };
+    },
+    [
+      'metadata.annotations[api-approved.kubernetes.io]: FieldValueInvalid: protected groups must have approval annotation "api-approved.kubernetes.io" with either a URL or a reason starting with "unapproved"',
+    ],
+  ],
+  [
+    'API approval: approved by a URL, or bypassed',
+    (c) => {
+      c.spec.group = 'gateway.networking.k8s.io';
+      c.metadata.name = 'crontabs.gateway.networking.k8s.io';
+      c.metadata.annotations = {
+        'api-approved.kubernetes.io': 'https://github.com/kubernetes-sigs/gateway-api/pull/2466',
+      };
+    },
+    [],
+  ],
+  [
     'storedVersions: at least one',
     (c) => (c.status.storedVersions = []),
     ['status.storedVersions: FieldValueInvalid: must have at least one stored version'],
@@ -633,3 +665,16 @@ for (const [name, mutate, want] of schemaRows)
     mutate(c);
     check(validateCustomResourceDefinition(c as ApiObject, crdSchemaChecks), want);
   });
+
+test('validateAPIApproval on update: an approval state that did not change is never refused', () => {
+  const old = crd();
+  old.spec.group = 'widgets.orch.io';
+  old.metadata.name = 'crontabs.widgets.orch.io';
+  const next = structuredClone(old);
+  next.spec.versions[0].served = false;
+  check(validateCustomResourceDefinitionUpdate(next as ApiObject, old as ApiObject), []);
+  next.metadata.annotations = { 'api-approved.kubernetes.io': 'nope' };
+  check(validateCustomResourceDefinitionUpdate(next as ApiObject, old as ApiObject), [
+    'metadata.annotations[api-approved.kubernetes.io]: FieldValueInvalid',
+  ]);
+});

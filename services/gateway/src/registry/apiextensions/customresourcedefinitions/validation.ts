@@ -623,6 +623,48 @@ function validateName(crd: ApiObject): FieldError[] {
   ];
 }
 
+export const apiApprovedAnnotation = 'api-approved.kubernetes.io';
+
+/**
+ * IsProtectedCommunityGroup: upstream's k8s.io and kubernetes.io (CRDs keep their groups here),
+ * and this server's own orch.io.
+ */
+export function isProtectedCommunityGroup(group: string): boolean {
+  return ['k8s.io', 'kubernetes.io', 'orch.io'].some((d) => group === d || group.endsWith(`.${d}`));
+}
+
+type ApprovalState = 'invalid' | 'approved' | 'bypassed' | 'missing';
+
+/** GetAPIApprovalState. */
+function approvalState(annotations: Json): { state: ApprovalState; reason: string } {
+  const a = text(annotations[apiApprovedAnnotation]);
+  const see = 'see https://github.com/kubernetes/enhancements/pull/1111';
+  if (a === '')
+    return {
+      state: 'missing',
+      reason: `protected groups must have approval annotation "${apiApprovedAnnotation}", ${see}`,
+    };
+  if (a.startsWith('unapproved')) return { state: 'bypassed', reason: '' };
+  // url.ParseRequestURI with a scheme and a host.
+  if (/^[a-z][a-z0-9+.-]*:\/\/[^/?#\s]+/i.test(a)) return { state: 'approved', reason: '' };
+  return {
+    state: 'invalid',
+    reason: `protected groups must have approval annotation "${apiApprovedAnnotation}" with either a URL or a reason starting with "unapproved", ${see}`,
+  };
+}
+
+/** validateAPIApproval: a CRD of a protected group names its API review, unless the state did not change. */
+function validateAPIApproval(crd: ApiObject, old?: ApiObject): FieldError[] {
+  if (!isProtectedCommunityGroup(text(obj(crd['spec'])['group']))) return [];
+  const next = approvalState(obj(crd.metadata.annotations));
+  if (old && approvalState(obj(old.metadata.annotations)).state === next.state) return [];
+  const path = newPath('metadata', 'annotations').key(apiApprovedAnnotation);
+  if (next.state === 'missing') return [fieldRequired(path, next.reason)];
+  if (next.state === 'invalid')
+    return [fieldInvalid(path, obj(crd.metadata.annotations)[apiApprovedAnnotation], next.reason)];
+  return [];
+}
+
 /** validatePreserveUnknownFields: v1 does not allow turning it on. */
 function validatePreserveUnknownFields(crd: ApiObject, old?: ApiObject): FieldError[] {
   if (old && obj(old['spec'])['preserveUnknownFields'] === true) return [];
@@ -656,6 +698,7 @@ function common(
       list(spec['versions']).map(obj),
       newPath('status', 'storedVersions')
     ),
+    ...validateAPIApproval(crd, old),
     ...validatePreserveUnknownFields(crd, old),
   ];
 }
