@@ -13,6 +13,7 @@ import {
 } from '../../errors/index.js';
 import type { FieldPath } from '../../errors/index.js';
 import type { JSONSchemaProps } from '../types.js';
+import { compileGoRegexp } from './go-regexp.js';
 
 type Level = 'root' | 'item' | 'field';
 
@@ -678,14 +679,13 @@ function validateValueValidation(
   );
   validateNestedValueValidation(v.not, false, p.child('not'), errs);
   if (v.pattern) {
-    try {
-      new RegExp(v.pattern, 'u');
-    } catch (e) {
+    const re = compileGoRegexp(v.pattern);
+    if (re instanceof Error) {
       errs.push(
         fieldInvalid(
           p.child('pattern'),
           v.pattern,
-          `must be a valid regular expression, but isn't: ${(e as Error).message}`
+          `must be a valid regular expression, but isn't: ${re.message}`
         )
       );
     }
