@@ -472,6 +472,11 @@ const rows: Row[] = [
     want: [`${S}.definitions: Forbidden: definitions is not supported`],
   },
   {
+    name: '$schema: only the conversion error (no schema check covers it)',
+    schema: spec({ type: 'object', $schema: 'http://json-schema.org/draft-04/schema#' }),
+    want: [`${P}: Invalid value: "": OpenAPIV3Schema 'schema' is not supported`],
+  },
+  {
     name: 'items as an array of schemas',
     schema: spec({ type: 'array', items: [{ type: 'string' }] }),
     want: [`${S}.items: Forbidden: items must be a schema object and not an array`],
