@@ -267,9 +267,7 @@ class ValueValidator {
     if (s.additionalProperties === false) {
       for (const k of Object.keys(data)) {
         if (!propertyOf(s, k)) {
-          this.errs.push(
-            fieldInvalid(field, k, `${join(name, k)} in body is a forbidden property`)
-          );
+          this.errs.push(fieldInvalid(field, k, `${name}.${k} in body is a forbidden property`));
         }
       }
     }
