@@ -18,3 +18,12 @@ export type {
   WebhookClientConfig,
 } from './types.js';
 export { apiextensionsGroup } from './types.js';
+// OpenAPI of a CRD version (crd-oapi).
+export type {
+  CustomResourceListOpenAPIOptions,
+  CustomResourceOpenAPIOptions,
+} from './openapi/custom-resource-openapi-schema.js';
+export {
+  customResourceListOpenAPISchema,
+  customResourceOpenAPISchema,
+} from './openapi/custom-resource-openapi-schema.js';

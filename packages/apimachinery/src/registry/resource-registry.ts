@@ -5,6 +5,7 @@ import type { ResourceDefinition } from './resource-definition.js';
 export class ResourceRegistry {
   readonly #byPath = new Map<string, ResourceDefinition>();
   readonly #defs: ResourceDefinition[] = [];
+  #generation = 0;
 
   constructor(defs: readonly ResourceDefinition[]) {
     for (const def of defs) this.add(def);
@@ -15,6 +16,15 @@ export class ResourceRegistry {
     if (this.#byPath.has(key)) throw new Error(`resource ${key} registered twice`);
     this.#byPath.set(key, def);
     this.#defs.push(def);
+    this.#generation++;
+  }
+
+  /**
+   * Counts the changes to the set of definitions: what is derived from all of them (the OpenAPI
+   * documents) is rebuilt when it moves.
+   */
+  get generation(): number {
+    return this.#generation;
   }
 
   lookup(group: string, version: string, resource: string): ResourceDefinition | undefined {
