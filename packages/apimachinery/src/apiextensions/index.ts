@@ -33,3 +33,12 @@ export { supportedStringFormats } from './structural/formats.js';
 export { validateCustomResource } from './structural/validate-custom-resource.js';
 export { validateDefaults } from './structural/validate-defaults.js';
 export { validateStructuralSchema } from './structural/validate-structural-schema.js';
+// OpenAPI of a CRD version (crd-oapi).
+export type {
+  CustomResourceListOpenAPIOptions,
+  CustomResourceOpenAPIOptions,
+} from './openapi/custom-resource-openapi-schema.js';
+export {
+  customResourceListOpenAPISchema,
+  customResourceOpenAPISchema,
+} from './openapi/custom-resource-openapi-schema.js';
