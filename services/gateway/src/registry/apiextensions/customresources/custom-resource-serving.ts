@@ -14,6 +14,7 @@ import type { Cachers } from '../../../cache/cachers.js';
 import { restKey } from '../../rest.js';
 import type { Storage } from '../../rest.js';
 import { StatusRest, statusStrategy } from '../../status-rest.js';
+import { CustomResourceScaleRest } from './custom-resource-scale-rest.js';
 import { CustomResourceStore } from './custom-resource-store.js';
 import { customResourceDefinitions } from './resource-definitions.js';
 import { customResourceStrategy } from './strategy.js';
@@ -124,6 +125,8 @@ export class CustomResourceServing {
     if (def.subresources?.includes('status')) {
       rest.set(restKey(def, 'status'), new StatusRest(store, statusStrategy(strategy)));
     }
+    const scale = def.customResource?.version.subresources?.scale;
+    if (scale) rest.set(restKey(def, 'scale'), new CustomResourceScaleRest(store, scale));
     registry.replace(def);
   }
 }

@@ -27,7 +27,14 @@ const crd = {
         name: 'v1',
         served: true,
         storage: true,
-        subresources: { status: {} },
+        subresources: {
+          status: {},
+          scale: {
+            specReplicasPath: '.spec.replicas',
+            statusReplicasPath: '.status.replicas',
+            labelSelectorPath: '.status.selector',
+          },
+        },
         selectableFields: [{ jsonPath: '.spec.color' }],
         schema: {
           openAPIV3Schema: {
@@ -38,9 +45,17 @@ const crd = {
                 properties: {
                   size: { type: 'integer', minimum: 1, default: 3 },
                   color: { type: 'string', enum: ['red', 'blue'] },
+                  replicas: { type: 'integer' },
                 },
               },
-              status: { type: 'object', properties: { phase: { type: 'string' } } },
+              status: {
+                type: 'object',
+                properties: {
+                  phase: { type: 'string' },
+                  replicas: { type: 'integer' },
+                  selector: { type: 'string' },
+                },
+              },
             },
           },
         },
@@ -102,6 +117,7 @@ describe('custom resources served by every gateway', () => {
         [
           ['gizmos', 'Gizmo', true, ['gz']],
           ['gizmos/status', 'Gizmo', true, undefined],
+          ['gizmos/scale', 'Scale', true, undefined],
         ]
       );
     }
@@ -192,6 +208,52 @@ describe('custom resources served by every gateway', () => {
     assert.deepEqual((patched.body as any).spec, { color: 'red', size: 5 });
     assert.deepEqual((patched.body as any).status, { phase: 'Ready' });
     assert.equal((patched.body as any).metadata.generation, 2);
+  });
+
+  it('scale subresource reads and writes the CRD paths', async () => {
+    const st = await suite.request(
+      0,
+      'PATCH',
+      `${gizmos('cr', 's')}/status`,
+      {
+        status: { replicas: 2, selector: 'app=gizmo' },
+      },
+      { 'Content-Type': 'application/merge-patch+json' }
+    );
+    assert.equal(st.status, 200, st.text);
+    const scale = await suite.request(1, 'GET', `${gizmos('cr', 's')}/scale`);
+    assert.equal(scale.status, 200, scale.text);
+    assert.deepEqual(
+      {
+        kind: (scale.body as any).kind,
+        spec: (scale.body as any).spec,
+        status: (scale.body as any).status,
+      },
+      { kind: 'Scale', spec: { replicas: 0 }, status: { replicas: 2, selector: 'app=gizmo' } }
+    );
+    const put = await suite.request(1, 'PUT', `${gizmos('cr', 's')}/scale`, {
+      ...(scale.body as any),
+      spec: { replicas: 7 },
+    });
+    assert.equal(put.status, 200, put.text);
+    const got = (await suite.request(0, 'GET', gizmos('cr', 's'))).body as any;
+    assert.equal(got.spec.replicas, 7);
+    assert.equal(got.spec.color, 'red');
+  });
+
+  it('a deprecated version answers with its warning', async () => {
+    const old = structuredClone(crd) as any;
+    old.metadata.name = `relics.${group}`;
+    old.spec.names = { plural: 'relics', kind: 'Relic' };
+    old.spec.versions[0].name = 'v1alpha1';
+    old.spec.versions[0].deprecated = true;
+    delete old.spec.versions[0].selectableFields;
+    assert.equal((await suite.request(0, 'POST', crds, old)).status, 201);
+    const path = `/apis/${group}/v1alpha1/namespaces/cr/relics`;
+    await until('relics served', async () => (await suite.request(0, 'GET', path)).status === 200);
+    const r = await suite.request(0, 'GET', path);
+    assert.equal(r.headers['warning'], `299 - "${group}/v1alpha1 Relic is deprecated"`);
+    assert.equal((await suite.request(0, 'DELETE', `${crds}/relics.${group}`)).status, 200);
   });
 
   it('selectable fields in field selectors; JSON and YAML only', async () => {

@@ -54,3 +54,13 @@ export function customResourceDefinitions(crd: CustomResourceDefinition): Resour
       };
     });
 }
+
+/**
+ * The warning of a request to a deprecated version (upstream crdHandler): the version's
+ * deprecationWarning, or `<group>/<version> <Kind> is deprecated`; undefined when not deprecated.
+ */
+export function customResourceDeprecationWarning(def: ResourceDefinition): string | undefined {
+  const v = def.customResource?.version;
+  if (!v?.deprecated) return undefined;
+  return v.deprecationWarning ?? `${def.group}/${def.version} ${def.kind} is deprecated`;
+}
