@@ -301,4 +301,45 @@ describe('CustomResourceDefinitions', () => {
     );
     await until(`${name} gone`, async () => (await get(name)).status === 404);
   });
+  it('the finalizer deletes the objects the CRD serves, in every namespace, before the CRD goes', async () => {
+    // Custom resources are served by another branch; a CRD naming a built-in resource
+    // (networking.orch.io/v1 networkpolicies, which nothing else in the suite writes) has the
+    // finalizer delete real objects through the same API paths.
+    const np = (ns: string, name: string) => ({
+      apiVersion: 'networking.orch.io/v1',
+      kind: 'NetworkPolicy',
+      metadata: { name, namespace: ns },
+      spec: { podSelector: {} },
+    });
+    for (const ns of ['crd-a', 'crd-b']) {
+      const r = await suite.request(0, 'POST', '/api/v1/namespaces', {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: ns },
+      });
+      assert.equal(r.status, 201, r.text);
+      for (const name of ['one', 'two']) {
+        const c = await suite.request(
+          0,
+          'POST',
+          `/apis/networking.orch.io/v1/namespaces/${ns}/networkpolicies`,
+          np(ns, name)
+        );
+        assert.equal(c.status, 201, c.text);
+      }
+    }
+    const c = crd('networkpolicies', 'NetworkPolicy');
+    c.metadata.name = 'networkpolicies.networking.orch.io';
+    (c.metadata as any).annotations = { 'api-approved.kubernetes.io': 'unapproved, test only' };
+    c.spec.group = 'networking.orch.io';
+    await create(c);
+    const name = c.metadata.name;
+    await until(`${name} Established`, () => conditionIs(name, 'Established', 'True'));
+    const del = await suite.request(0, 'DELETE', `${crds}/${name}`);
+    assert.equal(del.status, 200, del.text);
+    await until(`${name} gone`, async () => (await get(name)).status === 404);
+    const left = await suite.request(0, 'GET', '/apis/networking.orch.io/v1/networkpolicies');
+    assert.equal(left.status, 200, left.text);
+    assert.deepEqual((left.body as { items: unknown[] }).items, []);
+  });
 });
