@@ -194,6 +194,24 @@ const rows: Row[] = [
     obj: f('abc'),
     want: [],
   },
+  {
+    name: 'pattern: RE2 inline flags',
+    schema: field({ type: 'string', pattern: '(?i)^[a-z]+$' }),
+    obj: f('ABC'),
+    want: [],
+  },
+  {
+    name: 'pattern: RE2 \\A, \\z and [:digit:]',
+    schema: field({ type: 'string', pattern: '\\A[[:digit:]]+\\z' }),
+    obj: f('12\n'),
+    want: [`spec.f: Invalid value: "12\\n": spec.f in body should match '\\A[[:digit:]]+\\z'`],
+  },
+  {
+    name: 'pattern: escaped punctuation outside classes',
+    schema: field({ type: 'string', pattern: '^a\\-b$' }),
+    obj: f('a-b'),
+    want: [],
+  },
   // arrays
   {
     name: 'minItems',

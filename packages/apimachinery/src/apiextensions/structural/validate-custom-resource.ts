@@ -19,6 +19,7 @@ import { newPath } from '../../errors/index.js';
 import { validateObjectMeta } from '../../meta/index.js';
 import type { JSONSchemaProps } from '../types.js';
 import { checkStringFormat, supportedStringFormat } from './formats.js';
+import { compileGoRegexp } from './go-regexp.js';
 import type { JsonObject } from './json-object.js';
 import { additionalPropertiesOf, isJsonObject, itemsOf, propertyOf } from './json-object.js';
 
@@ -98,26 +99,6 @@ function canonicalJson(v: unknown): string {
   return JSON.stringify(v ?? null);
 }
 
-const regexCache = new Map<string, RegExp | null>();
-
-function compilePattern(p: string): RegExp | null {
-  let re = regexCache.get(p);
-  if (re === undefined) {
-    try {
-      re = new RegExp(p, 'u');
-    } catch {
-      try {
-        re = new RegExp(p);
-      } catch {
-        re = null;
-      }
-    }
-    if (regexCache.size > 1000) regexCache.clear();
-    regexCache.set(p, re);
-  }
-  return re;
-}
-
 class ValueValidator {
   readonly errs: FieldError[] = [];
   readonly #root: FieldPath | undefined;
@@ -190,8 +171,8 @@ class ValueValidator {
         );
       }
       if (s.pattern) {
-        const re = compilePattern(s.pattern);
-        if (re && !re.test(data)) {
+        const re = compileGoRegexp(s.pattern);
+        if (re instanceof RegExp && !re.test(data)) {
           this.errs.push(fieldInvalid(field, data, `${name} in body should match '${s.pattern}'`));
         }
       }
@@ -286,9 +267,7 @@ class ValueValidator {
     if (s.additionalProperties === false) {
       for (const k of Object.keys(data)) {
         if (!propertyOf(s, k)) {
-          this.errs.push(
-            fieldInvalid(field, k, `${join(name, k)} in body is a forbidden property`)
-          );
+          this.errs.push(fieldInvalid(field, k, `${name}.${k} in body is a forbidden property`));
         }
       }
     }

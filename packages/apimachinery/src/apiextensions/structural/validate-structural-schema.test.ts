@@ -253,8 +253,34 @@ const rows: Row[] = [
     name: 'invalid pattern',
     schema: spec({ type: 'string', pattern: '([a-z' }),
     want: [
-      `${S}.pattern: Invalid value: "([a-z": must be a valid regular expression, but isn't: Invalid regular expression: /([a-z/u: Unterminated character class`,
+      `${S}.pattern: Invalid value: "([a-z": must be a valid regular expression, but isn't: error parsing regexp: Invalid regular expression: /([a-z/: Unterminated character class`,
     ],
+  },
+  {
+    name: 'lookahead is not RE2',
+    schema: spec({ type: 'string', pattern: '^(?=a)a$' }),
+    want: [
+      `${S}.pattern: Invalid value: "^(?=a)a$": must be a valid regular expression, but isn't: error parsing regexp: invalid or unsupported Perl syntax: \`(?=\``,
+    ],
+  },
+  {
+    name: 'backreferences are not RE2',
+    schema: spec({ type: 'string', pattern: '(a)\\1' }),
+    want: [
+      `${S}.pattern: Invalid value: "(a)\\\\1": must be a valid regular expression, but isn't: error parsing regexp: invalid escape sequence: \`\\1\``,
+    ],
+  },
+  {
+    name: 'RE2 patterns JavaScript reads differently compile',
+    schema: spec({
+      type: 'object',
+      properties: {
+        a: { type: 'string', pattern: '(?i)^[a-z]+$' },
+        b: { type: 'string', pattern: '^a\\-b\\:c$' },
+        c: { type: 'string', pattern: '\\A[[:alpha:]]+\\z' },
+      },
+    }),
+    want: [],
   },
   // Junctors (NestedValueValidation): no type, default, title, description, nullable, extensions.
   {
@@ -444,6 +470,11 @@ const rows: Row[] = [
     name: 'definitions not supported',
     schema: spec({ type: 'object', definitions: { a: { type: 'string' } } }),
     want: [`${S}.definitions: Forbidden: definitions is not supported`],
+  },
+  {
+    name: '$schema: only the conversion error (no schema check covers it)',
+    schema: spec({ type: 'object', $schema: 'http://json-schema.org/draft-04/schema#' }),
+    want: [`${P}: Invalid value: "": OpenAPIV3Schema 'schema' is not supported`],
   },
   {
     name: 'items as an array of schemas',

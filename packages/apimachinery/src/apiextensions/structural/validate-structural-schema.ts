@@ -13,6 +13,7 @@ import {
 } from '../../errors/index.js';
 import type { FieldPath } from '../../errors/index.js';
 import type { JSONSchemaProps } from '../types.js';
+import { compileGoRegexp } from './go-regexp.js';
 
 type Level = 'root' | 'item' | 'field';
 
@@ -38,9 +39,12 @@ export function validateStructuralSchema(schema: JSONSchemaProps, path: FieldPat
     true,
     errs
   );
-  // Upstream converts to a Structural only when NewStructural succeeds: the unsupported keywords
-  // above already failed, so the invariants are checked on convertible schemas only.
-  if (convertible(schema)) {
+  // Upstream converts to a Structural only when NewStructural succeeds; its error is reported
+  // only when the schema checks above found nothing (they overlap).
+  const convertError = conversionError(schema);
+  if (convertError !== undefined) {
+    if (errs.length === 0) errs.push(fieldInvalid(path, '', convertError));
+  } else {
     const structural: FieldError[] = [];
     validateStructuralInvariants(schema, 'root', path, structural);
     validateValueValidationCompleteness(schema, schema, path, path, structural);
@@ -453,31 +457,40 @@ function validateRuleShapes(s: JSONSchemaProps, p: FieldPath, errs: FieldError[]
 // ---------------------------------------------------------------------------------------------
 // NewStructural: the keywords that make a schema non-convertible.
 
-function convertible(s: JSONSchemaProps | undefined): boolean {
-  if (!isSchema(s)) return true;
-  if (
-    s.id ||
-    s.$ref !== undefined ||
-    s.$schema ||
-    (s.patternProperties && Object.keys(s.patternProperties).length > 0) ||
-    s.dependencies !== undefined ||
-    s.additionalItems !== undefined ||
-    (s.definitions && Object.keys(s.definitions).length > 0) ||
-    Array.isArray(s.items) ||
-    s['x-kubernetes-preserve-unknown-fields'] === false
-  ) {
-    return false;
+/** NewStructural's error for `s` (convert.go validateUnsupportedFields), or undefined. */
+function conversionError(s: JSONSchemaProps | undefined): string | undefined {
+  if (!isSchema(s)) return undefined;
+  if (s.id) return "OpenAPIV3Schema 'id' is not supported";
+  if (s.$schema) return "OpenAPIV3Schema 'schema' is not supported";
+  if (s.$ref) return "OpenAPIV3Schema '$ref' is not supported";
+  if (s.patternProperties && Object.keys(s.patternProperties).length > 0) {
+    return "OpenAPIV3Schema 'patternProperties' is not supported";
+  }
+  if (s.dependencies && Object.keys(s.dependencies).length > 0) {
+    return "OpenAPIV3Schema 'dependencies' is not supported";
+  }
+  if (s.additionalItems !== undefined) return "OpenAPIV3Schema 'additionalItems' is not supported";
+  if (s.definitions && Object.keys(s.definitions).length > 0) {
+    return "OpenAPIV3Schema 'definitions' is not supported";
+  }
+  if (Array.isArray(s.items)) return "OpenAPIV3Schema 'items' must be a schema, but is an array";
+  if (s['x-kubernetes-preserve-unknown-fields'] === false) {
+    return "internal error: 'x-kubernetes-preserve-unknown-fields' must be true or undefined";
   }
   const children: (JSONSchemaProps | undefined)[] = [
-    ...Object.values(s.properties ?? {}),
     itemsSchema(s),
+    ...Object.values(s.properties ?? {}),
     additionalPropertiesSchema(s),
-    s.not,
     ...(s.allOf ?? []),
     ...(s.anyOf ?? []),
     ...(s.oneOf ?? []),
+    s.not,
   ];
-  return children.every(convertible);
+  for (const c of children) {
+    const e = conversionError(c);
+    if (e !== undefined) return e;
+  }
+  return undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -678,14 +691,13 @@ function validateValueValidation(
   );
   validateNestedValueValidation(v.not, false, p.child('not'), errs);
   if (v.pattern) {
-    try {
-      new RegExp(v.pattern, 'u');
-    } catch (e) {
+    const re = compileGoRegexp(v.pattern);
+    if (re instanceof Error) {
       errs.push(
         fieldInvalid(
           p.child('pattern'),
           v.pattern,
-          `must be a valid regular expression, but isn't: ${(e as Error).message}`
+          `must be a valid regular expression, but isn't: ${re.message}`
         )
       );
     }
