@@ -42,3 +42,10 @@ export {
   customResourceListOpenAPISchema,
   customResourceOpenAPISchema,
 } from './openapi/custom-resource-openapi-schema.js';
+// Tables of custom resources and the JSONPath of their printer columns (crd-oapi).
+export {
+  customResourceTable,
+  defaultCustomResourceColumns,
+} from './table/custom-resource-table.js';
+export type { JSONPathNode } from './table/json-path.js';
+export { JSONPathError, evaluateJSONPath, parseJSONPath } from './table/json-path.js';

@@ -26,7 +26,10 @@ function customResourceDef(crd: CustomResourceDefinition): ResourceDefinition {
     namespaced: crd.spec.scope === 'Namespaced',
     verbs: allVerbs,
     ...(names.shortNames ? { shortNames: names.shortNames } : {}),
-    subresources: version.subresources?.status ? ['status'] : [],
+    subresources: [
+      ...(version.subresources?.status ? ['status'] : []),
+      ...(version.subresources?.scale ? ['scale'] : []),
+    ],
     customResource: { crd, version },
   };
 }
@@ -50,7 +53,10 @@ const cronTabs: CustomResourceDefinition = {
         name: 'v1',
         served: true,
         storage: true,
-        subresources: { status: {} },
+        subresources: {
+          status: {},
+          scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' },
+        },
         schema: {
           openAPIV3Schema: {
             type: 'object',

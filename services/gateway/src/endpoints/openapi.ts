@@ -336,8 +336,10 @@ function resourcePaths(def: ResourceDefinition): Record<string, JsonObject> {
 
   for (const sub of def.subresources ?? []) {
     const ops: JsonObject = {};
+    // A custom resource's scale is an autoscaling/v1 Scale (upstream's CRD builder routes).
+    const subDef = sub === 'scale' && def.customResource ? scaleDefinition : kindDef;
     for (const verb of subresourceVerbs(sub)) {
-      const spec = objectOperation(verb, kindDef, `${sub} of the specified ${def.kind}`);
+      const spec = objectOperation(verb, subDef, `${sub} of the specified ${def.kind}`);
       if (spec)
         ops[spec.method] = renderOperation(spec, def, `${spec.idVerb}${idBase}${upperFirst(sub)}`);
     }
@@ -364,6 +366,8 @@ function gvkExtension(gvk: GroupVersionKind): JsonObject {
 }
 
 const objectMetaMessage = 'orch.api.meta.v1.ObjectMeta';
+const scaleGvk = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
+const scaleDefinition = definitionName(scaleGvk);
 
 /**
  * Definitions of a custom resource (builder.go's kind and list schemas) and of ObjectMeta and
@@ -378,7 +382,15 @@ function customResourceDefinitions(
   const kindDefinition = definitionName({ ...gv, kind: def.kind });
   const version = cr.version.name;
   return {
-    ...openApiDefinitions(builtinSchemaModel(), new Map([[objectMetaMessage, undefined]])),
+    ...openApiDefinitions(
+      builtinSchemaModel(),
+      new Map([
+        [objectMetaMessage, undefined],
+        ...(def.subresources?.includes('scale')
+          ? [['orch.api.autoscaling.v1.Scale', scaleGvk] as const]
+          : []),
+      ])
+    ),
     [kindDefinition]: customResourceOpenAPISchema(cr.crd, version, { v2 }) as JsonObject,
     [definitionName({ ...gv, kind: def.listKind })]: customResourceListOpenAPISchema(
       cr.crd,
