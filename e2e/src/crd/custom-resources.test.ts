@@ -61,8 +61,9 @@ describe('custom resources with kubectl and client-node', () => {
     assert.match(created.stdout, /certificate\.cert-manager\.io\/web created/);
     const got = await kubectl(['get', 'certificates', '-n', 'x']);
     assert.equal(got.code, 0, got.stderr);
-    assert.match(got.stdout.split('\n')[0] ?? '', /^NAME\s/);
-    assert.match(got.stdout, /^web\s/m);
+    // The CRD's additionalPrinterColumns of priority 0, then AGE (upstream's tableconvertor).
+    assert.match(got.stdout.split('\n')[0] ?? '', /^NAME\s+READY\s+SECRET\s+AGE\s*$/);
+    assert.match(got.stdout, /^web\s+web-tls\s+\d+s\s*$/m);
     const short = await kubectl([
       'get',
       'cert',
