@@ -277,6 +277,18 @@ describe('custom resources served by every gateway', () => {
       'Content-Type': 'application/vnd.kubernetes.protobuf',
     });
     assert.equal(pb.status, 415, pb.text);
+    const binary = { Accept: 'application/vnd.kubernetes.protobuf' };
+    assert.equal((await suite.request(0, 'GET', gizmos('cr', 'a'), undefined, binary)).status, 406);
+    const fallback = { Accept: 'application/vnd.kubernetes.protobuf, application/json' };
+    const fb = await suite.request(0, 'GET', gizmos('cr', 'a'), undefined, fallback);
+    assert.equal(fb.status, 200, fb.text);
+    assert.equal(fb.headers['content-type'], 'application/json');
+    const yaml = `apiVersion: ${group}/v1\nkind: Gizmo\nmetadata:\n  name: y\nspec:\n  color: blue\n`;
+    const y = await suite.request(0, 'POST', gizmos('cr'), yaml, {
+      'Content-Type': 'application/yaml',
+    });
+    assert.equal(y.status, 201, y.text);
+    assert.deepEqual((y.body as any).spec, { color: 'blue', size: 3 });
   });
 
   it('refuses creates while the CRD is Terminating, then stops serving it everywhere', async () => {
