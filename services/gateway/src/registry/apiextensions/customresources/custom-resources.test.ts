@@ -291,6 +291,59 @@ describe('custom resources served by every gateway', () => {
     assert.deepEqual((y.body as any).spec, { color: 'blue', size: 3 });
   });
 
+  it('a CRD update is served live: a new schema field, a version served then withdrawn', async () => {
+    const live = (await suite.request(0, 'GET', `${crds}/${crdName}`)).body as any;
+    const v1 = live.spec.versions[0];
+    v1.schema.openAPIV3Schema.properties.spec.properties.shape = { type: 'string' };
+    const beta = { ...structuredClone(v1), name: 'v1beta1', storage: false };
+    delete beta.selectableFields;
+    live.spec.versions = [v1, beta];
+    const put = await suite.request(0, 'PUT', `${crds}/${crdName}`, live);
+    assert.equal(put.status, 200, put.text);
+    for (const gw of [0, 1]) {
+      await until(`gateway ${gw} knows spec.shape`, async () => {
+        const r = await suite.request(
+          gw,
+          'POST',
+          `${gizmos('cr')}?fieldValidation=Strict&dryRun=All`,
+          gizmo(`shape${gw}`, { shape: 'round' })
+        );
+        return r.status === 201;
+      });
+      await until(`gateway ${gw} serves v1beta1`, async () => {
+        return (await suite.request(gw, 'GET', `/apis/${group}/v1beta1`)).status === 200;
+      });
+    }
+    const apply = await suite.request(
+      1,
+      'PATCH',
+      `${gizmos('cr', 'applied')}?fieldManager=bench`,
+      `apiVersion: ${group}/v1\nkind: Gizmo\nmetadata:\n  name: applied\nspec:\n  shape: square\n`,
+      { 'Content-Type': 'application/apply-patch+yaml' }
+    );
+    assert.equal(apply.status, 201, apply.text);
+    assert.deepEqual((apply.body as any).spec, { shape: 'square', size: 3 });
+    assert.equal((await suite.request(0, 'DELETE', gizmos('cr', 'applied'))).status, 200);
+
+    const again = (await suite.request(0, 'GET', `${crds}/${crdName}`)).body as any;
+    again.spec.versions[1].served = false;
+    assert.equal((await suite.request(0, 'PUT', `${crds}/${crdName}`, again)).status, 200);
+    for (const gw of [0, 1]) {
+      await until(`gateway ${gw} withdrew v1beta1`, async () => {
+        return (await suite.request(gw, 'GET', `/apis/${group}/v1beta1`)).status === 404;
+      });
+      const g = ((await suite.request(gw, 'GET', '/apis')).body as any).groups.find(
+        (x: any) => x.name === group
+      );
+      assert.deepEqual(
+        // relics' v1alpha1 may still be going (its CRD was deleted above).
+        g.versions.map((v: any) => v.version).filter((v: string) => v !== 'v1alpha1'),
+        ['v1']
+      );
+      assert.equal((await suite.request(gw, 'GET', gizmos('cr', 'a'))).status, 200);
+    }
+  });
+
   it('refuses creates while the CRD is Terminating, then stops serving it everywhere', async () => {
     // An object with a finalizer of its own holds the CRD in Terminating.
     const held = gizmo('held', { color: 'red' });
