@@ -291,6 +291,37 @@ describe('custom resources served by every gateway', () => {
     assert.deepEqual((y.body as any).spec, { color: 'blue', size: 3 });
   });
 
+  it('RBAC rules on the plural in the CRD group decide who reaches custom resources', async () => {
+    const alice = { 'Impersonate-User': 'alice' };
+    const denied = await suite.request(1, 'GET', gizmos('cr'), undefined, alice);
+    assert.equal(denied.status, 403, denied.text);
+    assert.equal(
+      (denied.body as any).message,
+      `gizmos.${group} is forbidden: User "alice" cannot list resource "gizmos" in API group "${group}" in the namespace "cr"`
+    );
+    const rbac = '/apis/rbac.authorization.orch.io/v1/namespaces/cr';
+    const role = {
+      apiVersion: 'rbac.authorization.orch.io/v1',
+      kind: 'Role',
+      metadata: { name: 'gizmo-reader' },
+      rules: [{ apiGroups: [group], resources: ['gizmos'], verbs: ['get', 'list'] }],
+    };
+    assert.equal((await suite.request(0, 'POST', `${rbac}/roles`, role)).status, 201);
+    const binding = {
+      apiVersion: 'rbac.authorization.orch.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: 'gizmo-reader' },
+      roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'Role', name: 'gizmo-reader' },
+      subjects: [{ apiGroup: 'rbac.authorization.orch.io', kind: 'User', name: 'alice' }],
+    };
+    assert.equal((await suite.request(0, 'POST', `${rbac}/rolebindings`, binding)).status, 201);
+    await until('alice may list gizmos', async () => {
+      return (await suite.request(1, 'GET', gizmos('cr'), undefined, alice)).status === 200;
+    });
+    const write = await suite.request(1, 'POST', gizmos('cr'), gizmo('by-alice', {}), alice);
+    assert.equal(write.status, 403, write.text);
+  });
+
   it('a CRD update is served live: a new schema field, a version served then withdrawn', async () => {
     const live = (await suite.request(0, 'GET', `${crds}/${crdName}`)).body as any;
     const v1 = live.spec.versions[0];
