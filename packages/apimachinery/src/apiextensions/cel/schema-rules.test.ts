@@ -268,4 +268,35 @@ describe('evaluateSchemaRules', () => {
       ),
     ]);
   });
+  it('timestamps, durations and int-or-string at runtime', () => {
+    const t = obj(
+      {
+        at: { type: 'string', format: 'date-time' },
+        d: { type: 'string', format: 'duration' },
+        p: { 'x-kubernetes-int-or-string': true },
+      },
+      [
+        { rule: 'self.at < timestamp("2030-01-01T00:00:00Z")' },
+        { rule: 'self.d <= duration("1h")' },
+        { rule: 'type(self.p) == int ? self.p < 10 : self.p.endsWith("%")' },
+      ]
+    );
+    assert.deepEqual(run(t, { at: '2020-01-01T00:00:00Z', d: '30m', p: 5 }), []);
+    assert.equal(run(t, { at: '2040-01-01T00:00:00Z', d: '2h', p: 'x' }).length, 3);
+  });
+  it('per-call limit stops the rules', () => {
+    const t = obj({ l: { type: 'array', items: { type: 'integer' } } }, [
+      { rule: 'self.l.all(x, self.l.all(y, x + y > 0))' },
+    ]);
+    const r = evaluateSchemaRules(
+      t,
+      { l: Array.from({ length: 700 }, (_, i) => i + 1) },
+      undefined
+    );
+    assert.equal(r.remainingBudget, -1);
+    assert.match(
+      r.errors.map(fieldErrorMessage)[0] ?? '',
+      /no further validation rules will be run due to call cost exceeds limit for rule: self\.l\.all/u
+    );
+  });
 });
