@@ -5,7 +5,7 @@
 // in the REST map. A CRD change replaces them; a deleted CRD, or a version no longer served,
 // removes them. The watch cache of a custom resource is the Cachers' own, made on first use.
 import type { CustomResourceDefinition } from '@orch/apimachinery/apiextensions';
-import { apiextensionsGroup } from '@orch/apimachinery/apiextensions';
+import { apiextensionsGroup, evaluateSchemaRules } from '@orch/apimachinery/apiextensions';
 import type { StorageClient } from '@orch/apimachinery/grpc';
 import type { Informer } from '@orch/apimachinery/informer';
 import type { ResourceDefinition, ResourceRegistry } from '@orch/apimachinery/registry';
@@ -27,7 +27,7 @@ export interface CustomResourceServingDeps {
   storage: StorageClient;
   cachers: Cachers;
   log: Logger;
-  /** The x-kubernetes-validations rules (crd-cel's evaluateSchemaRules), when wired. */
+  /** The x-kubernetes-validations rules (default: crd-cel's evaluateSchemaRules). */
   rules?: SchemaRules;
 }
 
@@ -117,7 +117,8 @@ export class CustomResourceServing {
   }
 
   #install(def: ResourceDefinition): void {
-    const { registry, rest, storage, cachers, rules } = this.#deps;
+    const { registry, rest, storage, cachers } = this.#deps;
+    const rules = this.#deps.rules ?? schemaRules;
     const strategy = customResourceStrategy(def, rules);
     const store = new CustomResourceStore(def, strategy, storage, cachers);
     for (const sub of ['status', 'scale']) rest.delete(restKey(def, sub));
@@ -130,6 +131,10 @@ export class CustomResourceServing {
     registry.replace(def);
   }
 }
+
+/** The rules of the schema on an object, with the old one on update (upstream's CEL validator). */
+const schemaRules: SchemaRules = (schema, obj, oldObj) =>
+  evaluateSchemaRules(schema, obj, oldObj).errors;
 
 function nameOf(o: Record<string, unknown>): string {
   const meta = o['metadata'] as { name?: unknown } | undefined;
