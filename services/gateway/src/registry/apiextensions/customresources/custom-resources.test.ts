@@ -42,6 +42,9 @@ const crd = {
             properties: {
               spec: {
                 type: 'object',
+                'x-kubernetes-validations': [
+                  { rule: 'self.size <= 10', message: 'size must be at most 10' },
+                ],
                 properties: {
                   size: { type: 'integer', minimum: 1, default: 3 },
                   color: { type: 'string', enum: ['red', 'blue'] },
@@ -174,6 +177,27 @@ describe('custom resources served by every gateway', () => {
       /spec\.color: Unsupported value: "green": supported values: "red", "blue"/
     );
     assert.equal((await suite.request(0, 'GET', gizmos('cr', 'bad'))).status, 404);
+
+    // An x-kubernetes-validations rule (CEL) refuses with its message, the value as its type.
+    const cel = await suite.request(0, 'POST', gizmos('cr'), gizmo('big', { size: 11 }));
+    assert.equal(cel.status, 422, cel.text);
+    assert.equal(
+      (cel.body as any).message,
+      `Gizmo.${group} "big" is invalid: spec: Invalid value: "object": size must be at most 10`
+    );
+    // A CRD whose rule does not compile is refused.
+    const broken = structuredClone(crd) as any;
+    broken.metadata.name = `brokens.${group}`;
+    broken.spec.names = { plural: 'brokens', kind: 'Broken' };
+    broken.spec.versions[0].schema.openAPIV3Schema.properties.spec['x-kubernetes-validations'] = [
+      { rule: 'self.size >' },
+    ];
+    const refused = await suite.request(0, 'POST', crds, broken);
+    assert.equal(refused.status, 422, refused.text);
+    assert.match(
+      (refused.body as any).message,
+      /x-kubernetes-validations\[0\]\.rule: Invalid value: .*compilation failed/
+    );
   });
 
   it('status subresource: main writes keep status, /status writes only status; generation follows spec', async () => {
