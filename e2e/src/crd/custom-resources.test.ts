@@ -121,6 +121,46 @@ describe('custom resources with kubectl and client-node', () => {
     assert.equal((await suite.request(0, 'GET', `${certificates}/broken`)).status, 404);
   });
 
+  it('a write refused by an x-kubernetes-validations rule of a small CRD', async () => {
+    const crd = `
+apiVersion: apiextensions.orch.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: limits.e2e.example.com
+spec:
+  group: e2e.example.com
+  names: { plural: limits, singular: limit, kind: Limit }
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            x-kubernetes-validations:
+            - rule: self.min <= self.max
+              message: min must not exceed max
+            properties:
+              min: { type: integer }
+              max: { type: integer }
+`;
+    const r = await kubectl(['apply', '-f', '-'], crd);
+    assert.equal(r.code, 0, r.stderr);
+    const path = '/apis/e2e.example.com/v1/namespaces/x/limits';
+    await until('limits served', async () => (await suite.request(0, 'GET', path)).status === 200);
+    const obj = (min: number, max: number) =>
+      `apiVersion: e2e.example.com/v1\nkind: Limit\nmetadata: { name: l${min}, namespace: x }\nspec: { min: ${min}, max: ${max} }\n`;
+    const ok = await kubectl(['create', '-f', '-'], obj(1, 2));
+    assert.equal(ok.code, 0, ok.stderr);
+    const bad = await kubectl(['create', '-f', '-'], obj(5, 2));
+    assert.notEqual(bad.code, 0);
+    assert.match(bad.stderr, /spec: Invalid value: "object": min must not exceed max/);
+  });
+
   it('client-node watches Certificates', async () => {
     const kc = new k8s.KubeConfig();
     kc.loadFromFile(suite.kubeconfigs[0]!);
