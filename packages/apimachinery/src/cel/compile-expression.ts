@@ -119,7 +119,11 @@ function childNodes(node: AstNode): AstNode[] {
 
 // --- cost -----------------------------------------------------------------------------------
 
+/** A stand-in of an estimated operand: only its size is known. */
+const SIZE = Symbol('size');
+
 function sizeOf(v: unknown): number {
+  if (v !== null && typeof v === 'object' && SIZE in v) return (v as { [SIZE]: number })[SIZE];
   if (typeof v === 'string') return v.length;
   if (Array.isArray(v)) return v.length;
   if (v instanceof Uint8Array) return v.length;
@@ -379,8 +383,16 @@ function estimate(
       if (!sized) return { cost: inputs + 1 };
       const sizes = operands.map((o, i) => sizeBound(o, ests[i]));
       if (sizes.some((v) => v === undefined)) return undefined;
-      // callCost reads sizes through sizeOf: stand-in strings of the bounded lengths.
-      const asSized = sizes.map((v) => new Array<undefined>(Math.min(v ?? 0, 2 ** 32 - 1)));
+      // callCost reads operands through sizeOf: literals as they are; other operands as a
+      // list (the receiver of a list-only function) or a stand-in of the bounded size.
+      const listOnly =
+        node.op === 'rcall' && LIST_FUNCTIONS.has(name) && !STRING_TRAVERSAL_FUNCTIONS.has(name);
+      const asSized = operands.map((o, i): unknown => {
+        const it = o.meta.alternate ?? o;
+        if (it.op === 'value') return it.args;
+        const n = Math.min(sizes[i] ?? 0, 2 ** 32 - 1);
+        return listOnly && i === 0 ? new Array<undefined>(n) : { [SIZE]: n };
+      });
       const own =
         node.op === 'call'
           ? callCost(name, undefined, asSized)

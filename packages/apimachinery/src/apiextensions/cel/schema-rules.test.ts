@@ -299,4 +299,31 @@ describe('evaluateSchemaRules', () => {
       /no further validation rules will be run due to call cost exceeds limit for rule: self\.l\.all/u
     );
   });
+  it('escaped property names at runtime', () => {
+    const t = obj({ 'a-b': { type: 'integer' }, namespace: { type: 'string' } }, [
+      { rule: 'self.a__dash__b == 1 && self.__namespace__ == "x"' },
+    ]);
+    assert.deepEqual(run(t, { 'a-b': 1, namespace: 'x' }), []);
+    assert.equal(run(t, { 'a-b': 2, namespace: 'x' }).length, 1);
+  });
+  it('map values correlate by key', () => {
+    const t = obj({
+      m: {
+        type: 'object',
+        additionalProperties: {
+          type: 'integer',
+          'x-kubernetes-validations': [{ rule: 'self >= oldSelf', message: 'may not decrease' }],
+        },
+      },
+    });
+    assert.deepEqual(run(t, { m: { a: 1, b: 9 } }, { m: { a: 2, c: 10 } }), [
+      'm[a]: Invalid value: 1: may not decrease',
+    ]);
+  });
+  it('reason FieldValueRequired and Duplicate', () => {
+    const t = obj({ a: { type: 'string' } }, [
+      { rule: 'has(self.a)', reason: 'FieldValueRequired', message: 'a is required' },
+    ]);
+    assert.deepEqual(run(t, {}), [': Required value: a is required']);
+  });
 });
