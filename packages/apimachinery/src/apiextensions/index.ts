@@ -33,3 +33,13 @@ export { supportedStringFormats } from './structural/formats.js';
 export { validateCustomResource } from './structural/validate-custom-resource.js';
 export { validateDefaults } from './structural/validate-defaults.js';
 export { validateStructuralSchema } from './structural/validate-structural-schema.js';
+// x-kubernetes-validations rules (crd-cel).
+export type { CelSchemaType } from './cel/cel-type-of.js';
+export { celTypeOf, escapeCelPropertyName, toCelValueForSchema } from './cel/cel-type-of.js';
+export { evaluateSchemaRules } from './cel/evaluate-schema-rules.js';
+export { maxSizeOf, MAX_REQUEST_SIZE_BYTES } from './cel/schema-sizes.js';
+export {
+  STATIC_ESTIMATED_CRD_COST_LIMIT,
+  STATIC_ESTIMATED_RULE_COST_LIMIT,
+  validateSchemaRules,
+} from './cel/validate-schema-rules.js';
