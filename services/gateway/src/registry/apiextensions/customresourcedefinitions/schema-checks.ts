@@ -1,6 +1,7 @@
 // The schema checks the CRD strategy makes on each version's openAPIV3Schema, from the libraries
 // of @orch/apimachinery/apiextensions: the structural rules (validateStructuralSchema) and the
-// defaults, pruned and valid (validateDefaults).
+// defaults, pruned and valid (validateDefaults), then the x-kubernetes-validations rules:
+// compiled, typed and within the cost limits (validateSchemaRules).
 import {
   validateDefaults,
   validateSchemaRules,
@@ -11,6 +12,5 @@ import type { SchemaChecks } from './validation.js';
 export const crdSchemaChecks: SchemaChecks = {
   structural: validateStructuralSchema,
   defaults: validateDefaults,
-  // x-kubernetes-validations compiled and costed (crd-cel), wired by crd-serve.
   rules: validateSchemaRules,
 };

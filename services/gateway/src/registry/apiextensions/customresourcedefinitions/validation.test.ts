@@ -658,6 +658,24 @@ const schemaRows: [string, (c: any) => void, string[]][] = [
       `${v0}.schema.openAPIV3Schema.properties[spec].properties[mode].default: FieldValueNotSupported: supported values: "Fast", "Slow"`,
     ],
   ],
+  [
+    'x-kubernetes-validations: a rule that compiles is accepted',
+    (c) =>
+      (c.spec.versions[0].schema.openAPIV3Schema.properties.spec['x-kubernetes-validations'] = [
+        { rule: 'self.replicas >= 0', message: 'replicas must not be negative' },
+      ]),
+    [],
+  ],
+  [
+    'x-kubernetes-validations: a rule that does not compile names the rule and the position',
+    (c) =>
+      (c.spec.versions[0].schema.openAPIV3Schema.properties.spec['x-kubernetes-validations'] = [
+        { rule: 'self.replicas >= "a"' },
+      ]),
+    [
+      `${v0}.schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: FieldValueInvalid: compilation failed: ERROR: <input>:1:`,
+    ],
+  ],
 ];
 for (const [name, mutate, want] of schemaRows)
   test(`ValidateCustomResourceDefinition with the schema libraries: ${name}`, () => {
