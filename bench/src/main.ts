@@ -16,6 +16,7 @@ import { admission } from './steps/admission.js';
 import { apply } from './steps/apply.js';
 import { authorizationCost } from './steps/authorization-cost.js';
 import { createsGets } from './steps/creates-gets.js';
+import { customResources } from './steps/custom-resources.js';
 import { idleWatchMemory } from './steps/idle-watch-memory.js';
 import { list } from './steps/list.js';
 import { representations } from './steps/representations.js';
@@ -32,6 +33,7 @@ const steps: BenchStep[] = [
   authorizationCost,
   admission,
   apply,
+  customResources,
 ];
 
 const onlySteps = process.env['BENCH_ONLY']

@@ -63,6 +63,10 @@ export function fuzzTargets(): FuzzTarget[] {
     // under failurePolicy Fail makes every write a 500, by design. Their validation has its own
     // tables (gateway registry/admissionregistration); the decoder fuzz still covers them.
     if (def.group === admissionRegistrationGroup) continue;
+    // A CRD's name must be <plural>.<group> of its own spec, which the fuzz's names are not;
+    // its validation has its own table (gateway registry/apiextensions); the decoder fuzz
+    // still covers it.
+    if (def.group === 'apiextensions.orch.io') continue;
     if (!['create', 'update', 'patch'].every((v) => def.verbs.includes(v as never))) continue;
     const realistic = realisticObjects[`${formatApiVersion(def)}/${def.kind}`];
     if (!realistic) continue;

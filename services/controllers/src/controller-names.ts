@@ -43,6 +43,18 @@ export const knownControllers: readonly ControllerName[] = [
     aliases: ['pv-protection'],
     serviceAccount: 'pv-protection-controller',
   },
+  // The apiextensions controllers (upstream runs them inside kube-apiserver, unnamed there).
+  {
+    name: 'crd-naming-controller',
+    aliases: ['crdnaming'],
+    serviceAccount: 'crd-naming-controller',
+  },
+  {
+    name: 'crd-establishing-controller',
+    aliases: ['crdestablishing'],
+    serviceAccount: 'crd-establishing-controller',
+  },
+  { name: 'crd-finalizer-controller', aliases: ['crdfinalizer'], serviceAccount: 'crd-finalizer' },
 ];
 
 /** The canonical name for a name or alias, or undefined when no controller has it. */

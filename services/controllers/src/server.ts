@@ -11,6 +11,9 @@ import { isControllerEnabled, knownControllers } from './controller-names.js';
 import { ServiceAccountCredentials } from './service-account-credentials.js';
 import { GarbageCollector } from './garbagecollector/garbage-collector.js';
 import { LeaderElector, defaultIdentity } from '@orch/component-base/leaderelection';
+import { CrdFinalizer } from './apiextensions/crd-finalizer.js';
+import { EstablishingController } from './apiextensions/establishing-controller.js';
+import { NamingController } from './apiextensions/naming-controller.js';
 import { NamespaceController } from './namespace/namespace-controller.js';
 import { ResourceQuotaController } from './resourcequota/resource-quota-controller.js';
 import { ServiceAccountsController } from './serviceaccount/serviceaccounts-controller.js';
@@ -40,6 +43,9 @@ export const controllerFactories: Record<
     new PVCProtectionController(client, c.log),
   'persistentvolume-protection-controller': (c, client) =>
     new PVProtectionController(client, c.log),
+  'crd-naming-controller': (c, client) => new NamingController(client, c.log),
+  'crd-establishing-controller': (c, client) => new EstablishingController(client, c.log),
+  'crd-finalizer-controller': (c, client) => new CrdFinalizer(client, c.log),
 };
 
 /** Where the controllers' ServiceAccounts live (k8s: kube-system). */

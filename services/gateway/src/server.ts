@@ -44,6 +44,7 @@ import { ensureKubernetesService } from './registry/core/services/ensure-kuberne
 import { ensureSystemNamespaces } from './registry/ensure-system-namespaces.js';
 import { ensureSystemPriorityClasses } from './registry/scheduling/priorityclasses/ensure-system-priority-classes.js';
 import { NamespaceInformer } from './registry/namespace-informer.js';
+import { CustomResourceServing } from './registry/apiextensions/customresources/custom-resource-serving.js';
 import { buildRestStorage, buildStores } from './registry/rest-storage.js';
 import type { Store } from './registry/store.js';
 import type { Cachers } from './cache/cachers.js';
@@ -58,6 +59,7 @@ export class GatewayServer implements Runnable {
   readonly cachers: Cachers;
   readonly #config: GatewayConfig;
   readonly #informer: NamespaceInformer;
+  readonly #customResources: CustomResourceServing;
   readonly #policyWatch: PolicyWatch | undefined;
   readonly #authn: ReturnType<typeof buildAuthentication>;
   readonly #audit: ReturnType<typeof fileAuditSink> | undefined;
@@ -90,10 +92,19 @@ export class GatewayServer implements Runnable {
     if (!namespaces) throw new Error('namespaces are not registered');
     const informer = new NamespaceInformer(namespaces, cachers, log);
     const authn = buildAuthentication(options.authn, stores, cachers, log);
+    const rest = buildRestStorage({ stores, ...authz, more: authn.rest });
+    // Custom resources: each Established CRD's served versions join the registry and `rest`.
+    const customResources = new CustomResourceServing({
+      registry,
+      rest,
+      storage,
+      cachers,
+      log: log.child({ component: 'custom-resources' }),
+    });
     const resources = resourceHandler({
       registry,
       deprecatedApis: metrics.requestedDeprecatedApis,
-      rest: buildRestStorage({ stores, ...authz, more: authn.rest }),
+      rest,
       admission: newAdmissionChain(
         {
           NamespaceAutoProvision: () => namespaceAutoProvision(registry, namespaces, informer),
@@ -133,6 +144,7 @@ export class GatewayServer implements Runnable {
     this.#services = stores.get('/v1/services');
     this.#priorityClasses = stores.get('scheduling.orch.io/v1/priorityclasses');
     this.#informer = informer;
+    this.#customResources = customResources;
     this.#authn = authn;
     this.#policyWatch = authz.cache
       ? new PolicyWatch(
@@ -155,6 +167,7 @@ export class GatewayServer implements Runnable {
       }),
       informers: healthCheckerFunc('informer-sync', () => {
         if (!informer.synced) throw new Error('namespace informer not synced');
+        if (!customResources.synced) throw new Error('custom resource definitions not synced');
       }),
       // k8s: the watch caches' readiness (a cache not synced yet, named).
       watchCaches: healthCheckerFunc('watch-cache-sync', () => {
@@ -267,6 +280,7 @@ export class GatewayServer implements Runnable {
       const address = server.address();
       const port = typeof address === 'object' && address ? address.port : options.port;
       void this.#informer.start();
+      void this.#customResources.start();
       void this.#policyWatch?.start();
       this.#authn.start();
       const services = this.#services;

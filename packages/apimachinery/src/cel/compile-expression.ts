@@ -20,10 +20,11 @@
 // what their iterations evaluate. One evaluation may spend PER_CALL_LIMIT; a caller may pass a
 // shared CostBudget (a policy's RUNTIME_CEL_COST_BUDGET) charged as well.
 //
-// Estimated cost: computed only where every size is known from the expression itself (literal
-// lists iterated by macros, literal strings given to size-dependent functions). Anything that
-// iterates or scans request data has no static bound here (the library has no schema-typed
-// maxItems/maxLength as upstream does), so it is not estimated and is bounded at runtime only.
+// Estimated cost: computed where every size is known, from the expression itself (literal lists
+// iterated by macros, literal strings given to size-dependent functions) or from a caller's
+// CelSizeModel (a CRD schema's maxItems/maxLength/maxProperties, as upstream's typed estimate).
+// Anything that iterates or scans data of unknown size is not estimated and is bounded at
+// runtime only.
 import { Environment } from '@marcbachmann/cel-js';
 
 import {
@@ -118,7 +119,11 @@ function childNodes(node: AstNode): AstNode[] {
 
 // --- cost -----------------------------------------------------------------------------------
 
+/** A stand-in of an estimated operand: only its size is known. */
+const SIZE = Symbol('size');
+
 function sizeOf(v: unknown): number {
+  if (v !== null && typeof v === 'object' && SIZE in v) return (v as { [SIZE]: number })[SIZE];
   if (typeof v === 'string') return v.length;
   if (Array.isArray(v)) return v.length;
   if (v instanceof Uint8Array) return v.length;
@@ -274,33 +279,95 @@ function instrument(root: AstNode, state: { tracker: Tracker | undefined }): voi
   visit(root);
 }
 
-/** The worst-case cost of `node`, or undefined when it depends on the input's sizes. */
-function estimate(node: AstNode): number | undefined {
+/**
+ * What the estimator knows of the input's sizes (upstream's typed estimate from a schema's
+ * maxItems/maxLength/maxProperties): opaque handles for a variable, a field of it, an element
+ * (list item or map value) or key of it, and the largest size (characters, items, properties)
+ * a handle's value may have. A handle of `undefined` is a value of unknown size.
+ */
+export interface CelSizeModel {
+  variable(name: string): unknown;
+  field(handle: unknown, name: string): unknown;
+  element(handle: unknown): unknown;
+  key(handle: unknown): unknown;
+  maxSize(handle: unknown): number | undefined;
+}
+
+interface Estimate {
+  readonly cost: number;
+  /** The size handle of the value, when the model knows it. */
+  readonly handle?: unknown;
+}
+
+/** The worst-case cost of `node`, or undefined when it depends on sizes nobody knows. */
+function estimate(
+  node: AstNode,
+  model?: CelSizeModel,
+  scope: ReadonlyMap<string, unknown> = new Map()
+): Estimate | undefined {
   const { alternate, macro } = node.meta;
-  if (alternate) return estimate(alternate);
-  const sum = (nodes: readonly AstNode[], own: number): number | undefined => {
+  if (alternate) return estimate(alternate, model, scope);
+  const sum = (nodes: readonly AstNode[], own: number, sc = scope): number | undefined => {
     let total = own;
     for (const n of nodes) {
-      const c = estimate(n);
+      const c = estimate(n, model, sc);
       if (c === undefined) return undefined;
-      total += c;
+      total += c.cost;
     }
     return total;
   };
-  if (macro) return sum(childNodes(node), 1);
+  const known = (cost: number | undefined, handle?: unknown): Estimate | undefined =>
+    cost === undefined ? undefined : { cost, handle };
+  /** The largest size of an operand: a literal's, or its handle's. */
+  const sizeBound = (n: AstNode, e: Estimate | undefined): number | undefined => {
+    const it = n.meta.alternate ?? n;
+    if (it.op === 'value') return sizeOf(it.args);
+    if (it.op === 'list' || it.op === 'map') return (it.args as unknown[]).length;
+    if (model && e?.handle !== undefined) return model.maxSize(e.handle);
+    return undefined;
+  };
+  if (macro) return known(sum(childNodes(node), 1));
   switch (node.op) {
+    case 'id': {
+      const name = node.args as string;
+      const handle = scope.has(name) ? scope.get(name) : model?.variable(name);
+      return { cost: SELECT_AND_IDENT_COST, handle };
+    }
+    case '.':
+    case '.?': {
+      const [obj, name] = node.args as [AstNode, string];
+      const o = estimate(obj, model, scope);
+      if (!o) return undefined;
+      const handle = model && o.handle !== undefined ? model.field(o.handle, name) : undefined;
+      return { cost: o.cost + SELECT_AND_IDENT_COST, handle };
+    }
+    case '[]':
+    case '[?]': {
+      const [obj, index] = node.args as [AstNode, AstNode];
+      const o = estimate(obj, model, scope);
+      const i = estimate(index, model, scope);
+      if (!o || !i) return undefined;
+      const handle = model && o.handle !== undefined ? model.element(o.handle) : undefined;
+      return { cost: o.cost + i.cost + SELECT_AND_IDENT_COST, handle };
+    }
     case 'comprehension': {
       const c = node.args as Record<string, unknown>;
       const iterable = c.iterable as AstNode;
-      const it = iterable.meta.alternate ?? iterable;
-      let n: number;
-      if (it.op === 'list' || it.op === 'map') n = (it.args as unknown[]).length;
-      else return undefined;
-      const once = sum([c.init, c.condition].filter(isNode), 0);
-      const each = sum([c.step, c.condition].filter(isNode), 0);
-      const iter = estimate(iterable);
-      if (once === undefined || each === undefined || iter === undefined) return undefined;
-      return iter + once + n * each;
+      const iter = estimate(iterable, model, scope);
+      const n = sizeBound(iterable, iter);
+      if (iter === undefined || n === undefined) return undefined;
+      const inner = new Map(scope);
+      if (typeof c.iterVarName === 'string') {
+        let elem: unknown;
+        if (model && iter.handle !== undefined) {
+          elem = model.key(iter.handle) ?? model.element(iter.handle);
+        }
+        inner.set(c.iterVarName, elem);
+      }
+      const once = sum([c.init, c.result].filter(isNode), 0, inner);
+      const each = sum([c.step, c.condition].filter(isNode), 0, inner);
+      if (once === undefined || each === undefined) return undefined;
+      return { cost: iter.cost + once + n * each };
     }
     case 'call':
     case 'rcall': {
@@ -310,27 +377,49 @@ function estimate(node: AstNode): number | undefined {
         REGEX_FUNCTIONS.has(name) ||
         STRING_TRAVERSAL_FUNCTIONS.has(name) ||
         (node.op === 'rcall' && LIST_FUNCTIONS.has(name));
-      if (!sized) return sum(operands, 1);
-      const literal = (n: AstNode): unknown =>
-        n.op === 'value'
-          ? n.args
-          : n.op === 'list'
-            ? new Array((n.args as unknown[]).length)
-            : undefined;
-      const values = operands.map(literal);
-      if (values.some((v) => v === undefined)) return undefined;
+      const ests = operands.map((o) => estimate(o, model, scope));
+      if (ests.some((e) => e === undefined)) return undefined;
+      const inputs = ests.reduce((t, e) => t + (e?.cost ?? 0), 0);
+      if (!sized) return { cost: inputs + 1 };
+      const sizes = operands.map((o, i) => sizeBound(o, ests[i]));
+      if (sizes.some((v) => v === undefined)) return undefined;
+      // callCost reads operands through sizeOf: literals as they are; other operands as a
+      // list (the receiver of a list-only function) or a stand-in of the bounded size.
+      const listOnly =
+        node.op === 'rcall' && LIST_FUNCTIONS.has(name) && !STRING_TRAVERSAL_FUNCTIONS.has(name);
+      const asSized = operands.map((o, i): unknown => {
+        const it = o.meta.alternate ?? o;
+        if (it.op === 'value') return it.args;
+        const n = Math.min(sizes[i] ?? 0, 2 ** 32 - 1);
+        return listOnly && i === 0 ? new Array<undefined>(n) : { [SIZE]: n };
+      });
       const own =
         node.op === 'call'
-          ? callCost(name, undefined, values)
-          : callCost(name, values[0], values.slice(1));
-      return sum(operands, own);
+          ? callCost(name, undefined, asSized)
+          : callCost(name, asSized[0], asSized.slice(1));
+      return { cost: inputs + own };
     }
     case 'in':
-    case '+':
-      return undefined;
+    case '+': {
+      // Without a size model these depend on the input (no estimate, as before).
+      if (!model) return undefined;
+      const [l, r] = node.args as [AstNode, AstNode];
+      const le = estimate(l, model, scope);
+      const re = estimate(r, model, scope);
+      if (!le || !re) return undefined;
+      const inputs = le.cost + re.cost;
+      if (node.op === 'in') {
+        const n = sizeBound(r, re);
+        return n === undefined ? undefined : { cost: inputs + Math.max(1, n) };
+      }
+      // A concatenation traverses both operands; numbers add for 1.
+      const ls = sizeBound(l, le);
+      const rs = sizeBound(r, re);
+      return { cost: inputs + (ls !== undefined && rs !== undefined ? traversal(ls + rs) : 1) };
+    }
     default: {
       const own = nodeCost(node, undefined, new Map());
-      return sum(childNodes(node), own);
+      return known(sum(childNodes(node), own));
     }
   }
 }
@@ -367,6 +456,14 @@ export function celErrorMessage(err: unknown): string {
   return lines[0] ?? text;
 }
 
+/** Options of compileExpression. */
+export interface CompileOptions {
+  /** The sizes of the variables' values, for an estimate of what iterates or scans them. */
+  readonly sizes?: CelSizeModel;
+  /** An estimate above this refuses the expression (default PER_CALL_LIMIT). */
+  readonly estimateLimit?: number;
+}
+
 /**
  * Compiles `expression` against `variables`. `expectedTypes` lists the result types accepted
  * (`dyn` is always accepted and checked at evaluation); an expression of another type, one that
@@ -376,7 +473,8 @@ export function celErrorMessage(err: unknown): string {
 export function compileExpression(
   expression: string,
   variables: readonly CelVariable[],
-  expectedTypes: readonly string[] = []
+  expectedTypes: readonly string[] = [],
+  options: CompileOptions = {}
 ): CompileResult {
   const env = environmentFor(variables);
   let parsed: ReturnType<Environment['parse']>;
@@ -394,10 +492,11 @@ export function compileExpression(
     };
   }
   const root = parsed.ast as unknown as AstNode;
-  const estimatedCost = estimate(root);
-  if (estimatedCost !== undefined && estimatedCost > PER_CALL_LIMIT) {
+  const estimatedCost = estimate(root, options.sizes)?.cost;
+  const estimateLimit = options.estimateLimit ?? PER_CALL_LIMIT;
+  if (estimatedCost !== undefined && estimatedCost > estimateLimit) {
     return {
-      error: `estimated rule cost exceeds budget by factor of ${(estimatedCost / PER_CALL_LIMIT).toFixed(1)}x (try simplifying the rule)`,
+      error: `estimated rule cost exceeds budget by factor of ${(estimatedCost / estimateLimit).toFixed(1)}x (try simplifying the rule)`,
     };
   }
   const state: { tracker: Tracker | undefined } = { tracker: undefined };

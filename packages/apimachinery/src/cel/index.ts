@@ -1,6 +1,12 @@
 // CEL for admission (matchConditions, ValidatingAdmissionPolicy): compilation, evaluation with
 // cost limits, the Kubernetes libraries, and the field checks of expressions in objects.
-export type { CelVariable, CompiledExpression, CompileResult } from './compile-expression.js';
+export type {
+  CelSizeModel,
+  CelVariable,
+  CompiledExpression,
+  CompileOptions,
+  CompileResult,
+} from './compile-expression.js';
 export {
   celErrorMessage,
   compileExpression,

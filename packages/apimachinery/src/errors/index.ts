@@ -45,4 +45,5 @@ export {
   fieldTooMany,
   newPath,
 } from './field-errors.js';
+export { fieldTypeInvalid } from './field-type-invalid.js';
 export { fromGrpcError, toGrpcError } from './grpc-status.js';

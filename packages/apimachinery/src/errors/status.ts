@@ -27,6 +27,7 @@ export type CauseType =
   | 'FieldValueRequired'
   | 'FieldValueDuplicate'
   | 'FieldValueInvalid'
+  | 'FieldValueTypeInvalid'
   | 'FieldValueNotSupported'
   | 'FieldValueForbidden'
   | 'FieldValueTooLong'

@@ -8,6 +8,7 @@ import type { ResourceDefinition } from './resource-definition.js';
 import { workloadResources } from './builtin-wl.js';
 import { builtinVer } from './builtin-ver.js';
 import { builtinAlias } from './builtin-alias.js';
+import { builtinCrdResources } from './builtin-crd.js';
 
 const core = (
   def: Omit<ResourceDefinition, 'group' | 'version' | 'verbs' | 'listKind'>
@@ -279,4 +280,5 @@ export const builtinResources: readonly ResourceDefinition[] = [
   ...platResources,
   ...builtinVer,
   ...builtinAlias,
+  ...builtinCrdResources,
 ];

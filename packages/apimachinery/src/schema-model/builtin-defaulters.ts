@@ -5,6 +5,7 @@
 // defaults of those functions are default_value options in proto/ instead.
 
 import { workloadDefaulters } from './builtin-defaulters-wl.js';
+import { crdDefaulters } from './builtin-defaulters-crd.js';
 
 type Json = Record<string, unknown>;
 
@@ -93,4 +94,5 @@ export const builtinDefaulters: Defaulters = new Map<string, Defaulter>([
   ['orch.api.core.v1.ServicePort', servicePort],
   ['orch.api.apps.v1.DeploymentStrategy', deploymentStrategy],
   ...workloadDefaulters,
+  ...crdDefaulters,
 ]);

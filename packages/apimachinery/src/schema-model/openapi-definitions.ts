@@ -126,11 +126,12 @@ function messageSchema(
 
 /**
  * The definitions of the given kinds and of every message they reach, keyed by definition
- * name. `kinds` maps a message's full name to its group-version-kind.
+ * name. `kinds` maps a message's full name to its group-version-kind (undefined for a message
+ * that is no kind, such as ObjectMeta, wanted with what it reaches).
  */
 export function openApiDefinitions(
   model: SchemaModel,
-  kinds: Map<string, { group: string; version: string; kind: string }>
+  kinds: Map<string, { group: string; version: string; kind: string } | undefined>
 ): Record<string, JsonObject> {
   const out: Record<string, JsonObject> = {};
   const seen = new Set<string>();

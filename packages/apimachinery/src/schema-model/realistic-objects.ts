@@ -6,6 +6,7 @@ import { realisticObjectsSvc } from './realistic-objects-svc.js';
 import { realisticWorkloadObjects } from './realistic-objects-wl.js';
 import { realisticObjectsVer } from './realistic-objects-ver.js';
 import { realisticObjectsAlias } from './realistic-objects-alias.js';
+import { realisticObjectsCrd } from './realistic-objects-crd.js';
 
 export const realisticPod = {
   apiVersion: 'v1',
@@ -846,6 +847,7 @@ export const realisticObjects: Record<string, Record<string, unknown>> = {
   },
   ...realisticObjectsSvc,
   ...platRealisticObjects,
+  ...realisticObjectsCrd,
 };
 
 function realisticTokenReview(version: string): Record<string, unknown> {

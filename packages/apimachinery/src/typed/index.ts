@@ -11,6 +11,7 @@ export type {
 } from './schema.js';
 export { Schema, deducedTypeRef } from './schema.js';
 export { kindTypeRef, schemaFromModel } from './schema-from-model.js';
+export { typedSchemaForCustomResource } from './schema-from-custom-resource.js';
 export type { ValidationError } from './helpers.js';
 export { ValidationErrors, listItemToPathElement } from './helpers.js';
 export type { ValidateOptions } from './validate.js';

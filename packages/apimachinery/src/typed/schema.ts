@@ -81,6 +81,13 @@ export class Schema {
     for (const [name, atom] of types) this.types.set(name, atom);
   }
 
+  /** A new schema with this one's named types and the given ones; this one is left as it is. */
+  extend(types: Iterable<[string, Atom]>): Schema {
+    const out = new Schema(this.types);
+    for (const [name, atom] of types) out.types.set(name, atom);
+    return out;
+  }
+
   /** Adds or replaces a named type. */
   define(name: string, atom: Atom): void {
     this.types.set(name, atom);

@@ -36,6 +36,7 @@ const rbac = 'rbac.authorization.orch.io';
 const authorization = 'authorization.orch.io';
 const authentication = 'authentication.orch.io';
 const networking = 'networking.orch.io';
+const apiextensionsGroup = 'apiextensions.orch.io';
 
 export const clientNodeAgentSigner = 'orch.io/apiserver-client-node-agent';
 export const clientSigner = 'orch.io/apiserver-client';
@@ -266,6 +267,24 @@ export function bootstrapClusterRoles(): Role[] {
       rule(['get', 'list', 'watch'], ['*'], ['*']),
       rule(['update'], [core], ['resourcequotas/status']),
     ]),
+    // The apiextensions controllers (issue 13, crd-api): CRD status, and the cleanup of a
+    // deleted CRD's custom objects (upstream runs them inside kube-apiserver).
+    clusterRole('system:controller:crd-naming-controller', [
+      rule(read, [apiextensionsGroup], ['customresourcedefinitions']),
+      rule(['update'], [apiextensionsGroup], ['customresourcedefinitions/status']),
+    ]),
+    clusterRole('system:controller:crd-establishing-controller', [
+      rule(read, [apiextensionsGroup], ['customresourcedefinitions']),
+      rule(['update'], [apiextensionsGroup], ['customresourcedefinitions/status']),
+    ]),
+    clusterRole('system:controller:crd-finalizer', [
+      rule(['get', 'list', 'watch', 'delete', 'deletecollection'], ['*'], ['*']),
+      rule(
+        ['update'],
+        [apiextensionsGroup],
+        ['customresourcedefinitions', 'customresourcedefinitions/status']
+      ),
+    ]),
     clusterRole('system:controller:service-account-controller', [
       rule(['create'], [core], ['serviceaccounts']),
       rule(read, [core], ['serviceaccounts', 'namespaces']),
@@ -340,6 +359,12 @@ export function bootstrapClusterRoleBindings(): RoleBinding[] {
       'system:controller:resourcequota-controller',
       'system:controller:resourcequota-controller',
       [user(controllers), controllerServiceAccount('resourcequota-controller')]
+    ),
+    ...['crd-naming-controller', 'crd-establishing-controller', 'crd-finalizer'].map((sa) =>
+      clusterRoleBinding(`system:controller:${sa}`, `system:controller:${sa}`, [
+        user(controllers),
+        controllerServiceAccount(sa),
+      ])
     ),
     clusterRoleBinding(
       'system:controller:service-account-controller',

@@ -85,6 +85,8 @@ describe('discovery', () => {
         'scheduling.orch.io',
         'node.orch.io',
         'flowcontrol.apiserver.orch.io',
+        // custom resource definitions (issue 13, crd-api)
+        'apiextensions.orch.io',
       ]
     );
     assert.deepEqual((await getJson('/apis/coordination.orch.io')).body, {
@@ -198,6 +200,7 @@ describe('discovery', () => {
     const versions = (await kubectl('api-versions')).trim().split('\n');
     assert.deepEqual(versions, [
       'admissionregistration.orch.io/v1',
+      'apiextensions.orch.io/v1',
       'apps/v1',
       'authentication.orch.io/v1',
       'authorization.orch.io/v1',

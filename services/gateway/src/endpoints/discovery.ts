@@ -196,28 +196,46 @@ function param(params: RouteParams, name: string): string {
   return params[name] ?? '';
 }
 
+interface Discovered {
+  groupList: { kind: string; apiVersion: string; groups: APIGroup[] };
+  byName: Map<string, APIGroup>;
+  coreVersions: string[];
+}
+
+function discovered(registry: ResourceRegistry): Discovered {
+  const groups = apiGroups(registry);
+  return {
+    groupList: { kind: 'APIGroupList', apiVersion: 'v1', groups },
+    byName: new Map(groups.map((g) => [g.name, g])),
+    coreVersions: registry
+      .groupVersions()
+      .filter((gv) => gv.group === '')
+      .map((gv) => gv.version)
+      .sort(compareKubeVersions),
+  };
+}
+
 /** Installs GET /api, /api/v1, /apis, /apis/:group, /apis/:group/:version and /version. */
 export function installDiscovery(
   app: PathMux,
   registry: ResourceRegistry,
   version: VersionInfo
 ): void {
-  // Computed once: the registry is fixed by the time routes are installed.
-  const groups = apiGroups(registry);
-  const groupList = { kind: 'APIGroupList', apiVersion: 'v1', groups };
-  const byName = new Map(groups.map((g) => [g.name, g]));
-  const coreVersions = registry
-    .groupVersions()
-    .filter((gv) => gv.group === '')
-    .map((gv) => gv.version)
-    .sort(compareKubeVersions);
+  // Computed again whenever the registry's set of defs changed (custom resources come and go).
+  let computed: { generation: number; groups: Discovered } | undefined;
+  const current = (): Discovered => {
+    if (computed?.generation !== registry.generation) {
+      computed = { generation: registry.generation, groups: discovered(registry) };
+    }
+    return computed.groups;
+  };
 
   app.get('/version', (_req, res) => writeJson(res, 200, version));
 
   app.get('/api', (req, res) => {
     writeJson(res, 200, {
       kind: 'APIVersions',
-      versions: coreVersions,
+      versions: current().coreVersions,
       serverAddressByClientCIDRs: [
         {
           clientCIDR: '0.0.0.0/0',
@@ -233,10 +251,10 @@ export function installDiscovery(
     else writeNotFound(res);
   });
 
-  app.get('/apis', (_req, res) => writeJson(res, 200, groupList));
+  app.get('/apis', (_req, res) => writeJson(res, 200, current().groupList));
 
   app.get('/apis/:group', (_req, res, params) => {
-    const group = byName.get(param(params, 'group'));
+    const group = current().byName.get(param(params, 'group'));
     if (group) writeJson(res, 200, group);
     else writeNotFound(res);
   });

@@ -21,7 +21,8 @@ import {
   restKey,
 } from '../registry/rest.js';
 import type { Storage } from '../registry/rest.js';
-import { requestInfoFrom } from '../request/context.js';
+import { addWarning, requestInfoFrom } from '../request/context.js';
+import { customResourceDeprecationWarning } from '../registry/apiextensions/customresources/resource-definitions.js';
 import { recordDeprecatedRequest } from './deprecation.js';
 import type { DeprecatedApiGauge } from './deprecation.js';
 import { newRemovedVersionNotFound, removedVersionOf } from '../resourceconfig/removed-versions.js';
@@ -122,6 +123,8 @@ export function resourceHandler(deps: InstallerDeps): HttpHandler {
       );
     }
     if (def.deprecation) recordDeprecatedRequest(req, def, info.subresource, deps.deprecatedApis);
+    const crWarning = customResourceDeprecationWarning(def);
+    if (crWarning) addWarning(req, crWarning);
     const handler = handlerFor(info, rest);
     if (!handler) {
       return writeErrorNegotiated(

@@ -49,6 +49,24 @@ class Message {
     return this;
   }
 
+  /** A double (wire type 1, little-endian IEEE 754), when set. */
+  double(field: number, value: Json | undefined): this {
+    if (typeof value !== 'number') return this;
+    this.#tag(field, 1);
+    const b = Buffer.alloc(8);
+    b.writeDoubleLE(value);
+    this.#chunks.push(b);
+    return this;
+  }
+
+  /** An int64 (varint), when set; negative values never occur in schemas. */
+  int(field: number, value: Json | undefined): this {
+    if (typeof value !== 'number' || value < 0) return this;
+    this.#tag(field, 0);
+    this.#varint(value);
+    return this;
+  }
+
   bool(field: number, value: boolean | undefined): this {
     if (!value) return this;
     this.#tag(field, 0);
@@ -117,15 +135,54 @@ function schema(value: Json | undefined, where: string): Message {
       'items',
       'properties',
       'additionalProperties',
+      // The JSON-schema keywords custom resources' schemas carry (gnostic's Schema 3, 6-18, 20, 24, 29, 30).
+      'title',
+      'multipleOf',
+      'maximum',
+      'exclusiveMaximum',
+      'minimum',
+      'exclusiveMinimum',
+      'maxLength',
+      'minLength',
+      'pattern',
+      'maxItems',
+      'minItems',
+      'uniqueItems',
+      'maxProperties',
+      'minProperties',
+      'enum',
+      'allOf',
+      'externalDocs',
+      'example',
     ],
     where
   );
   const m = new Message()
     .string(1, str(s['$ref']))
     .string(2, str(s['format']))
+    .string(3, str(s['title']))
     .string(4, str(s['description']));
   if (s['default'] !== undefined) m.message(5, new Message().string(2, toYaml(s['default'])));
+  m.double(6, s['multipleOf'])
+    .double(7, s['maximum'])
+    .bool(8, s['exclusiveMaximum'] === true)
+    .double(9, s['minimum'])
+    .bool(10, s['exclusiveMinimum'] === true)
+    .int(11, s['maxLength'])
+    .int(12, s['minLength'])
+    .string(13, str(s['pattern']))
+    .int(14, s['maxItems'])
+    .int(15, s['minItems'])
+    .bool(16, s['uniqueItems'] === true)
+    .int(17, s['maxProperties'])
+    .int(18, s['minProperties']);
   m.strings(19, strs(s['required']));
+  const enumValues = s['enum'];
+  if (Array.isArray(enumValues))
+    m.messages(
+      20,
+      enumValues.map((v) => new Message().string(2, toYaml(v)))
+    );
   const additional = s['additionalProperties'];
   if (typeof additional === 'boolean') m.message(21, new Message().bool(2, additional));
   else if (additional !== undefined)
@@ -141,6 +198,18 @@ function schema(value: Json | undefined, where: string): Message {
     );
     m.message(25, new Message().messages(1, props));
   }
+  const allOf = s['allOf'];
+  if (Array.isArray(allOf))
+    m.messages(
+      24,
+      allOf.map((a, i) => schema(a, `${where}.allOf[${i}]`))
+    );
+  const docs = s['externalDocs'];
+  if (docs !== undefined) {
+    const d = obj(docs, `${where}.externalDocs`);
+    m.message(29, new Message().string(1, str(d['description'])).string(2, str(d['url'])));
+  }
+  if (s['example'] !== undefined) m.message(30, new Message().string(2, toYaml(s['example'])));
   return m.messages(31, vendorExtensions(s));
 }
 

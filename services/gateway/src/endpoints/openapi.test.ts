@@ -259,6 +259,8 @@ describe('openapi', () => {
       'apis/scheduling.orch.io/v1',
       'apis/node.orch.io/v1',
       'apis/flowcontrol.apiserver.orch.io/v1',
+      // custom resource definitions (issue 13, crd-api)
+      'apis/apiextensions.orch.io/v1',
     ]);
     const url: string = root['paths']['apis/apps/v1'].serverRelativeURL;
     assert.match(url, /^\/openapi\/v3\/apis\/apps\/v1\?hash=[0-9A-F]{128}$/);

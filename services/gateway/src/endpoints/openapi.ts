@@ -1,9 +1,12 @@
 // OpenAPI documents generated from the resource registry and the schema model (k8s kube-openapi
-// builder, routes /openapi/v2 and /openapi/v3). Computed once per registry and served with an ETag.
+// builder, routes /openapi/v2 and /openapi/v3). Computed once per generation of the registry
+// (rebuilt when its set of definitions changes) and served with an ETag.
 //
 // Kind schemas come from the schema model compiled from proto/orch/api: properties with
 // descriptions (what `kubectl explain` prints), types, required fields, the merge markers and
 // x-kubernetes-group-version-kind. A kind without a proto schema keeps an open `type: object`.
+// A custom resource's come from its CRD version (apiextensions-apiserver's openapi builder), v2
+// stripped of what Swagger 2.0 cannot say and v3 as the CRD wrote it.
 //
 // Write operations list `fieldValidation` and `fieldManager`: kubectl reads the PATCH
 // operation's parameters to decide that the server validates fields, and then delegates
@@ -12,6 +15,10 @@ import { createHash } from 'node:crypto';
 import type { HttpRequest, HttpResponse } from '../http/handler.js';
 import type { PathMux } from '../http/path-mux.js';
 import { requestUrl } from '../request/request-info.js';
+import {
+  customResourceListOpenAPISchema,
+  customResourceOpenAPISchema,
+} from '@orch/apimachinery/apiextensions';
 import { newNotAcceptable, newPathNotFound } from '@orch/apimachinery/errors';
 import type { StatusError } from '@orch/apimachinery/errors';
 import type { ResourceDefinition, ResourceRegistry, Verb } from '@orch/apimachinery/registry';
@@ -329,8 +336,10 @@ function resourcePaths(def: ResourceDefinition): Record<string, JsonObject> {
 
   for (const sub of def.subresources ?? []) {
     const ops: JsonObject = {};
+    // A custom resource's scale is an autoscaling/v1 Scale (upstream's CRD builder routes).
+    const subDef = sub === 'scale' && def.customResource ? scaleDefinition : kindDef;
     for (const verb of subresourceVerbs(sub)) {
-      const spec = objectOperation(verb, kindDef, `${sub} of the specified ${def.kind}`);
+      const spec = objectOperation(verb, subDef, `${sub} of the specified ${def.kind}`);
       if (spec)
         ops[spec.method] = renderOperation(spec, def, `${spec.idVerb}${idBase}${upperFirst(sub)}`);
     }
@@ -356,12 +365,48 @@ function gvkExtension(gvk: GroupVersionKind): JsonObject {
   };
 }
 
+const objectMetaMessage = 'orch.api.meta.v1.ObjectMeta';
+const scaleGvk = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
+const scaleDefinition = definitionName(scaleGvk);
+
+/**
+ * Definitions of a custom resource (builder.go's kind and list schemas) and of ObjectMeta and
+ * what it reaches, which the kind's metadata references.
+ */
+function customResourceDefinitions(
+  def: ResourceDefinition,
+  cr: NonNullable<ResourceDefinition['customResource']>,
+  v2: boolean
+): Record<string, JsonObject> {
+  const gv = { group: def.group, version: def.version };
+  const kindDefinition = definitionName({ ...gv, kind: def.kind });
+  const version = cr.version.name;
+  return {
+    ...openApiDefinitions(
+      builtinSchemaModel(),
+      new Map([
+        [objectMetaMessage, undefined],
+        ...(def.subresources?.includes('scale')
+          ? [['orch.api.autoscaling.v1.Scale', scaleGvk] as const]
+          : []),
+      ])
+    ),
+    [kindDefinition]: customResourceOpenAPISchema(cr.crd, version, { v2 }) as JsonObject,
+    [definitionName({ ...gv, kind: def.listKind })]: customResourceListOpenAPISchema(
+      cr.crd,
+      version,
+      { v2, kindDefinition }
+    ) as JsonObject,
+  };
+}
+
 /**
  * Definitions of one resource: its kind and every definition it reaches, from the schema model
  * (an open schema for a kind without one), and its list kind (none for a virtual kind, which is
- * never listed).
+ * never listed). A custom resource's from its CRD, in their v2 form.
  */
 function resourceDefinitions(def: ResourceDefinition): Record<string, JsonObject> {
+  if (def.customResource) return customResourceDefinitions(def, def.customResource, true);
   const gv = { group: def.group, version: def.version };
   const apiVersion = def.group === '' ? def.version : `${def.group}/${def.version}`;
   const kindName = definitionName({ ...gv, kind: def.kind });
@@ -576,6 +621,10 @@ export function buildOpenApiV3(
     const s = allDefs[name];
     if (s !== undefined) schemas[name] = s;
   }
+  // A custom resource's v3 schemas keep what v2 strips (nullable, anyOf, defaults...).
+  for (const def of registry.resourcesIn(gv))
+    if (def.customResource)
+      Object.assign(schemas, customResourceDefinitions(def, def.customResource, false));
   return v3Refs({
     openapi: '3.0.0',
     info: { title: 'Orch', version: 'v1.32.0-orch.0.1.0' },
@@ -596,6 +645,8 @@ function render(body: Buffer, contentType: string): Rendered {
 }
 
 interface Cache {
+  /** The registry's generation the documents were built at. */
+  generation: number;
   v2Json: Rendered;
   v2Protobuf: Rendered;
   v3Root: Rendered;
@@ -604,10 +655,11 @@ interface Cache {
 
 const caches = new WeakMap<ResourceRegistry, Cache>();
 
-/** Every document of a registry, generated on first use and then reused. */
+/** Every document of a registry, generated on first use and reused until the registry changes. */
 function documentsFor(registry: ResourceRegistry): Cache {
   const cached = caches.get(registry);
-  if (cached) return cached;
+  if (cached && cached.generation === registry.generation) return cached;
+  const generation = registry.generation;
   const v2 = buildOpenApiV2(registry);
   const v3 = new Map<string, Rendered>();
   const rootPaths: JsonObject = {};
@@ -621,6 +673,7 @@ function documentsFor(registry: ResourceRegistry): Cache {
     rootPaths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${doc.hash}` };
   }
   const cache: Cache = {
+    generation,
     v2Json: render(Buffer.from(JSON.stringify(v2)), 'application/json'),
     v2Protobuf: render(encodeOpenApiV2Protobuf(v2), protobufV2),
     v3Root: render(Buffer.from(JSON.stringify({ paths: rootPaths })), 'application/json'),

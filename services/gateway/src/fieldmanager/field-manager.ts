@@ -3,7 +3,8 @@
 // skipNonApplied → capManagers → buildManagerInfo → managedFieldsUpdater → stripMeta →
 // structuredMerge, with managedFields decoded from and encoded into the objects around it.
 // update never fails a write (upstream's UpdateNoErrors: on an error the object goes without
-// managedFields); apply answers conflicts as 409.
+// managedFields); apply answers conflicts as 409. A custom resource's type comes from its CRD
+// version's schema (upstream's TypeConverter of the CR), every other kind's from the schema model.
 import { newUnprocessableEntity } from '@orch/apimachinery/errors';
 import type { Filter } from '@orch/apimachinery/fieldpath';
 import { Set as FieldSet, makePath, newExcludeSetFilter } from '@orch/apimachinery/fieldpath';
@@ -11,7 +12,14 @@ import { ConflictsError } from '@orch/apimachinery/merge';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import { formatApiVersion } from '@orch/apimachinery/schema';
 import { builtinSchemaModel } from '@orch/apimachinery/schema-model';
-import { ValidationErrors, parseableTypeFor } from '@orch/apimachinery/typed';
+import type { CustomResourceDefinitionVersion } from '@orch/apimachinery/apiextensions';
+import {
+  ParseableType,
+  ValidationErrors,
+  deducedParseableType,
+  parseableTypeFor,
+  typedSchemaForCustomResource,
+} from '@orch/apimachinery/typed';
 import { BuildManagerInfoManager } from './build-manager-info-manager.js';
 import { CapManagersManager } from './cap-managers-manager.js';
 import { newApplyConflictError } from './conflict-error.js';
@@ -55,14 +63,33 @@ export function resetFieldsFor(subresource: string, hasStatus: boolean): Filter 
   return undefined;
 }
 
+/** What the field manager reads of a custom resource: its CRD version. */
+export interface FieldManagerCustomResource {
+  readonly version: CustomResourceDefinitionVersion;
+}
+
+/** The merge type of a kind: the CRD version's schema for a custom resource (deduced without one). */
+function parseableTypeOf(kind: FieldManagerKind, cr?: FieldManagerCustomResource): ParseableType {
+  if (!cr) return parseableTypeFor(builtinSchemaModel(), kind);
+  const schema = cr.version.schema?.openAPIV3Schema;
+  if (!schema) return deducedParseableType();
+  const { schema: s, typeRef } = typedSchemaForCustomResource(schema);
+  return new ParseableType(s, typeRef);
+}
+
 export class FieldManager {
   readonly #manager: Manager;
   readonly #subresource: string;
   readonly #empty: () => ApiObject;
 
-  constructor(kind: FieldManagerKind, subresource: string, resetFields?: Filter) {
+  constructor(
+    kind: FieldManagerKind,
+    subresource: string,
+    resetFields?: Filter,
+    customResource?: FieldManagerCustomResource
+  ) {
     const apiVersion = formatApiVersion(kind);
-    const type = parseableTypeFor(builtinSchemaModel(), kind);
+    const type = parseableTypeOf(kind, customResource);
     this.#subresource = subresource;
     this.#empty = () => ({ apiVersion, kind: kind.kind, metadata: {} }) as ApiObject;
     const inner = new StructuredMergeManager(type, apiVersion, kind.kind, resetFields);
@@ -167,18 +194,41 @@ export class FieldManager {
 }
 
 const cache = new Map<string, FieldManager>();
+// Custom resources' by CRD version object: a CRD update brings a new one, and the old goes.
+const customResourceCaches = new WeakMap<
+  CustomResourceDefinitionVersion,
+  Map<string, FieldManager>
+>();
 
-/** The field manager of a kind at an endpoint (built once; they hold no request state). */
+/**
+ * The field manager of a kind at an endpoint (built once; they hold no request state); of a
+ * custom resource, once per CRD version object.
+ */
 export function fieldManagerFor(
   kind: FieldManagerKind,
   subresource: string,
-  hasStatus: boolean
+  hasStatus: boolean,
+  customResource?: FieldManagerCustomResource
 ): FieldManager {
+  let managers = cache;
+  if (customResource) {
+    let crManagers = customResourceCaches.get(customResource.version);
+    if (!crManagers) {
+      crManagers = new Map();
+      customResourceCaches.set(customResource.version, crManagers);
+    }
+    managers = crManagers;
+  }
   const key = `${kind.group}/${kind.version}/${kind.kind}/${subresource}/${String(hasStatus)}`;
-  let fm = cache.get(key);
+  let fm = managers.get(key);
   if (!fm) {
-    fm = new FieldManager(kind, subresource, resetFieldsFor(subresource, hasStatus));
-    cache.set(key, fm);
+    fm = new FieldManager(
+      kind,
+      subresource,
+      resetFieldsFor(subresource, hasStatus),
+      customResource
+    );
+    managers.set(key, fm);
   }
   return fm;
 }

@@ -1,7 +1,7 @@
 // The gateway's field manager (k8s.io/apiserver pkg/endpoints/handlers/fieldmanager, now
 // k8s.io/apimachinery util/managedfields): managedFields on every write, server-side apply.
 export { FieldManager, fieldManagerFor, resetFieldsFor } from './field-manager.js';
-export type { FieldManagerKind } from './field-manager.js';
+export type { FieldManagerCustomResource, FieldManagerKind } from './field-manager.js';
 export type { ManagedFieldsEntry } from './managed-fields.js';
 export {
   Managed,

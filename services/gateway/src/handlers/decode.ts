@@ -4,7 +4,11 @@
 // defaults set from the schema model (before admission and the strategy's validation).
 import type { HttpRequest } from '../http/handler.js';
 import { parseDocument } from 'yaml';
-import { newBadRequest } from '@orch/apimachinery/errors';
+import {
+  applyDefaults as applySchemaDefaults,
+  pruneObject,
+} from '@orch/apimachinery/apiextensions';
+import { newBadRequest, newUnsupportedMediaType } from '@orch/apimachinery/errors';
 import type { StatusCause } from '@orch/apimachinery/errors';
 import { EnvelopeError, decodeEnvelope, protobufMediaTypes } from '@orch/apimachinery/protobuf';
 import {
@@ -155,6 +159,13 @@ export function checkFields(
   mode: FieldValidation,
   warn: (text: string) => void
 ): void {
+  // A custom resource: the fields its schema does not specify are pruned and reported
+  // (upstream's unstructured decoding with the structural schema's pruning).
+  const crSchema = def.customResource?.version.schema?.openAPIV3Schema;
+  if (crSchema) {
+    const pruned = pruneObject(obj, crSchema, { isResourceRoot: true });
+    return reportUnknown(pruned, duplicates, mode, warn);
+  }
   const kind = builtinSchemaModel().kind({
     group: def.group,
     version: def.version,
@@ -193,6 +204,16 @@ export function checkFields(
       );
     }
   }
+  reportUnknown(unknown, duplicates, mode, warn);
+}
+
+/** Unknown and duplicate fields: 400 at Strict, one warning each at Warn, silent at Ignore. */
+function reportUnknown(
+  unknown: string[],
+  duplicates: string[],
+  mode: FieldValidation,
+  warn: (text: string) => void
+): void {
   const messages = [
     ...unknown.map((f) => `unknown field "${f}"`),
     ...duplicates.map((f) => `duplicate field "${f}"`),
@@ -204,6 +225,8 @@ export function checkFields(
 
 /** Sets the kind's defaults (k8s: the defaulting that decoding does); kinds without a schema have none. */
 export function defaultObject(def: ObjectKind, obj: ApiObject): void {
+  const crSchema = def.customResource?.version.schema?.openAPIV3Schema;
+  if (crSchema) return applySchemaDefaults(obj, crSchema);
   const kind = builtinSchemaModel().kind({
     group: def.group,
     version: def.version,
@@ -272,6 +295,10 @@ export function decodeRequestObject(
   mode: FieldValidation,
   warn: (text: string) => void
 ): ApiObject {
+  // Custom resources are JSON and YAML only (upstream: no protobuf serializer for them).
+  if (def.customResource && protobufMediaTypes.includes(contentType)) {
+    throw newUnsupportedMediaType(contentType, ['application/json', 'application/yaml']);
+  }
   const parsed = parseBodyStrict(body, contentType);
   const obj = decodeObject(parsed.value, def, target);
   checkFields(def, obj, parsed.duplicates, mode, warn);

@@ -31,7 +31,8 @@ export function fieldManagerOf(scope: RequestScope, create = false): FieldManage
   return fieldManagerFor(
     { group: kind.group, version: kind.version, kind: kind.kind },
     info.subresource,
-    hasStatus
+    hasStatus,
+    def.customResource
   );
 }
 

@@ -12,6 +12,7 @@ import {
   csrApprovalRest,
   csrStatusRest,
 } from './certificates/certificatesigningrequests/subresources.js';
+import { crdStatusRest } from './apiextensions/customresourcedefinitions/strategy.js';
 import { EventsV1Store } from './core/events/events-v1-store.js';
 import { FinalizeRest } from './core/namespaces/finalize-rest.js';
 import { BindingRest } from './core/pods/binding-rest.js';
@@ -32,7 +33,7 @@ const subresources: Record<
   string,
   (store: Store, stores: Map<string, Store>) => Storage | undefined
 > = {
-  status: (store) => csrStatusRest(store) ?? new StatusRest(store),
+  status: (store) => csrStatusRest(store) ?? crdStatusRest(store) ?? new StatusRest(store),
   approval: (store) => csrApprovalRest(store),
   scale: (store) => new ScaleRest(store),
   eviction: (store, stores) => evictionRestFor(store, stores),

@@ -6,6 +6,7 @@ import type { Consistency, ListOptions } from '@orch/apimachinery/storage';
 import type { Status } from '@orch/apimachinery/errors';
 import type { UserInfo } from '@orch/apimachinery/auth';
 import type { ApiObject } from '@orch/apimachinery/meta';
+import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import type { FeedListener } from '../watch/change.js';
 
 /**
@@ -34,6 +35,8 @@ export interface ObjectKind {
   version: string;
   kind: string;
   namespaced: boolean;
+  /** A custom resource: decoding prunes and defaults by its CRD version's schema. */
+  customResource?: ResourceDefinition['customResource'];
 }
 
 /**

@@ -27,6 +27,8 @@ import { csiStorageCapacityStrategy } from './storage/csistoragecapacities/strat
 import { storageClassStrategy } from './storage/storageclasses/strategy.js';
 import { volumeAttachmentStrategy } from './storage/volumeattachments/strategy.js';
 import { rbacStrategy } from './rbac/strategy.js';
+import { crdSchemaChecks } from './apiextensions/customresourcedefinitions/schema-checks.js';
+import { customResourceDefinitionStrategy } from './apiextensions/customresourcedefinitions/strategy.js';
 import { workloadStrategies } from './workload-strategies.js';
 import { defaultStrategy } from './strategy.js';
 import type { Strategy } from './strategy.js';
@@ -58,6 +60,9 @@ const special: Record<string, Strategy> = {
   'node.orch.io/runtimeclasses': runtimeClassStrategy,
   'flowcontrol.apiserver.orch.io/flowschemas': flowSchemaStrategy,
   'flowcontrol.apiserver.orch.io/prioritylevelconfigurations': priorityLevelConfigurationStrategy,
+  // custom resource definitions (issue 13, crd-api)
+  'apiextensions.orch.io/customresourcedefinitions':
+    customResourceDefinitionStrategy(crdSchemaChecks),
 };
 
 export function strategyFor(def: ResourceDefinition): Strategy {

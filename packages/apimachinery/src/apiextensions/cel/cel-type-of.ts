@@ -1,0 +1,209 @@
+// The CEL type of a CRD schema node and the CEL value of an object under it
+// (k8s.io/apiserver/pkg/cel/common/schemas.go SchemaDeclType, values.go UnstructuredToVal,
+// escaping.go): objects with properties are object types with those fields, additionalProperties
+// maps, integer int, number double, byte bytes, date/date-time timestamp, duration duration,
+// int-or-string and preserve-unknown-fields dyn, embedded resources objects with apiVersion,
+// kind and metadata.name/generateName. Property names are escaped as upstream escapes them.
+import { Optional } from '@marcbachmann/cel-js';
+
+import { compileExpression, toCelValue } from '../../cel/index.js';
+import type { JSONSchemaProps } from '../types.js';
+
+const RESERVED = new Set([
+  'true',
+  'false',
+  'null',
+  'in',
+  'as',
+  'break',
+  'const',
+  'continue',
+  'else',
+  'for',
+  'function',
+  'if',
+  'import',
+  'let',
+  'loop',
+  'package',
+  'namespace',
+  'return',
+  'var',
+  'void',
+  'while',
+]);
+
+const ACCESSIBLE = /^[a-zA-Z_.\-/][a-zA-Z0-9_.\-/]*$/u;
+const ESCAPES: Record<string, string> = {
+  __: '__underscores__',
+  '.': '__dot__',
+  '-': '__dash__',
+  '/': '__slash__',
+};
+
+/**
+ * The name a property has in CEL (upstream cel.Escape): `__{keyword}__` for a reserved word,
+ * `__underscores__`, `__dot__`, `__dash__`, `__slash__` for `__`, `.`, `-`, `/`; undefined when
+ * the name is not accessible from CEL (it does not match `[a-zA-Z_.-/][a-zA-Z0-9_.-/]*`).
+ */
+export function escapeCelPropertyName(name: string): string | undefined {
+  if (RESERVED.has(name)) return `__${name}__`;
+  if (!ACCESSIBLE.test(name)) return undefined;
+  return name.replace(/__|[./-]/gu, (m) => ESCAPES[m] ?? m);
+}
+
+/** A CEL type: a type name (`int`, `list<string>`, `dyn`) or an object type's fields. */
+export type CelSchemaType = string | { readonly [field: string]: CelSchemaType };
+
+/** The fields an embedded resource always has (apiVersion, kind, metadata.name/generateName). */
+const EMBEDDED_FIELDS: Record<string, CelSchemaType> = {
+  apiVersion: 'string',
+  kind: 'string',
+  metadata: { name: 'string', generateName: 'string' },
+};
+
+/** A type name for a list element or map value: object types are `dyn` there. */
+const asTypeName = (t: CelSchemaType): string => (typeof t === 'string' ? t : 'dyn');
+
+/** The CEL type of `schema` (the spec's type-mapping table). */
+export function celTypeOf(schema: JSONSchemaProps | undefined): CelSchemaType {
+  if (!schema) return 'dyn';
+  if (schema['x-kubernetes-int-or-string']) return 'dyn';
+  const embedded = schema['x-kubernetes-embedded-resource'] === true;
+  switch (schema.type) {
+    case 'integer':
+      return 'int';
+    case 'number':
+      return 'double';
+    case 'boolean':
+      return 'bool';
+    case 'string':
+      switch (schema.format) {
+        case 'byte':
+          return 'bytes';
+        case 'date':
+        case 'date-time':
+        case 'datetime':
+          return 'google.protobuf.Timestamp';
+        case 'duration':
+          return 'google.protobuf.Duration';
+        default:
+          return 'string';
+      }
+    case 'array': {
+      const items = Array.isArray(schema.items) ? undefined : schema.items;
+      return `list<${asTypeName(celTypeOf(items))}>`;
+    }
+    case 'object': {
+      const ap = schema.additionalProperties;
+      if (ap !== undefined && ap !== false && !schema.properties) {
+        return `map<string, ${asTypeName(celTypeOf(ap === true ? undefined : ap))}>`;
+      }
+      const hasProperties = Object.keys(schema.properties ?? {}).length > 0;
+      if (schema['x-kubernetes-preserve-unknown-fields'] && !embedded) return 'dyn';
+      if (!hasProperties && !embedded) return 'dyn';
+      const fields: Record<string, CelSchemaType> = embedded ? { ...EMBEDDED_FIELDS } : {};
+      for (const [name, prop] of Object.entries(schema.properties ?? {})) {
+        const escaped = escapeCelPropertyName(name);
+        if (escaped !== undefined) fields[escaped] = celTypeOf(prop);
+      }
+      if (embedded && schema['x-kubernetes-preserve-unknown-fields']) return 'dyn';
+      return fields;
+    }
+    default:
+      return 'dyn';
+  }
+}
+
+/** A short name of the type of `schema`'s values, as errors print it ("object", "array", ...). */
+export function schemaTypeName(schema: JSONSchemaProps | undefined): string {
+  return schema?.type ?? '';
+}
+
+let converters: { timestamp(s: string): unknown; duration(s: string): unknown } | undefined;
+
+/** Timestamps and durations as the CEL engine represents them. */
+function celConverters(): NonNullable<typeof converters> {
+  if (!converters) {
+    const vars = [{ name: 's', type: 'string' }];
+    const ts = compileExpression('timestamp(s)', vars).compiled;
+    const du = compileExpression('duration(s)', vars).compiled;
+    if (!ts || !du) throw new Error('the CEL engine has no timestamp or duration');
+    converters = {
+      timestamp: (s) => ts.evaluate({ s }),
+      duration: (s) => du.evaluate({ s }),
+    };
+  }
+  return converters;
+}
+
+function decodeBase64(s: string): Uint8Array {
+  return new Uint8Array(Buffer.from(s, 'base64'));
+}
+
+/**
+ * The CEL value of `value` under `schema` (upstream UnstructuredToVal): property names escaped
+ * (inaccessible ones dropped), integers int, numbers double, byte/date/date-time/duration
+ * strings bytes/timestamp/duration. A value the schema does not describe is converted as JSON.
+ */
+export function toCelValueForSchema(schema: JSONSchemaProps | undefined, value: unknown): unknown {
+  if (value === null || value === undefined) return value;
+  if (!schema || schema['x-kubernetes-int-or-string']) return toCelValue(value);
+  switch (schema.type) {
+    case 'integer':
+      return typeof value === 'number' && Number.isInteger(value) ? BigInt(value) : value;
+    case 'number':
+      return value;
+    case 'string':
+      if (typeof value !== 'string') return value;
+      try {
+        switch (schema.format) {
+          case 'byte':
+            return decodeBase64(value);
+          case 'date':
+            return celConverters().timestamp(`${value}T00:00:00Z`);
+          case 'date-time':
+          case 'datetime':
+            return celConverters().timestamp(value);
+          case 'duration':
+            return celConverters().duration(value);
+          default:
+            return value;
+        }
+      } catch {
+        return value;
+      }
+    case 'array': {
+      if (!Array.isArray(value)) return toCelValue(value);
+      const items = Array.isArray(schema.items) ? undefined : schema.items;
+      return value.map((v) => toCelValueForSchema(items, v));
+    }
+    case 'object': {
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+        return toCelValue(value);
+      }
+      const ap = schema.additionalProperties;
+      const out: Record<string, unknown> = {};
+      const props = schema.properties ?? {};
+      const isMap = ap !== undefined && ap !== false && !schema.properties;
+      for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+        if (v === undefined) continue;
+        if (isMap) {
+          out[k] = toCelValueForSchema(ap === true ? undefined : ap, v);
+          continue;
+        }
+        const name = escapeCelPropertyName(k);
+        if (name === undefined) continue;
+        out[name] = toCelValueForSchema(props[k], v);
+      }
+      return out;
+    }
+    default:
+      return toCelValue(value);
+  }
+}
+
+/** `oldSelf` of an optionalOldSelf rule: the old value, or none on create. */
+export function optionalOf(value: unknown): unknown {
+  return value === undefined ? Optional.none() : Optional.of(value);
+}

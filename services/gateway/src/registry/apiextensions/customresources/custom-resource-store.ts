@@ -1,0 +1,113 @@
+// The Store of one served version of a custom resource (upstream pkg/registry/customresource
+// etcd.go and customresource_handler.go): the generic Store with the custom resource strategy,
+// schema defaults set on every object read from storage (upstream defaults when it decodes what
+// etcd holds), and creates refused while the CRD is Terminating (upstream's crdHandler).
+import { applyDefaults } from '@orch/apimachinery/apiextensions';
+import type { JSONSchemaProps } from '@orch/apimachinery/apiextensions';
+import { StatusError, newMethodNotSupported } from '@orch/apimachinery/errors';
+import type { StorageClient } from '@orch/apimachinery/grpc';
+import type { ApiObject } from '@orch/apimachinery/meta';
+import type { ResourceDefinition } from '@orch/apimachinery/registry';
+import type { ListOptions } from '@orch/apimachinery/storage';
+import type { Cachers } from '../../../cache/cachers.js';
+import type { Change, FeedListener } from '../../../watch/change.js';
+import type { CreateOptions, GetOptions, ObjectList, RestContext } from '../../rest.js';
+import { Store } from '../../store.js';
+import type { Strategy } from '../../strategy.js';
+import { isTerminating } from './resource-definitions.js';
+import { schemaOf } from './strategy.js';
+
+/** Whether a schema sets any default (reads are copied and defaulted only then). */
+export function hasDefaults(s: JSONSchemaProps | undefined): boolean {
+  if (!s || typeof s !== 'object') return false;
+  if (s.default !== undefined) return true;
+  const items = Array.isArray(s.items) ? s.items : s.items ? [s.items] : [];
+  const add = typeof s.additionalProperties === 'object' ? [s.additionalProperties] : [];
+  return [...Object.values(s.properties ?? {}), ...items, ...add, ...(s.allOf ?? [])].some(
+    hasDefaults
+  );
+}
+
+export class CustomResourceStore extends Store {
+  readonly #storageClient: StorageClient;
+  readonly #cacherSet: Cachers | undefined;
+  readonly #schema: JSONSchemaProps | undefined;
+
+  constructor(
+    def: ResourceDefinition,
+    strategy: Strategy,
+    storage: StorageClient,
+    cachers?: Cachers
+  ) {
+    super(def, strategy, storage, cachers);
+    this.#storageClient = storage;
+    this.#cacherSet = cachers;
+    const schema = schemaOf(def);
+    this.#schema = hasDefaults(schema) ? schema : undefined;
+  }
+
+  override withStrategy(strategy: Strategy): Store {
+    return new CustomResourceStore(this.def, strategy, this.#storageClient, this.#cacherSet);
+  }
+
+  /** A read object with the schema's defaults, copied (cache objects are shared). */
+  #defaulted<T extends Record<string, unknown>>(obj: T): T {
+    if (!this.#schema) return obj;
+    const copy = structuredClone(obj);
+    applyDefaults(copy, this.#schema);
+    return copy;
+  }
+
+  override async create(ctx: RestContext, obj: ApiObject, opts: CreateOptions): Promise<ApiObject> {
+    const crd = this.def.customResource?.crd;
+    if (crd && isTerminating(crd)) {
+      const err = newMethodNotSupported(this.groupResource, 'create');
+      throw new StatusError({
+        ...err.status,
+        message: 'create not allowed while custom resource definition is terminating',
+      });
+    }
+    return super.create(ctx, obj, opts);
+  }
+
+  override async get(ctx: RestContext, name: string, opts: GetOptions): Promise<ApiObject> {
+    return this.#defaulted(await super.get(ctx, name, opts));
+  }
+
+  override async list(
+    ctx: RestContext,
+    opts: Omit<ListOptions, 'prefix'>
+  ): Promise<ObjectList<ApiObject>> {
+    const res = await super.list(ctx, opts);
+    if (!this.#schema) return res;
+    return { ...res, items: res.items.map((o) => this.#defaulted(o)) };
+  }
+
+  override async listJson(
+    ctx: RestContext,
+    opts: Omit<ListOptions, 'prefix'>
+  ): Promise<ObjectList<Buffer>> {
+    if (!this.#schema) return super.listJson(ctx, opts);
+    const res = await this.list(ctx, opts);
+    return { ...res, items: res.items.map((o) => Buffer.from(JSON.stringify(o))) };
+  }
+
+  override async watch(
+    ctx: RestContext,
+    listener: FeedListener,
+    fromRevision: number
+  ): Promise<() => void> {
+    if (!this.#schema) return super.watch(ctx, listener, fromRevision);
+    const defaulting: FeedListener = {
+      change: (c: Change) =>
+        listener.change({
+          ...c,
+          object: this.#defaulted(c.object),
+          ...(c.prevObject ? { prevObject: this.#defaulted(c.prevObject) } : {}),
+        }),
+      progress: (revision) => listener.progress(revision),
+      fail: (status) => listener.fail(status),
+    };
+    return super.watch(ctx, defaulting, fromRevision);
+  }
+}
