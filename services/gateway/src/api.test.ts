@@ -323,7 +323,8 @@ test('status subresource: main writes keep status, status writes change nothing 
     0,
     'PATCH',
     `/api/v1/namespaces/${ns}/pods/p`,
-    { status: { phase: 'Failed' }, spec: { nodeName: 'n1' } },
+    // activeDeadlineSeconds: one of the few fields a pod update may change (ValidatePodUpdate)
+    { status: { phase: 'Failed' }, spec: { activeDeadlineSeconds: 60 } },
     { 'Content-Type': 'application/merge-patch+json' }
   );
   assert.deepEqual(

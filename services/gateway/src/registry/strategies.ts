@@ -6,6 +6,7 @@ import { admissionRegistrationStrategy } from './admissionregistration/strategy.
 import { certificateSigningRequestStrategy } from './certificates/certificatesigningrequests/strategy.js';
 import { coreEventStrategy, eventsV1Strategy } from './core/events/strategy.js';
 import { limitRangeStrategy } from './core/limitranges/strategy.js';
+import { podStrategy } from './core/pods/strategy.js';
 import { namespaceStrategy } from './core/namespaces/strategy.js';
 import { resourceQuotaStrategy } from './core/resourcequotas/strategy.js';
 import { serviceStrategy } from './core/services/strategy.js';
@@ -38,6 +39,7 @@ const special: Record<string, Strategy> = {
   'certificates.orch.io/certificatesigningrequests': certificateSigningRequestStrategy,
   '/resourcequotas': resourceQuotaStrategy,
   '/limitranges': limitRangeStrategy,
+  '/pods': podStrategy,
   '/services': serviceStrategy,
   '/events': coreEventStrategy,
   'events.orch.io/events': eventsV1Strategy,

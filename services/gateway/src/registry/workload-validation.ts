@@ -14,6 +14,7 @@ import type { ApiObject } from '@orch/apimachinery/meta';
 import { labelSelectorFromLabelSelectorObject } from '@orch/apimachinery/selectors';
 import type { LabelSelectorObject } from '@orch/apimachinery/selectors';
 import { validateLabelSelector } from './admissionregistration/validate-label-selector.js';
+import { validatePodSpec } from './core/pods/validate-pod-spec.js';
 
 export type Json = Record<string, unknown>;
 
@@ -140,7 +141,7 @@ export function validateSelectorAndTemplate(
   return errs;
 }
 
-/** The parts of ValidatePodTemplateSpec a controller relies on. */
+/** ValidatePodTemplateSpec: the pod spec (validatePodSpec) and the controller's restart policy. */
 export function validatePodTemplateSpec(
   template: Json,
   path: FieldPath,
@@ -149,25 +150,7 @@ export function validatePodTemplateSpec(
   const errs: FieldError[] = [];
   const podSpec = objectAt(template, 'spec');
   const specPath = path.child('spec');
-  const containers = listAt(podSpec, 'containers');
-  if (containers.length === 0) errs.push(fieldRequired(specPath.child('containers'), ''));
-  const names = new Set<string>();
-  containers.forEach((c, i) => {
-    const p = specPath.child('containers').index(i);
-    const name = isObject(c) && typeof c['name'] === 'string' ? c['name'] : '';
-    if (name === '') errs.push(fieldRequired(p.child('name'), ''));
-    else if (names.has(name))
-      errs.push({
-        type: 'FieldValueDuplicate',
-        field: p.child('name').toString(),
-        message: '',
-        value: name,
-      });
-    names.add(name);
-    if (!isObject(c) || typeof c['image'] !== 'string' || c['image'].trim() === '') {
-      errs.push(fieldRequired(p.child('image'), ''));
-    }
-  });
+  errs.push(...validatePodSpec(podSpec, specPath));
   const restartPolicy = podSpec['restartPolicy'] ?? 'Always';
   if (typeof restartPolicy === 'string' && !opts.restartPolicies.includes(restartPolicy)) {
     errs.push(

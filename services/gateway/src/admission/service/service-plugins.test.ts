@@ -92,19 +92,24 @@ describe('AlwaysPullImages (admission service)', () => {
   });
 
   it('patch bringing a new image: set to Always', async () => {
-    await suite.request(0, 'POST', `/api/v1/namespaces/${ns}/pods`, pod('p2'));
+    // Created through the plugin (Always everywhere): a pod update may change images but not
+    // imagePullPolicy (upstream ValidatePodUpdate), so the patch's IfNotPresent must be undone.
+    await suite.request(pullImages, 'POST', `/api/v1/namespaces/${ns}/pods`, pod('p2'));
     const before = await suite.request(0, 'GET', `/api/v1/namespaces/${ns}/pods/p2`);
-    assert.deepEqual(policies(before), ['IfNotPresent', 'IfNotPresent', 'IfNotPresent']);
+    assert.deepEqual(policies(before), ['Always', 'Always', 'Always']);
     const r = await suite.request(
       pullImages,
       'PATCH',
       `/api/v1/namespaces/${ns}/pods/p2`,
       {
+        // The stored containers (their defaults kept: a pod update may change only images)
+        // with a new image and IfNotPresent.
         spec: {
-          containers: [
-            { name: 'app', image: 'nginx:1.27', imagePullPolicy: 'IfNotPresent' },
-            { name: 'side', image: 'envoy:1.29', imagePullPolicy: 'IfNotPresent' },
-          ],
+          containers: (before.body as ReturnType<typeof pod>).spec.containers.map((c) => ({
+            ...c,
+            image: c.name === 'app' ? 'nginx:1.27' : c.image,
+            imagePullPolicy: 'IfNotPresent',
+          })),
         },
       },
       merge
