@@ -116,6 +116,14 @@ export class Store implements StandardStorage {
     return storagePrefix(this.def, namespace);
   }
 
+  /**
+   * One object (never mutated) at another version of its kind: the registered conversions of the
+   * built-in kinds (k8s runtime.Scheme); a custom resource's Store converts by its CRD instead.
+   */
+  protected convert(obj: Record<string, unknown>, to: GroupVersion): Record<string, unknown> {
+    return builtinConversions.convert(obj, to);
+  }
+
   /** Objects from storage are at their storage version; answer in the served one. */
   #out(obj: Record<string, unknown>): ApiObject {
     if (this.#storageGV) return this.#converted(obj);
@@ -128,14 +136,14 @@ export class Store implements StandardStorage {
   #converted(obj: Record<string, unknown>): ApiObject {
     const gv = this.#storageGV ?? this.def;
     const stored = { ...obj, apiVersion: formatApiVersion(gv), kind: this.def.kind };
-    return builtinConversions.convert(stored, this.def) as ApiObject;
+    return this.convert(stored, this.def) as ApiObject;
   }
 
   /** An object of the served version at the storage version (itself when they are one). */
   #toStorage(obj: ApiObject): ApiObject {
     if (!this.#storageGV) return obj;
     const served = { ...obj, apiVersion: formatApiVersion(this.def), kind: this.def.kind };
-    return builtinConversions.convert(served, this.#storageGV) as ApiObject;
+    return this.convert(served, this.#storageGV) as ApiObject;
   }
 
   /** A storage read as stored (for writing back) and as served (for clients and admission). */

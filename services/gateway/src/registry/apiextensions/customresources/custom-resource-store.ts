@@ -4,10 +4,12 @@
 // etcd holds), and creates refused while the CRD is Terminating (upstream's crdHandler).
 import { applyDefaults } from '@orch/apimachinery/apiextensions';
 import type { JSONSchemaProps } from '@orch/apimachinery/apiextensions';
-import { StatusError, newMethodNotSupported } from '@orch/apimachinery/errors';
+import { StatusError, newInternalError, newMethodNotSupported } from '@orch/apimachinery/errors';
 import type { StorageClient } from '@orch/apimachinery/grpc';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
+import { formatApiVersion } from '@orch/apimachinery/schema';
+import type { GroupVersion } from '@orch/apimachinery/schema';
 import type { ListOptions } from '@orch/apimachinery/storage';
 import type { Cachers } from '../../../cache/cachers.js';
 import type { Change, FeedListener } from '../../../watch/change.js';
@@ -48,6 +50,27 @@ export class CustomResourceStore extends Store {
 
   override withStrategy(strategy: Strategy): Store {
     return new CustomResourceStore(this.def, strategy, this.#storageClient, this.#cacherSet);
+  }
+
+  /**
+   * The object at another version of the CRD (upstream pkg/apiserver/conversion): with the
+   * `None` strategy only apiVersion changes (upstream's nopConverter). `Webhook` conversion is
+   * not built here: a request that needs it fails with upstream's message form, naming that;
+   * objects at the storage version are served as usual.
+   */
+  protected override convert(
+    obj: Record<string, unknown>,
+    to: GroupVersion
+  ): Record<string, unknown> {
+    const apiVersion = formatApiVersion(to);
+    if (obj['apiVersion'] === apiVersion) return obj;
+    const strategy = this.def.customResource?.crd.spec.conversion?.strategy ?? 'None';
+    if (strategy === 'None') return { ...obj, apiVersion };
+    throw newInternalError(
+      `conversion webhook for ${String(obj['apiVersion'])}, Kind=${this.def.kind} failed: ` +
+        `conversion webhooks are not supported by this server (strategy ${strategy}); ` +
+        `only objects at the storage version can be served`
+    );
   }
 
   /** A read object with the schema's defaults, copied (cache objects are shared). */

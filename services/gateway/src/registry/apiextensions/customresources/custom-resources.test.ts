@@ -399,6 +399,87 @@ describe('custom resources served by every gateway', () => {
     }
   });
 
+  it('two versions with conversion None: written at one, read at the other (apiVersion only); Webhook conversion is absent and says so', async () => {
+    const twoVersions = (name: string, plural: string, kind: string, conversion: unknown) => ({
+      apiVersion: 'apiextensions.orch.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: `${plural}.${group}` },
+      spec: {
+        group,
+        names: { plural, singular: name, kind },
+        scope: 'Namespaced',
+        conversion,
+        versions: ['v1', 'v2'].map((v) => ({
+          name: v,
+          served: true,
+          storage: v === 'v1',
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } },
+            },
+          },
+        })),
+      },
+    });
+    const at = (plural: string, v: string, obj = '') =>
+      `/apis/${group}/${v}/namespaces/cr/${plural}${obj ? `/${obj}` : ''}`;
+    const none = twoVersions('doohickey', 'doohickeys', 'Doohickey', { strategy: 'None' });
+    const hook = twoVersions('whatsit', 'whatsits', 'Whatsit', {
+      strategy: 'Webhook',
+      webhook: {
+        conversionReviewVersions: ['v1'],
+        clientConfig: { url: 'https://127.0.0.1:1/convert' },
+      },
+    });
+    for (const c of [none, hook]) {
+      const r = await suite.request(0, 'POST', crds, c);
+      assert.equal(r.status, 201, r.text);
+    }
+    for (const plural of ['doohickeys', 'whatsits']) {
+      await until(`${plural} served at v2`, async () => {
+        return (await suite.request(0, 'GET', at(plural, 'v2'))).status === 200;
+      });
+    }
+    const obj = (kind: string, v: string, name: string) => ({
+      apiVersion: `${group}/${v}`,
+      kind,
+      metadata: { name },
+      spec: { size: 2 },
+    });
+    // None: a v2 write is stored at v1 and read back at either version.
+    const made = await suite.request(
+      0,
+      'POST',
+      at('doohickeys', 'v2'),
+      obj('Doohickey', 'v2', 'a')
+    );
+    assert.equal(made.status, 201, made.text);
+    assert.equal((made.body as any).apiVersion, `${group}/v2`);
+    for (const v of ['v1', 'v2']) {
+      const got = (await suite.request(0, 'GET', at('doohickeys', v, 'a'))).body as any;
+      assert.equal(got.apiVersion, `${group}/${v}`);
+      assert.deepEqual(got.spec, { size: 2 });
+    }
+    const listed = (await suite.request(0, 'GET', at('doohickeys', 'v2'))).body as any;
+    assert.deepEqual(
+      listed.items.map((i: any) => [i.apiVersion, i.metadata.name]),
+      [[`${group}/v2`, 'a']]
+    );
+    // Webhook: the storage version works; another version fails naming the missing conversion.
+    const stored = await suite.request(0, 'POST', at('whatsits', 'v1'), obj('Whatsit', 'v1', 'b'));
+    assert.equal(stored.status, 201, stored.text);
+    const other = await suite.request(0, 'GET', at('whatsits', 'v2', 'b'));
+    assert.equal(other.status, 500);
+    assert.match(
+      (other.body as any).message,
+      /conversion webhook for serve\.example\.com\/v1, Kind=Whatsit failed: conversion webhooks are not supported/
+    );
+    for (const c of [none, hook]) {
+      await suite.request(0, 'DELETE', `${crds}/${c.metadata.name}`);
+    }
+  });
+
   it('refuses creates while the CRD is Terminating, then stops serving it everywhere', async () => {
     // An object with a finalizer of its own holds the CRD in Terminating.
     const held = gizmo('held', { color: 'red' });
