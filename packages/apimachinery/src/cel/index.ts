@@ -39,3 +39,4 @@ export {
   policyVariables,
   WEBHOOK_MATCH_CONDITION_VARIABLES,
 } from './validate-expressions.js';
+export { celReservedWords } from './reserved-words.js';

@@ -850,6 +850,16 @@ export const realisticObjects: Record<string, Record<string, unknown>> = {
   ...realisticObjectsCrd,
 };
 
+// The v1beta1 ValidatingAdmissionPolicy kinds, served beside v1 (registry/builtin-alias.ts), have
+// v1's fields: the same objects at that version.
+for (const kind of ['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding']) {
+  const v1 = realisticObjects[`admissionregistration.orch.io/v1/${kind}`]!;
+  realisticObjects[`admissionregistration.orch.io/v1beta1/${kind}`] = {
+    ...structuredClone(v1),
+    apiVersion: 'admissionregistration.orch.io/v1beta1',
+  };
+}
+
 function realisticTokenReview(version: string): Record<string, unknown> {
   return {
     apiVersion: `authentication.orch.io/${version}`,

@@ -6,32 +6,8 @@
 // kind and metadata.name/generateName. Property names are escaped as upstream escapes them.
 import { Optional } from '@marcbachmann/cel-js';
 
-import { compileExpression, toCelValue } from '../../cel/index.js';
+import { celReservedWords, compileExpression, toCelValue } from '../../cel/index.js';
 import type { JSONSchemaProps } from '../types.js';
-
-const RESERVED = new Set([
-  'true',
-  'false',
-  'null',
-  'in',
-  'as',
-  'break',
-  'const',
-  'continue',
-  'else',
-  'for',
-  'function',
-  'if',
-  'import',
-  'let',
-  'loop',
-  'package',
-  'namespace',
-  'return',
-  'var',
-  'void',
-  'while',
-]);
 
 const ACCESSIBLE = /^[a-zA-Z_.\-/][a-zA-Z0-9_.\-/]*$/u;
 const ESCAPES: Record<string, string> = {
@@ -47,7 +23,7 @@ const ESCAPES: Record<string, string> = {
  * the name is not accessible from CEL (it does not match `[a-zA-Z_.-/][a-zA-Z0-9_.-/]*`).
  */
 export function escapeCelPropertyName(name: string): string | undefined {
-  if (RESERVED.has(name)) return `__${name}__`;
+  if (celReservedWords.has(name)) return `__${name}__`;
   if (!ACCESSIBLE.test(name)) return undefined;
   return name.replace(/__|[./-]/gu, (m) => ESCAPES[m] ?? m);
 }

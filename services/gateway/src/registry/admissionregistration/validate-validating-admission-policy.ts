@@ -33,6 +33,7 @@ import {
 } from './validate-rules.js';
 import type { ExpressionOptions, Json } from './validate-rules.js';
 import { isDNS1035Label } from './validate-webhook-configuration.js';
+import { celReservedWords } from '@orch/apimachinery/cel';
 
 export const supportedValidationReasons = [
   'Forbidden',
@@ -50,33 +51,10 @@ export interface PolicyValidationOptions extends ExpressionOptions {
 }
 
 const celIdentifier = /^[_a-zA-Z][_a-zA-Z0-9]*$/;
-const celReserved = new Set([
-  'true',
-  'false',
-  'null',
-  'in',
-  'as',
-  'break',
-  'const',
-  'continue',
-  'else',
-  'for',
-  'function',
-  'if',
-  'import',
-  'let',
-  'loop',
-  'package',
-  'namespace',
-  'return',
-  'var',
-  'void',
-  'while',
-]);
 
 /** Whether a name is a CEL identifier that is not a reserved word. */
 export const isCELIdentifier = (name: string): boolean =>
-  celIdentifier.test(name) && !celReserved.has(name);
+  celIdentifier.test(name) && !celReservedWords.has(name);
 
 const hasNewlines = (s: string): boolean => /[\r\n]/.test(s);
 

@@ -1,0 +1,25 @@
+// The words CEL reserves (cel-spec's syntax): a schema property or variable spelled as one is
+// reached only through an escape (`__{keyword}__`) or not at all.
+export const celReservedWords: ReadonlySet<string> = new Set([
+  'true',
+  'false',
+  'null',
+  'in',
+  'as',
+  'break',
+  'const',
+  'continue',
+  'else',
+  'for',
+  'function',
+  'if',
+  'import',
+  'let',
+  'loop',
+  'package',
+  'namespace',
+  'return',
+  'var',
+  'void',
+  'while',
+]);
