@@ -54,10 +54,16 @@ function selectorString(parent: ApiObject): string {
   }
 }
 
-/** scaleFromDeployment (and its siblings): the Scale of a parent. */
-export function scaleOf(parent: ApiObject): ApiObject {
+/**
+ * An autoscaling/v1 Scale of a parent: the parent's identity metadata, the replicas given, and
+ * the selector when given (built-in kinds and custom resources both answer /scale with it).
+ */
+export function newScale(
+  parent: ApiObject,
+  replicas: { spec: number; status: number },
+  selector: string | undefined
+): ApiObject {
   const m = parent.metadata;
-  const replicas = objectAt(parent, 'spec')['replicas'];
   return {
     apiVersion: 'autoscaling/v1',
     kind: 'Scale',
@@ -68,12 +74,25 @@ export function scaleOf(parent: ApiObject): ApiObject {
       ...(m.resourceVersion !== undefined ? { resourceVersion: m.resourceVersion } : {}),
       ...(m.creationTimestamp !== undefined ? { creationTimestamp: m.creationTimestamp } : {}),
     },
-    spec: { replicas: typeof replicas === 'number' ? replicas : 0 },
+    spec: { replicas: replicas.spec },
     status: {
-      replicas: Number(objectAt(parent, 'status')['replicas'] ?? 0),
-      selector: selectorString(parent),
+      replicas: replicas.status,
+      ...(selector !== undefined ? { selector } : {}),
     },
   } as ApiObject;
+}
+
+/** scaleFromDeployment (and its siblings): the Scale of a parent. */
+export function scaleOf(parent: ApiObject): ApiObject {
+  const replicas = objectAt(parent, 'spec')['replicas'];
+  return newScale(
+    parent,
+    {
+      spec: typeof replicas === 'number' ? replicas : 0,
+      status: Number(objectAt(parent, 'status')['replicas'] ?? 0),
+    },
+    selectorString(parent)
+  );
 }
 
 /** ValidateScale: spec.replicas non-negative (the metadata is the parent's). */

@@ -15,7 +15,7 @@ import type {
   Updater,
   ValidateObjectFunc,
 } from '../../rest.js';
-import { scaleKind, validateScale } from '../../scale-rest.js';
+import { newScale, scaleKind, validateScale } from '../../scale-rest.js';
 import type { Store } from '../../store.js';
 
 type Json = Record<string, unknown>;
@@ -51,26 +51,17 @@ export function scaleFromCustomResource(
   cr: ApiObject,
   paths: CustomResourceSubresourceScale
 ): ApiObject {
-  const m = cr.metadata;
   const spec = readPath(cr, paths.specReplicasPath);
   const status = readPath(cr, paths.statusReplicasPath);
   const selector = readPath(cr, paths.labelSelectorPath);
-  return {
-    apiVersion: 'autoscaling/v1',
-    kind: 'Scale',
-    metadata: {
-      name: m.name,
-      ...(m.namespace !== undefined ? { namespace: m.namespace } : {}),
-      ...(m.uid !== undefined ? { uid: m.uid } : {}),
-      ...(m.resourceVersion !== undefined ? { resourceVersion: m.resourceVersion } : {}),
-      ...(m.creationTimestamp !== undefined ? { creationTimestamp: m.creationTimestamp } : {}),
+  return newScale(
+    cr,
+    {
+      spec: typeof spec === 'number' ? spec : 0,
+      status: typeof status === 'number' ? status : 0,
     },
-    spec: { replicas: typeof spec === 'number' ? spec : 0 },
-    status: {
-      replicas: typeof status === 'number' ? status : 0,
-      ...(typeof selector === 'string' && selector ? { selector } : {}),
-    },
-  } as ApiObject;
+    typeof selector === 'string' && selector ? selector : undefined
+  );
 }
 
 export class CustomResourceScaleRest implements Getter, Updater {
