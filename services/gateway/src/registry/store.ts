@@ -5,12 +5,15 @@
 // mutating phase comes before: in the create handler, and inside an update's update function. Updates re-read and retry on a lost race
 // unless the client pinned a resourceVersion. Dry run runs everything but the storage write.
 // A kind stored at another version than it is served (def.storageVersion: autoscaling/v1 HPAs
-// stored as v2) is converted by the registered conversions (builtinConversions) on the way in
-// and out: its strategy sees and storage keeps the storage version, clients and admission see
-// the served one.
+// stored as v2) is converted on the way in and out (convertObjects: the registered conversions
+// of built-in kinds, a custom resource's CRD for its objects): its strategy sees and storage
+// keeps the storage version, clients and admission see the served one. Conversion may be a
+// webhook call, so it is asynchronous and batched: a list is converted in one call, and a
+// watcher's changes in order, one after the other.
 // It implements every REST role of a stored kind (registry/rest.ts); a subresource writes
 // through a copy with its own strategy (withStrategy), never through a branch here.
 import {
+  StatusError,
   isConflict,
   isNotFound,
   newAlreadyExists,
@@ -18,6 +21,7 @@ import {
   newInvalid,
   newNotFound,
   newSuccess,
+  toStatusError,
 } from '@orch/apimachinery/errors';
 import type { FieldError } from '@orch/apimachinery/errors';
 import type { StorageClient } from '@orch/apimachinery/grpc';
@@ -67,6 +71,12 @@ export class Store implements StandardStorage {
   readonly #jsonHead: Buffer;
   /** The version objects are stored at, when it is not the served one (else undefined). */
   readonly #storageGV: GroupVersion | undefined;
+  /**
+   * Whether objects read are converted (convertObjects): when stored at another version, and
+   * always for a custom resource, whose objects stay at the version they were written at
+   * (any of the CRD's storedVersions) until written again.
+   */
+  readonly #converts: boolean;
 
   constructor(
     def: ResourceDefinition,
@@ -86,6 +96,7 @@ export class Store implements StandardStorage {
       storageVersion === def.version
         ? undefined
         : { group: def.storageGroup ?? def.group, version: storageVersion };
+    this.#converts = this.#storageGV !== undefined || def.customResource !== undefined;
   }
 
   /**
@@ -117,44 +128,30 @@ export class Store implements StandardStorage {
   }
 
   /**
-   * One object (never mutated) at another version of its kind: the registered conversions of the
-   * built-in kinds (k8s runtime.Scheme); a custom resource's Store converts by its CRD instead.
+   * Objects (never mutated), each labelled with the version it is stored at, converted to
+   * another version of their kind, in one call: the registered conversions of the built-in
+   * kinds (k8s runtime.Scheme); a custom resource's Store converts by its CRD instead.
    */
-  protected convert(obj: Record<string, unknown>, to: GroupVersion): Record<string, unknown> {
-    return builtinConversions.convert(obj, to);
+  protected convertObjects(
+    objs: readonly Record<string, unknown>[],
+    to: GroupVersion
+  ): Promise<Record<string, unknown>[]> {
+    return Promise.resolve(objs.map((o) => builtinConversions.convert(o, to)));
   }
 
-  /** Objects from storage are at their storage version; answer in the served one. */
+  /**
+   * The apiVersion of the version a stored object is at: the storage version. A custom
+   * resource's Store reads it from the object (it may be at an older stored version).
+   */
+  protected storedApiVersion(_obj: Record<string, unknown>): string {
+    return formatApiVersion(this.#storageGV ?? this.def);
+  }
+
+  /** An object from storage (fresh, so labelled in place) in the served version. */
   #out(obj: Record<string, unknown>): ApiObject {
-    if (this.#storageGV) return this.#converted(obj);
     obj['apiVersion'] = formatApiVersion(this.def);
     obj['kind'] = this.def.kind;
     return obj as ApiObject;
-  }
-
-  /** A stored object (never mutated) converted to the served version. */
-  #converted(obj: Record<string, unknown>): ApiObject {
-    const gv = this.#storageGV ?? this.def;
-    const stored = { ...obj, apiVersion: formatApiVersion(gv), kind: this.def.kind };
-    return this.convert(stored, this.def) as ApiObject;
-  }
-
-  /** An object of the served version at the storage version (itself when they are one). */
-  #toStorage(obj: ApiObject): ApiObject {
-    if (!this.#storageGV) return obj;
-    const served = { ...obj, apiVersion: formatApiVersion(this.def), kind: this.def.kind };
-    return this.convert(served, this.#storageGV) as ApiObject;
-  }
-
-  /** A storage read as stored (for writing back) and as served (for clients and admission). */
-  #read(obj: Record<string, unknown>): { stored: ApiObject; served: ApiObject } {
-    if (!this.#storageGV) {
-      const served = this.#out(obj);
-      return { stored: served, served };
-    }
-    obj['apiVersion'] = formatApiVersion(this.#storageGV);
-    obj['kind'] = this.def.kind;
-    return { stored: obj as ApiObject, served: this.#converted(obj) };
   }
 
   /**
@@ -162,10 +159,59 @@ export class Store implements StandardStorage {
    * so never mutated (a shallow copy when apiVersion or kind differ).
    */
   #served(obj: Record<string, unknown>): ApiObject {
-    if (this.#storageGV) return this.#converted(obj);
     const apiVersion = formatApiVersion(this.def);
     if (obj['apiVersion'] === apiVersion && obj['kind'] === this.def.kind) return obj as ApiObject;
     return { ...obj, apiVersion, kind: this.def.kind } as unknown as ApiObject;
+  }
+
+  /** A stored object (never mutated), copied and labelled with the version it is at. */
+  #asStored(obj: Record<string, unknown>): ApiObject {
+    return {
+      ...obj,
+      apiVersion: this.storedApiVersion(obj),
+      kind: this.def.kind,
+    } as unknown as ApiObject;
+  }
+
+  /** Stored objects (never mutated) converted to the served version, in one call. */
+  async #convertedAll(objs: readonly Record<string, unknown>[]): Promise<ApiObject[]> {
+    if (objs.length === 0) return [];
+    const stored = objs.map((o) => this.#asStored(o));
+    return (await this.convertObjects(stored, this.def)) as ApiObject[];
+  }
+
+  /** Objects from storage (fresh) in the served version. */
+  async #outAll(objs: Record<string, unknown>[]): Promise<ApiObject[]> {
+    if (!this.#converts) return objs.map((o) => this.#out(o));
+    return this.#convertedAll(objs);
+  }
+
+  /** Objects from the cache (shared, never mutated) in the served version. */
+  async #servedAll(objs: readonly Record<string, unknown>[]): Promise<ApiObject[]> {
+    if (!this.#converts) return objs.map((o) => this.#served(o));
+    return this.#convertedAll(objs);
+  }
+
+  /** One object from storage in the served version. */
+  async #outOne(obj: Record<string, unknown>): Promise<ApiObject> {
+    if (!this.#converts) return this.#out(obj);
+    return (await this.#convertedAll([obj]))[0]!;
+  }
+
+  /** An object of the served version at the storage version (itself when they are one). */
+  async #toStorage(obj: ApiObject): Promise<ApiObject> {
+    if (!this.#storageGV) return obj;
+    const served = { ...obj, apiVersion: formatApiVersion(this.def), kind: this.def.kind };
+    return (await this.convertObjects([served], this.#storageGV))[0] as ApiObject;
+  }
+
+  /** A storage read as stored (for writing back) and as served (for clients and admission). */
+  async #read(obj: Record<string, unknown>): Promise<{ stored: ApiObject; served: ApiObject }> {
+    if (!this.#converts) {
+      const served = this.#out(obj);
+      return { stored: served, served };
+    }
+    return { stored: this.#asStored(obj), served: await this.#outOne(obj) };
   }
 
   /** The type's watch cache, when the gateway has them. */
@@ -182,16 +228,16 @@ export class Store implements StandardStorage {
     const key = this.key(ctx.namespace, name);
     const cacher = this.#cacher;
     if (cacher && (await cacher.serves(opts.consistency, opts.revision))) {
-      return this.#served(cacher.get(key));
+      return (await this.#servedAll([cacher.get(key)]))[0]!;
     }
-    return this.#out(await this.#storage.get(key, opts.consistency, opts.revision ?? 0));
+    return this.#outOne(await this.#storage.get(key, opts.consistency, opts.revision ?? 0));
   }
 
   async create(ctx: RestContext, served: ApiObject, opts: CreateOptions): Promise<ApiObject> {
-    const obj = this.#toStorage(served);
+    const obj = await this.#toStorage(served);
     this.#beforeCreate(obj, ctx);
     for (const w of warningsForObjectMeta(obj.metadata)) opts.warn?.(w);
-    await opts.createValidation?.(this.#storageGV ? this.#out(obj) : obj, undefined);
+    await opts.createValidation?.(this.#storageGV ? await this.#outOne(obj) : obj, undefined);
     const key = this.key(obj.metadata.namespace, obj.metadata.name ?? '');
     if (opts.dryRun) {
       try {
@@ -200,9 +246,9 @@ export class Store implements StandardStorage {
       } catch (err) {
         if (!isNotFound(err)) throw err;
       }
-      return this.#storageGV ? this.#out(obj) : obj;
+      return this.#storageGV ? this.#outOne(obj) : obj;
     }
-    return this.#out(await this.#storage.create(key, obj));
+    return this.#outOne(await this.#storage.create(key, obj));
   }
 
   /**
@@ -225,7 +271,8 @@ export class Store implements StandardStorage {
       let current: ApiObject | undefined;
       let stored: ApiObject | undefined;
       try {
-        ({ stored, served: current } = this.#read(await this.#storage.get(key, 'MOST_RECENT')));
+        const read = await this.#read(await this.#storage.get(key, 'MOST_RECENT'));
+        ({ stored, served: current } = read);
       } catch (err) {
         if (!isNotFound(err)) throw err;
       }
@@ -257,9 +304,9 @@ export class Store implements StandardStorage {
           'the object has been modified; please apply your changes to the latest version and try again'
         );
       }
-      const next = this.#beforeUpdate(this.#toStorage(desired), stored);
+      const next = this.#beforeUpdate(await this.#toStorage(desired), stored);
       for (const w of warningsForObjectMeta(next.metadata)) warnings.add(w);
-      const nextServed = this.#storageGV ? this.#out(next) : next;
+      const nextServed = this.#storageGV ? await this.#outOne(next) : next;
       await opts.updateValidation?.(nextServed, current);
       const revision = Number(current.metadata.resourceVersion);
       if (opts.dryRun) return warned({ object: nextServed, created: false });
@@ -272,7 +319,7 @@ export class Store implements StandardStorage {
           await this.#storage.delete(key, { revision });
           return warned({ object: nextServed, created: false });
         }
-        const stored = this.#out(await this.#storage.update(key, next, { revision }));
+        const stored = await this.#outOne(await this.#storage.update(key, next, { revision }));
         return warned({ object: stored, created: false });
       } catch (err) {
         if (isConflict(err) && !pinned && attempt < maxConflictRetries) continue;
@@ -297,7 +344,7 @@ export class Store implements StandardStorage {
       code: opts.orphanDependents === false ? 202 : 200,
     });
     for (let attempt = 0; ; attempt++) {
-      const read = this.#read(await this.#storage.get(key, 'MOST_RECENT'));
+      const read = await this.#read(await this.#storage.get(key, 'MOST_RECENT'));
       const current = read.served;
       const pre = opts.preconditions;
       if (pre?.uid && pre.uid !== current.metadata.uid) {
@@ -335,8 +382,8 @@ export class Store implements StandardStorage {
           }
           marked.metadata.deletionGracePeriodSeconds = 0;
           if (opts.dryRun || isDeepStrictEqual(marked, read.stored))
-            return left(this.#storageGV ? this.#out(marked) : marked);
-          return left(this.#out(await this.#storage.update(key, marked, { revision })));
+            return left(this.#storageGV ? await this.#outOne(marked) : marked);
+          return left(await this.#outOne(await this.#storage.update(key, marked, { revision })));
         }
         if (opts.dryRun) return { object: current, code: 200 };
         await this.#storage.delete(key, { revision });
@@ -426,9 +473,9 @@ export class Store implements StandardStorage {
   async list(ctx: RestContext, opts: Omit<ListOptions, 'prefix'>): Promise<ObjectList<ApiObject>> {
     const prefix = this.prefix(ctx.namespace);
     const cached = await this.#cacher?.list(prefix, opts);
-    if (cached) return { ...cached, items: cached.items.map((o) => this.#served(o)) };
+    if (cached) return { ...cached, items: await this.#servedAll(cached.items) };
     const res = await this.#storage.list({ prefix, ...opts });
-    return { ...res, items: res.items.map((o) => this.#out(o)) };
+    return { ...res, items: await this.#outAll(res.items) };
   }
 
   /**
@@ -439,8 +486,13 @@ export class Store implements StandardStorage {
     const prefix = this.prefix(ctx.namespace);
     const cached = await this.#cacher?.list(prefix, opts);
     if (cached) {
-      const items = cached.items.map((o) => Buffer.from(JSON.stringify(this.#served(o))));
-      return { ...cached, items };
+      const items = await this.#servedAll(cached.items);
+      return { ...cached, items: items.map((o) => Buffer.from(JSON.stringify(o))) };
+    }
+    if (this.#converts) {
+      const res = await this.#storage.list({ prefix, ...opts });
+      const items = await this.#outAll(res.items);
+      return { ...res, items: items.map((o) => Buffer.from(JSON.stringify(o))) };
     }
     const res = await this.#storage.listRaw({ prefix, ...opts });
     const head = this.#jsonHead;
@@ -480,21 +532,43 @@ export class Store implements StandardStorage {
   ): Promise<() => void> {
     const cacher = this.#cacher;
     if (!cacher) throw new Error(`${this.def.resource} has no watch cache`);
-    if (!this.#storageGV) return cacher.watch(listener, fromRevision);
-    // Each change converted to the served version before the watcher filters and writes it.
-    const served = (o: Record<string, unknown>): Record<string, unknown> =>
-      this.#converted(o) as unknown as Record<string, unknown>;
-    const converting: FeedListener = {
-      change: (c: Change) =>
-        listener.change({
-          ...c,
-          object: served(c.object),
-          ...(c.prevObject ? { prevObject: served(c.prevObject) } : {}),
-        }),
-      progress: (revision) => listener.progress(revision),
-      fail: (status) => listener.fail(status),
+    if (!this.#converts) return cacher.watch(listener, fromRevision);
+    return cacher.watch(this.#converting(listener), fromRevision);
+  }
+
+  /**
+   * A watcher's listener behind conversion: each change converted to the served version before
+   * the watcher filters and writes it, in the order they came (conversion may be a webhook
+   * call); a conversion that fails ends the watch with its Status, as upstream's watch decoder.
+   */
+  #converting(listener: FeedListener): FeedListener {
+    let queue = Promise.resolve();
+    let failed = false;
+    const next = (step: () => Promise<void> | void): void => {
+      queue = queue.then(async () => {
+        if (failed) return;
+        try {
+          await step();
+        } catch (err) {
+          failed = true;
+          listener.fail((err instanceof StatusError ? err : toStatusError(err)).status);
+        }
+      });
     };
-    return cacher.watch(converting, fromRevision);
+    return {
+      change: (c: Change) =>
+        next(async () => {
+          const objs = c.prevObject ? [c.object, c.prevObject] : [c.object];
+          const [object, prevObject] = await this.#convertedAll(objs);
+          listener.change({
+            ...c,
+            object: object as unknown as Record<string, unknown>,
+            ...(prevObject ? { prevObject: prevObject as unknown as Record<string, unknown> } : {}),
+          });
+        }),
+      progress: (revision) => next(() => listener.progress(revision)),
+      fail: (status) => next(() => listener.fail(status)),
+    };
   }
 }
 

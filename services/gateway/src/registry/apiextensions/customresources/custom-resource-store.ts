@@ -53,23 +53,42 @@ export class CustomResourceStore extends Store {
   }
 
   /**
-   * The object at another version of the CRD (upstream pkg/apiserver/conversion): with the
-   * `None` strategy only apiVersion changes (upstream's nopConverter). `Webhook` conversion is
-   * not built here: a request that needs it fails with upstream's message form, naming that;
-   * objects at the storage version are served as usual.
+   * The version a stored object is at: its own apiVersion when that names a version of the
+   * CRD (objects stay at the version they were written at, one of `status.storedVersions`),
+   * else the storage version.
    */
-  protected override convert(
-    obj: Record<string, unknown>,
+  protected override storedApiVersion(obj: Record<string, unknown>): string {
+    const crd = this.def.customResource?.crd;
+    const apiVersion = obj['apiVersion'];
+    if (crd && typeof apiVersion === 'string') {
+      const [group, version] = apiVersion.split('/');
+      if (group === crd.spec.group && crd.spec.versions.some((v) => v.name === version))
+        return apiVersion;
+    }
+    return super.storedApiVersion(obj);
+  }
+
+  /**
+   * Objects at another version of the CRD (upstream pkg/apiserver/conversion): with the `None`
+   * strategy only apiVersion changes (upstream's nopConverter). `Webhook` conversion is not
+   * built here: a request that needs it fails with upstream's message form, naming that;
+   * objects already at the version asked for are served as usual.
+   */
+  protected override convertObjects(
+    objs: readonly Record<string, unknown>[],
     to: GroupVersion
-  ): Record<string, unknown> {
+  ): Promise<Record<string, unknown>[]> {
     const apiVersion = formatApiVersion(to);
-    if (obj['apiVersion'] === apiVersion) return obj;
     const strategy = this.def.customResource?.crd.spec.conversion?.strategy ?? 'None';
-    if (strategy === 'None') return { ...obj, apiVersion };
-    throw newInternalError(
-      `conversion webhook for ${String(obj['apiVersion'])}, Kind=${this.def.kind} failed: ` +
-        `conversion webhooks are not supported by this server (strategy ${strategy}); ` +
-        `only objects at the storage version can be served`
+    const from = objs.find((o) => o['apiVersion'] !== apiVersion);
+    if (!from) return Promise.resolve([...objs]);
+    if (strategy === 'None') return Promise.resolve(objs.map((o) => ({ ...o, apiVersion })));
+    return Promise.reject(
+      newInternalError(
+        `conversion webhook for ${String(from['apiVersion'])}, Kind=${this.def.kind} failed: ` +
+          `conversion webhooks are not supported by this server (strategy ${strategy}); ` +
+          `only objects at the storage version can be served`
+      )
     );
   }
 
