@@ -29,6 +29,7 @@ import {
   validateShowHiddenMetricsVersion,
 } from '@orch/component-base/metrics';
 import { builtinResources } from '@orch/apimachinery/registry';
+import { serviceAddressProblem } from '@orch/apimachinery/webhook';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import {
   allOrderedPlugins,
@@ -159,6 +160,12 @@ export const gatewayFlags = {
     description:
       'Deadline of each call to the admission service (its webhooks may take up to 30s each).',
   },
+  'webhook-service-addresses': {
+    type: 'string',
+    default: '',
+    description:
+      'How the gateway reaches a webhook named by clientConfig.service (the conversion webhooks of CustomResourceDefinitions), as there is no cluster DNS: comma-separated <name>.<namespace>.svc[:<port>]=<host>:<port> (without :<port>, for any port). The TLS server name stays <name>.<namespace>.svc. A service with no entry is dialled by its DNS name.',
+  },
   'service-cluster-ip-range': {
     type: 'string',
     default: '10.0.0.0/24',
@@ -236,6 +243,8 @@ export interface CompletedGatewayOptions {
   admissionTimeoutMs: number;
   /** '' when not given: CSR writes are then refused (503). */
   certificatesAddress: string;
+  /** --webhook-service-addresses: `<name>.<namespace>.svc[:<port>]` to `host:port`. */
+  webhookServiceAddresses: Readonly<Record<string, string>>;
   /** --service-cluster-ip-range and --service-node-port-range. */
   serviceRanges: ServiceRanges;
   /** The resource definitions served, after --runtime-config. */
@@ -302,6 +311,12 @@ export function completeGatewayOptions(f: GatewayOptions): CompletedGatewayOptio
     admissionAddress: f['admission-servers'] ?? '',
     admissionTimeoutMs: duration('admission-request-timeout', '35s'),
     certificatesAddress: f['certificates-servers'] ?? '',
+    webhookServiceAddresses: derive(
+      problems,
+      'webhook-service-addresses',
+      () => parseServiceAddresses(f['webhook-service-addresses'] ?? ''),
+      {}
+    ),
     serviceRanges: derive(
       problems,
       '',
@@ -325,6 +340,20 @@ export function completeGatewayOptions(f: GatewayOptions): CompletedGatewayOptio
     showHiddenMetricsForVersion: f['show-hidden-metrics-for-version'] ?? '',
     problems,
   };
+}
+
+/** --webhook-service-addresses: `key=host:port` pairs, each checked as the admission service's. */
+export function parseServiceAddresses(flag: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of commaList(flag)) {
+    const eq = pair.indexOf('=');
+    const key = eq < 0 ? pair : pair.slice(0, eq);
+    const value = eq < 0 ? undefined : pair.slice(eq + 1);
+    const problem = serviceAddressProblem(key, value);
+    if (problem) throw new Error(`${JSON.stringify(pair)}: ${problem}`);
+    out[key] = value!;
+  }
+  return out;
 }
 
 /** Every error at once. */

@@ -100,6 +100,7 @@ export class GatewayServer implements Runnable {
       storage,
       cachers,
       log: log.child({ component: 'custom-resources' }),
+      webhookServiceAddresses: options.webhookServiceAddresses,
     });
     const resources = resourceHandler({
       registry,

@@ -11,7 +11,11 @@ import { dirname } from 'node:path';
 
 import { parse as parseYaml } from 'yaml';
 
-import { kubeconfigData, kubeconfigString as str, kubeconfigUser } from '../kubeconfig/index.js';
+import {
+  kubeconfigData,
+  kubeconfigString as str,
+  kubeconfigUser,
+} from '@orch/apimachinery/webhook';
 
 /** How to reach and authenticate to the backend. */
 export interface WebhookClientConfig {

@@ -7,16 +7,13 @@ import type { Logger } from '@orch/component-base/logs';
 import type { PluginDeps, ServicePluginName } from '../interfaces.js';
 import { Matcher } from '../matching/index.js';
 
-import type { AuthenticationInfo } from './authentication-info-resolver.js';
-import {
-  newAuthenticationInfoResolver,
-  parseCredentialFile,
-} from './authentication-info-resolver.js';
+import type { AuthenticationInfo } from '@orch/apimachinery/webhook';
+import { newAuthenticationInfoResolver, parseCredentialFile } from '@orch/apimachinery/webhook';
 import {
   parseWebhookAdmissionConfiguration,
   readConfigFile,
 } from './webhook-admission-configuration.js';
-import { newWebhookClient } from './webhook-client.js';
+import { newWebhookClient } from '@orch/apimachinery/webhook';
 import type { WebhookMetrics } from './webhook-metrics.js';
 import { newWebhookMetrics } from './webhook-metrics.js';
 import { WebhookSource } from './webhook-source.js';

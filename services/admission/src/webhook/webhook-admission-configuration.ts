@@ -26,6 +26,8 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 
+import { serviceAddressProblem } from '@orch/apimachinery/webhook';
+
 /** The parsed plugin configuration. */
 export interface WebhookAdmissionConfiguration {
   /** The credential file, or undefined when none is configured. */
@@ -40,8 +42,6 @@ export const webhookAdmissionKind = 'WebhookAdmissionConfiguration';
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
-
-const hostPortPattern = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):([0-9]{1,5})$/;
 
 /**
  * Reads the plugin's configuration (`deps.config`): undefined is the empty configuration.
@@ -82,12 +82,8 @@ export function parseWebhookAdmissionConfiguration(
       fail('serviceAddresses', 'must be an object of "name.namespace.svc[:port]": "host:port"');
     for (const [key, value] of Object.entries(addrs as Record<string, unknown>)) {
       const field = `serviceAddresses[${JSON.stringify(key)}]`;
-      if (!/^[a-z0-9-]+\.[a-z0-9-]+\.svc(:[0-9]{1,5})?$/.test(key)) {
-        fail(field, 'the key must be <name>.<namespace>.svc or <name>.<namespace>.svc:<port>');
-      }
-      if (typeof value !== 'string' || !hostPortPattern.test(value)) {
-        fail(field, 'the value must be host:port');
-      }
+      const problem = serviceAddressProblem(key, value);
+      if (problem) fail(field, problem);
       out.serviceAddresses[key] = value as string;
     }
   }

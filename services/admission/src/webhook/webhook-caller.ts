@@ -13,7 +13,7 @@ import type { Logger } from '@orch/component-base/logs';
 
 import type { AdmissionResponse } from './admission-review.js';
 import { createAdmissionReview, verifyAdmissionResponse } from './admission-review.js';
-import { ReplyStatusError } from './webhook-client.js';
+import { InvalidReplyError, ReplyStatusError } from '@orch/apimachinery/webhook';
 import {
   CallingWebhookError,
   WebhookRejectionError,
@@ -104,9 +104,9 @@ export async function callHook(
   } catch (err) {
     const code = err instanceof ReplyStatusError ? err.statusCode : 0;
     const reason =
-      err instanceof ReplyStatusError
-        ? `failed to call webhook: ${err.message}`
-        : (err as Error).message;
+      err instanceof InvalidReplyError
+        ? (err as Error).message
+        : `failed to call webhook: ${(err as Error).message}`;
     throw new CallingWebhookError(hook.name, reason, code);
   }
   let reply: AdmissionResponse;

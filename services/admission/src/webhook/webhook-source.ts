@@ -21,7 +21,7 @@ import type { LabelSelectorObject } from '@orch/apimachinery/selectors';
 
 import type { ReviewVersion } from './admission-review.js';
 import { chooseReviewVersion } from './admission-review.js';
-import type { WebhookClient, WebhookClientConfig } from './webhook-client.js';
+import type { WebhookClient, WebhookClientConfig } from '@orch/apimachinery/webhook';
 
 /** One `webhooks[]` entry of admissionregistration/v1 (mutating has the last field too). */
 export interface WebhookObject {

@@ -77,6 +77,13 @@ export class Store implements StandardStorage {
    * (any of the CRD's storedVersions) until written again.
    */
   readonly #converts: boolean;
+  /**
+   * Whether the strategy sees objects at the served version, converted to the storage version
+   * only to be written: a custom resource's strategy prunes, defaults and validates by the
+   * served version's schema (upstream converts custom resources in the storage codec). Built-in
+   * kinds' strategies work on the storage version (upstream's internal version).
+   */
+  readonly #strategyOnServed: boolean;
 
   constructor(
     def: ResourceDefinition,
@@ -97,6 +104,7 @@ export class Store implements StandardStorage {
         ? undefined
         : { group: def.storageGroup ?? def.group, version: storageVersion };
     this.#converts = this.#storageGV !== undefined || def.customResource !== undefined;
+    this.#strategyOnServed = def.customResource !== undefined;
   }
 
   /**
@@ -234,10 +242,19 @@ export class Store implements StandardStorage {
   }
 
   async create(ctx: RestContext, served: ApiObject, opts: CreateOptions): Promise<ApiObject> {
-    const obj = await this.#toStorage(served);
-    this.#beforeCreate(obj, ctx);
+    let obj: ApiObject;
+    let checked: ApiObject;
+    if (this.#strategyOnServed) {
+      this.#beforeCreate(served, ctx);
+      obj = await this.#toStorage(served);
+      checked = served;
+    } else {
+      obj = await this.#toStorage(served);
+      this.#beforeCreate(obj, ctx);
+      checked = this.#storageGV ? await this.#outOne(obj) : obj;
+    }
     for (const w of warningsForObjectMeta(obj.metadata)) opts.warn?.(w);
-    await opts.createValidation?.(this.#storageGV ? await this.#outOne(obj) : obj, undefined);
+    await opts.createValidation?.(checked, undefined);
     const key = this.key(obj.metadata.namespace, obj.metadata.name ?? '');
     if (opts.dryRun) {
       try {
@@ -246,7 +263,7 @@ export class Store implements StandardStorage {
       } catch (err) {
         if (!isNotFound(err)) throw err;
       }
-      return this.#storageGV ? this.#outOne(obj) : obj;
+      return checked;
     }
     return this.#outOne(await this.#storage.create(key, obj));
   }
@@ -304,9 +321,16 @@ export class Store implements StandardStorage {
           'the object has been modified; please apply your changes to the latest version and try again'
         );
       }
-      const next = this.#beforeUpdate(await this.#toStorage(desired), stored);
+      let next: ApiObject;
+      let nextServed: ApiObject;
+      if (this.#strategyOnServed) {
+        nextServed = this.#beforeUpdate(desired, current);
+        next = await this.#toStorage(nextServed);
+      } else {
+        next = this.#beforeUpdate(await this.#toStorage(desired), stored);
+        nextServed = this.#storageGV ? await this.#outOne(next) : next;
+      }
       for (const w of warningsForObjectMeta(next.metadata)) warnings.add(w);
-      const nextServed = this.#storageGV ? await this.#outOne(next) : next;
       await opts.updateValidation?.(nextServed, current);
       const revision = Number(current.metadata.resourceVersion);
       if (opts.dryRun) return warned({ object: nextServed, created: false });

@@ -15,7 +15,9 @@ import { restKey } from '../../rest.js';
 import type { Storage } from '../../rest.js';
 import { StatusRest, statusStrategy } from '../../status-rest.js';
 import { CustomResourceScaleRest } from './custom-resource-scale-rest.js';
+import { WebhookConverter, conversionWebhookTimeoutMs } from '../conversion/webhook-converter.js';
 import { CustomResourceStore } from './custom-resource-store.js';
+import type { CustomResourceConverter } from './custom-resource-store.js';
 import { customResourceDefinitions } from './resource-definitions.js';
 import { customResourceStrategy } from './strategy.js';
 import type { SchemaRules } from './strategy.js';
@@ -29,7 +31,15 @@ export interface CustomResourceServingDeps {
   log: Logger;
   /** The x-kubernetes-validations rules (default: crd-cel's evaluateSchemaRules). */
   rules?: SchemaRules;
+  /** How conversion webhooks named by `clientConfig.service` are reached (--webhook-service-addresses). */
+  webhookServiceAddresses?: Readonly<Record<string, string>>;
 }
+
+/**
+ * How long a replaced conversion webhook client stays open: calls in flight may finish
+ * (a call takes at most conversionWebhookTimeoutMs).
+ */
+const converterGraceMs = conversionWebhookTimeoutMs + 5_000;
 
 const key = (d: ResourceDefinition): string => restKey(d);
 
@@ -39,6 +49,8 @@ export class CustomResourceServing {
   readonly #start: () => void;
   /** The defs each CRD (by name) serves now. */
   readonly #served = new Map<string, ResourceDefinition[]>();
+  /** The webhook converter of each CRD (by name) with `Webhook` conversion. */
+  readonly #converters = new Map<string, { spec: string; converter: WebhookConverter }>();
 
   constructor(deps: CustomResourceServingDeps) {
     this.#deps = deps;
@@ -100,6 +112,7 @@ export class CustomResourceServing {
       rest.delete(key(old));
       for (const sub of old.subresources ?? []) rest.delete(restKey(old, sub));
     }
+    const converter = this.#converterFor(name, crd);
     const serving: ResourceDefinition[] = [];
     for (const def of wanted) {
       const existing = registry.lookup(def.group, def.version, def.resource);
@@ -109,18 +122,48 @@ export class CustomResourceServing {
         log.warn('custom resource not served: its path is taken', { crd: name, path: key(def) });
         continue;
       }
-      this.#install(def);
+      this.#install(def, converter);
       serving.push(def);
     }
     if (serving.length > 0) this.#served.set(name, serving);
     else this.#served.delete(name);
   }
 
-  #install(def: ResourceDefinition): void {
+  /**
+   * The CRD's webhook converter, new when the CRD's spec changed (it dials by the spec's
+   * clientConfig and prunes by its schemas); the one it replaces is closed once its calls in
+   * flight are over.
+   */
+  #converterFor(
+    name: string,
+    crd: CustomResourceDefinition | undefined
+  ): CustomResourceConverter | undefined {
+    const webhook = crd?.spec.conversion?.strategy === 'Webhook' ? crd : undefined;
+    const spec = webhook ? JSON.stringify(webhook.spec) : '';
+    let entry = this.#converters.get(name);
+    if (entry && entry.spec !== spec) {
+      const old = entry.converter;
+      setTimeout(() => old.close(), converterGraceMs).unref();
+      this.#converters.delete(name);
+      entry = undefined;
+    }
+    if (!webhook) return undefined;
+    if (!entry) {
+      const converter = new WebhookConverter(webhook, {
+        serviceAddresses: this.#deps.webhookServiceAddresses ?? {},
+      });
+      entry = { spec, converter };
+      this.#converters.set(name, entry);
+    }
+    const { converter } = entry;
+    return (objs, apiVersion) => converter.convert(objs, apiVersion);
+  }
+
+  #install(def: ResourceDefinition, converter: CustomResourceConverter | undefined): void {
     const { registry, rest, storage, cachers } = this.#deps;
     const rules = this.#deps.rules ?? schemaRules;
     const strategy = customResourceStrategy(def, rules);
-    const store = new CustomResourceStore(def, strategy, storage, cachers);
+    const store = new CustomResourceStore(def, strategy, storage, cachers, converter);
     for (const sub of ['status', 'scale']) rest.delete(restKey(def, sub));
     rest.set(key(def), store);
     if (def.subresources?.includes('status')) {

@@ -30,26 +30,44 @@ export function hasDefaults(s: JSONSchemaProps | undefined): boolean {
   );
 }
 
+/**
+ * The CRD's `Webhook` conversion: `objs` (never mutated) at `apiVersion`, those already there
+ * unchanged (conversion/webhook-converter.ts).
+ */
+export type CustomResourceConverter = (
+  objs: readonly Record<string, unknown>[],
+  apiVersion: string
+) => Promise<Record<string, unknown>[]>;
+
 export class CustomResourceStore extends Store {
   readonly #storageClient: StorageClient;
   readonly #cacherSet: Cachers | undefined;
   readonly #schema: JSONSchemaProps | undefined;
+  readonly #webhook: CustomResourceConverter | undefined;
 
   constructor(
     def: ResourceDefinition,
     strategy: Strategy,
     storage: StorageClient,
-    cachers?: Cachers
+    cachers?: Cachers,
+    webhook?: CustomResourceConverter
   ) {
     super(def, strategy, storage, cachers);
     this.#storageClient = storage;
     this.#cacherSet = cachers;
+    this.#webhook = webhook;
     const schema = schemaOf(def);
     this.#schema = hasDefaults(schema) ? schema : undefined;
   }
 
   override withStrategy(strategy: Strategy): Store {
-    return new CustomResourceStore(this.def, strategy, this.#storageClient, this.#cacherSet);
+    return new CustomResourceStore(
+      this.def,
+      strategy,
+      this.#storageClient,
+      this.#cacherSet,
+      this.#webhook
+    );
   }
 
   /**
@@ -70,9 +88,8 @@ export class CustomResourceStore extends Store {
 
   /**
    * Objects at another version of the CRD (upstream pkg/apiserver/conversion): with the `None`
-   * strategy only apiVersion changes (upstream's nopConverter). `Webhook` conversion is not
-   * built here: a request that needs it fails with upstream's message form, naming that;
-   * objects already at the version asked for are served as usual.
+   * strategy only apiVersion changes (upstream's nopConverter); with `Webhook`, the objects not
+   * yet at the version go to the CRD's conversion webhook in one ConversionReview.
    */
   protected override convertObjects(
     objs: readonly Record<string, unknown>[],
@@ -83,11 +100,11 @@ export class CustomResourceStore extends Store {
     const from = objs.find((o) => o['apiVersion'] !== apiVersion);
     if (!from) return Promise.resolve([...objs]);
     if (strategy === 'None') return Promise.resolve(objs.map((o) => ({ ...o, apiVersion })));
+    if (this.#webhook) return this.#webhook(objs, apiVersion);
     return Promise.reject(
       newInternalError(
         `conversion webhook for ${String(from['apiVersion'])}, Kind=${this.def.kind} failed: ` +
-          `conversion webhooks are not supported by this server (strategy ${strategy}); ` +
-          `only objects at the storage version can be served`
+          `unknown conversion strategy ${JSON.stringify(strategy)}`
       )
     );
   }

@@ -399,7 +399,7 @@ describe('custom resources served by every gateway', () => {
     }
   });
 
-  it('two versions with conversion None: written at one, read at the other (apiVersion only); Webhook conversion is absent and says so', async () => {
+  it('two versions with conversion None: written at one, read at the other (apiVersion only); an unreachable webhook fails naming its URL', async () => {
     const twoVersions = (name: string, plural: string, kind: string, conversion: unknown) => ({
       apiVersion: 'apiextensions.orch.io/v1',
       kind: 'CustomResourceDefinition',
@@ -466,14 +466,15 @@ describe('custom resources served by every gateway', () => {
       listed.items.map((i: any) => [i.apiVersion, i.metadata.name]),
       [[`${group}/v2`, 'a']]
     );
-    // Webhook: the storage version works; another version fails naming the missing conversion.
+    // Webhook, unreachable: the storage version needs no call; another version fails naming
+    // the webhook's URL (a working webhook: conversion/conversion-webhook.test.ts).
     const stored = await suite.request(0, 'POST', at('whatsits', 'v1'), obj('Whatsit', 'v1', 'b'));
     assert.equal(stored.status, 201, stored.text);
     const other = await suite.request(0, 'GET', at('whatsits', 'v2', 'b'));
     assert.equal(other.status, 500);
     assert.match(
       (other.body as any).message,
-      /conversion webhook for serve\.example\.com\/v1, Kind=Whatsit failed: conversion webhooks are not supported/
+      /conversion webhook for serve\.example\.com\/v1, Kind=Whatsit failed: Post "https:\/\/127\.0\.0\.1:1\/convert": /
     );
     for (const c of [none, hook]) {
       await suite.request(0, 'DELETE', `${crds}/${c.metadata.name}`);

@@ -1,4 +1,4 @@
-// The parts of a kubeconfig that both outbound clients of the service read (the webhooks'
+// The parts of a kubeconfig that the outbound webhook clients read (the admission webhooks'
 // credential file and ImagePolicyWebhook's backend kubeconfig), as client-go clientcmd reads
 // them: a string field, a `<key>-data` (base64) or `<key>` (a file, relative to the
 // kubeconfig's directory) pair, and a user's credentials (client certificate and key, token or

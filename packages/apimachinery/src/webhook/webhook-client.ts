@@ -1,7 +1,8 @@
 // One webhook's HTTPS client: where it dials (clientConfig.url, or clientConfig.service through
 // serviceAddresses), the TLS trust (caBundle, else the system roots), the server name the
-// certificate must be valid for, the credentials from the credential file, and the POST of an
-// AdmissionReview with the webhook's timeout. Built once per configuration version.
+// certificate must be valid for, the credentials from the credential file, and the POST of a
+// review (an AdmissionReview, a ConversionReview) with a deadline. Built once per configuration
+// version.
 // Upstream: k8s.io/apiserver/pkg/util/webhook/client.go (ClientManager.HookClient),
 // k8s.io/apiserver/pkg/util/webhook/validation.go (ValidateWebhookURL, ValidateWebhookService).
 import { Agent, request as httpsRequest } from 'node:https';
@@ -23,6 +24,25 @@ export interface WebhookClientConfig {
   caBundle?: string | null;
 }
 
+const serviceKeyPattern = /^[a-z0-9-]+\.[a-z0-9-]+\.svc(:[0-9]{1,5})?$/;
+const hostPortPattern = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):([0-9]{1,5})$/;
+
+/**
+ * What is wrong with one entry of a service address map (`<name>.<namespace>.svc[:<port>]` to
+ * the `host:port` dialled), as a sentence; '' when nothing is. There is no cluster DNS here, so
+ * how `clientConfig.service` reaches its backend is configuration: the admission service's
+ * `serviceAddresses`, the gateway's --webhook-service-addresses.
+ */
+export function serviceAddressProblem(key: string, value: unknown): string {
+  if (!serviceKeyPattern.test(key)) {
+    return 'the key must be <name>.<namespace>.svc or <name>.<namespace>.svc:<port>';
+  }
+  if (typeof value !== 'string' || !hostPortPattern.test(value)) {
+    return 'the value must be host:port';
+  }
+  return '';
+}
+
 /** The largest reply read; more is a failed call. */
 export const maxReplyBytes = 16 * 1024 * 1024;
 
@@ -35,7 +55,10 @@ export interface WebhookReply {
 export interface WebhookClient {
   /** The URL called, for messages (`https://name.namespace.svc:443/path` for a service). */
   readonly url: string;
-  /** POSTs the review; throws an Error saying what went wrong (the caller adds the webhook). */
+  /**
+   * POSTs the review; throws an Error saying what went wrong (`Post "<url>": <why>`, or a
+   * ReplyStatusError or InvalidReplyError); the caller names the webhook.
+   */
   post(review: unknown, timeoutMs: number, signal: AbortSignal): Promise<WebhookReply>;
   close(): void;
 }
@@ -171,7 +194,7 @@ export function newWebhookClient(
           return true;
         };
         const fail = (why: string): void => {
-          if (settle()) reject(new Error(`failed to call webhook: Post "${t.url}": ${why}`));
+          if (settle()) reject(new Error(`Post "${t.url}": ${why}`));
         };
         const stop = (why: string): void => {
           if (settled) return;

@@ -6,7 +6,7 @@ import { dirname } from 'node:path';
 
 import { parse as parseYaml } from 'yaml';
 
-import { kubeconfigUser } from '../kubeconfig/index.js';
+import { kubeconfigUser } from './kubeconfig-entries.js';
 
 /** What a call presents: a client certificate, a bearer token or basic credentials. */
 export interface AuthenticationInfo {

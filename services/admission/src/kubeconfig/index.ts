@@ -1,2 +1,0 @@
-export type { KubeconfigEntry, KubeconfigUser } from './kubeconfig-entries.js';
-export { kubeconfigData, kubeconfigString, kubeconfigUser } from './kubeconfig-entries.js';
