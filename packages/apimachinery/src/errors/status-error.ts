@@ -50,8 +50,18 @@ function failure(
     reason,
     code,
   };
-  if (details) status.details = details;
+  if (details) status.details = withoutEmpty(details);
   return new StatusError(status);
+}
+
+/**
+ * The details as upstream serializes them: `name`, `group`, `kind` and `uid` are `omitempty`
+ * in metav1.StatusDetails, so an empty one (a list's name, the core group) is left out.
+ */
+function withoutEmpty(details: StatusDetails): StatusDetails {
+  const out: StatusDetails = { ...details };
+  for (const key of ['name', 'group', 'kind', 'uid'] as const) if (out[key] === '') delete out[key];
+  return out;
 }
 
 function qualified(gr: GroupResource): string {
@@ -261,7 +271,7 @@ export function newSuccess(details?: StatusDetails): Status {
     status: 'Success',
     code: 200,
   };
-  if (details) status.details = details;
+  if (details) status.details = withoutEmpty(details);
   return status;
 }
 
