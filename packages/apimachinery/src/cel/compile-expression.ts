@@ -39,6 +39,7 @@ import {
 } from './cost.js';
 import type { CostBudget } from './cost.js';
 import { registerKubernetesLibrary } from './kubernetes-library.js';
+import { withTypedListSemantics } from './typed-lists.js';
 
 /**
  * A declared variable: a cel-js type (`dyn`, `bool`, `map<string, dyn>`, ...) or a schema
@@ -80,6 +81,8 @@ interface AstNode {
     readonly evaluate: EvalFn;
   };
   evaluate: EvalFn;
+  /** A binary operator's operation on its evaluated operands, set by the type check. */
+  handle?: (left: unknown, right: unknown, ...rest: unknown[]) => unknown;
 }
 
 function isNode(v: unknown): v is AstNode {
@@ -227,6 +230,9 @@ function nodeCost(node: AstNode, result: unknown, last: Map<AstNode, unknown>): 
   }
 }
 
+/** The operators whose operands may be lists marked set or map. */
+const TYPED_LIST_OPERATORS = new Set(['==', '!=', '+']);
+
 /** The per-evaluation counter behind the wrapped nodes. */
 class Tracker {
   used = 0;
@@ -251,13 +257,19 @@ class Tracker {
   }
 }
 
-/** Makes every node of `root` charge `state.tracker` as it evaluates. */
+/**
+ * Makes every node of `root` charge `state.tracker` as it evaluates, and gives `==`, `!=` and
+ * `+` the semantics of lists marked set or map (typed-lists.ts).
+ */
 function instrument(root: AstNode, state: { tracker: Tracker | undefined }): void {
   const seen = new Set<AstNode>();
   const visit = (node: AstNode): void => {
     if (seen.has(node)) return;
     seen.add(node);
     for (const c of childNodes(node)) visit(c);
+    if (typeof node.handle === 'function' && TYPED_LIST_OPERATORS.has(node.op)) {
+      node.handle = withTypedListSemantics(node.op, node.handle);
+    }
     const { alternate, macro } = node.meta;
     const inner: EvalFn = alternate
       ? (ev, _ast, ctx) => alternate.evaluate(ev, alternate, ctx)

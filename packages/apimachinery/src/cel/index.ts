@@ -40,3 +40,11 @@ export {
   WEBHOOK_MATCH_CONDITION_VARIABLES,
 } from './validate-expressions.js';
 export { celReservedWords } from './reserved-words.js';
+export type { CelListType } from './typed-lists.js';
+export {
+  celEqual,
+  celTypedListAdd,
+  listTypeOf,
+  SET_OF_NON_SCALARS_MESSAGE,
+  withListType,
+} from './typed-lists.js';

@@ -1,12 +1,13 @@
 // The CEL type of a CRD schema node and the CEL value of an object under it
-// (k8s.io/apiserver/pkg/cel/common/schemas.go SchemaDeclType, values.go UnstructuredToVal,
-// escaping.go): objects with properties are object types with those fields, additionalProperties
+// (k8s.io/apiserver/pkg/cel/common/schemas.go SchemaDeclType, valuesunstructured.go
+// UnstructuredToVal, escaping.go): lists with x-kubernetes-list-type set or map are marked so
+// that `==` and `+` follow their list type (cel/typed-lists.ts); objects with properties are object types with those fields, additionalProperties
 // maps, integer int, number double, byte bytes, date/date-time timestamp, duration duration,
 // int-or-string and preserve-unknown-fields dyn, embedded resources objects with apiVersion,
 // kind and metadata.name/generateName. Property names are escaped as upstream escapes them.
 import { Optional } from '@marcbachmann/cel-js';
 
-import { celReservedWords, compileExpression, toCelValue } from '../../cel/index.js';
+import { celReservedWords, compileExpression, toCelValue, withListType } from '../../cel/index.js';
 import type { JSONSchemaProps } from '../types.js';
 
 const ACCESSIBLE = /^[a-zA-Z_.\-/][a-zA-Z0-9_.\-/]*$/u;
@@ -152,7 +153,21 @@ export function toCelValueForSchema(schema: JSONSchemaProps | undefined, value: 
     case 'array': {
       if (!Array.isArray(value)) return toCelValue(value);
       const items = Array.isArray(schema.items) ? undefined : schema.items;
-      return value.map((v) => toCelValueForSchema(items, v));
+      const list = value.map((v) => toCelValueForSchema(items, v));
+      switch (schema['x-kubernetes-list-type']) {
+        case 'set':
+          return withListType(list, { type: 'set' });
+        case 'map':
+          return withListType(list, {
+            type: 'map',
+            // Upstream escapeKeyProps: a name that cannot be escaped is kept as it is.
+            keys: (schema['x-kubernetes-list-map-keys'] ?? []).map(
+              (k) => escapeCelPropertyName(k) ?? k
+            ),
+          });
+        default:
+          return list;
+      }
     }
     case 'object': {
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {
