@@ -50,6 +50,12 @@ export interface CelVariable {
   readonly type: string | Readonly<Record<string, unknown>>;
 }
 
+/** A named object type: its fields and their types (a type name, possibly another object type's). */
+export interface CelObjectType {
+  readonly name: string;
+  readonly fields: Readonly<Record<string, string>>;
+}
+
 /** A compiled expression, evaluated any number of times. */
 export interface CompiledExpression {
   readonly expression: string;
@@ -440,11 +446,15 @@ function estimate(
 
 const environments = new Map<string, Environment>();
 
-function environmentFor(variables: readonly CelVariable[]): Environment {
-  const key = JSON.stringify(variables);
+function environmentFor(
+  variables: readonly CelVariable[],
+  types: readonly CelObjectType[] = []
+): Environment {
+  const key = JSON.stringify([types, variables]);
   let env = environments.get(key);
   if (!env) {
     env = registerKubernetesLibrary(new Environment({ homogeneousAggregateLiterals: false }));
+    for (const t of types) env.registerType({ name: t.name, fields: { ...t.fields } });
     for (const v of variables) {
       if (typeof v.type === 'string') env.registerVariable(v.name, v.type);
       else env.registerVariable({ name: v.name, schema: v.type as Record<string, never> });
@@ -474,6 +484,11 @@ export interface CompileOptions {
   readonly sizes?: CelSizeModel;
   /** An estimate above this refuses the expression (default PER_CALL_LIMIT). */
   readonly estimateLimit?: number;
+  /**
+   * Object types the variables' types may name (`list<T>`, `map<string, T>`, a field of type
+   * T), registered in order: a type names only types before it.
+   */
+  readonly types?: readonly CelObjectType[];
 }
 
 /**
@@ -488,7 +503,7 @@ export function compileExpression(
   expectedTypes: readonly string[] = [],
   options: CompileOptions = {}
 ): CompileResult {
-  const env = environmentFor(variables);
+  const env = environmentFor(variables, options.types);
   let parsed: ReturnType<Environment['parse']>;
   try {
     parsed = env.parse(expression);
@@ -496,7 +511,14 @@ export function compileExpression(
     return { error: `compilation failed: ${celErrorMessage(err)}` };
   }
   const checked = parsed.check();
-  if (!checked.valid) return { error: `compilation failed: ${celErrorMessage(checked.error)}` };
+  if (!checked.valid) {
+    // A field an object type does not declare: cel-go's checker says "undefined field".
+    const message = celErrorMessage(checked.error).replace(
+      /No such key: (.+)$/u,
+      "undefined field '$1'"
+    );
+    return { error: `compilation failed: ${message}` };
+  }
   const type = checked.type ?? 'dyn';
   if (expectedTypes.length > 0 && type !== 'dyn' && !expectedTypes.includes(type)) {
     return {

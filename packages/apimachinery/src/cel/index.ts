@@ -1,6 +1,7 @@
 // CEL for admission (matchConditions, ValidatingAdmissionPolicy): compilation, evaluation with
 // cost limits, the Kubernetes libraries, and the field checks of expressions in objects.
 export type {
+  CelObjectType,
   CelSizeModel,
   CelVariable,
   CompiledExpression,

@@ -79,55 +79,116 @@ describe('list-type set (upstream unstructuredSetList)', () => {
 });
 
 describe('list-type map (upstream unstructuredMapList)', () => {
-  const props = { a: entries('map'), b: entries('map'), c: entries() };
+  // Object types differ by place (upstream names them by path), so the rules combine a list
+  // with its own elements or with oldSelf, which is of the same type.
   const e1 = { k1: 'a', k2: 1, v: 'one' };
   const e2 = { k1: 'a', k2: 2, v: 'two' };
   const e3 = { k1: 'b', k2: 1, v: 'three' };
-  const obj = { a: [e1, e2, e3], b: [e3, e1, e2], c: [e3, e1, e2] };
-  const rows: [string, string, boolean][] = [
-    ['Equal compares by map keys ignoring order', 'self.a == self.b', true],
-    ['!= is its negation', 'self.a != self.b', false],
-    ['the left operand decides: an atomic list compares in order', 'self.c == self.a', false],
+  const list = entries('map');
+  const check = (rule: string, self: unknown, old: unknown, want: boolean): void => {
+    const schema: JSONSchemaProps = { ...list, 'x-kubernetes-validations': [{ rule }] };
+    const got = evaluateSchemaRules(schema, self, old).errors.map(fieldErrorMessage);
+    assert.deepEqual(got, want ? [] : [`: Invalid value: "array": failed rule: ${rule}`], rule);
+  };
+  const rows: [string, string, unknown, unknown, boolean][] = [
+    [
+      'Equal compares by map keys ignoring order',
+      'self == oldSelf',
+      [e1, e2, e3],
+      [e3, e1, e2],
+      true,
+    ],
+    ['!= is its negation', 'self != oldSelf', [e1, e2, e3], [e3, e1, e2], false],
     [
       'Equal compares the elements with the same keys',
-      "self.a == [self.b[0], self.b[1], {'k1': 'a', 'k2': 2, 'v': 'other'}]",
+      'self == oldSelf',
+      [e1, e2, e3],
+      [e1, e2, { ...e3, v: 'other' }],
+      false,
+    ],
+    ['Equal needs the same keys', 'self == oldSelf', [e1, e2], [e1, e3], false],
+    ['Equal needs the same size', 'self == oldSelf', [e1, e2], [e1, e2, e3], false],
+    [
+      'a map list on the left compares a list literal by keys',
+      'self == [self[2], self[0], self[1]]',
+      [e1, e2, e3],
+      undefined,
+      true,
+    ],
+    [
+      'the left operand decides: a list literal compares in order',
+      '[self[2], self[0], self[1]] == self',
+      [e1, e2, e3],
+      undefined,
       false,
     ],
     [
       'Add replaces an element with the same keys at its position',
-      "(self.a + [{'k1': 'a', 'k2': 2, 'v': 'new'}])[1].v == 'new'",
+      "(self + oldSelf)[1].v == 'new'",
+      [e1, e2, e3],
+      [{ ...e2, v: 'new' }],
       true,
     ],
     [
       'Add keeps the size when the keys exist',
-      "size(self.a + [{'k1': 'a', 'k2': 2, 'v': 'new'}]) == 3",
+      'size(self + oldSelf) == 3',
+      [e1, e2, e3],
+      [{ ...e2, v: 'new' }, e1],
       true,
     ],
     [
-      'Add appends an element with new keys',
-      "(self.a + [{'k1': 'c', 'k2': 1, 'v': 'four'}])[3].v == 'four'",
+      'Add appends an element with new keys, in their order',
+      "size(self + oldSelf) == 5 && (self + oldSelf)[3].v == 'four' && (self + oldSelf)[4].v == 'five'",
+      [e1, e2, e3],
+      [
+        { k1: 'c', k2: 1, v: 'four' },
+        { k1: 'c', k2: 2, v: 'five' },
+      ],
       true,
     ],
     [
-      'the right operand wins over the whole element',
-      "(self.a + [{'k1': 'a', 'k2': 1}])[0] == {'k1': 'a', 'k2': 1}",
+      'the right operand replaces the whole element',
+      "(self + oldSelf).exists(e, e.k1 == 'a' && e.k2 == 1 && !has(e.v))",
+      [e1, e2, e3],
+      [{ k1: 'a', k2: 1 }],
       true,
     ],
     [
       'a merge is itself a map list',
-      "self.a + [{'k1': 'a', 'k2': 1, 'v': 'one'}] == [self.a[2], self.a[1], self.a[0]]",
+      'self + [self[0]] == [self[2], self[1], self[0]]',
+      [e1, e2, e3],
+      undefined,
+      true,
+    ],
+    [
+      'a map list plus itself keeps each key once',
+      'size(self + self) == 3',
+      [e1, e2, e3],
+      undefined,
       true,
     ],
   ];
-  for (const [name, rule, want] of rows) {
-    it(name, () => (want ? holds : fails)(props, rule, obj));
+  for (const [name, rule, self, old, want] of rows) {
+    it(name, () => check(rule, self, old, want));
   }
+
+  it('an atomic list of objects concatenates and compares in order', () => {
+    const schema: JSONSchemaProps = {
+      ...entries(),
+      'x-kubernetes-validations': [
+        { rule: 'size(self + self) == 6' },
+        { rule: 'self != [self[2], self[0], self[1]]' },
+      ],
+    };
+    assert.deepEqual(evaluateSchemaRules(schema, [e1, e2, e3], undefined).errors, []);
+  });
 
   it('a set list inside map-list elements compares as a set', () => {
     const t1 = { k1: 'a', k2: 1, tags: ['p', 'q'] };
     const t2 = { k1: 'a', k2: 1, tags: ['q', 'p'] };
-    holds(props, 'self.a == self.b', { a: [t1], b: [t2] });
-    holds(props, 'self.a[0] == self.b[0]', { a: [t1], b: [t2] });
+    check('self == oldSelf', [t1], [t2], true);
+    check('self[0] == oldSelf[0]', [t1], [t2], true);
+    check('self[0].tags == oldSelf[0].tags', [t1], [t2], true);
   });
 });
 
