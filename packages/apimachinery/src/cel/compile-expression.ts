@@ -123,7 +123,8 @@ function childNodes(node: AstNode): AstNode[] {
   const { alternate, macro } = node.meta;
   if (alternate) add(alternate);
   if (macro) for (const v of Object.values(macro)) add(v);
-  return [...new Set(out)];
+  // A macro (optional.or, orValue) keeps its own node among its values.
+  return [...new Set(out)].filter((n) => n !== node);
 }
 
 // --- cost -----------------------------------------------------------------------------------

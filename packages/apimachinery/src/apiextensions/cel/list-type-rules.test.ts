@@ -204,6 +204,27 @@ describe('list-type atomic (upstream unstructuredList)', () => {
   }
 });
 
+describe('list-type set of non-scalars (upstream setElementKey)', () => {
+  it('comparing a set of atomic objects is an evaluation error', () => {
+    const schema: JSONSchemaProps = {
+      type: 'array',
+      'x-kubernetes-list-type': 'set',
+      items: {
+        type: 'object',
+        'x-kubernetes-map-type': 'atomic',
+        properties: { a: { type: 'string' } },
+      },
+      'x-kubernetes-validations': [{ rule: 'self == oldSelf' }],
+    };
+    assert.deepEqual(
+      evaluateSchemaRules(schema, [{ a: 'x' }], [{ a: 'x' }]).errors.map(fieldErrorMessage),
+      [
+        ': Invalid value: "array": listSet operations are only supported on lists of scalar values evaluating rule: self == oldSelf',
+      ]
+    );
+  });
+});
+
 describe('transition rules over set and map lists', () => {
   it('self == oldSelf on a set list ignores reordering (upstream immutability rules)', () => {
     const schema: JSONSchemaProps = {

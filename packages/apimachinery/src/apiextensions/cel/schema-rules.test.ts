@@ -144,6 +144,16 @@ describe('validateSchemaRules', () => {
       /must evaluate to a bool/u
     );
   });
+  it('optionalOldSelf with orValue compiles and is estimated (a macro holding its own node)', () => {
+    const s = obj({ a: { type: 'string' } }, [
+      { rule: 'oldSelf.orValue(self).a == self.a', optionalOldSelf: true },
+    ]);
+    assert.deepEqual(msgs(s), []);
+    assert.deepEqual(run(s, { a: 'x' }), []);
+    assert.deepEqual(run(s, { a: 'x' }, { a: 'y' }), [
+      ': Invalid value: "object": failed rule: oldSelf.orValue(self).a == self.a',
+    ]);
+  });
   it('self == oldSelf on an object compiles', () => {
     assert.deepEqual(msgs(obj({ a: { type: 'integer' } }, [{ rule: 'self == oldSelf' }])), []);
   });
