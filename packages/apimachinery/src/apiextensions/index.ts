@@ -50,7 +50,7 @@ export {
 export type { JSONPathNode } from './table/json-path.js';
 export { JSONPathError, evaluateJSONPath, parseJSONPath } from './table/json-path.js';
 // x-kubernetes-validations rules (crd-cel).
-export type { CelSchemaType } from './cel/cel-type-of.js';
+export type { CelDeclType } from './cel/cel-type-of.js';
 export { celTypeOf, escapeCelPropertyName, toCelValueForSchema } from './cel/cel-type-of.js';
 export { evaluateSchemaRules } from './cel/evaluate-schema-rules.js';
 export { maxSizeOf, MAX_REQUEST_SIZE_BYTES } from './cel/schema-sizes.js';

@@ -39,6 +39,7 @@ import {
 } from './cost.js';
 import type { CostBudget } from './cost.js';
 import { registerKubernetesLibrary } from './kubernetes-library.js';
+import { withTypedListSemantics } from './typed-lists.js';
 
 /**
  * A declared variable: a cel-js type (`dyn`, `bool`, `map<string, dyn>`, ...) or a schema
@@ -47,6 +48,12 @@ import { registerKubernetesLibrary } from './kubernetes-library.js';
 export interface CelVariable {
   readonly name: string;
   readonly type: string | Readonly<Record<string, unknown>>;
+}
+
+/** A named object type: its fields and their types (a type name, possibly another object type's). */
+export interface CelObjectType {
+  readonly name: string;
+  readonly fields: Readonly<Record<string, string>>;
 }
 
 /** A compiled expression, evaluated any number of times. */
@@ -80,6 +87,8 @@ interface AstNode {
     readonly evaluate: EvalFn;
   };
   evaluate: EvalFn;
+  /** A binary operator's operation on its evaluated operands, set by the type check. */
+  handle?: (left: unknown, right: unknown, ...rest: unknown[]) => unknown;
 }
 
 function isNode(v: unknown): v is AstNode {
@@ -114,7 +123,8 @@ function childNodes(node: AstNode): AstNode[] {
   const { alternate, macro } = node.meta;
   if (alternate) add(alternate);
   if (macro) for (const v of Object.values(macro)) add(v);
-  return [...new Set(out)];
+  // A macro (optional.or, orValue) keeps its own node among its values.
+  return [...new Set(out)].filter((n) => n !== node);
 }
 
 // --- cost -----------------------------------------------------------------------------------
@@ -227,6 +237,9 @@ function nodeCost(node: AstNode, result: unknown, last: Map<AstNode, unknown>): 
   }
 }
 
+/** The operators whose operands may be lists marked set or map. */
+const TYPED_LIST_OPERATORS = new Set(['==', '!=', '+']);
+
 /** The per-evaluation counter behind the wrapped nodes. */
 class Tracker {
   used = 0;
@@ -251,13 +264,19 @@ class Tracker {
   }
 }
 
-/** Makes every node of `root` charge `state.tracker` as it evaluates. */
+/**
+ * Makes every node of `root` charge `state.tracker` as it evaluates, and gives `==`, `!=` and
+ * `+` the semantics of lists marked set or map (typed-lists.ts).
+ */
 function instrument(root: AstNode, state: { tracker: Tracker | undefined }): void {
   const seen = new Set<AstNode>();
   const visit = (node: AstNode): void => {
     if (seen.has(node)) return;
     seen.add(node);
     for (const c of childNodes(node)) visit(c);
+    if (typeof node.handle === 'function' && TYPED_LIST_OPERATORS.has(node.op)) {
+      node.handle = withTypedListSemantics(node.op, node.handle);
+    }
     const { alternate, macro } = node.meta;
     const inner: EvalFn = alternate
       ? (ev, _ast, ctx) => alternate.evaluate(ev, alternate, ctx)
@@ -428,11 +447,15 @@ function estimate(
 
 const environments = new Map<string, Environment>();
 
-function environmentFor(variables: readonly CelVariable[]): Environment {
-  const key = JSON.stringify(variables);
+function environmentFor(
+  variables: readonly CelVariable[],
+  types: readonly CelObjectType[] = []
+): Environment {
+  const key = JSON.stringify([types, variables]);
   let env = environments.get(key);
   if (!env) {
     env = registerKubernetesLibrary(new Environment({ homogeneousAggregateLiterals: false }));
+    for (const t of types) env.registerType({ name: t.name, fields: { ...t.fields } });
     for (const v of variables) {
       if (typeof v.type === 'string') env.registerVariable(v.name, v.type);
       else env.registerVariable({ name: v.name, schema: v.type as Record<string, never> });
@@ -462,6 +485,11 @@ export interface CompileOptions {
   readonly sizes?: CelSizeModel;
   /** An estimate above this refuses the expression (default PER_CALL_LIMIT). */
   readonly estimateLimit?: number;
+  /**
+   * Object types the variables' types may name (`list<T>`, `map<string, T>`, a field of type
+   * T), registered in order: a type names only types before it.
+   */
+  readonly types?: readonly CelObjectType[];
 }
 
 /**
@@ -476,7 +504,7 @@ export function compileExpression(
   expectedTypes: readonly string[] = [],
   options: CompileOptions = {}
 ): CompileResult {
-  const env = environmentFor(variables);
+  const env = environmentFor(variables, options.types);
   let parsed: ReturnType<Environment['parse']>;
   try {
     parsed = env.parse(expression);
@@ -484,7 +512,14 @@ export function compileExpression(
     return { error: `compilation failed: ${celErrorMessage(err)}` };
   }
   const checked = parsed.check();
-  if (!checked.valid) return { error: `compilation failed: ${celErrorMessage(checked.error)}` };
+  if (!checked.valid) {
+    // A field an object type does not declare: cel-go's checker says "undefined field".
+    const message = celErrorMessage(checked.error).replace(
+      /No such key: (.+)$/u,
+      "undefined field '$1'"
+    );
+    return { error: `compilation failed: ${message}` };
+  }
   const type = checked.type ?? 'dyn';
   if (expectedTypes.length > 0 && type !== 'dyn' && !expectedTypes.includes(type)) {
     return {

@@ -1,6 +1,7 @@
 // CEL for admission (matchConditions, ValidatingAdmissionPolicy): compilation, evaluation with
 // cost limits, the Kubernetes libraries, and the field checks of expressions in objects.
 export type {
+  CelObjectType,
   CelSizeModel,
   CelVariable,
   CompiledExpression,
@@ -40,3 +41,11 @@ export {
   WEBHOOK_MATCH_CONDITION_VARIABLES,
 } from './validate-expressions.js';
 export { celReservedWords } from './reserved-words.js';
+export type { CelListType } from './typed-lists.js';
+export {
+  celEqual,
+  celTypedListAdd,
+  listTypeOf,
+  SET_OF_NON_SCALARS_MESSAGE,
+  withListType,
+} from './typed-lists.js';

@@ -32,7 +32,7 @@ test('each kind of expression compiles in its own environment, errors are Invali
       'request.usrInfo.username == "a"',
       false,
       [],
-      /No such key: usrInfo/u,
+      /undefined field 'usrInfo'/u, // cel-go's checker message
     ],
     ['webhook condition: not bool', 'webhookMatchCondition', '"s"', false, [], /./u],
     [

@@ -1,12 +1,16 @@
 // The CEL type of a CRD schema node and the CEL value of an object under it
-// (k8s.io/apiserver/pkg/cel/common/schemas.go SchemaDeclType, values.go UnstructuredToVal,
-// escaping.go): objects with properties are object types with those fields, additionalProperties
-// maps, integer int, number double, byte bytes, date/date-time timestamp, duration duration,
-// int-or-string and preserve-unknown-fields dyn, embedded resources objects with apiVersion,
-// kind and metadata.name/generateName. Property names are escaped as upstream escapes them.
+// (k8s.io/apiserver/pkg/cel/common/schemas.go SchemaDeclType, valuesunstructured.go
+// UnstructuredToVal, escaping.go): objects with properties are object types with those fields,
+// additionalProperties maps, integer int, number double, byte bytes, date/date-time timestamp,
+// duration duration, int-or-string and preserve-unknown-fields dyn, embedded resources objects
+// with apiVersion, kind and metadata.name/generateName; list items and map values keep their
+// schemas' types, so a rule over elements is checked against the element's fields. Property
+// names are escaped as upstream escapes them. Lists with x-kubernetes-list-type set or map are
+// marked so that `==` and `+` follow their list type (cel/typed-lists.ts).
 import { Optional } from '@marcbachmann/cel-js';
 
-import { celReservedWords, compileExpression, toCelValue } from '../../cel/index.js';
+import { celReservedWords, compileExpression, toCelValue, withListType } from '../../cel/index.js';
+import type { CelObjectType } from '../../cel/index.js';
 import type { JSONSchemaProps } from '../types.js';
 
 const ACCESSIBLE = /^[a-zA-Z_.\-/][a-zA-Z0-9_.\-/]*$/u;
@@ -28,21 +32,25 @@ export function escapeCelPropertyName(name: string): string | undefined {
   return name.replace(/__|[./-]/gu, (m) => ESCAPES[m] ?? m);
 }
 
-/** A CEL type: a type name (`int`, `list<string>`, `dyn`) or an object type's fields. */
-export type CelSchemaType = string | { readonly [field: string]: CelSchemaType };
+/**
+ * The CEL type of a schema node (upstream DeclType): a type name (`int`, `list<string>`,
+ * `dyn`, the name of an object type) and the object types it names, each before the types
+ * that name it. Object types are named by their place under the variable: `$self`,
+ * `$self.spec`, `$self.items.@idx` for a list's items, `$self.labels.@elem` for a map's values.
+ */
+export interface CelDeclType {
+  readonly type: string;
+  readonly objectTypes: readonly CelObjectType[];
+}
 
 /** The fields an embedded resource always has (apiVersion, kind, metadata.name/generateName). */
-const EMBEDDED_FIELDS: Record<string, CelSchemaType> = {
-  apiVersion: 'string',
-  kind: 'string',
-  metadata: { name: 'string', generateName: 'string' },
+const EMBEDDED_METADATA: JSONSchemaProps = {
+  type: 'object',
+  properties: { name: { type: 'string' }, generateName: { type: 'string' } },
 };
 
-/** A type name for a list element or map value: object types are `dyn` there. */
-const asTypeName = (t: CelSchemaType): string => (typeof t === 'string' ? t : 'dyn');
-
-/** The CEL type of `schema` (the spec's type-mapping table). */
-export function celTypeOf(schema: JSONSchemaProps | undefined): CelSchemaType {
+/** The type name of `schema` at `path`; object types are appended to `out`. */
+function declare(schema: JSONSchemaProps | undefined, path: string, out: CelObjectType[]): string {
   if (!schema) return 'dyn';
   if (schema['x-kubernetes-int-or-string']) return 'dyn';
   const embedded = schema['x-kubernetes-embedded-resource'] === true;
@@ -68,27 +76,42 @@ export function celTypeOf(schema: JSONSchemaProps | undefined): CelSchemaType {
       }
     case 'array': {
       const items = Array.isArray(schema.items) ? undefined : schema.items;
-      return `list<${asTypeName(celTypeOf(items))}>`;
+      return `list<${declare(items, `${path}.@idx`, out)}>`;
     }
     case 'object': {
       const ap = schema.additionalProperties;
       if (ap !== undefined && ap !== false && !schema.properties) {
-        return `map<string, ${asTypeName(celTypeOf(ap === true ? undefined : ap))}>`;
+        return `map<string, ${declare(ap === true ? undefined : ap, `${path}.@elem`, out)}>`;
       }
       const hasProperties = Object.keys(schema.properties ?? {}).length > 0;
-      if (schema['x-kubernetes-preserve-unknown-fields'] && !embedded) return 'dyn';
+      if (schema['x-kubernetes-preserve-unknown-fields']) return 'dyn';
       if (!hasProperties && !embedded) return 'dyn';
-      const fields: Record<string, CelSchemaType> = embedded ? { ...EMBEDDED_FIELDS } : {};
+      const fields: Record<string, string> = {};
+      if (embedded) {
+        fields.apiVersion = 'string';
+        fields.kind = 'string';
+        fields.metadata = declare(EMBEDDED_METADATA, `${path}.metadata`, out);
+      }
       for (const [name, prop] of Object.entries(schema.properties ?? {})) {
         const escaped = escapeCelPropertyName(name);
-        if (escaped !== undefined) fields[escaped] = celTypeOf(prop);
+        if (escaped !== undefined) fields[escaped] = declare(prop, `${path}.${escaped}`, out);
       }
-      if (embedded && schema['x-kubernetes-preserve-unknown-fields']) return 'dyn';
-      return fields;
+      out.push({ name: path, fields });
+      return path;
     }
     default:
       return 'dyn';
   }
+}
+
+/**
+ * The CEL type of `schema` for a variable `variable` (the spec's type-mapping table; upstream
+ * SchemaDeclType): list items and map values keep their declared types, objects among them.
+ */
+export function celTypeOf(schema: JSONSchemaProps | undefined, variable = 'self'): CelDeclType {
+  const objectTypes: CelObjectType[] = [];
+  const type = declare(schema, `$${variable}`, objectTypes);
+  return { type, objectTypes };
 }
 
 /** A short name of the type of `schema`'s values, as errors print it ("object", "array", ...). */
@@ -152,7 +175,21 @@ export function toCelValueForSchema(schema: JSONSchemaProps | undefined, value: 
     case 'array': {
       if (!Array.isArray(value)) return toCelValue(value);
       const items = Array.isArray(schema.items) ? undefined : schema.items;
-      return value.map((v) => toCelValueForSchema(items, v));
+      const list = value.map((v) => toCelValueForSchema(items, v));
+      switch (schema['x-kubernetes-list-type']) {
+        case 'set':
+          return withListType(list, { type: 'set' });
+        case 'map':
+          return withListType(list, {
+            type: 'map',
+            // Upstream escapeKeyProps: a name that cannot be escaped is kept as it is.
+            keys: (schema['x-kubernetes-list-map-keys'] ?? []).map(
+              (k) => escapeCelPropertyName(k) ?? k
+            ),
+          });
+        default:
+          return list;
+      }
     }
     case 'object': {
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {

@@ -4,7 +4,7 @@
 // both are estimated with the schema's sizes. What runs is the same expression over `dyn`
 // variables holding values converted by toCelValueForSchema. Results are kept per schema node.
 import { compileExpression } from '../../cel/index.js';
-import type { CelVariable, CompiledExpression } from '../../cel/index.js';
+import type { CelObjectType, CelVariable, CompiledExpression } from '../../cel/index.js';
 import type { JSONSchemaProps, ValidationRule } from '../types.js';
 
 import { celTypeOf } from './cel-type-of.js';
@@ -34,20 +34,19 @@ const cache = new WeakMap<JSONSchemaProps, Map<string, CompiledSchemaRule>>();
 /** An equality of two object types: the engine has no such overload; upstream allows it. */
 const OBJECT_EQUALITY = /no such overload: (\S+) [!=]= (\S+)/u;
 
-function typedVariables(schema: JSONSchemaProps, optionalOldSelf: boolean): CelVariable[] {
+/** `self` and `oldSelf` of the node's CEL type, with the object types they name. */
+function typedVariables(
+  schema: JSONSchemaProps,
+  optionalOldSelf: boolean
+): { variables: CelVariable[]; types: readonly CelObjectType[] } {
   const t = celTypeOf(schema);
-  const oldType =
-    typeof t === 'string'
-      ? optionalOldSelf
-        ? `optional<${t}>`
-        : t
-      : optionalOldSelf
-        ? 'optional<dyn>'
-        : 'dyn';
-  return [
-    { name: 'self', type: t },
-    { name: 'oldSelf', type: oldType },
-  ];
+  return {
+    variables: [
+      { name: 'self', type: t.type },
+      { name: 'oldSelf', type: optionalOldSelf ? `optional<${t.type}>` : t.type },
+    ],
+    types: t.objectTypes,
+  };
 }
 
 function dynVariables(optionalOldSelf: boolean): CelVariable[] {
@@ -64,7 +63,11 @@ function compileBoth(
   optionalOldSelf: boolean,
   resultType: string
 ): { error?: string; compiled?: CompiledExpression; type?: string } {
-  const typed = compileExpression(expression, typedVariables(schema, optionalOldSelf));
+  const { variables, types } = typedVariables(schema, optionalOldSelf);
+  const typed = compileExpression(expression, variables, [], {
+    types,
+    estimateLimit: Number.POSITIVE_INFINITY,
+  });
   const run = compileExpression(expression, dynVariables(optionalOldSelf), [], {
     sizes: schemaSizeModel(schema),
     estimateLimit: Number.POSITIVE_INFINITY,

@@ -16,8 +16,12 @@ const msgs = (s: JSONSchemaProps): string[] => validateSchemaRules(s, root).map(
 const run = (s: JSONSchemaProps, o: unknown, old?: unknown, budget?: number): string[] =>
   evaluateSchemaRules(s, o, old, { budget }).errors.map(fieldErrorMessage);
 
-describe('celTypeOf (spec: type mapping)', () => {
-  const rows: [string, JSONSchemaProps, unknown][] = [
+describe('celTypeOf (spec: type mapping; upstream SchemaDeclType)', () => {
+  const item: JSONSchemaProps = {
+    type: 'object',
+    properties: { name: { type: 'string' }, n: { type: 'integer' } },
+  };
+  const rows: [string, JSONSchemaProps, string, Record<string, Record<string, string>>?][] = [
     ['integer → int', { type: 'integer' }, 'int'],
     ['number → double', { type: 'number' }, 'double'],
     ['byte → bytes', { type: 'string', format: 'byte' }, 'bytes'],
@@ -33,25 +37,68 @@ describe('celTypeOf (spec: type mapping)', () => {
     [
       'properties → object',
       { type: 'object', properties: { 'a-b': { type: 'string' } } },
-      { a__dash__b: 'string' },
+      '$self',
+      { $self: { a__dash__b: 'string' } },
     ],
     ['list', { type: 'array', items: { type: 'boolean' } }, 'list<bool>'],
+    [
+      'list of objects → list of the items’ object type',
+      { type: 'array', items: item },
+      'list<$self.@idx>',
+      { '$self.@idx': { name: 'string', n: 'int' } },
+    ],
+    [
+      'map of objects → map to the values’ object type',
+      { type: 'object', additionalProperties: item },
+      'map<string, $self.@elem>',
+      { '$self.@elem': { name: 'string', n: 'int' } },
+    ],
+    [
+      'nested: object with a list of objects',
+      { type: 'object', properties: { l: { type: 'array', items: item } } },
+      '$self',
+      {
+        '$self.l.@idx': { name: 'string', n: 'int' },
+        $self: { l: 'list<$self.l.@idx>' },
+      },
+    ],
     [
       'preserve-unknown → dyn',
       { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
       'dyn',
     ],
     [
+      'list of preserve-unknown objects → list<dyn>',
+      { type: 'array', items: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+      'list<dyn>',
+    ],
+    [
       'embedded → object with apiVersion/kind/metadata',
       { type: 'object', 'x-kubernetes-embedded-resource': true, properties: {} },
+      '$self',
       {
-        apiVersion: 'string',
-        kind: 'string',
-        metadata: { name: 'string', generateName: 'string' },
+        '$self.metadata': { name: 'string', generateName: 'string' },
+        $self: { apiVersion: 'string', kind: 'string', metadata: '$self.metadata' },
       },
     ],
   ];
-  for (const [name, s, want] of rows) it(name, () => assert.deepEqual(celTypeOf(s), want));
+  for (const [name, s, type, objectTypes] of rows) {
+    it(name, () => {
+      const got = celTypeOf(s);
+      assert.equal(got.type, type);
+      assert.deepEqual(
+        Object.fromEntries(got.objectTypes.map((t) => [t.name, t.fields])),
+        objectTypes ?? {}
+      );
+      // A type is declared before the types naming it.
+      got.objectTypes.forEach((t, i) => {
+        const before = new Set(got.objectTypes.slice(0, i).map((o) => o.name));
+        for (const f of Object.values(t.fields)) {
+          for (const named of f.match(/\$[^<>, ]+/gu) ?? []) assert.ok(before.has(named), named);
+        }
+      });
+    });
+  }
 });
 
 describe('escapeCelPropertyName (spec: escapes)', () => {
@@ -96,6 +143,16 @@ describe('validateSchemaRules', () => {
       msgs(obj({ a: { type: 'integer' } }, [{ rule: 'self.a' }]))[0] ?? '',
       /must evaluate to a bool/u
     );
+  });
+  it('optionalOldSelf with orValue compiles and is estimated (a macro holding its own node)', () => {
+    const s = obj({ a: { type: 'string' } }, [
+      { rule: 'oldSelf.orValue(self).a == self.a', optionalOldSelf: true },
+    ]);
+    assert.deepEqual(msgs(s), []);
+    assert.deepEqual(run(s, { a: 'x' }), []);
+    assert.deepEqual(run(s, { a: 'x' }, { a: 'y' }), [
+      ': Invalid value: "object": failed rule: oldSelf.orValue(self).a == self.a',
+    ]);
   });
   it('self == oldSelf on an object compiles', () => {
     assert.deepEqual(msgs(obj({ a: { type: 'integer' } }, [{ rule: 'self == oldSelf' }])), []);
@@ -173,6 +230,92 @@ describe('validateSchemaRules', () => {
         )
       ),
       e.join('\n')
+    );
+  });
+});
+
+describe('typed list items and map values (upstream DeclType, compilation_test.go)', () => {
+  const item: JSONSchemaProps = {
+    type: 'object',
+    properties: { name: { type: 'string', maxLength: 10 }, n: { type: 'integer' } },
+  };
+  const list = (extra: Partial<JSONSchemaProps> = {}): JSONSchemaProps => ({
+    type: 'array',
+    items: item,
+    ...extra,
+  });
+  const map: JSONSchemaProps = { type: 'object', additionalProperties: item };
+  const withRule = (s: JSONSchemaProps, rule: string): JSONSchemaProps => ({
+    ...s,
+    'x-kubernetes-validations': [{ rule }],
+  });
+  const rows: [string, JSONSchemaProps, string, RegExp | undefined][] = [
+    ['an element’s declared field', list(), "self.all(x, x.name.startsWith('a'))", undefined],
+    ['an element’s field in map()', list(), 'self.map(x, x.n).all(n, n > 0)', undefined],
+    [
+      'an element’s undeclared field is a compile error',
+      list(),
+      "self.all(x, x.nme.startsWith('a'))",
+      /compilation failed: ERROR: <input>:1:\d+: undefined field 'nme'$/u,
+    ],
+    [
+      'an element’s field of another type is a compile error',
+      list(),
+      "self.all(x, x.n > 'a')",
+      /no such overload: int > string/u,
+    ],
+    ['an indexed element’s field', list(), "self[0].name != ''", undefined],
+    ['a map value’s declared field', map, 'self.all(k, self[k].name == k)', undefined],
+    [
+      'a map value’s undeclared field is a compile error',
+      map,
+      'self.all(k, self[k].nm == k)',
+      /undefined field 'nm'/u,
+    ],
+    [
+      'oldSelf has the type of self',
+      { type: 'object', properties: { a: { type: 'string' } } },
+      'self.a == oldSelf.b',
+      /undefined field 'b'/u,
+    ],
+    [
+      'elements of a list of preserve-unknown objects stay dyn',
+      { type: 'array', items: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+      'self.all(x, x.anything == 1)',
+      undefined,
+    ],
+    [
+      'cost: maxItems bounds a scan of the elements’ strings',
+      list({ maxItems: 5 }),
+      "self.all(x, x.name.matches('^a+$'))",
+      undefined,
+    ],
+    [
+      'cost: without maxItems the same scan exceeds the budget',
+      list(),
+      "self.all(x, x.name.matches('^a+$'))",
+      /Forbidden: estimated rule cost exceeds budget by factor of 4\.4x/u,
+    ],
+  ];
+  for (const [name, s, rule, want] of rows) {
+    it(name, () => {
+      const e = msgs(withRule(s, rule));
+      if (want === undefined) assert.deepEqual(e, []);
+      else {
+        assert.equal(e.length, 1, e.join('\n'));
+        assert.match(e[0] ?? '', want);
+      }
+    });
+  }
+  it('the rule runs over the elements’ values', () => {
+    const s = withRule(list(), "self.all(x, x.name.startsWith('a') && x.n > 0)");
+    assert.deepEqual(run(s, [{ name: 'ab', n: 1 }]), []);
+    assert.deepEqual(
+      run(s, [
+        { name: 'ab', n: 1 },
+        { name: 'b', n: 1 },
+      ]),
+      [`: Invalid value: "array": failed rule: self.all(x, x.name.startsWith('a') && x.n > 0)`]
     );
   });
 });

@@ -1,5 +1,7 @@
 // validateDefaults: upstream defaulting.ValidateDefaults with requirePrunedDefaults, a row per
-// case (valid defaults, unknown fields, wrong types, nested and list defaults, embedded resources).
+// case (valid defaults, unknown fields, wrong types, nested and list defaults, embedded resources,
+// and defaults checked against x-kubernetes-validations as upstream's validation_test.go "valid
+// default with x-kubernetes-validations" / "invalid default with x-kubernetes-validations").
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fieldErrorMessage, newPath } from '../../errors/index.js';
@@ -94,6 +96,159 @@ const rows: { name: string; schema: JSONSchemaProps; want: string[] }[] = [
     want: [
       `${S}.properties[tpl].default.apiVersion: Required value`,
       `${S}.properties[tpl].default.kind: Required value`,
+    ],
+  },
+  {
+    name: 'defaults that pass their x-kubernetes-validations rules',
+    schema: spec({
+      type: 'object',
+      properties: {
+        value: {
+          type: 'string',
+          'x-kubernetes-validations': [{ rule: "self.startsWith('kube')" }],
+          default: 'kube-system',
+        },
+        object: {
+          type: 'object',
+          properties: { field1: { type: 'integer' }, field2: { type: 'integer' } },
+          'x-kubernetes-validations': [{ rule: 'self.field1 < self.field2' }],
+          default: { field1: 1, field2: 2 },
+        },
+      },
+    }),
+    want: [],
+  },
+  {
+    name: 'defaults that fail their x-kubernetes-validations rules (upstream invalid default with x-kubernetes-validations)',
+    schema: spec({
+      type: 'object',
+      properties: {
+        embedded: {
+          type: 'object',
+          properties: {
+            metadata: {
+              type: 'object',
+              'x-kubernetes-embedded-resource': true,
+              properties: {
+                name: {
+                  type: 'string',
+                  'x-kubernetes-validations': [{ rule: "self == 'singleton'" }],
+                  default: 'nope',
+                },
+              },
+            },
+          },
+        },
+        value: {
+          type: 'string',
+          'x-kubernetes-validations': [{ rule: "self.startsWith('kube')" }],
+          default: 'nope',
+        },
+        object: {
+          type: 'object',
+          properties: { field1: { type: 'integer' }, field2: { type: 'integer' } },
+          'x-kubernetes-validations': [
+            { rule: 'self.field1 < self.field2', message: 'field1 must be below field2' },
+          ],
+          default: { field1: 2, field2: 1 },
+        },
+      },
+    }),
+    want: [
+      `${S}.properties[embedded].properties[metadata].properties[name].default: Invalid value: "nope": failed rule: self == 'singleton'`,
+      `${S}.properties[value].default: Invalid value: "nope": failed rule: self.startsWith('kube')`,
+      `${S}.properties[object].default: Invalid value: "object": field1 must be below field2`,
+    ],
+  },
+  {
+    name: 'a rule below the defaulted node is checked at its path under default',
+    schema: spec({
+      type: 'object',
+      default: { items: [{ name: 'b' }] },
+      properties: {
+        items: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: { name: { type: 'string' } },
+            'x-kubernetes-validations': [
+              {
+                rule: "self.name.startsWith('a')",
+                fieldPath: '.name',
+                reason: 'FieldValueForbidden',
+              },
+            ],
+          },
+        },
+      },
+    }),
+    want: [`${S}.default.items[0].name: Forbidden: failed rule: self.name.startsWith('a')`],
+  },
+  {
+    name: 'a transition rule sees the default as its old value (self == oldSelf holds)',
+    schema: spec({
+      type: 'object',
+      properties: {
+        immutable: {
+          type: 'string',
+          'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'immutable' }],
+          default: 'x',
+        },
+      },
+    }),
+    want: [],
+  },
+  {
+    name: 'an optionalOldSelf rule is checked without an old value too (CRDValidationRatcheting)',
+    schema: spec({
+      type: 'object',
+      properties: {
+        created: {
+          type: 'string',
+          'x-kubernetes-validations': [
+            {
+              rule: "oldSelf.hasValue() || self == 'fresh'",
+              optionalOldSelf: true,
+              message: 'must be fresh on create',
+            },
+          ],
+          default: 'stale',
+        },
+      },
+    }),
+    want: [`${S}.properties[created].default: Invalid value: "stale": must be fresh on create`],
+  },
+  {
+    name: 'a set-list default compared ignoring order',
+    schema: spec({
+      type: 'object',
+      properties: {
+        tags: {
+          type: 'array',
+          'x-kubernetes-list-type': 'set',
+          items: { type: 'string' },
+          'x-kubernetes-validations': [{ rule: "self == ['a', 'b']" }],
+          default: ['b', 'a'],
+        },
+      },
+    }),
+    want: [],
+  },
+  {
+    name: 'a default its schema refuses is not also checked against the rules',
+    schema: spec({
+      type: 'object',
+      properties: {
+        n: {
+          type: 'integer',
+          minimum: 5,
+          'x-kubernetes-validations': [{ rule: 'self > 10' }],
+          default: 1,
+        },
+      },
+    }),
+    want: [
+      `${S}.properties[n].default: Invalid value: 1:  in body should be greater than or equal to 5`,
     ],
   },
 ];
