@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSuite, startWebhookServer, waitFor } from '@orch/testing';
 import type { Suite, WebhookCall, WebhookServer } from '@orch/testing';
+import { convertSizeReplicas, twoVersionCrd } from './two-version-fixture.js';
 
 const group = 'convert.example.com';
 const crdName = `sprockets.${group}`;
@@ -15,24 +16,10 @@ const at = (v: string, name = '') =>
   `/apis/${group}/${v}/namespaces/default/sprockets${name ? `/${name}` : ''}`;
 type Obj = Record<string, any>;
 
-/** v1 `spec.size: "3"` ⇄ v2 `spec.replicas: 3`; a size that is not a number is refused. */
-function convert(o: Obj, to: string): Obj | string {
-  const out: Obj = { ...o, apiVersion: to };
-  if (to === `${group}/v2`) {
-    const replicas = Number(o.spec?.size);
-    if (!Number.isInteger(replicas))
-      return `spec.size ${JSON.stringify(o.spec?.size)} is not a number`;
-    out.spec = { replicas };
-  } else {
-    out.spec = { size: String(o.spec?.replicas) };
-  }
-  return out;
-}
-
 function reply(call: WebhookCall): { status?: number; body?: unknown; text?: string } {
   const review = call.body as Obj;
   const { uid, desiredAPIVersion, objects } = review.request;
-  const converted = (objects as Obj[]).map((o) => convert(o, desiredAPIVersion));
+  const converted = (objects as Obj[]).map((o) => convertSizeReplicas(o, desiredAPIVersion));
   const refused = converted.find((c): c is string => typeof c === 'string');
   return {
     body: {
@@ -73,41 +60,15 @@ describe('webhook conversion of custom resources (ConversionReview v1)', () => {
       controllers: true,
       gatewayArgs: [`--webhook-service-addresses=convert.hooks.svc=127.0.0.1:${hook.port}`],
     });
-    const schema = (spec: Obj) => ({
-      openAPIV3Schema: {
-        type: 'object',
-        properties: { spec: { type: 'object', properties: spec } },
+    const crd = twoVersionCrd({
+      group,
+      plural: 'sprockets',
+      kind: 'Sprocket',
+      clientConfig: {
+        service: { namespace: 'hooks', name: 'convert', path: '/convert' },
+        caBundle: hook.caBundle,
       },
     });
-    const crd = {
-      apiVersion: 'apiextensions.orch.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: crdName },
-      spec: {
-        group,
-        names: { plural: 'sprockets', singular: 'sprocket', kind: 'Sprocket' },
-        scope: 'Namespaced',
-        versions: [
-          { name: 'v1', served: true, storage: true, schema: schema({ size: { type: 'string' } }) },
-          {
-            name: 'v2',
-            served: true,
-            storage: false,
-            schema: schema({ replicas: { type: 'integer' } }),
-          },
-        ],
-        conversion: {
-          strategy: 'Webhook',
-          webhook: {
-            conversionReviewVersions: ['v1'],
-            clientConfig: {
-              service: { namespace: 'hooks', name: 'convert', path: '/convert' },
-              caBundle: hook.caBundle,
-            },
-          },
-        },
-      },
-    };
     const r = await suite.request(0, 'POST', crds, crd);
     assert.equal(r.status, 201, r.text);
     for (const gw of [0, 1]) {

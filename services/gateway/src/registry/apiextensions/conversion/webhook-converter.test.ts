@@ -9,22 +9,11 @@ import type { CustomResourceDefinition } from '@orch/apimachinery/apiextensions'
 import { StatusError } from '@orch/apimachinery/errors';
 import { startWebhookServer } from '@orch/testing';
 import type { WebhookCall, WebhookServer } from '@orch/testing';
+import { convertSizeReplicas, twoVersionCrd } from './two-version-fixture.js';
 import { WebhookConverter } from './webhook-converter.js';
 
 const group = 'conv.example.com';
 type Obj = Record<string, any>;
-
-/** v1 `spec.size: "3"` ⇄ v2 `spec.replicas: 3`, as the test webhook converts them. */
-function convertOne(o: Obj, to: string): Obj {
-  const out: Obj = structuredClone(o);
-  out.apiVersion = to;
-  if (to.endsWith('/v2')) {
-    out.spec = { replicas: Number(o.spec?.size) };
-  } else {
-    out.spec = { size: String(o.spec?.replicas) };
-  }
-  return out;
-}
 
 /** The reply a correct webhook gives, which each row then spoils in one way. */
 function goodReply(call: WebhookCall): Obj {
@@ -36,7 +25,7 @@ function goodReply(call: WebhookCall): Obj {
     response: {
       uid: req.uid,
       result: { status: 'Success' },
-      convertedObjects: req.objects.map((o: Obj) => convertOne(o, req.desiredAPIVersion)),
+      convertedObjects: req.objects.map((o: Obj) => convertSizeReplicas(o, req.desiredAPIVersion)),
     },
   };
 }
@@ -49,32 +38,7 @@ const widget = (v: string, name: string, spec: Obj, meta: Obj = {}): Obj => ({
 });
 
 function crdWith(clientConfig: Obj, reviewVersions = ['v1']): CustomResourceDefinition {
-  const schema = (spec: Obj) => ({
-    openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: spec } } },
-  });
-  return {
-    apiVersion: 'apiextensions.orch.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `widgets.${group}` },
-    spec: {
-      group,
-      names: { plural: 'widgets', kind: 'Widget' },
-      scope: 'Namespaced',
-      versions: [
-        { name: 'v1', served: true, storage: true, schema: schema({ size: { type: 'string' } }) },
-        {
-          name: 'v2',
-          served: true,
-          storage: false,
-          schema: schema({ replicas: { type: 'integer' } }),
-        },
-      ],
-      conversion: {
-        strategy: 'Webhook',
-        webhook: { conversionReviewVersions: reviewVersions, clientConfig: clientConfig as any },
-      },
-    },
-  } as unknown as CustomResourceDefinition;
+  return twoVersionCrd({ group, plural: 'widgets', kind: 'Widget', clientConfig, reviewVersions });
 }
 
 describe('conversion webhook client (upstream webhook_converter.go)', () => {
