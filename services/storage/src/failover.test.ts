@@ -1,7 +1,9 @@
 // Publisher failover when the leader dies without warning: two storage processes, the leader
 // SIGKILLed while changes are being written. The survivor waits out the leader's lease, takes
 // over from the last checkpoint and publishes every change: none lost, the first delivery of
-// each revision in revision order (a takeover may publish some again, never skip one).
+// each revision in revision order (a takeover may publish some again, never skip one). Also
+// when the leader dies before its first checkpoint interval: the checkpoint it wrote when its
+// term began is where the successor resumes.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { WatchMessage } from '@orch/apimachinery/watch';
@@ -29,13 +31,17 @@ after(async () => {
   await Promise.all([etcd.stop(), nats.stop(), pki.cleanup()]);
 });
 
-async function replica(identity: string): Promise<TestReplica> {
+async function replica(
+  identity: string,
+  o: { etcdEndpoint?: string; leaderElectTtl?: string; progressInterval?: string } = {}
+): Promise<TestReplica> {
   const r = await startTestReplica({
-    etcdEndpoint: etcd.endpoint,
+    etcdEndpoint: o.etcdEndpoint ?? etcd.endpoint,
     natsUrl: nats.url,
     pki,
     identity,
-    leaderElectTtl: '2s',
+    leaderElectTtl: o.leaderElectTtl ?? '2s',
+    progressInterval: o.progressInterval,
   });
   replicas.push(r);
   return r;
@@ -90,4 +96,60 @@ test('SIGKILL of the publishing replica: the other takes over after the lease an
     'every change, once, in the order it was written'
   );
   await published.close();
+});
+
+test('the publishing replica SIGKILLed before its first progress interval: its successor publishes the changes made since its term began', async () => {
+  const fresh = await startEtcd(); // no checkpoint from an earlier term
+  const published = await collectPublished(nats.url, 'orch.watch.core.secrets');
+  try {
+    // a checkpoints only when its term begins; b's campaign waits out a's 5 s lease
+    const a = await replica('a1', {
+      etcdEndpoint: fresh.endpoint,
+      leaderElectTtl: '5s',
+      progressInterval: '1h',
+    });
+    await waitFor('a publishes', async () => electedPublisher(a), { timeoutMs: 10_000 });
+    const b = await replica('b1', { etcdEndpoint: fresh.endpoint, leaderElectTtl: '5s' });
+    const create = (name: string): Promise<unknown> =>
+      b.client.create(`/registry/core/secrets/fo/${name}`, {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name, namespace: 'fo', uid: name },
+      });
+    const changes = (): { name: string; revision: number }[] =>
+      published.seen.flatMap((m) =>
+        m.type === 'PROGRESS'
+          ? []
+          : [{ name: (m.object['metadata'] as { name: string }).name, revision: m.revision }]
+      );
+    await create('s1');
+    await waitFor('a published s1', async () => changes().some((m) => m.name === 's1'), {
+      timeoutMs: 10_000,
+    });
+    a.proc.child.kill('SIGKILL');
+    await create('s2');
+    await create('s3');
+    assert.ok(!electedPublisher(b), 's2 and s3 were written before b took over');
+
+    await waitFor('b published s3', async () => changes().some((m) => m.name === 's3'), {
+      timeoutMs: 30_000,
+    });
+    const firsts = new Map<number, string>();
+    for (const m of changes()) if (!firsts.has(m.revision)) firsts.set(m.revision, m.name);
+    const revisions = [...firsts.keys()];
+    assert.deepEqual(
+      revisions,
+      [...revisions].sort((x, y) => x - y),
+      'in revision order'
+    );
+    assert.deepEqual([...firsts.values()], ['s1', 's2', 's3'], 'none skipped');
+  } finally {
+    await published.close();
+    for (const r of replicas.splice(0)) {
+      r.client.close();
+      if (r.proc.child.exitCode === null && r.proc.child.signalCode === null)
+        r.proc.child.kill('SIGKILL');
+    }
+    await fresh.stop();
+  }
 });

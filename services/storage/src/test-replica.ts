@@ -35,6 +35,8 @@ export async function startTestReplica(o: {
   pki: ThrowawayPki;
   identity: string;
   leaderElectTtl: string;
+  /** --progress-interval, also the checkpoint interval; default 200ms. */
+  progressInterval?: string;
 }): Promise<TestReplica> {
   const port = await freePort();
   const address = `127.0.0.1:${port}`;
@@ -51,7 +53,7 @@ export async function startTestReplica(o: {
       `--tls-cert-file=${files.certFile}`,
       `--tls-private-key-file=${files.keyFile}`,
       `--client-ca-file=${o.pki.caFile}`,
-      '--progress-interval=200ms',
+      `--progress-interval=${o.progressInterval ?? '200ms'}`,
       `--leader-elect-ttl=${o.leaderElectTtl}`,
       `--identity=${o.identity}`,
     ],

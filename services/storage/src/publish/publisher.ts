@@ -6,7 +6,12 @@
 // (inside the watched range, ignored as a type) holding the last revision it published; when
 // the watch delivers that write at revision C, every change before C has been published.
 // A new leader resumes after the checkpoint value, so a takeover re-publishes rather than
-// loses; subscribers drop what they already have by revision.
+// loses; subscribers drop what they already have by revision. A term that finds no checkpoint
+// (the first one over a fresh etcd) writes one at the revision it starts after before it
+// publishes anything: otherwise a leader lost before its first interval left no trace, and its
+// successor, starting from the then-current revision, skipped every change made in between (the
+// changes written while etcd restarted, seen as a publisher that never resumed). This is how an
+// etcd watcher resumes in clientv3: from the last revision it delivered plus one, never from now.
 import { randomUUID } from 'node:crypto';
 import type { Etcd3 } from 'etcd3';
 import type { NatsConnection } from 'nats';
@@ -50,9 +55,7 @@ export class Publisher {
 
   /** Publishes until stop() or a failure; resolves when stopped, rejects on failure. */
   async run(): Promise<void> {
-    const checkpoint = await this.#etcd.kv.range({ key: Buffer.from(checkpointKey) });
-    const fromValue = Number(checkpoint.kvs[0]?.value.toString() ?? '0');
-    let start = fromValue > 0 ? fromValue + 1 : Number(checkpoint.header.revision) + 1;
+    let start = await this.#resumeRevision();
     let watch: RawWatch = await openRawWatch(this.#etcd, { ...watchedRange, startRevision: start });
     this.#watchClose = () => watch.close();
     this.#lastPublished = start - 1;
@@ -111,6 +114,20 @@ export class Publisher {
       clearInterval(ticker);
       watch.close();
     }
+  }
+
+  /**
+   * The revision this term publishes from: after the checkpoint; without one, after the current
+   * revision, written as the checkpoint first so that a successor resumes there too.
+   */
+  async #resumeRevision(): Promise<number> {
+    const key = Buffer.from(checkpointKey);
+    const checkpoint = await this.#etcd.kv.range({ key });
+    const value = Number(checkpoint.kvs[0]?.value.toString() ?? '0');
+    if (value > 0) return value + 1;
+    const current = Number(checkpoint.header.revision);
+    await this.#etcd.kv.put({ key, value: Buffer.from(String(current)) });
+    return current + 1;
   }
 
   stop(): void {
