@@ -7,7 +7,7 @@
 // flight when its replica dies fails as before; the next one goes elsewhere. Behind one DNS name
 // with several addresses (compose, a headless Service), grpc-js's pick_first does the same within
 // one channel.
-import { connectivityState } from '@grpc/grpc-js';
+import { connectivityState, status as grpcStatus } from '@grpc/grpc-js';
 import type { ChannelCredentials } from '@grpc/grpc-js';
 import { channelOptions, storageProto } from '@orch/proto';
 import type {
@@ -105,6 +105,16 @@ export class StorageClient {
     return this.#replicas[this.#current]!;
   }
 
+  /**
+   * After a call that found its replica unavailable, the next calls start at the next replica:
+   * a connection that dropped leaves its channel idle (not failing), and trying it again would
+   * fail a second call before the channel reports the failure.
+   */
+  #unavailable(client: GrpcStorageClient): void {
+    const n = this.#replicas.length;
+    if (n > 1 && this.#replicas[this.#current] === client) this.#current = (this.#current + 1) % n;
+  }
+
   #unary<Req, Res>(method: string, req: Req, timeoutMs = this.#timeoutMs): Promise<Res> {
     return new Promise<Res>((resolve, reject) => {
       const client = this.#client;
@@ -115,9 +125,11 @@ export class StorageClient {
         >
       )[method];
       if (!fn) return reject(new Error(`no method ${method}`));
-      fn.call(client, req, { deadline: Date.now() + timeoutMs }, (err, res) =>
-        err ? reject(fromGrpcError(err, `storage ${method}`)) : resolve(res)
-      );
+      fn.call(client, req, { deadline: Date.now() + timeoutMs }, (err, res) => {
+        if (!err) return resolve(res);
+        if ((err as { code?: unknown }).code === grpcStatus.UNAVAILABLE) this.#unavailable(client);
+        reject(fromGrpcError(err, `storage ${method}`));
+      });
     });
   }
 
