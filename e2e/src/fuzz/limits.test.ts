@@ -83,6 +83,32 @@ test('limits: a JSON patch building an object past the depth is 400, nothing cha
   assert.deepEqual((await suite.request(0, 'GET', `${cms}/deep-ok`)).body, before.body);
 });
 
+test('limits: an apply of JSON nested past the depth is 400 from the JSON scan, not the YAML parser; YAML-only text still goes to YAML', async () => {
+  // Upstream decodes an apply patch as YAML (sigs.k8s.io/yaml); JSON is YAML, and too deep as
+  // JSON text is as deep as YAML flow collections. Before, the YAML parser recursed 100,000
+  // levels until the stack overflowed (400 "not valid YAML: Maximum call stack size exceeded").
+  const apply = { 'Content-Type': 'application/apply-patch+yaml' };
+  const path = `${cms}/applied?fieldManager=limits`;
+  const cm = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"applied"},"data":{"a":"b"}';
+  for (const deep of ['['.repeat(100_000) + ']'.repeat(100_000), deepJson(257)]) {
+    const r = await suite.request(0, 'PATCH', path, `${cm},"deep":${deep}}`, apply);
+    assert.equal(r.status, 400, r.text.slice(0, 300));
+    assert.equal(status(r.body).message, tooDeep);
+  }
+  // Brackets inside a single-quoted YAML scalar are no nesting: YAML reads it, a string.
+  const meta = '"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"applied"}';
+  const quoted = `{${meta},"data":{"a":'${'['.repeat(300)}'}}`;
+  const ok = await suite.request(0, 'PATCH', path, quoted, apply);
+  assert.equal(ok.status, 201, ok.text.slice(0, 300));
+  assert.deepEqual((ok.body as { data?: unknown }).data, { a: '['.repeat(300) });
+  assert.equal((await suite.request(0, 'GET', '/readyz')).status, 200);
+});
+
+/** JSON objects nested `depth` deep (the outermost included). */
+function deepJson(depth: number): string {
+  return '{"a":'.repeat(depth - 1) + '{}' + '}'.repeat(depth - 1);
+}
+
 test('limits: a YAML alias bomb is 400, the gateway stays up', async () => {
   const levels = ['a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
   for (let i = 1; i <= 9; i++) {

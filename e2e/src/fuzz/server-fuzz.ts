@@ -12,6 +12,7 @@ import { validateObjectMeta } from '@orch/apimachinery/meta';
 import { canEncode, decodeEnvelope } from '@orch/apimachinery/protobuf';
 import { builtinSchemaModel } from '@orch/apimachinery/schema-model';
 import type { FieldSchema, MessageSchema } from '@orch/apimachinery/schema-model';
+import { storagePrefix } from '@orch/apimachinery/registry';
 import type { Suite } from '@orch/testing';
 import {
   collectionPath,
@@ -55,9 +56,20 @@ export class ServerFuzzer {
   down: string | undefined;
   /** Objects this run created (target/name): a refused create of one of them is no leak. */
   readonly #created = new Set<string>();
+  /**
+   * Each target's victim as last read back, by target index: only this harness writes a victim
+   * (creates and deletes name other objects, and no controller runs), so the read after one case
+   * is the state before the next. A case drops the victims of every target stored with it (two
+   * versions of a kind, or one kind in two groups, are one object); a passed case keeps its own.
+   */
+  readonly #victims = new Map<number, Record<string, unknown>>();
+  /** The targets stored under each target's storage prefix (itself included). */
+  readonly #sameObject: number[][];
 
   constructor(suite: Suite) {
     this.#suite = suite;
+    const prefixes = this.targets.map((t) => storagePrefix(t.def));
+    this.#sameObject = prefixes.map((p) => prefixes.flatMap((q, j) => (q === p ? [j] : [])));
   }
 
   /** The namespace and one victim per kind, for update and patch. */
@@ -65,7 +77,9 @@ export class ServerFuzzer {
     const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: fuzzNamespace } };
     const r = await this.#suite.request(0, 'POST', '/api/v1/namespaces', ns);
     assert.ok(r.status === 201 || r.status === 409, r.text);
-    for (const t of this.targets) await this.#ensureVictim(t);
+    // One after another, in the targets' order: victims direct each other's admission (a
+    // LimitRange's bounds refuse a Pod without requests made after it).
+    for (const [i, t] of this.targets.entries()) this.#victims.set(i, await this.#ensureVictim(t));
   }
 
   async #ensureVictim(t: FuzzTarget): Promise<Record<string, unknown>> {
@@ -105,7 +119,10 @@ export class ServerFuzzer {
         : `${objectPath(t.def, c.name)}${c.verb === 'update-status' ? '/status' : ''}` +
           (c.verb === 'apply' ? '?fieldManager=fuzz&force=true' : '');
     const toVictim = c.verb !== 'create' && c.verb !== 'delete';
-    const before = toVictim ? await this.#ensureVictim(t) : undefined;
+    const before = toVictim
+      ? (this.#victims.get(c.target) ?? (await this.#ensureVictim(t)))
+      : undefined;
+    if (toVictim) for (const i of this.#sameObject[c.target] ?? []) this.#victims.delete(i);
     const key = `${c.target}/${c.name}`;
     const existed = c.verb === 'create' && this.#created.has(key);
     const methods: Record<string, string> = { create: 'POST', update: 'PUT', delete: 'DELETE' };
@@ -139,6 +156,7 @@ export class ServerFuzzer {
         const after = await this.#request('GET', objectPath(t.def, victimName));
         const why = `a refused ${c.verb} (${res.status}) changed the stored object`;
         assert.deepEqual(after.body, before, why);
+        this.#victims.set(c.target, before);
       } else if (c.verb === 'create' && !existed) {
         const after = await this.#request('GET', objectPath(t.def, c.name));
         assert.equal(after.status, 404, `a refused create stored ${c.name}`);
@@ -148,7 +166,8 @@ export class ServerFuzzer {
     assert.ok(res.status >= 200 && res.status < 300, `answered ${res.status}`);
     if (c.verb === 'delete') return;
     if (c.verb === 'create') this.#created.add(key);
-    await this.#checkStored(t, res.body as Record<string, unknown>);
+    const stored = await this.#checkStored(t, res.body as Record<string, unknown>);
+    if (toVictim && stored) this.#victims.set(c.target, stored);
   }
 
   #checkStatus(res: Response, t: FuzzTarget, c: FuzzCase): void {
@@ -168,27 +187,38 @@ export class ServerFuzzer {
     }
   }
 
-  /** A stored object: valid metadata, and the same in JSON, YAML and the binary envelope. */
-  async #checkStored(t: FuzzTarget, answered: Record<string, unknown>): Promise<void> {
+  /**
+   * A stored object: valid metadata, and the same in JSON, YAML and the binary envelope (read
+   * side by side: nothing else writes it). Returns it as read in JSON, unless it is gone.
+   */
+  async #checkStored(
+    t: FuzzTarget,
+    answered: Record<string, unknown>
+  ): Promise<Record<string, unknown> | undefined> {
     this.stats.stored++;
     const meta = answered['metadata'] as Record<string, unknown> | undefined;
     const name = String(meta?.['name'] ?? '');
     const errs = validateObjectMeta(meta, { namespaced: t.def.namespaced, nameRule: t.nameRule });
     assert.deepEqual(errs, [], 'the stored metadata is valid');
     const path = objectPath(t.def, name);
-    const asJson = await this.#request('GET', path);
-    if (asJson.status === 404) return; // created and already gone (nothing blocks its deletion)
+    const binary = { Accept: 'application/vnd.orch.protobuf' };
+    const readPb = (): Promise<Response> => this.#request('GET', path, undefined, binary);
+    const [asJson, asYaml, pb] = await Promise.all([
+      this.#request('GET', path),
+      this.#request('GET', path, undefined, { Accept: 'application/yaml' }),
+      canEncode(answered) ? readPb() : undefined,
+    ]);
+    if (asJson.status === 404) return undefined; // created and already gone (nothing blocks its deletion)
     assert.equal(asJson.status, 200, asJson.text);
-    const asYaml = await this.#request('GET', path, undefined, { Accept: 'application/yaml' });
     assert.equal(asYaml.status, 200, asYaml.text);
     assert.deepEqual(parseYaml(asYaml.text), asJson.body, 'YAML reads back as JSON');
     if (canEncode(asJson.body)) {
-      const binary = { Accept: 'application/vnd.orch.protobuf' };
-      const asPb = await this.#request('GET', path, undefined, binary);
+      const asPb = pb ?? (await readPb());
       assert.equal(asPb.status, 200, asPb.text);
       const why = 'the binary envelope reads back as JSON';
       assert.deepEqual(decodeEnvelope(asPb.raw), asJson.body, why);
     }
+    return asJson.body as Record<string, unknown>;
   }
 
   /** Runs cases from `seed` until `numRuns` or `timeMs`; returns the failure, shrunk, if any. */

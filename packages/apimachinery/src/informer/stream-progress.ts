@@ -8,11 +8,20 @@
 // reads); the storage+NATS ListerWatcher does so for requestProgress(). After a disconnect the
 // stream is not trusted until messages lost meanwhile had time to be revealed by the
 // publisher's own progress messages.
+//
+// While someone waits for a revision the stream has not passed, the publisher is asked for
+// progress (progressRequestSubject) at once and then every 100 ms until the wait ends, as
+// upstream's cacher asks etcd for a progress notify every 100 ms while consistent reads wait
+// (storage/cacher/progress, progressRequestPeriod): a read of a quiet type then waits for one
+// checkpoint write, not for the publisher's next interval.
 import type { NatsConnection, Subscription } from 'nats';
-import { watchSubjectRoot } from '../watch/index.js';
+import { progressRequestSubject, watchSubjectRoot } from '../watch/index.js';
 import { RevisionWaiters } from './revision-waiters.js';
 
 const revisionField = /"revision":(\d+)/;
+
+/** How often the publisher is asked again while a wait goes on (upstream's progressRequestPeriod). */
+const progressRequestPeriodMs = 100;
 
 export interface StreamProgressOptions {
   /** How long after a disconnect the stream is not trusted (twice the publisher's progress interval). */
@@ -27,6 +36,9 @@ export class StreamProgress {
   #disconnectedAt = 0;
   #connected = true;
   readonly #waiters = new RevisionWaiters();
+  /** Waits in progress, and the ticker asking for progress while there are any. */
+  #waiting = 0;
+  #asking: NodeJS.Timeout | undefined;
 
   constructor(nats: NatsConnection, opts: StreamProgressOptions = {}) {
     this.#nats = nats;
@@ -78,11 +90,38 @@ export class StreamProgress {
   stop(): void {
     this.#sub?.unsubscribe();
     this.#waiters.cancelAll();
+    clearInterval(this.#asking);
+    this.#asking = undefined;
   }
 
-  /** Resolves true once a message at `revision` or later has arrived, false after `timeoutMs`. */
-  reached(revision: number, timeoutMs: number): Promise<boolean> {
-    if (this.#revision >= revision) return Promise.resolve(true);
-    return this.#waiters.wait(revision, timeoutMs);
+  /**
+   * Resolves true once a message at `revision` or later has arrived, false after `timeoutMs`;
+   * the publisher is asked for progress meanwhile.
+   */
+  async reached(revision: number, timeoutMs: number): Promise<boolean> {
+    if (this.#revision >= revision) return true;
+    this.#waiting++;
+    this.#askForProgress();
+    try {
+      return await this.#waiters.wait(revision, timeoutMs);
+    } finally {
+      if (--this.#waiting === 0) {
+        clearInterval(this.#asking);
+        this.#asking = undefined;
+      }
+    }
+  }
+
+  /** Asks now (a new wait may be for a later revision), and every period while waits go on. */
+  #askForProgress(): void {
+    const ask = (): void => {
+      try {
+        this.#nats.publish(progressRequestSubject);
+      } catch {
+        // Closed or draining: the publisher's own interval still brings progress.
+      }
+    };
+    ask();
+    this.#asking ??= setInterval(ask, progressRequestPeriodMs);
   }
 }

@@ -2,6 +2,7 @@ export type { ChangeMessage, ChangeType, ProgressMessage, WatchMessage } from '.
 export {
   decodeWatchMessage,
   encodeWatchMessage,
+  progressRequestSubject,
   subjectForKey,
   watchSubjectRoot,
 } from './watch-message.js';

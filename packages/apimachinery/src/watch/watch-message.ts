@@ -30,6 +30,14 @@ export type WatchMessage = ChangeMessage | ProgressMessage;
 export const watchSubjectRoot = 'orch.watch';
 
 /**
+ * The subject a gateway asks the publisher for progress on, now rather than at its next interval
+ * (etcd's RequestProgress, which upstream's cacher sends while consistent reads wait). Outside
+ * `orch.watch.>`, so no change stream sees it. The message has no body; the publisher answers by
+ * writing its checkpoint, whose progress then reaches every subject.
+ */
+export const progressRequestSubject = 'orch.progress.request';
+
+/**
  * The subject of a storage key prefix `/registry/<group>/<resource>/...`: `orch.watch.<group>.<resource>`
  * (group dots replaced by `_` so that every subject has exactly four tokens).
  */

@@ -12,11 +12,20 @@
 // successor, starting from the then-current revision, skipped every change made in between (the
 // changes written while etcd restarted, seen as a publisher that never resumed). This is how an
 // etcd watcher resumes in clientv3: from the last revision it delivered plus one, never from now.
+//
+// A gateway whose consistent read waits for a quiet type asks for progress on
+// progressRequestSubject (as upstream's cacher asks etcd for a progress notify): the checkpoint
+// is then written at once, one write at a time (requests meanwhile make one more write after it),
+// rather than at the next interval.
 import { randomUUID } from 'node:crypto';
 import type { Etcd3 } from 'etcd3';
 import type { NatsConnection } from 'nats';
 import type { Logger } from '@orch/component-base/logs';
-import { encodeWatchMessage, subjectForKey } from '@orch/apimachinery/watch';
+import {
+  encodeWatchMessage,
+  progressRequestSubject,
+  subjectForKey,
+} from '@orch/apimachinery/watch';
 import type { ChangeMessage, WatchMessage } from '@orch/apimachinery/watch';
 import { toHistoryEvent } from '../etcd3/history.js';
 import { WatchCompactedError, openRawWatch } from '../etcd3/raw-watch.js';
@@ -42,6 +51,11 @@ export class Publisher {
   #lastPublished = 0;
   #stopped = false;
   #watchClose: (() => void) | undefined;
+  /** The checkpoint write in flight, and whether another was asked for meanwhile. */
+  #checkpointing: Promise<void> | undefined;
+  #checkpointAgain = false;
+  /** Whether run() is between its start and its end (checkpoints are written only then). */
+  #running = false;
   /** Names one unbroken run of publishing: subscribers treat a new epoch as a gap to repair. */
   epoch = randomUUID();
 
@@ -60,7 +74,11 @@ export class Publisher {
     this.#watchClose = () => watch.close();
     this.#lastPublished = start - 1;
     this.#log.info('publishing changes', { fromRevision: start, epoch: this.epoch });
-    const ticker = setInterval(() => void this.#writeCheckpoint(), this.#opts.progressIntervalMs);
+    this.#running = true;
+    const ticker = setInterval(() => this.#checkpoint(), this.#opts.progressIntervalMs);
+    const requests = this.#nats.subscribe(progressRequestSubject, {
+      callback: () => this.#checkpoint(),
+    });
     try {
       for (;;) {
         let batch;
@@ -111,7 +129,9 @@ export class Publisher {
         }
       }
     } finally {
+      this.#running = false;
       clearInterval(ticker);
+      requests.unsubscribe();
       watch.close();
     }
   }
@@ -145,6 +165,21 @@ export class Publisher {
     for (const [subject, last] of this.#lastBySubject) {
       this.#publish(subject, { type: 'PROGRESS', revision, prevRevision: last, epoch: this.epoch });
     }
+  }
+
+  /** Writes the checkpoint now, or once more after the write in flight. */
+  #checkpoint(): void {
+    if (this.#stopped || !this.#running) return;
+    if (this.#checkpointing) {
+      this.#checkpointAgain = true;
+      return;
+    }
+    this.#checkpointing = this.#writeCheckpoint().finally(() => {
+      this.#checkpointing = undefined;
+      if (!this.#checkpointAgain) return;
+      this.#checkpointAgain = false;
+      this.#checkpoint();
+    });
   }
 
   async #writeCheckpoint(): Promise<void> {

@@ -1,0 +1,83 @@
+// The publisher's answer to progress requests, against real etcd and NATS with a 60 s interval: a
+// message on progressRequestSubject makes the leader write its checkpoint at once, so progress
+// reaches every subject (as etcd answers upstream's RequestProgress with a progress notify), and
+// a burst of requests is a write or two, not one write each.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { connect } from 'nats';
+import type { NatsConnection } from 'nats';
+import { progressRequestSubject } from '@orch/apimachinery/watch';
+import { createLogger } from '@orch/component-base/logs';
+import { startInBackground } from '@orch/component-base/run';
+import { startEtcd, startNats, throwawayPki, waitFor } from '@orch/testing';
+import type { EtcdServer, NatsServer, ThrowawayPki } from '@orch/testing';
+import { collectPublished } from '../collect-published.js';
+import { newStorageConfig } from '../config.js';
+import { storageOptions } from '../options.js';
+import { StorageServer } from '../server.js';
+
+let etcd: EtcdServer;
+let nats: NatsServer;
+let pki: ThrowawayPki;
+let nc: NatsConnection;
+let stop: () => Promise<void>;
+
+before(async () => {
+  [etcd, nats, pki] = await Promise.all([startEtcd(), startNats(), throwawayPki()]);
+  const files = pki.file('storage');
+  const options = storageOptions([
+    `--etcd-servers=${etcd.endpoint}`,
+    `--nats-url=${nats.url}`,
+    '--secure-port=0',
+    `--tls-cert-file=${files.certFile}`,
+    `--tls-private-key-file=${files.keyFile}`,
+    `--client-ca-file=${pki.caFile}`,
+    '--progress-interval=60s',
+    '--identity=a',
+  ]);
+  const storage = new StorageServer(
+    await newStorageConfig(options, createLogger('storage-test', 'error'))
+  );
+  ({ stop } = await startInBackground(storage));
+  await waitFor('the replica leads', async () => storage.elector.leading, { timeoutMs: 10_000 });
+  nc = await connect({ servers: nats.url });
+});
+
+after(async () => {
+  await nc.close();
+  await stop();
+  await Promise.all([etcd.stop(), nats.stop(), pki.cleanup()]);
+});
+
+test('a progress request makes the leader publish progress at once; a burst of 20 is not 20 checkpoint writes', async () => {
+  const published = await collectPublished(nats.url);
+  const progress = (): number[] => [
+    ...new Set(published.seen.filter((m) => m.type === 'PROGRESS').map((m) => m.revision)),
+  ];
+  // The publisher subscribes once it leads: ask until it answers (well within the 60 s interval).
+  const started = Date.now();
+  await waitFor(
+    'progress after a request',
+    async () => {
+      nc.publish(progressRequestSubject);
+      await nc.flush();
+      await new Promise((r) => setTimeout(r, 50));
+      return progress().length > 0;
+    },
+    { timeoutMs: 5000 }
+  );
+  assert.ok(Date.now() - started < 5000);
+  await new Promise((r) => setTimeout(r, 300));
+  const before = progress().length;
+  for (let i = 0; i < 20; i++) nc.publish(progressRequestSubject);
+  await nc.flush();
+  await waitFor('progress after the burst', async () => progress().length > before, {
+    timeoutMs: 5000,
+  });
+  await new Promise((r) => setTimeout(r, 500));
+  const writes = progress().length - before;
+  // One write in flight and one more for the requests that came meanwhile (a few if the burst
+  // reached the publisher in several reads).
+  assert.ok(writes >= 1 && writes < 20, `${writes} checkpoint writes for 20 requests`);
+  await published.close();
+});
