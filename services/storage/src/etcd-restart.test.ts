@@ -55,12 +55,7 @@ test('etcd killed and restarted: the publishing replica revokes its old lease an
       kind: 'ConfigMap',
       metadata: { name, namespace: 'er', uid: name },
     });
-  const changes = (): { name: string; revision: number }[] =>
-    published.seen.flatMap((m) =>
-      m.type === 'PROGRESS'
-        ? []
-        : [{ name: (m.object['metadata'] as { name: string }).name, revision: m.revision }]
-    );
+  const changes = published.changes;
   const seenName = (name: string): boolean => changes().some((m) => m.name === name);
   try {
     await create('before');

@@ -116,12 +116,7 @@ test('the publishing replica SIGKILLed before its first progress interval: its s
         kind: 'Secret',
         metadata: { name, namespace: 'fo', uid: name },
       });
-    const changes = (): { name: string; revision: number }[] =>
-      published.seen.flatMap((m) =>
-        m.type === 'PROGRESS'
-          ? []
-          : [{ name: (m.object['metadata'] as { name: string }).name, revision: m.revision }]
-      );
+    const changes = published.changes;
     await create('s1');
     await waitFor('a published s1', async () => changes().some((m) => m.name === 's1'), {
       timeoutMs: 10_000,
