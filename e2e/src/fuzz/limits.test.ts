@@ -104,6 +104,18 @@ test('limits: an apply of JSON nested past the depth is 400 from the JSON scan, 
   assert.equal((await suite.request(0, 'GET', '/readyz')).status, 200);
 });
 
+test('limits: a YAML body nested past the depth is 400 before the YAML composer recurses, the gateway stays up', async () => {
+  const yaml = { 'Content-Type': 'application/yaml' };
+  const head = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: deep-yaml}\ndata:\n  a: ';
+  for (const deep of ['['.repeat(100_000) + ']'.repeat(100_000), '{a: '.repeat(50_000)]) {
+    const r = await suite.request(0, 'POST', cms, `${head}${deep}\n`, yaml);
+    assert.equal(r.status, 400, r.text.slice(0, 300));
+    assert.equal(status(r.body).message, tooDeep);
+  }
+  assert.equal((await suite.request(0, 'GET', `${cms}/deep-yaml`)).status, 404);
+  assert.equal((await suite.request(0, 'GET', '/readyz')).status, 200);
+});
+
 /** JSON objects nested `depth` deep (the outermost included). */
 function deepJson(depth: number): string {
   return '{"a":'.repeat(depth - 1) + '{}' + '}'.repeat(depth - 1);

@@ -22,6 +22,7 @@ import { canonicalGroup, isUpstreamGroupAlias, parseApiVersion } from '@orch/api
 import { builtinResources } from '@orch/apimachinery/registry';
 import type { Handler, HttpRequest } from '../http/handler.js';
 import { toServedGroups } from '../groupalias/translate-groups.js';
+import { maxYamlTextDepth, yamlTextDepth } from '../handlers/decode.js';
 import {
   bodyFrom,
   requestInfoFrom,
@@ -100,9 +101,10 @@ export function servedBody(
   if (!aliasedPath && body.indexOf(upstreamMarker) < 0) return undefined;
   let value: unknown;
   try {
-    value = yaml
-      ? parseYaml(body.toString('utf8'), { schema: 'core' })
-      : JSON.parse(body.toString('utf8'));
+    const text = body.toString('utf8');
+    // Too deep for the YAML composer's recursion: left as it is, for decoding to refuse.
+    if (yaml && yamlTextDepth(text, maxYamlTextDepth) > maxYamlTextDepth) return undefined;
+    value = yaml ? parseYaml(text, { schema: 'core' }) : JSON.parse(text);
   } catch {
     return undefined;
   }

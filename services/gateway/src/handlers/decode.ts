@@ -3,7 +3,7 @@
 // its fields checked against the schema model (fieldValidation Ignore, Warn, Strict), then its
 // defaults set from the schema model (before admission and the strategy's validation).
 import type { HttpRequest } from '../http/handler.js';
-import { parseDocument } from 'yaml';
+import { Lexer, Parser, parseDocument } from 'yaml';
 import {
   applyDefaults as applySchemaDefaults,
   pruneObject,
@@ -68,6 +68,31 @@ export function jsonTextDepth(text: string): number {
   return max;
 }
 
+/**
+ * How deeply YAML text nests, as the depth of the yaml package's syntax-tree parser (its own
+ * stack, no recursion: block and flow collections alike, quoted scalars and comments read as
+ * YAML reads them), about one more than the nesting of the value it makes. Stops counting past
+ * `limit`. Run before the composer, which recurses per level.
+ */
+export function yamlTextDepth(text: string, limit: number): number {
+  const parser = new Parser();
+  let max = 0;
+  for (const lexeme of new Lexer().lex(text)) {
+    for (const _token of parser.next(lexeme));
+    if (parser.stack.length > max) {
+      max = parser.stack.length;
+      if (max > limit) return max;
+    }
+  }
+  return max;
+}
+
+/**
+ * The syntax-tree depth past which a YAML body is refused before it is composed: the value's
+ * nesting plus the document, with room to spare (the value's own depth is checked after).
+ */
+export const maxYamlTextDepth = maxDecodingDepth + 8;
+
 const tooDeep = () =>
   newBadRequest(`the request body is nested too deeply: exceeded max depth of ${maxDecodingDepth}`);
 
@@ -115,6 +140,9 @@ function parseBodyValue(body: Buffer, contentType: string): ParsedBody {
     // Warnings about a client's YAML (an unknown tag) stay with the document, never in the
     // gateway's log: hostile bodies must not be able to flood it.
     const yamlOptions = { schema: 'core', logLevel: 'error' } as const;
+    // Before composing: the composer recurses per level (100,000 flow brackets overflowed the
+    // stack after a second and more of the gateway's time).
+    if (yamlTextDepth(text, maxYamlTextDepth) > maxYamlTextDepth) throw tooDeep();
     const doc = parseDocument(text, { ...yamlOptions, uniqueKeys: true });
     const duplicates = doc.errors
       .filter((e) => e.code === 'DUPLICATE_KEY')

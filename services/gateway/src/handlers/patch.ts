@@ -29,8 +29,6 @@ import {
   checkFields,
   decodeObject,
   defaultObject,
-  jsonTextDepth,
-  maxDecodingDepth,
   parseBodyStrict,
   parseFieldValidation,
   readBody,
@@ -173,45 +171,17 @@ export async function patchResource(
 
 /**
  * The body of an apply: YAML, of which JSON is a part (read as JSON when it is JSON, the faster
- * parser); malformed is 400. JSON nested past the limit is 400 from the JSON scan, before any
- * parser: YAML would read the same brackets as the same nesting, only by recursing until the
- * stack overflows (a second and more of the gateway's time for 100,000 levels).
+ * parser); malformed is 400. Either parser refuses a body nested past the limit before it
+ * recurses (the JSON text scan, the YAML syntax-tree depth).
  */
 function parseApplyBody(body: Buffer): { value: unknown; duplicates: string[] } {
   const first = body.find((b) => b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09);
   if (first === 0x7b) {
     try {
       return parseBodyStrict(body, 'application/json');
-    } catch (err) {
-      const text = body.toString('utf8');
-      if (jsonTextDepth(text) > maxDecodingDepth && onlyJsonTokens(text)) throw err;
-      // not JSON after all: YAML decides
+    } catch {
+      // not JSON after all (or too deep as JSON text, which YAML measures as it reads): YAML decides
     }
   }
   return parseBodyStrict(body, 'application/yaml');
-}
-
-/** JSON's punctuation, and the characters of its numbers and literals. */
-const jsonPunctuation = new Set([...'{}[],:']);
-const jsonWord = /[A-Za-z0-9.+\-_]/;
-
-/**
- * Whether `text` holds only JSON's tokens: whitespace, double-quoted strings where a JSON value
- * or key starts (after `{[,:`), punctuation, and words of letters, digits and `.+-_`. Then YAML
- * sees the brackets jsonTextDepth counts as its flow collections: none is inside a single-quoted
- * scalar or a comment, and no plain scalar holds a quote or a flow indicator.
- */
-function onlyJsonTokens(text: string): boolean {
-  let prev = '{';
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i] as string;
-    if (c === ' ' || c === '\n' || c === '\r' || c === '\t') continue;
-    if (c === '"') {
-      if (!'{[,:'.includes(prev)) return false;
-      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
-      if (i >= text.length) return false;
-    } else if (!jsonPunctuation.has(c) && !jsonWord.test(c)) return false;
-    prev = c;
-  }
-  return true;
 }
