@@ -25,6 +25,12 @@ export const supportedConversionReviewVersions = ['v1', 'v1beta1'] as const;
  */
 export const conversionWebhookTimeoutMs = 30_000;
 
+/**
+ * The signal of a call: none is cancelled, as upstream's converter calls with context.TODO();
+ * the deadline bounds it.
+ */
+const notCancelled = new AbortController().signal;
+
 /** Nobody's credentials: upstream's conversion webhooks get an empty credential file. */
 const noCredentials = newAuthenticationInfoResolver(new Map());
 
@@ -107,8 +113,7 @@ export class WebhookConverter {
       kind: 'ConversionReview',
       request: { uid, desiredAPIVersion, objects },
     };
-    const ac = new AbortController();
-    const reply = await this.#client.post(review, this.#timeoutMs, ac.signal);
+    const reply = await this.#client.post(review, this.#timeoutMs, notCancelled);
     const converted = convertedObjectsOf(reply.body, version, reviewApiVersion, uid);
     if (converted.length !== objects.length) {
       throw new ConversionError(

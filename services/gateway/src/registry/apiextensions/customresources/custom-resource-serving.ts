@@ -17,7 +17,8 @@ import { StatusRest, statusStrategy } from '../../status-rest.js';
 import { CustomResourceScaleRest } from './custom-resource-scale-rest.js';
 import { WebhookConverter, conversionWebhookTimeoutMs } from '../conversion/webhook-converter.js';
 import { CustomResourceStore } from './custom-resource-store.js';
-import type { CustomResourceConverter } from './custom-resource-store.js';
+import { nopConverter, unknownStrategyConverter } from '../conversion/converter.js';
+import type { CustomResourceConverter } from '../conversion/converter.js';
 import { customResourceDefinitions } from './resource-definitions.js';
 import { customResourceStrategy } from './strategy.js';
 import type { SchemaRules } from './strategy.js';
@@ -130,15 +131,13 @@ export class CustomResourceServing {
   }
 
   /**
-   * The CRD's webhook converter, new when the CRD's spec changed (it dials by the spec's
-   * clientConfig and prunes by its schemas); the one it replaces is closed once its calls in
-   * flight are over.
+   * The converter of the CRD's strategy: `None`'s, or the CRD's webhook converter, new when the
+   * CRD's spec changed (it dials by the spec's clientConfig and prunes by its schemas); the one
+   * it replaces is closed once its calls in flight are over.
    */
-  #converterFor(
-    name: string,
-    crd: CustomResourceDefinition | undefined
-  ): CustomResourceConverter | undefined {
-    const webhook = crd?.spec.conversion?.strategy === 'Webhook' ? crd : undefined;
+  #converterFor(name: string, crd: CustomResourceDefinition | undefined): CustomResourceConverter {
+    const strategy = crd?.spec.conversion?.strategy ?? 'None';
+    const webhook = strategy === 'Webhook' ? crd : undefined;
     const spec = webhook ? JSON.stringify(webhook.spec) : '';
     let entry = this.#converters.get(name);
     if (entry && entry.spec !== spec) {
@@ -147,7 +146,9 @@ export class CustomResourceServing {
       this.#converters.delete(name);
       entry = undefined;
     }
-    if (!webhook) return undefined;
+    if (!webhook) {
+      return strategy === 'None' || !crd ? nopConverter : unknownStrategyConverter(crd);
+    }
     if (!entry) {
       const converter = new WebhookConverter(webhook, {
         serviceAddresses: this.#deps.webhookServiceAddresses ?? {},
@@ -159,7 +160,7 @@ export class CustomResourceServing {
     return (objs, apiVersion) => converter.convert(objs, apiVersion);
   }
 
-  #install(def: ResourceDefinition, converter: CustomResourceConverter | undefined): void {
+  #install(def: ResourceDefinition, converter: CustomResourceConverter): void {
     const { registry, rest, storage, cachers } = this.#deps;
     const rules = this.#deps.rules ?? schemaRules;
     const strategy = customResourceStrategy(def, rules);

@@ -4,7 +4,7 @@
 // etcd holds), and creates refused while the CRD is Terminating (upstream's crdHandler).
 import { applyDefaults } from '@orch/apimachinery/apiextensions';
 import type { JSONSchemaProps } from '@orch/apimachinery/apiextensions';
-import { StatusError, newInternalError, newMethodNotSupported } from '@orch/apimachinery/errors';
+import { StatusError, newMethodNotSupported } from '@orch/apimachinery/errors';
 import type { StorageClient } from '@orch/apimachinery/grpc';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
@@ -15,6 +15,7 @@ import type { Cachers } from '../../../cache/cachers.js';
 import type { Change, FeedListener } from '../../../watch/change.js';
 import type { CreateOptions, GetOptions, ObjectList, RestContext } from '../../rest.js';
 import { Store } from '../../store.js';
+import type { CustomResourceConverter } from '../conversion/converter.js';
 import type { Strategy } from '../../strategy.js';
 import { isTerminating } from './resource-definitions.js';
 import { schemaOf } from './strategy.js';
@@ -30,32 +31,23 @@ export function hasDefaults(s: JSONSchemaProps | undefined): boolean {
   );
 }
 
-/**
- * The CRD's `Webhook` conversion: `objs` (never mutated) at `apiVersion`, those already there
- * unchanged (conversion/webhook-converter.ts).
- */
-export type CustomResourceConverter = (
-  objs: readonly Record<string, unknown>[],
-  apiVersion: string
-) => Promise<Record<string, unknown>[]>;
-
 export class CustomResourceStore extends Store {
   readonly #storageClient: StorageClient;
   readonly #cacherSet: Cachers | undefined;
   readonly #schema: JSONSchemaProps | undefined;
-  readonly #webhook: CustomResourceConverter | undefined;
+  readonly #converter: CustomResourceConverter;
 
   constructor(
     def: ResourceDefinition,
     strategy: Strategy,
     storage: StorageClient,
-    cachers?: Cachers,
-    webhook?: CustomResourceConverter
+    cachers: Cachers | undefined,
+    converter: CustomResourceConverter
   ) {
     super(def, strategy, storage, cachers);
     this.#storageClient = storage;
     this.#cacherSet = cachers;
-    this.#webhook = webhook;
+    this.#converter = converter;
     const schema = schemaOf(def);
     this.#schema = hasDefaults(schema) ? schema : undefined;
   }
@@ -66,7 +58,7 @@ export class CustomResourceStore extends Store {
       strategy,
       this.#storageClient,
       this.#cacherSet,
-      this.#webhook
+      this.#converter
     );
   }
 
@@ -87,26 +79,16 @@ export class CustomResourceStore extends Store {
   }
 
   /**
-   * Objects at another version of the CRD (upstream pkg/apiserver/conversion): with the `None`
-   * strategy only apiVersion changes (upstream's nopConverter); with `Webhook`, the objects not
-   * yet at the version go to the CRD's conversion webhook in one ConversionReview.
+   * Objects at another version of the CRD (upstream pkg/apiserver/conversion), by the CRD's
+   * converter (conversion/converter.ts); objects all at the version asked for need none.
    */
   protected override convertObjects(
     objs: readonly Record<string, unknown>[],
     to: GroupVersion
   ): Promise<Record<string, unknown>[]> {
     const apiVersion = formatApiVersion(to);
-    const strategy = this.def.customResource?.crd.spec.conversion?.strategy ?? 'None';
-    const from = objs.find((o) => o['apiVersion'] !== apiVersion);
-    if (!from) return Promise.resolve([...objs]);
-    if (strategy === 'None') return Promise.resolve(objs.map((o) => ({ ...o, apiVersion })));
-    if (this.#webhook) return this.#webhook(objs, apiVersion);
-    return Promise.reject(
-      newInternalError(
-        `conversion webhook for ${String(from['apiVersion'])}, Kind=${this.def.kind} failed: ` +
-          `unknown conversion strategy ${JSON.stringify(strategy)}`
-      )
-    );
+    if (objs.every((o) => o['apiVersion'] === apiVersion)) return Promise.resolve([...objs]);
+    return this.#converter(objs, apiVersion);
   }
 
   /** A read object with the schema's defaults, copied (cache objects are shared). */
