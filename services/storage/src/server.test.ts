@@ -14,6 +14,7 @@ import { collectPublished } from './collect-published.js';
 import { newStorageConfig } from './config.js';
 import { storageOptions } from './options.js';
 import { StorageServer } from './server.js';
+import { replicaFlags } from './test-replica.js';
 
 /** A replica running in the background: its port, its elector, stop(). */
 interface Replica {
@@ -29,21 +30,22 @@ const servers: Replica[] = [];
 const log = createLogger('storage-test', 'error');
 
 async function replica(name: string): Promise<{ server: Replica; client: StorageClient }> {
-  const files = pki.file('storage');
-  const options = storageOptions([
-    `--etcd-servers=${etcd.endpoint}`,
-    `--nats-url=${nats.url}`,
-    '--secure-port=0',
-    `--tls-cert-file=${files.certFile}`,
-    `--tls-private-key-file=${files.keyFile}`,
-    `--client-ca-file=${pki.caFile}`,
-    '--progress-interval=200ms',
-    '--leader-elect-ttl=2s',
-    '--compaction-interval=100ms',
-    '--compaction-retention=1h',
-    '--max-object-size-bytes=100000',
-    `--identity=${name}`,
-  ]);
+  const options = storageOptions(
+    replicaFlags({
+      etcdEndpoint: etcd.endpoint,
+      natsUrl: nats.url,
+      pki,
+      port: 0,
+      identity: name,
+      more: [
+        '--progress-interval=200ms',
+        '--leader-elect-ttl=2s',
+        '--compaction-interval=100ms',
+        '--compaction-retention=1h',
+        '--max-object-size-bytes=100000',
+      ],
+    })
+  );
   const storage = new StorageServer(await newStorageConfig(options, log));
   const server = { ...(await startInBackground(storage)), elector: storage.elector };
   servers.push(server);

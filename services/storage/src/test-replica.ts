@@ -28,6 +28,31 @@ export function testStorageClient(pki: ThrowawayPki, address: string): StorageCl
   });
 }
 
+/**
+ * The flags of a test replica over `etcdEndpoint` and `natsUrl` with the throwaway PKI's storage
+ * certificate, on `port` (0: any), then `more` (intervals, limits).
+ */
+export function replicaFlags(o: {
+  etcdEndpoint: string;
+  natsUrl: string;
+  pki: ThrowawayPki;
+  port: number;
+  identity: string;
+  more?: readonly string[];
+}): string[] {
+  const files = o.pki.file('storage');
+  return [
+    `--etcd-servers=${o.etcdEndpoint}`,
+    `--nats-url=${o.natsUrl}`,
+    `--secure-port=${o.port}`,
+    `--tls-cert-file=${files.certFile}`,
+    `--tls-private-key-file=${files.keyFile}`,
+    `--client-ca-file=${o.pki.caFile}`,
+    `--identity=${o.identity}`,
+    ...(o.more ?? []),
+  ];
+}
+
 /** Starts a replica and waits until it answers; the caller closes the client and kills the process. */
 export async function startTestReplica(o: {
   etcdEndpoint: string;
@@ -40,22 +65,20 @@ export async function startTestReplica(o: {
 }): Promise<TestReplica> {
   const port = await freePort();
   const address = `127.0.0.1:${port}`;
-  const files = o.pki.file('storage');
   const client = testStorageClient(o.pki, address);
   const proc = await spawnBackend({
     name: `storage-${o.identity}`,
     command: process.execPath,
     args: [
       main,
-      `--etcd-servers=${o.etcdEndpoint}`,
-      `--nats-url=${o.natsUrl}`,
-      `--secure-port=${port}`,
-      `--tls-cert-file=${files.certFile}`,
-      `--tls-private-key-file=${files.keyFile}`,
-      `--client-ca-file=${o.pki.caFile}`,
-      `--progress-interval=${o.progressInterval ?? '200ms'}`,
-      `--leader-elect-ttl=${o.leaderElectTtl}`,
-      `--identity=${o.identity}`,
+      ...replicaFlags({
+        ...o,
+        port,
+        more: [
+          `--progress-interval=${o.progressInterval ?? '200ms'}`,
+          `--leader-elect-ttl=${o.leaderElectTtl}`,
+        ],
+      }),
     ],
     ready: async () =>
       client.currentRevision().then(

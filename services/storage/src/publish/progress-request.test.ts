@@ -15,6 +15,7 @@ import { collectPublished } from '../collect-published.js';
 import { newStorageConfig } from '../config.js';
 import { storageOptions } from '../options.js';
 import { StorageServer } from '../server.js';
+import { replicaFlags } from '../test-replica.js';
 
 let etcd: EtcdServer;
 let nats: NatsServer;
@@ -24,17 +25,16 @@ let stop: () => Promise<void>;
 
 before(async () => {
   [etcd, nats, pki] = await Promise.all([startEtcd(), startNats(), throwawayPki()]);
-  const files = pki.file('storage');
-  const options = storageOptions([
-    `--etcd-servers=${etcd.endpoint}`,
-    `--nats-url=${nats.url}`,
-    '--secure-port=0',
-    `--tls-cert-file=${files.certFile}`,
-    `--tls-private-key-file=${files.keyFile}`,
-    `--client-ca-file=${pki.caFile}`,
-    '--progress-interval=60s',
-    '--identity=a',
-  ]);
+  const options = storageOptions(
+    replicaFlags({
+      etcdEndpoint: etcd.endpoint,
+      natsUrl: nats.url,
+      pki,
+      port: 0,
+      identity: 'a',
+      more: ['--progress-interval=60s'],
+    })
+  );
   const storage = new StorageServer(
     await newStorageConfig(options, createLogger('storage-test', 'error'))
   );
