@@ -291,6 +291,16 @@ describe('typed list items and map values (upstream DeclType, compilation_test.g
       undefined,
     ],
     [
+      'cost: a map’s keys are sized as upstream sizes them (KeyType StringType, 0), so a regex over keys of a bounded map fits (Gateway API)',
+      {
+        type: 'object',
+        maxProperties: 16,
+        additionalProperties: { type: 'string', maxLength: 4096 },
+      },
+      "self.all(key, key.matches('^([a-z0-9]([-a-z0-9]*[a-z0-9])?/)?[A-Za-z0-9]$'))",
+      undefined,
+    ],
+    [
       'cost: without maxItems the same scan exceeds the budget',
       list(),
       "self.all(x, x.name.matches('^a+$'))",

@@ -97,6 +97,14 @@ export function maxSizeOf(schema: JSONSchemaProps | undefined): number | undefin
   }
 }
 
+/**
+ * The size of a map's keys as upstream estimates it: its sizeEstimator follows `@keys` to the
+ * map's KeyType, StringType, whose MaxElements is 0 (apiextensions-apiserver
+ * pkg/apiserver/schema/cel/compilation.go EstimateSize, apiserver pkg/cel/types.go StringType).
+ * Published CRDs count on it: Gateway API's `key.matches(...)` over infrastructure labels.
+ */
+const mapKey: JSONSchemaProps = { type: 'string', maxLength: 0 };
+
 /** A size handle: a schema node, or `unknown` for a value no schema describes. */
 type Handle = JSONSchemaProps | 'unknown';
 
@@ -135,7 +143,7 @@ export function schemaSizeModel(schema: JSONSchemaProps): CelSizeModel {
     },
     key(h) {
       const s = node(h);
-      if (s && s.type === 'object') return { type: 'string' } satisfies Handle;
+      if (s && s.type === 'object') return mapKey satisfies Handle;
       return undefined;
     },
     maxSize: (h) => maxSizeOf(node(h)),
