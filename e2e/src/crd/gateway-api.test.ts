@@ -1,0 +1,108 @@
+// A published CRD whose schema carries CEL rules (issue 13: real CRDs refused by a CEL rule):
+// Gateway API's Gateway (kubernetes-sigs/gateway-api v1.6.1, standard channel), applied with
+// kubectl as published, only the CRD's own apiVersion changed. Its rules are the project's
+// (list-map listeners, exists_one, has() on optional fields, regex on addresses), accepted when
+// the CRD is written (compile and cost estimate), then run on every write: a valid Gateway is
+// stored, and each invalid one is refused with the rule's own message at its field.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startSuite, waitFor } from '@orch/testing';
+import type { Suite } from '@orch/testing';
+import { runKubectl } from '../kubectl/run-kubectl.js';
+
+const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'crds');
+const dir = mkdtempSync(join(tmpdir(), 'orch-gateway-api-'));
+const gateways = '/apis/gateway.networking.k8s.io/v1/namespaces/default/gateways';
+
+const gateway = (name: string, listeners: string): string => `
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: { name: ${name}, namespace: default }
+spec:
+  gatewayClassName: example
+  listeners: ${listeners}
+`;
+
+describe("Gateway API's published Gateway CRD and its CEL rules", () => {
+  let suite: Suite;
+  const kubectl = (args: string[], input?: string) =>
+    runKubectl(suite.kubeconfigs[0]!, join(dir, 'cache'), args, input);
+
+  before(async () => {
+    suite = await startSuite({ controllers: true });
+    const crd = join(fixtures, 'gateways.gateway.networking.k8s.io.yaml');
+    const r = await kubectl(['apply', '-f', crd]);
+    assert.equal(r.code, 0, r.stderr);
+    const established = await kubectl([
+      'wait',
+      '--for=condition=Established',
+      '--timeout=30s',
+      'crd/gateways.gateway.networking.k8s.io',
+    ]);
+    assert.equal(established.code, 0, established.stderr);
+    await waitFor(
+      'gateways served',
+      async () => (await suite.request(0, 'GET', gateways)).status === 200,
+      { timeoutMs: 20_000, intervalMs: 50 }
+    );
+  });
+  after(async () => {
+    await suite?.stop();
+  });
+
+  it('a valid Gateway is stored, with the schema defaults', async () => {
+    const r = await kubectl(
+      ['apply', '-f', '-'],
+      gateway(
+        'web',
+        '[{name: http, port: 80, protocol: HTTP}, {name: http-alt, port: 8080, protocol: HTTP}]'
+      )
+    );
+    assert.equal(r.code, 0, r.stderr);
+    const got = (await suite.request(0, 'GET', `${gateways}/web`)).body as any;
+    assert.deepEqual(
+      got.spec.listeners.map((l: any) => [l.name, l.port, l.protocol]),
+      [
+        ['http', 80, 'HTTP'],
+        ['http-alt', 8080, 'HTTP'],
+      ]
+    );
+    // allowedRoutes defaults to routes from the same namespace.
+    assert.deepEqual(got.spec.listeners[0].allowedRoutes, { namespaces: { from: 'Same' } });
+  });
+
+  const refused: [string, string, RegExp][] = [
+    [
+      'tls on an HTTP listener',
+      '[{name: http, port: 80, protocol: HTTP, tls: {mode: Terminate, certificateRefs: [{name: c}]}}]',
+      /spec\.listeners: Invalid value: "array": tls must not be specified for protocols \['HTTP', 'TCP', 'UDP'\]/,
+    ],
+    [
+      'a TLS listener without a tls mode',
+      '[{name: tls, port: 443, protocol: TLS, hostname: a.example}]',
+      /spec\.listeners: Invalid value: "array": tls mode must be set for protocol TLS/,
+    ],
+    [
+      'two listeners on one port, protocol and hostname',
+      '[{name: a, port: 80, protocol: HTTP}, {name: b, port: 80, protocol: HTTP}]',
+      /spec\.listeners: Invalid value: "array": Combination of port, protocol and hostname must be unique for each listener/,
+    ],
+    [
+      'a hostname on a TCP listener',
+      '[{name: tcp, port: 9000, protocol: TCP, hostname: a.example}]',
+      /spec\.listeners: Invalid value: "array": hostname must not be specified for protocols \['TCP', 'UDP'\]/,
+    ],
+  ];
+  for (const [what, listeners, message] of refused) {
+    it(`refuses ${what} with the rule's message, storing nothing`, async () => {
+      const r = await kubectl(['create', '-f', '-'], gateway('bad', listeners));
+      assert.notEqual(r.code, 0, r.stdout);
+      assert.match(r.stderr, message);
+      assert.equal((await suite.request(0, 'GET', `${gateways}/bad`)).status, 404);
+    });
+  }
+});
