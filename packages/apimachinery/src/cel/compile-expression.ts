@@ -127,6 +127,53 @@ function childNodes(node: AstNode): AstNode[] {
   return [...new Set(out)].filter((n) => n !== node);
 }
 
+// --- has() --------------------------------------------------------------------------------
+
+/** A has() macro as the library keeps it: its argument, and the chain it records to evaluate. */
+interface HasMacro {
+  args: unknown[];
+  macroHasProps?: AstNode[];
+  typeCheck: (
+    checker: { check(n: AstNode, ctx: unknown): unknown },
+    m: HasMacro,
+    ctx: unknown
+  ) => unknown;
+}
+
+/**
+ * Lets `has(e.f)` test a field of any expression `e`, as CEL defines the macro (Gateway API's
+ * CRDs test `has(self[0].matches)`): cel-js 8 refuses a chain of fields that does not start at
+ * an identifier. Its macro evaluates the root of the chain it records and then tests each field,
+ * so recording the chain from any root, after type-checking that root, is all it takes.
+ */
+function widenHas(root: AstNode): void {
+  const seen = new Set<AstNode>();
+  const visit = (node: AstNode): void => {
+    if (seen.has(node)) return;
+    seen.add(node);
+    for (const c of childNodes(node)) visit(c);
+    const macro = node.meta.macro as unknown as HasMacro | undefined;
+    if (node.op !== 'call' || (node.args as unknown[])[0] !== 'has' || !macro) return;
+    const typeCheck = macro.typeCheck;
+    macro.typeCheck = (checker, m, ctx) => {
+      let at = m.args[0];
+      if (isNode(at) && at.op === '.' && !m.macroHasProps) {
+        const chain: AstNode[] = [];
+        while (isNode(at) && (at.op === '.' || at.op === '.?')) {
+          chain.push(at);
+          at = (at.args as unknown[])[0];
+        }
+        if (isNode(at) && at.op !== 'id') {
+          checker.check(at, ctx);
+          m.macroHasProps = [...chain, at];
+        }
+      }
+      return typeCheck(checker, m, ctx);
+    };
+  };
+  visit(root);
+}
+
 // --- cost -----------------------------------------------------------------------------------
 
 /** A stand-in of an estimated operand: only its size is known. */
@@ -511,6 +558,7 @@ export function compileExpression(
   } catch (err) {
     return { error: `compilation failed: ${celErrorMessage(err)}` };
   }
+  widenHas(parsed.ast as unknown as AstNode);
   const checked = parsed.check();
   if (!checked.valid) {
     // A field an object type does not declare: cel-go's checker says "undefined field".
