@@ -130,19 +130,20 @@ test('lazy variables are computed on first read, once', () => {
   assert.equal(calls, 0);
 });
 
-// spec "Expression cost": comparison 1; list literal 40; regex length(regex) × length(input).
-test('cost rule rows: comparison 1, list literal 40, regex length(regex) × length(input)', () => {
+// spec "Expression cost": comparison 1; list literal 40; regex about length(regex) ×
+// length(input), as cel-go counts it: ⌈(1 + length(input)) × 0.1⌉ × ⌈length(regex) × 0.25⌉.
+test('cost rule rows: comparison 1, list literal 40, regex ⌈(1 + input) × 0.1⌉ × ⌈regex × 0.25⌉ (cel-go)', () => {
   assert.equal(cost('1 == 1'), 1, 'comparison costs 1');
   assert.equal(cost('1 < 2'), 1, 'comparison costs 1');
   assert.equal(cost('[1, 2, 3]'), 40, 'list literal base cost 40');
   assert.equal(cost('[]'), 40, 'empty list literal base cost 40');
   assert.equal(cost('[1] == [1]'), 81, 'two list literals and a comparison');
-  // 'abcdef' (6) matched against 'a.c' (3): 18.
-  assert.equal(cost('"abcdef".matches("a.c")'), 18, 'regex 3 × 6');
+  // 'abcdef' (6) matched against 'a.c' (3): ⌈0.7⌉ × ⌈0.75⌉ = 1.
+  assert.equal(cost('"abcdef".matches("a.c")'), 1, 'regex ⌈7 × 0.1⌉ × ⌈3 × 0.25⌉');
   assert.equal(
-    cost('object.s.find("xy")', { s: 'x'.repeat(50) }),
-    2 + 2 * 50,
-    'find: 2 selects + 2 × 50'
+    cost(`object.s.find("${'y'.repeat(40)}")`, { s: 'x'.repeat(99) }),
+    2 + 10 * 10,
+    'find: 2 selects + ⌈100 × 0.1⌉ × ⌈40 × 0.25⌉'
   );
   assert.equal(cost('object.a', { a: 1 }), 2, 'identifier and field selection 1 each');
 });
@@ -154,9 +155,9 @@ test('a comprehension costs what its iterations evaluate', () => {
 });
 
 test('per-call limit: an evaluation over PER_CALL_LIMIT halts with the cost error', () => {
-  const object = { s: 'x'.repeat(2000) };
-  // 2000 × 600 = 1,200,000 > 1,000,000.
-  const e = `object.s.matches("${'x'.repeat(600)}")`;
+  const object = { s: 'x'.repeat(19_999) };
+  // ⌈20,000 × 0.1⌉ × ⌈2004 × 0.25⌉ = 2000 × 501 = 1,002,000 > 1,000,000.
+  const e = `object.s.matches("${'x'.repeat(2004)}")`;
   assert.throws(
     () => run(e, object),
     (err: unknown) => {
@@ -165,14 +166,14 @@ test('per-call limit: an evaluation over PER_CALL_LIMIT halts with the cost erro
       return true;
     }
   );
-  // Just under the limit passes: 2000 × 400 = 800,000.
-  assert.equal(run(`object.s.matches("${'x'.repeat(400)}")`, object), true);
+  // Just under the limit passes: 2000 × 499 = 998,000.
+  assert.equal(run(`object.s.matches("${'x'.repeat(1996)}")`, object), true);
   assert.ok(PER_CALL_LIMIT === 1_000_000);
 });
 
 test('the cost error is not swallowed by || or exists (errors there are otherwise absorbed)', () => {
-  const object = { s: 'x'.repeat(2000), xs: [1, 2] };
-  const heavy = `object.s.matches("${'x'.repeat(600)}")`;
+  const object = { s: 'x'.repeat(19_999), xs: [1, 2] };
+  const heavy = `object.s.matches("${'x'.repeat(2004)}")`;
   assert.throws(() => run(`${heavy} || true`, object), CelCostError);
   assert.throws(() => run(`object.xs.exists(x, ${heavy})`, object), CelCostError);
 });

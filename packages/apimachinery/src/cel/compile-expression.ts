@@ -15,7 +15,8 @@
 // literal 0; identifier, field selection and index 1; comparison 1; arithmetic 1; `in` over a
 // list its size; string concatenation 0.1 per character; list literal 40; map literal 30; a
 // function call 1, except string traversals (contains, startsWith, endsWith, indexOf, ...) 0.1
-// per character, regex functions (matches, find, findAll) length(regex) × length(input), and
+// per character, regex functions (matches, find, findAll) about length(regex) × length(input):
+// cel-go's ⌈(1 + length(input)) × 0.1⌉ × ⌈length(regex) × 0.25⌉ (estimated without the 1), and
 // list functions (sum, min, max, isSorted, indexOf, lastIndexOf) the list's size. Macros cost
 // what their iterations evaluate. One evaluation may spend PER_CALL_LIMIT; a caller may pass a
 // shared CostBudget (a policy's RUNTIME_CEL_COST_BUDGET) charged as well.
@@ -34,6 +35,7 @@ import {
   MAP_CREATE_BASE_COST,
   PER_CALL_LIMIT,
   PER_CALL_LIMIT_MESSAGE,
+  REGEX_STRING_LENGTH_COST_FACTOR,
   SELECT_AND_IDENT_COST,
   STRING_TRAVERSAL_COST_FACTOR,
 } from './cost.js';
@@ -211,11 +213,20 @@ const REGEX_FUNCTIONS = new Set(['matches', 'find', 'findAll']);
 const LIST_FUNCTIONS = new Set(['sum', 'min', 'max', 'isSorted', 'indexOf', 'lastIndexOf']);
 
 /** The cost of a call of `name` on `receiver` (undefined for a global call) with `args`. */
-function callCost(name: string, receiver: unknown, args: readonly unknown[]): number {
+function callCost(
+  name: string,
+  receiver: unknown,
+  args: readonly unknown[],
+  estimating = false
+): number {
   if (REGEX_FUNCTIONS.has(name)) {
+    // cel-go: ⌈input × 0.1⌉ × ⌈regex × 0.25⌉, the input counted one longer at runtime.
     const input = receiver === undefined ? args[0] : receiver;
     const re = receiver === undefined ? args[1] : args[0];
-    return Math.max(1, sizeOf(input) * sizeOf(re));
+    const inputLength = (estimating ? 0 : 1) + sizeOf(input);
+    const inputCost = Math.ceil(inputLength * STRING_TRAVERSAL_COST_FACTOR);
+    const regexCost = Math.ceil(sizeOf(re) * REGEX_STRING_LENGTH_COST_FACTOR);
+    return Math.max(1, inputCost * regexCost);
   }
   if (Array.isArray(receiver) && LIST_FUNCTIONS.has(name)) return Math.max(1, receiver.length);
   if (STRING_TRAVERSAL_FUNCTIONS.has(name)) {
@@ -461,8 +472,8 @@ function estimate(
       });
       const own =
         node.op === 'call'
-          ? callCost(name, undefined, asSized)
-          : callCost(name, asSized[0], asSized.slice(1));
+          ? callCost(name, undefined, asSized, true)
+          : callCost(name, asSized[0], asSized.slice(1), true);
       return { cost: inputs + own };
     }
     case 'in':

@@ -19,6 +19,8 @@ export const MAP_CREATE_BASE_COST = 30;
 export const SELECT_AND_IDENT_COST = 1;
 /** Per character of a string traversed (cel-go common.StringTraversalCostFactor). */
 export const STRING_TRAVERSAL_COST_FACTOR = 0.1;
+/** Per character of a regex (cel-go common.RegexStringLengthCostFactor). */
+export const REGEX_STRING_LENGTH_COST_FACTOR = 0.25;
 
 /** The evaluation ran past a cost limit; the evaluation stopped. */
 export class CelCostError extends Error {

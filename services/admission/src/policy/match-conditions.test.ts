@@ -120,11 +120,12 @@ test('an expression over the per-call cost limit is an error, not a match', asyn
       apiVersion: 'v1',
       kind: 'ConfigMap',
       metadata: { name: 'cm' },
-      data: { s: 'x'.repeat(2000) },
+      data: { s: 'x'.repeat(19_999) },
     },
   });
+  // ⌈20,000 × 0.1⌉ × ⌈2004 × 0.25⌉ = 1,002,000 (cel-go's regex cost).
   const { conditions } = compileMatchConditions(
-    [mc('heavy', `object.data.s.matches("${'x'.repeat(600)}")`)],
+    [mc('heavy', `object.data.s.matches("${'x'.repeat(2004)}")`)],
     'p'
   );
   const r = await conditions.evaluate(big);

@@ -377,8 +377,9 @@ test('a stored policy whose expression does not compile is judged by failurePoli
 });
 
 test('cost: one expression over the per-call limit, and the policy budget of 10,000,000', async () => {
-  const big = configMap('cm', { s: 'x'.repeat(2000) });
-  const heavy = `object.data.s.matches("${'x'.repeat(600)}")`; // 1,200,000
+  const big = configMap('cm', { s: 'x'.repeat(19_999) });
+  // cel-go's regex cost: ⌈20,000 × 0.1⌉ × ⌈2004 × 0.25⌉ = 1,002,000.
+  const heavy = `object.data.s.matches("${'x'.repeat(2004)}")`;
   const fail = setup({
     policies: [policy('p', { validations: [{ expression: heavy }] })],
     bindings: [binding('b', 'p')],
@@ -393,7 +394,7 @@ test('cost: one expression over the per-call limit, and the policy budget of 10,
 
   // Eleven expressions of 2000 × 499 = 998,000 each: each under the per-call limit, together
   // over the policy's budget.
-  const each = `object.data.s.matches("${'x'.repeat(499)}")`;
+  const each = `object.data.s.matches("${'x'.repeat(1996)}")`;
   const many = setup({
     policies: [
       policy('p', { validations: Array.from({ length: 11 }, () => ({ expression: each })) }),
