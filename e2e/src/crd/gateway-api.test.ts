@@ -1,6 +1,7 @@
-// A published CRD whose schema carries CEL rules (issue 13: real CRDs refused by a CEL rule):
-// Gateway API's Gateway (kubernetes-sigs/gateway-api v1.6.1, standard channel), applied with
-// kubectl as published, only the CRD's own apiVersion changed. Its rules are the project's
+// Published CRDs whose schemas carry CEL rules (issue 13: real CRDs refused by a CEL rule):
+// Gateway API's Gateway, HTTPRoute and GRPCRoute (kubernetes-sigs/gateway-api v1.6.1, standard
+// channel), applied with kubectl as published, only the CRDs' own apiVersion changed. The routes
+// need has() on an indexed element and cel-go's regex cost to load. Its rules are the project's
 // (list-map listeners, exists_one, has() on optional fields, regex on addresses), accepted when
 // the CRD is written (compile and cost estimate), then run on every write: a valid Gateway is
 // stored, and each invalid one is refused with the rule's own message at its field.
@@ -34,16 +35,18 @@ describe("Gateway API's published Gateway CRD and its CEL rules", () => {
 
   before(async () => {
     suite = await startSuite({ controllers: true });
-    const crd = join(fixtures, 'gateways.gateway.networking.k8s.io.yaml');
-    const r = await kubectl(['apply', '-f', crd]);
-    assert.equal(r.code, 0, r.stderr);
-    const established = await kubectl([
-      'wait',
-      '--for=condition=Established',
-      '--timeout=30s',
-      'crd/gateways.gateway.networking.k8s.io',
-    ]);
-    assert.equal(established.code, 0, established.stderr);
+    for (const plural of ['gateways', 'httproutes', 'grpcroutes']) {
+      const crd = join(fixtures, `${plural}.gateway.networking.k8s.io.yaml`);
+      const r = await kubectl(['apply', '-f', crd]);
+      assert.equal(r.code, 0, r.stderr);
+      const established = await kubectl([
+        'wait',
+        '--for=condition=Established',
+        '--timeout=30s',
+        `crd/${plural}.gateway.networking.k8s.io`,
+      ]);
+      assert.equal(established.code, 0, established.stderr);
+    }
     await waitFor(
       'gateways served',
       async () => (await suite.request(0, 'GET', gateways)).status === 200,
@@ -97,6 +100,40 @@ describe("Gateway API's published Gateway CRD and its CEL rules", () => {
       /spec\.listeners: Invalid value: "array": hostname must not be specified for protocols \['TCP', 'UDP'\]/,
     ],
   ];
+  it('HTTPRoute: a valid route is stored; a path the rules refuse is refused with their message', async () => {
+    const route = (name: string, path: string): string => `
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: { name: ${name}, namespace: default }
+spec:
+  parentRefs: [{name: web}]
+  rules: [{matches: [{path: {type: PathPrefix, value: "${path}"}}], backendRefs: [{name: svc, port: 80}]}]
+`;
+    const ok = await kubectl(['apply', '-f', '-'], route('ok', '/api'));
+    assert.equal(ok.code, 0, ok.stderr);
+    const bad = await kubectl(['create', '-f', '-'], route('bad', '/a//b'));
+    assert.notEqual(bad.code, 0, bad.stdout);
+    assert.match(bad.stderr, /must not contain '\/\/' when type one of \['Exact', 'PathPrefix'\]/);
+    const routes = '/apis/gateway.networking.k8s.io/v1/namespaces/default/httproutes';
+    assert.equal((await suite.request(0, 'GET', `${routes}/bad`)).status, 404);
+  });
+
+  it('GRPCRoute: a method with invalid characters is refused by its regex rule', async () => {
+    const route = (name: string, method: string): string => `
+apiVersion: gateway.networking.k8s.io/v1
+kind: GRPCRoute
+metadata: { name: ${name}, namespace: default }
+spec:
+  parentRefs: [{name: web}]
+  rules: [{matches: [{method: {service: echo.Echo, method: "${method}"}}]}]
+`;
+    const ok = await kubectl(['apply', '-f', '-'], route('ok', 'Say'));
+    assert.equal(ok.code, 0, ok.stderr);
+    const bad = await kubectl(['create', '-f', '-'], route('bad', 'Say-Hi'));
+    assert.notEqual(bad.code, 0, bad.stdout);
+    assert.match(bad.stderr, /method must only contain valid characters/);
+  });
+
   for (const [what, listeners, message] of refused) {
     it(`refuses ${what} with the rule's message, storing nothing`, async () => {
       const r = await kubectl(['create', '-f', '-'], gateway('bad', listeners));

@@ -43,6 +43,33 @@ test('macros: has, all, exists, exists_one, map, filter', () => {
   for (const [e, want] of rows) assert.deepEqual(run(e, o), want, e);
 });
 
+// CEL's has(e.f) takes any expression e (cel-js 8 took only fields from an identifier); Gateway
+// API's HTTPRoute and GRPCRoute test has(self[0].matches).
+test('has() on a field of an indexed element or another expression', () => {
+  const o = { rules: [{ matches: [1] }, {}] };
+  const rows: [string, boolean][] = [
+    ['has(object.rules[0].matches)', true],
+    ['has(object.rules[1].matches)', false],
+    ['object.rules.size() > 1 && !has(object.rules[1].matches)', true],
+    ["has({'a': {'b': 1}}.a.b)", true],
+  ];
+  for (const [e, want] of rows) assert.equal(run(e, o), want, e);
+});
+
+// cel-go reads regexes as RE2: Gateway API's GRPCRoute has `^(?i)...`, which a JavaScript
+// RegExp refuses; matches, find and findAll read it as RE2 does.
+test('regexes are RE2: inline flags, also after a leading ^; lookaround refused', () => {
+  const rows: [string, unknown][] = [
+    ["'Echo.Service'.matches('^(?i)[a-z_]+(\\\\.[a-z_]+)*$')", true],
+    ["'ABC'.matches('(?i)^abc$')", true],
+    ["'ABC'.matches('^abc$')", false],
+    ["'xAbCx'.find('(?i)abc')", 'AbC'],
+    ["'aAbB'.findAll('(?i)b')", ['b', 'B']],
+  ];
+  for (const [e, want] of rows) assert.deepEqual(run(e), want, e);
+  assert.throws(() => run("'a'.matches('a(?=b)')"), /invalid or unsupported Perl syntax/);
+});
+
 test('Kubernetes list library: indexOf, lastIndexOf, min, max, sum, isSorted', () => {
   const rows: [string, unknown][] = [
     ['[1, 2, 2, 3].indexOf(2)', 1n],

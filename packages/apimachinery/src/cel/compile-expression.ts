@@ -40,6 +40,7 @@ import {
   STRING_TRAVERSAL_COST_FACTOR,
 } from './cost.js';
 import type { CostBudget } from './cost.js';
+import { compileGoRegexp } from './go-regexp.js';
 import { registerKubernetesLibrary } from './kubernetes-library.js';
 import { withTypedListSemantics } from './typed-lists.js';
 
@@ -326,6 +327,39 @@ class Tracker {
  * Makes every node of `root` charge `state.tracker` as it evaluates, and gives `==`, `!=` and
  * `+` the semantics of lists marked set or map (typed-lists.ts).
  */
+/** The input and pattern of a `matches` call (`s.matches(re)` or `matches(s, re)`). */
+function matchesOperands(node: AstNode): { input: AstNode; pattern: AstNode } | undefined {
+  const a = node.args;
+  if ((node.op !== 'call' && node.op !== 'rcall') || !Array.isArray(a) || a[0] !== 'matches') {
+    return undefined;
+  }
+  const [input, pattern] =
+    node.op === 'rcall'
+      ? [a[1], (a[2] as unknown[])[0]]
+      : node.op === 'call'
+        ? (a[1] as unknown[])
+        : [];
+  return isNode(input) && isNode(pattern) ? { input, pattern } : undefined;
+}
+
+/**
+ * `matches` with the pattern read as RE2 reads it, as cel-go does (`(?i)` and the rest of
+ * go-regexp.ts): the library's own test compiles it as a JavaScript RegExp, which refuses
+ * Gateway API's `^(?i)...`. Operands that are not strings go to the library (its errors).
+ */
+function goMatches(node: AstNode, m: { input: AstNode; pattern: AstNode }): EvalFn {
+  return (ev, ast, ctx) => {
+    const input = m.input.evaluate(ev, m.input, ctx);
+    const pattern = m.pattern.evaluate(ev, m.pattern, ctx);
+    if (typeof input !== 'string' || typeof pattern !== 'string') {
+      return node.meta.evaluate(ev, ast, ctx);
+    }
+    const re = compileGoRegexp(pattern);
+    if (re instanceof Error) throw re;
+    return re.test(input);
+  };
+}
+
 function instrument(root: AstNode, state: { tracker: Tracker | undefined }): void {
   const seen = new Set<AstNode>();
   const visit = (node: AstNode): void => {
@@ -336,11 +370,14 @@ function instrument(root: AstNode, state: { tracker: Tracker | undefined }): voi
       node.handle = withTypedListSemantics(node.op, node.handle);
     }
     const { alternate, macro } = node.meta;
+    const matches = matchesOperands(node);
     const inner: EvalFn = alternate
       ? (ev, _ast, ctx) => alternate.evaluate(ev, alternate, ctx)
       : macro
         ? (ev, _ast, ctx) => macro.evaluate(ev, macro as unknown as AstNode, ctx)
-        : node.meta.evaluate;
+        : matches
+          ? goMatches(node, matches)
+          : node.meta.evaluate;
     node.evaluate = (ev, ast, ctx) => {
       const t = state.tracker;
       if (t?.error) throw t.error;

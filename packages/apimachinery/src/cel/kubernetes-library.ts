@@ -1,7 +1,8 @@
 // The Kubernetes CEL libraries (k8s.io/apiserver/pkg/cel/library: lists.go, regex.go, urls.go)
-// registered on a @marcbachmann/cel-js Environment. Regular expressions are JavaScript's (the
-// library has no RE2); patterns are compiled with the `u` flag.
+// registered on a @marcbachmann/cel-js Environment. Regular expressions are read as RE2 reads
+// them (go-regexp.ts: inline flags, \A and \z, [:class:] names), as cel-go's are.
 import type { Environment } from '@marcbachmann/cel-js';
+import { compileGoRegexp } from './go-regexp.js';
 
 /** The value of `url(string)` (upstream's apiservercel.URL over Go's net/url). */
 export class CelUrl {
@@ -87,12 +88,11 @@ function valuesEqual(a: unknown, b: unknown): boolean {
   return false;
 }
 
+/** A pattern read as RE2 reads it (go-regexp.ts), global for find and findAll. */
 function regex(pattern: string): RegExp {
-  try {
-    return new RegExp(pattern, 'gu');
-  } catch (err) {
-    throw new Error(`invalid regex: ${(err as Error).message}`, { cause: err });
-  }
+  const re = compileGoRegexp(pattern);
+  if (re instanceof Error) throw new Error(`invalid regex: ${re.message}`, { cause: re });
+  return new RegExp(re.source, `${re.flags}g`);
 }
 
 /** Registers the lists, regex and URL libraries on `env` (returned for chaining). */

@@ -19,7 +19,7 @@ import { newPath } from '../../errors/index.js';
 import { validateObjectMeta } from '../../meta/index.js';
 import type { JSONSchemaProps } from '../types.js';
 import { checkStringFormat, supportedStringFormat } from './formats.js';
-import { compileGoRegexp } from './go-regexp.js';
+import { compileGoRegexp } from '../../cel/go-regexp.js';
 import type { JsonObject } from './json-object.js';
 import { additionalPropertiesOf, isJsonObject, itemsOf, propertyOf } from './json-object.js';
 

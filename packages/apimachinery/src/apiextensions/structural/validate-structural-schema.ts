@@ -13,7 +13,7 @@ import {
 } from '../../errors/index.js';
 import type { FieldPath } from '../../errors/index.js';
 import type { JSONSchemaProps } from '../types.js';
-import { compileGoRegexp } from './go-regexp.js';
+import { compileGoRegexp } from '../../cel/go-regexp.js';
 
 type Level = 'root' | 'item' | 'field';
 

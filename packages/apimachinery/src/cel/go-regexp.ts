@@ -1,5 +1,5 @@
-// Compiling a schema `pattern` (Go RE2 syntax, as upstream's regexp.Compile reads it) into a
-// JavaScript RegExp: leading inline flags ((?i), (?s), (?m)) become RegExp flags, \A and \z
+// Compiling a Go RE2 pattern (a schema `pattern`, a CEL regex; as upstream's regexp.Compile
+// reads them) into a JavaScript RegExp: leading inline flags ((?i), (?s), (?m)) become RegExp flags, \A and \z
 // anchors and the ASCII [:class:] names are translated, and RE2's refusals of lookaround and
 // backreferences are kept. Patterns that need no translation compile unchanged.
 
@@ -46,10 +46,14 @@ function compile(pattern: string): RegExp | Error {
   }
   let flags = '';
   let src = pattern;
-  const inline = /^\(\?([ims]+)\)/.exec(src);
+  // Inline flags at the start, or right after a leading `^` (Gateway API's `^(?i)...`): they
+  // hold for the rest of the pattern, so they become the RegExp's flags. The `^` before them
+  // stays the start of the text even under (?m).
+  const inline = /^(\^?)\(\?([ims]+)\)/.exec(src);
   if (inline) {
-    flags = [...new Set(inline[1]!)].join('');
-    src = src.slice(inline[0].length);
+    flags = [...new Set(inline[2]!)].join('');
+    const start = inline[1] ? (flags.includes('m') ? '(?<![\\s\\S])' : '^') : '';
+    src = start + src.slice(inline[0].length);
   }
   src = src
     .replace(/\[:(\^?)([a-z]+):\]/g, (m, neg: string, name: string) => {
