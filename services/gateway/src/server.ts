@@ -46,6 +46,7 @@ import { ensureSystemPriorityClasses } from './registry/scheduling/priorityclass
 import { NamespaceInformer } from './registry/namespace-informer.js';
 import { CustomResourceServing } from './registry/apiextensions/customresources/custom-resource-serving.js';
 import { buildRestStorage, buildStores } from './registry/rest-storage.js';
+import { restStorageProviders } from './registry/rest-storage-providers.js';
 import type { Store } from './registry/store.js';
 import type { Cachers } from './cache/cachers.js';
 
@@ -83,16 +84,17 @@ export class GatewayServer implements Runnable {
 
     // REST storage: a Store per stored kind, the subresources' and virtual kinds' REST objects,
     // the resource handler.
-    const stores = buildStores(registry, storage, cachers, {
+    const providers = restStorageProviders({
       serviceRanges: options.serviceRanges,
       onReleaseError: (err) =>
         log.warn('a Service IP or node port could not be released', { err: String(err) }),
     });
+    const stores = buildStores(registry, providers, { storage, cachers });
     const namespaces = stores.get('/v1/namespaces');
     if (!namespaces) throw new Error('namespaces are not registered');
     const informer = new NamespaceInformer(namespaces, cachers, log);
     const authn = buildAuthentication(options.authn, stores, cachers, log);
-    const rest = buildRestStorage({ stores, ...authz, more: authn.rest });
+    const rest = buildRestStorage({ registry, providers, stores, ...authz, more: authn.rest });
     // Custom resources: each Established CRD's served versions join the registry and `rest`.
     const customResources = new CustomResourceServing({
       registry,

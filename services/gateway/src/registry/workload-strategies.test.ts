@@ -5,7 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { realisticObjects } from '@orch/apimachinery/schema-model';
 import type { ApiObject } from '@orch/apimachinery/meta';
-import { workloadStrategies } from './workload-strategies.js';
+import { builtinResources } from '@orch/apimachinery/registry';
+import { restStorageProviders } from './rest-storage-providers.js';
+import { storedResource, strategyOf } from './rest-storage.js';
+import type { Strategy } from './strategy.js';
 import { cronScheduleError } from './batch/cronjobs/cron-schedule.js';
 
 const obj = (key: string, change: (o: any) => void = () => {}): ApiObject => {
@@ -14,8 +17,14 @@ const obj = (key: string, change: (o: any) => void = () => {}): ApiObject => {
   change(o);
   return o as ApiObject;
 };
+/** The strategy the gateway's Store of `<group>/<resource>` writes with. */
+const strategyFor = (resource: string): Strategy => {
+  const def = builtinResources.find((d) => `${d.group}/${d.resource}` === resource);
+  assert.ok(def, resource);
+  return strategyOf(storedResource(restStorageProviders(), def), def);
+};
 const errs = (resource: string, o: ApiObject, old?: ApiObject) => {
-  const s = workloadStrategies[resource]!;
+  const s = strategyFor(resource);
   return (old ? s.validateUpdate(o, old) : s.validate(o)).map(
     (e) => `${e.field}: ${e.type}${e.message ? `: ${e.message}` : ''}`
   );
@@ -430,7 +439,7 @@ test('the Job strategy generates the selector and template labels from the uid a
     o.spec.template.metadata.labels = { app: 'report' };
   });
   j.metadata.uid = 'u-7';
-  workloadStrategies['batch/jobs']!.prepareForCreate(j);
+  strategyFor('batch/jobs').prepareForCreate(j);
   const spec = j['spec'] as any;
   assert.deepEqual(spec.selector, { matchLabels: { 'batch.kubernetes.io/controller-uid': 'u-7' } });
   assert.deepEqual(spec.template.metadata.labels, {

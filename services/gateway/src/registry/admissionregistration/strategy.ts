@@ -2,7 +2,8 @@
 // {mutatingwebhookconfiguration,validatingwebhookconfiguration,validatingadmissionpolicy,
 // validatingadmissionpolicybinding}/strategy.go): cluster-scoped, DNS-subdomain names, the
 // validation of ./validate-*.ts; policies keep their status apart (status subresource).
-// The expression compile check comes from the options (strategies.ts passes the CEL one).
+// The expression compile check comes from the options (rest-storage-provider.ts passes the CEL
+// one).
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { sameJson } from '@orch/apimachinery/meta';
 import { defaultStrategy } from '../strategy.js';

@@ -78,12 +78,8 @@ export function customResourceDefinitionStrategy(checks?: SchemaChecks): Strateg
 /** The CRD strategy without the schema libraries' checks (used for /status and tests). */
 export const customResourceDefinitionBaseStrategy = customResourceDefinitionStrategy();
 
-const isCrd = (store: Store): boolean =>
-  store.def.group === 'apiextensions.orch.io' && store.def.resource === 'customresourcedefinitions';
-
-/** /status of a CRD (upstream statusStrategy: ValidateUpdateCustomResourceDefinitionStatus), or undefined for another kind. */
-export function crdStatusRest(store: Store): Storage | undefined {
-  if (!isCrd(store)) return undefined;
+/** /status of CRDs (upstream statusStrategy: ValidateUpdateCustomResourceDefinitionStatus). */
+export function crdStatusRest(store: Store): Storage {
   return new StatusRest(
     store,
     statusStrategy(store.strategy, (obj) => validateCustomResourceDefinitionStatusUpdate(obj))

@@ -19,6 +19,7 @@ import { labelSelectorFromLabelSelectorObject } from '@orch/apimachinery/selecto
 import type { LabelSelectorObject } from '@orch/apimachinery/selectors';
 import type { CreateOptions, NamedCreater, ObjectKind, RestContext } from '../../rest.js';
 import { restKey } from '../../rest.js';
+import type { StoreLookup } from '../../rest-storage-provider.js';
 import { statusStrategy } from '../../status-rest.js';
 import type { Store } from '../../store.js';
 
@@ -246,10 +247,9 @@ function updateDisruptionAllowedCondition(status: Json, generation: number | und
 }
 
 /** The eviction REST of the pods Store, reading budgets through the PodDisruptionBudget Store. */
-export function evictionRestFor(pods: Store, stores: Map<string, Store>): EvictionRest | undefined {
-  const isPods = pods.def.group === '' && pods.def.resource === 'pods';
+export function evictionRestFor(pods: Store, stores: StoreLookup): EvictionRest | undefined {
   const pdbs = stores.get(
     restKey({ group: 'policy', version: 'v1', resource: 'poddisruptionbudgets' })
   );
-  return isPods && pdbs ? new EvictionRest(pods, pdbs) : undefined;
+  return pdbs && new EvictionRest(pods, pdbs);
 }

@@ -1,0 +1,95 @@
+// The core group's REST storage (k8s pkg/registry/core/rest/storage_core.go, the legacy
+// provider): every v1 kind's strategy, the Stores of Services (cluster IPs and node ports
+// handed out around the write), and the pod, namespace and status subresources.
+// serviceaccounts/token is built by authentication, which holds the token issuer.
+import type { RestStorageProvider, SubresourceFunc } from '../rest-storage-provider.js';
+import { restKey } from '../rest.js';
+import { ScaleRest } from '../scale-rest.js';
+import { StatusRest } from '../status-rest.js';
+import { Store } from '../store.js';
+import { configMapStrategy } from './configmaps/strategy.js';
+import { endpointsStrategy } from './endpoints/strategy.js';
+import { coreEventStrategy } from './events/strategy.js';
+import { limitRangeStrategy } from './limitranges/strategy.js';
+import { FinalizeRest } from './namespaces/finalize-rest.js';
+import { namespaceStrategy } from './namespaces/strategy.js';
+import { persistentVolumeClaimStrategy } from './persistentvolumeclaims/strategy.js';
+import { persistentVolumeStrategy } from './persistentvolumes/strategy.js';
+import { BindingRest } from './pods/binding-rest.js';
+import { evictionRestFor } from './pods/eviction-rest.js';
+import { podStrategy } from './pods/strategy.js';
+import { podTemplateStrategy } from './podtemplates/strategy.js';
+import { replicationControllerStrategy } from './replicationcontrollers/strategy.js';
+import { resourceQuotaStrategy } from './resourcequotas/strategy.js';
+import { secretStrategy } from './secrets/strategy.js';
+import { ServiceAllocator } from './services/service-allocator.js';
+import type { ServiceRanges } from './services/service-allocator.js';
+import { ServiceStore } from './services/service-store.js';
+import { serviceStrategy } from './services/strategy.js';
+
+/** What the core group's Stores need beyond storage (k8s corerest.Config). */
+export interface CoreStorageOptions {
+  /** Where Services' cluster IPs and node ports come from (without: none are handed out). */
+  serviceRanges?: ServiceRanges;
+  /** A release of IPs or ports that failed (the value stays taken). */
+  onReleaseError?: (err: unknown) => void;
+}
+
+const status: SubresourceFunc = (store) => new StatusRest(store);
+
+export function coreProvider(opts: CoreStorageOptions = {}): RestStorageProvider {
+  const { serviceRanges, onReleaseError } = opts;
+  return {
+    groupName: '',
+    resources: {
+      namespaces: {
+        strategy: namespaceStrategy,
+        subresources: { status, finalize: (store) => new FinalizeRest(store) },
+      },
+      configmaps: { strategy: configMapStrategy },
+      secrets: { strategy: secretStrategy },
+      serviceaccounts: {},
+      pods: {
+        strategy: podStrategy,
+        subresources: {
+          status,
+          binding: (store) => new BindingRest(store),
+          eviction: evictionRestFor,
+        },
+      },
+      // The `bindings` collection binds the pod its Binding names (upstream's LegacyBinding).
+      bindings: {
+        newRest: (stores) => {
+          const pods = stores.get(restKey({ group: '', version: 'v1', resource: 'pods' }));
+          return pods && new BindingRest(pods);
+        },
+      },
+      services: {
+        strategy: serviceStrategy,
+        newStore: (def, strategy, { storage, cachers }) =>
+          serviceRanges
+            ? new ServiceStore(
+                def,
+                strategy,
+                storage,
+                cachers,
+                new ServiceAllocator(storage, serviceRanges, onReleaseError)
+              )
+            : new Store(def, strategy, storage, cachers),
+        subresources: { status },
+      },
+      nodes: { subresources: { status } },
+      events: { strategy: coreEventStrategy },
+      resourcequotas: { strategy: resourceQuotaStrategy, subresources: { status } },
+      limitranges: { strategy: limitRangeStrategy },
+      podtemplates: { strategy: podTemplateStrategy },
+      replicationcontrollers: {
+        strategy: replicationControllerStrategy,
+        subresources: { status, scale: (store) => new ScaleRest(store) },
+      },
+      endpoints: { strategy: endpointsStrategy },
+      persistentvolumes: { strategy: persistentVolumeStrategy, subresources: { status } },
+      persistentvolumeclaims: { strategy: persistentVolumeClaimStrategy, subresources: { status } },
+    },
+  };
+}
