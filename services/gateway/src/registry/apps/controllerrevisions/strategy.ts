@@ -6,7 +6,8 @@ import type { FieldError } from '@orch/apimachinery/errors';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import { defaultStrategy } from '../../strategy.js';
 import type { Strategy } from '../../strategy.js';
-import { immutable, nonNegative } from '../../workload-validation.js';
+import { nonNegative } from '../../core/validation.js';
+import { immutable } from '../../validation.js';
 
 function validateRevision(obj: ApiObject): FieldError[] {
   const errs: FieldError[] = [];

@@ -5,15 +5,11 @@ import type { FieldError } from '@orch/apimachinery/errors';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import { defaultStrategy } from '../../strategy.js';
 import type { Strategy } from '../../strategy.js';
-import {
-  immutable,
-  intOrPercent,
-  intOrPercentValue,
-  isObject,
-  nonNegative,
-  objectAt,
-  validateSelectorAndTemplate,
-} from '../../workload-validation.js';
+import { intOrPercent, intOrPercentValue } from '../validation.js';
+import { validateSelectorAndTemplate } from '../../core/podtemplates/validate-pod-template.js';
+import { nonNegative } from '../../core/validation.js';
+import { isObject, objectAt } from '../../unstructured.js';
+import { immutable } from '../../validation.js';
 
 const spec = newPath('spec');
 

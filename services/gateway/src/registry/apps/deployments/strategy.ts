@@ -3,7 +3,8 @@
 import { newPath } from '@orch/apimachinery/errors';
 import { defaultStrategy } from '../../strategy.js';
 import type { Strategy } from '../../strategy.js';
-import { immutable, objectAt } from '../../workload-validation.js';
+import { objectAt } from '../../unstructured.js';
+import { immutable } from '../../validation.js';
 
 export const deploymentStrategy: Strategy = {
   ...defaultStrategy({ hasStatus: true }),

@@ -12,15 +12,11 @@ import type { ApiObject } from '@orch/apimachinery/meta';
 import { sameJson } from '@orch/apimachinery/meta';
 import { defaultStrategy } from '../../strategy.js';
 import type { Strategy } from '../../strategy.js';
-import {
-  immutable,
-  intOrPercent,
-  isObject,
-  listAt,
-  nonNegative,
-  objectAt,
-  validateSelectorAndTemplate,
-} from '../../workload-validation.js';
+import { intOrPercent } from '../validation.js';
+import { validateSelectorAndTemplate } from '../../core/podtemplates/validate-pod-template.js';
+import { nonNegative } from '../../core/validation.js';
+import { isObject, listAt, objectAt } from '../../unstructured.js';
+import { immutable } from '../../validation.js';
 
 const spec = newPath('spec');
 

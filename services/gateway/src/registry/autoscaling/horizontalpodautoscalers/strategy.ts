@@ -14,8 +14,9 @@ import type { ApiObject } from '@orch/apimachinery/meta';
 import { isValidPathSegmentName } from '@orch/apimachinery/meta';
 import { defaultStrategy } from '../../strategy.js';
 import type { Strategy } from '../../strategy.js';
-import { isObject, listAt, nonNegative, objectAt } from '../../workload-validation.js';
-import type { Json } from '../../workload-validation.js';
+import { nonNegative } from '../../core/validation.js';
+import { isObject, listAt, objectAt } from '../../unstructured.js';
+import type { Json } from '../../unstructured.js';
 
 const metricTypes = ['ContainerResource', 'External', 'Object', 'Pods', 'Resource'];
 const sourceField: Record<string, string> = {

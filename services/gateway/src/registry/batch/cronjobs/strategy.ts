@@ -7,12 +7,9 @@ import type { FieldError } from '@orch/apimachinery/errors';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import { defaultStrategy } from '../../strategy.js';
 import type { Strategy } from '../../strategy.js';
-import {
-  isObject,
-  nonNegative,
-  objectAt,
-  validatePodTemplateSpec,
-} from '../../workload-validation.js';
+import { validatePodTemplateSpec } from '../../core/podtemplates/validate-pod-template.js';
+import { nonNegative } from '../../core/validation.js';
+import { isObject, objectAt } from '../../unstructured.js';
 import { validateJobSpecCommon } from '../jobs/strategy.js';
 import { cronScheduleError } from './cron-schedule.js';
 

@@ -9,16 +9,13 @@ import { sameJson } from '@orch/apimachinery/meta';
 import { defaultStrategy } from '../../strategy.js';
 import type { Strategy } from '../../strategy.js';
 import {
-  immutable,
-  isObject,
-  listAt,
-  nonNegative,
-  objectAt,
-  specOf,
   validatePodTemplateSpec,
   validateSelectorAndTemplate,
-} from '../../workload-validation.js';
-import type { Json } from '../../workload-validation.js';
+} from '../../core/podtemplates/validate-pod-template.js';
+import { nonNegative } from '../../core/validation.js';
+import { isObject, listAt, objectAt, specOf } from '../../unstructured.js';
+import type { Json } from '../../unstructured.js';
+import { immutable } from '../../validation.js';
 
 export const jobNameLabel = 'batch.kubernetes.io/job-name';
 export const legacyJobNameLabel = 'job-name';

@@ -7,7 +7,8 @@ import type { ApiObject } from '@orch/apimachinery/meta';
 import { sameJson } from '@orch/apimachinery/meta';
 import { defaultStrategy } from '../../strategy.js';
 import type { Strategy } from '../../strategy.js';
-import { isConfigMapKey, obj, str } from '../../platform-validation.js';
+import { obj, str } from '../../unstructured.js';
+import { isConfigMapKey } from '../../validation.js';
 import { immutableWhenSetMsg, maxSecretSize } from '../secrets/strategy.js';
 
 /** ValidateConfigMap. */

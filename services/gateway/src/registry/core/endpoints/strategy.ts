@@ -14,7 +14,7 @@ import { isDNS1123Label } from '@orch/apimachinery/meta';
 import { isIP } from 'node:net';
 import { defaultStrategy } from '../../strategy.js';
 import type { Strategy } from '../../strategy.js';
-import { isObject, listAt } from '../../workload-validation.js';
+import { isObject, listAt } from '../../unstructured.js';
 
 function validateAddress(a: unknown, p: FieldPath): FieldError[] {
   const addr = isObject(a) ? a : {};

@@ -11,7 +11,8 @@ import { sameJson } from '@orch/apimachinery/meta';
 import { validateLabelSelector } from '../../admissionregistration/validate-label-selector.js';
 import { defaultStrategy } from '../../strategy.js';
 import type { Strategy } from '../../strategy.js';
-import { isObject, obj, quantityValue, str } from '../../platform-validation.js';
+import { isObject, obj, str } from '../../unstructured.js';
+import { quantityValue } from '../../validation.js';
 import {
   validateAccessModes,
   validateStorageClassName,

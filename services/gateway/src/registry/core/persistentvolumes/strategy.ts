@@ -14,7 +14,8 @@ import type { ApiObject } from '@orch/apimachinery/meta';
 import { formatTimestamp, sameJson } from '@orch/apimachinery/meta';
 import { defaultStrategy } from '../../strategy.js';
 import type { Strategy } from '../../strategy.js';
-import { immutable, isObject, obj, quantityValue } from '../../platform-validation.js';
+import { isObject, obj } from '../../unstructured.js';
+import { immutable, quantityValue } from '../../validation.js';
 import {
   persistentVolumeSources,
   validateAccessModes,

@@ -9,8 +9,8 @@ import {
 } from '@orch/apimachinery/errors';
 import type { FieldError, FieldPath } from '@orch/apimachinery/errors';
 import { isDNS1123Subdomain } from '@orch/apimachinery/meta';
-import { isObject, list, obj, str } from '../../platform-validation.js';
-import type { Json } from '../../platform-validation.js';
+import { isObject, list, obj, str } from '../../unstructured.js';
+import type { Json } from '../../unstructured.js';
 
 export const supportedAccessModes = [
   'ReadOnlyMany',

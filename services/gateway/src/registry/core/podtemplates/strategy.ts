@@ -5,7 +5,8 @@ import type { FieldError } from '@orch/apimachinery/errors';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import { defaultStrategy } from '../../strategy.js';
 import type { Strategy } from '../../strategy.js';
-import { isObject, validatePodTemplateSpec } from '../../workload-validation.js';
+import { validatePodTemplateSpec } from './validate-pod-template.js';
+import { isObject } from '../../unstructured.js';
 
 function validatePodTemplate(obj: ApiObject): FieldError[] {
   const template = obj['template'];

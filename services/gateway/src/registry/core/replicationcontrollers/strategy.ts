@@ -7,12 +7,9 @@ import type { ApiObject } from '@orch/apimachinery/meta';
 import { isQualifiedName, isValidLabelValue } from '@orch/apimachinery/meta';
 import { defaultStrategy } from '../../strategy.js';
 import type { Strategy } from '../../strategy.js';
-import {
-  isObject,
-  nonNegative,
-  objectAt,
-  validatePodTemplateSpec,
-} from '../../workload-validation.js';
+import { validatePodTemplateSpec } from '../podtemplates/validate-pod-template.js';
+import { nonNegative } from '../validation.js';
+import { isObject, objectAt } from '../../unstructured.js';
 
 const spec = newPath('spec');
 

@@ -14,7 +14,8 @@ import type { ApiObject } from '@orch/apimachinery/meta';
 import { sameJson } from '@orch/apimachinery/meta';
 import { defaultStrategy } from '../../strategy.js';
 import type { Strategy } from '../../strategy.js';
-import { immutable, isConfigMapKey, isObject, obj, str } from '../../platform-validation.js';
+import { isObject, obj, str } from '../../unstructured.js';
+import { immutable, isConfigMapKey } from '../../validation.js';
 
 /** core.MaxSecretSize: the data of a Secret or ConfigMap, 1 MiB. */
 export const maxSecretSize = 1024 * 1024;

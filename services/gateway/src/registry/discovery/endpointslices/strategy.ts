@@ -15,15 +15,9 @@ import type { ApiObject } from '@orch/apimachinery/meta';
 import { isDNS1123Subdomain } from '@orch/apimachinery/meta';
 import { defaultStrategy } from '../../strategy.js';
 import type { Strategy } from '../../strategy.js';
-import {
-  dnsLabel,
-  immutable,
-  isValidIP,
-  list,
-  obj,
-  str,
-  validateProtocol,
-} from '../../platform-validation.js';
+import { validateProtocol } from '../../core/validation.js';
+import { list, obj, str } from '../../unstructured.js';
+import { dnsLabel, immutable, isValidIP } from '../../validation.js';
 
 const addressTypes = ['FQDN', 'IPv4', 'IPv6'];
 export const maxEndpoints = 1000;

@@ -15,8 +15,8 @@ import type { ApiObject } from '@orch/apimachinery/meta';
 import { isDNS1123Label, isDNS1123Subdomain } from '@orch/apimachinery/meta';
 import { defaultStrategy } from '../../strategy.js';
 import type { Strategy } from '../../strategy.js';
-import { isObject, list, obj, str } from '../../platform-validation.js';
-import type { Json } from '../../platform-validation.js';
+import { isObject, list, obj, str } from '../../unstructured.js';
+import type { Json } from '../../unstructured.js';
 
 export const flowSchemaMaxMatchingPrecedence = 10000;
 const distinguisherMethods = ['ByNamespace', 'ByUser'];

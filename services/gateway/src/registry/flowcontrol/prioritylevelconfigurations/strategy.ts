@@ -14,8 +14,8 @@ import type { FieldError, FieldPath } from '@orch/apimachinery/errors';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import { defaultStrategy } from '../../strategy.js';
 import type { Strategy } from '../../strategy.js';
-import { isObject, obj } from '../../platform-validation.js';
-import type { Json } from '../../platform-validation.js';
+import { isObject, obj } from '../../unstructured.js';
+import type { Json } from '../../unstructured.js';
 
 export const maxQueues = 10 * 1000 * 1000;
 /** shufflesharding.MaxHashBits. */

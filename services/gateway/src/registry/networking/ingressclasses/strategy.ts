@@ -15,7 +15,8 @@ import type { ApiObject } from '@orch/apimachinery/meta';
 import { isDNS1123Label, isDNS1123Subdomain } from '@orch/apimachinery/meta';
 import { defaultStrategy } from '../../strategy.js';
 import type { Strategy } from '../../strategy.js';
-import { immutable, isObject, obj, str } from '../../platform-validation.js';
+import { isObject, obj, str } from '../../unstructured.js';
+import { immutable } from '../../validation.js';
 
 export const maxIngressClassControllerLen = 250;
 

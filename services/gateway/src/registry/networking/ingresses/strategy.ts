@@ -10,16 +10,9 @@ import { isDNS1123Subdomain, sameJson } from '@orch/apimachinery/meta';
 import { isDNS1035Label } from '../../admissionregistration/validate-webhook-configuration.js';
 import { defaultStrategy } from '../../strategy.js';
 import type { Strategy } from '../../strategy.js';
-import {
-  isObject,
-  isValidIP,
-  isValidPortName,
-  isValidPortNum,
-  list,
-  obj,
-  str,
-} from '../../platform-validation.js';
-import type { Json } from '../../platform-validation.js';
+import { isObject, list, obj, str } from '../../unstructured.js';
+import type { Json } from '../../unstructured.js';
+import { isValidIP, isValidPortName, isValidPortNum } from '../../validation.js';
 
 export const annotationIngressClass = 'kubernetes.io/ingress.class';
 const pathTypes = ['Exact', 'ImplementationSpecific', 'Prefix'];

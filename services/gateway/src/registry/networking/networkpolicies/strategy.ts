@@ -13,17 +13,10 @@ import type { ApiObject } from '@orch/apimachinery/meta';
 import { validateLabelSelector } from '../../admissionregistration/validate-label-selector.js';
 import { defaultStrategy } from '../../strategy.js';
 import type { Strategy } from '../../strategy.js';
-import {
-  isObject,
-  isValidCIDR,
-  isValidPortName,
-  isValidPortNum,
-  list,
-  obj,
-  str,
-  supportedProtocols,
-} from '../../platform-validation.js';
-import type { Json } from '../../platform-validation.js';
+import { supportedProtocols } from '../../core/validation.js';
+import { isObject, list, obj, str } from '../../unstructured.js';
+import type { Json } from '../../unstructured.js';
+import { isValidCIDR, isValidPortName, isValidPortNum } from '../../validation.js';
 
 const policyTypes = ['Ingress', 'Egress'];
 

@@ -7,14 +7,9 @@ import type { ApiObject } from '@orch/apimachinery/meta';
 import { isQualifiedName, isValidLabelValue } from '@orch/apimachinery/meta';
 import { defaultStrategy } from '../../strategy.js';
 import type { Strategy } from '../../strategy.js';
-import {
-  dnsLabel,
-  immutable,
-  list,
-  nonNegativeQuantity,
-  obj,
-  str,
-} from '../../platform-validation.js';
+import { nonNegativeQuantity } from '../../core/validation.js';
+import { list, obj, str } from '../../unstructured.js';
+import { dnsLabel, immutable } from '../../validation.js';
 
 const tolerationOperators = ['Equal', 'Exists'];
 const taintEffects = ['NoExecute', 'NoSchedule', 'PreferNoSchedule'];

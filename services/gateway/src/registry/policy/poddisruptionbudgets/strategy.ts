@@ -8,7 +8,9 @@ import type { ApiObject } from '@orch/apimachinery/meta';
 import { defaultStrategy } from '../../strategy.js';
 import type { Strategy } from '../../strategy.js';
 import { validateLabelSelector } from '../../admissionregistration/validate-label-selector.js';
-import { intOrPercent, nonNegative, objectAt } from '../../workload-validation.js';
+import { intOrPercent } from '../../apps/validation.js';
+import { nonNegative } from '../../core/validation.js';
+import { objectAt } from '../../unstructured.js';
 
 export function validatePodDisruptionBudget(obj: ApiObject): FieldError[] {
   const s = objectAt(obj, 'spec');

@@ -7,7 +7,8 @@ import type { FieldError } from '@orch/apimachinery/errors';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import { defaultStrategy } from '../../strategy.js';
 import type { Strategy } from '../../strategy.js';
-import { immutable, str } from '../../platform-validation.js';
+import { str } from '../../unstructured.js';
+import { immutable } from '../../validation.js';
 
 export const highestUserDefinablePriority = 1000000000;
 export const systemCriticalPriority = 2 * highestUserDefinablePriority;

@@ -14,7 +14,8 @@ import type { ApiObject } from '@orch/apimachinery/meta';
 import { isQualifiedName } from '@orch/apimachinery/meta';
 import { defaultStrategy } from '../../strategy.js';
 import type { Strategy } from '../../strategy.js';
-import { immutable, list, obj, str } from '../../platform-validation.js';
+import { list, obj, str } from '../../unstructured.js';
+import { immutable } from '../../validation.js';
 import { validateCSIDriverName } from '../validate-csi-driver-name.js';
 
 export const csiNodeIDMaxLength = 192;

@@ -9,7 +9,9 @@ import { isDNS1123Subdomain } from '@orch/apimachinery/meta';
 import { validateLabelSelector } from '../../admissionregistration/validate-label-selector.js';
 import { defaultStrategy } from '../../strategy.js';
 import type { Strategy } from '../../strategy.js';
-import { immutable, nonNegativeQuantity, str } from '../../platform-validation.js';
+import { nonNegativeQuantity } from '../../core/validation.js';
+import { str } from '../../unstructured.js';
+import { immutable } from '../../validation.js';
 
 /** ValidateCSIStorageCapacity. */
 export function validateCSIStorageCapacity(c: ApiObject): FieldError[] {

@@ -15,7 +15,8 @@ import type { ApiObject } from '@orch/apimachinery/meta';
 import { isQualifiedName, sameJson } from '@orch/apimachinery/meta';
 import { defaultStrategy } from '../../strategy.js';
 import type { Strategy } from '../../strategy.js';
-import { immutable, list, obj, str } from '../../platform-validation.js';
+import { list, obj, str } from '../../unstructured.js';
+import { immutable } from '../../validation.js';
 
 export const maxProvisionerParameterSize = 256 * 1024;
 export const maxProvisionerParameterLen = 512;

@@ -8,7 +8,7 @@ import type { ApiObject } from '@orch/apimachinery/meta';
 import { isDNS1123Subdomain, sameJson } from '@orch/apimachinery/meta';
 import { defaultStrategy } from '../../strategy.js';
 import type { Strategy } from '../../strategy.js';
-import { isObject, obj, str } from '../../platform-validation.js';
+import { isObject, obj, str } from '../../unstructured.js';
 import { validateCSIDriverName } from '../validate-csi-driver-name.js';
 
 export const maxAttachedVolumeMetadataSize = 256 * 1024;

@@ -1,7 +1,7 @@
-// Validation shared by the workload kinds, as upstream's pkg/apis/apps/validation and the
-// pod-template parts of pkg/apis/core/validation write it: selectors that must match the
-// template's labels, the restart policies a controller allows, non-negative counts,
-// int-or-percent values and immutable fields, with upstream's field paths and messages.
+// The pod-template parts of upstream's workload validation (pkg/apis/core/validation
+// ValidatePodTemplateSpec, and the selector-and-template checks of ValidateStatefulSetSpec,
+// ValidateDaemonSetSpec, ValidateJobSpec...): selectors that must match the template's labels,
+// the restart policies a controller allows, with upstream's field paths and messages.
 import {
   fieldForbidden,
   fieldInvalid,
@@ -9,66 +9,12 @@ import {
   fieldRequired,
 } from '@orch/apimachinery/errors';
 import type { FieldError, FieldPath } from '@orch/apimachinery/errors';
-import { fieldImmutableErrorMsg, isNegativeErrorMsg, sameJson } from '@orch/apimachinery/meta';
-import type { ApiObject } from '@orch/apimachinery/meta';
 import { labelSelectorFromLabelSelectorObject } from '@orch/apimachinery/selectors';
 import type { LabelSelectorObject } from '@orch/apimachinery/selectors';
-import { validateLabelSelector } from './admissionregistration/validate-label-selector.js';
-import { validatePodSpec } from './core/pods/validate-pod-spec.js';
-
-export type Json = Record<string, unknown>;
-
-export const isObject = (v: unknown): v is Json =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-export const objectAt = (o: unknown, key: string): Json =>
-  isObject(o) && isObject(o[key]) ? o[key] : {};
-export const listAt = (o: unknown, key: string): unknown[] =>
-  isObject(o) && Array.isArray(o[key]) ? o[key] : [];
-/** The spec of an object, created when missing (strategies write defaults into it). */
-export const specOf = (o: ApiObject): Json => (isObject(o['spec']) ? o['spec'] : (o['spec'] = {}));
-
-/** ValidateNonnegativeField. */
-export function nonNegative(value: unknown, path: FieldPath): FieldError[] {
-  return typeof value === 'number' && value < 0
-    ? [fieldInvalid(path, value, isNegativeErrorMsg)]
-    : [];
-}
-
-/** ValidateImmutableField: `<path>: Invalid value: <new>: field is immutable`. */
-export function immutable(next: unknown, old: unknown, path: FieldPath): FieldError[] {
-  return sameJson(next ?? null, old ?? null)
-    ? []
-    : [fieldInvalid(path, next, fieldImmutableErrorMsg)];
-}
-
-const percentMsg =
-  "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')";
-
-/** ValidatePositiveIntOrPercent and IsNotMoreThan100Percent. */
-export function intOrPercent(
-  value: unknown,
-  path: FieldPath,
-  opts: { max100?: boolean } = {}
-): FieldError[] {
-  if (value === undefined || value === null) return [];
-  if (typeof value === 'number') return nonNegative(value, path);
-  if (typeof value !== 'string' || !/^[0-9]+%$/.test(value)) {
-    return [fieldInvalid(path, value, percentMsg)];
-  }
-  if (opts.max100 && Number(value.slice(0, -1)) > 100) {
-    return [fieldInvalid(path, value, 'must not be greater than 100%')];
-  }
-  return [];
-}
-
-/** The value of an int-or-percent of a total (GetScaledValueFromIntOrPercent, rounding up). */
-export function intOrPercentValue(value: unknown, total: number): number {
-  if (typeof value === 'number') return value;
-  if (typeof value === 'string' && value.endsWith('%')) {
-    return Math.ceil((Number(value.slice(0, -1)) * total) / 100);
-  }
-  return 0;
-}
+import { validateLabelSelector } from '../../admissionregistration/validate-label-selector.js';
+import { isObject, listAt, objectAt } from '../../unstructured.js';
+import type { Json } from '../../unstructured.js';
+import { validatePodSpec } from '../pods/validate-pod-spec.js';
 
 /** Whether a metav1.LabelSelector matches a label set (an invalid selector matches nothing). */
 export function selectorMatches(selector: unknown, labels: unknown): boolean {

@@ -1,17 +1,9 @@
-// Validation helpers the platform kinds' strategies share (k8s pkg/apis/core/validation and
-// k8s.io/apimachinery/pkg/util/validation): JSON access, config keys, quantities, IPs and CIDRs,
-// ports, protocols, immutable fields. Messages are upstream's, word for word.
-import { fieldInvalid, fieldNotSupported, fieldRequired } from '@orch/apimachinery/errors';
+// Validation every group's strategies share, as k8s.io/apimachinery writes it (pkg/api/validation,
+// pkg/util/validation, resource.Quantity): immutable fields, config keys, quantities, IPs and
+// CIDRs, port numbers and names, DNS labels. Messages are upstream's, word for word.
+import { fieldInvalid } from '@orch/apimachinery/errors';
 import type { FieldError, FieldPath } from '@orch/apimachinery/errors';
 import { fieldImmutableErrorMsg, isDNS1123Label, sameJson } from '@orch/apimachinery/meta';
-
-export type Json = Record<string, unknown>;
-
-export const isObject = (v: unknown): v is Json =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-export const obj = (v: unknown): Json => (isObject(v) ? v : {});
-export const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-export const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 const configKeyFmt = '[-._a-zA-Z0-9]+';
 const configKeyRegexp = /^[-._a-zA-Z0-9]+$/;
@@ -69,14 +61,6 @@ export function quantityValue(q: unknown): number | undefined {
   return n * (suffixes[m[3] ?? ''] ?? 1);
 }
 
-/** ValidateNonnegativeQuantity. */
-export function nonNegativeQuantity(q: unknown, path: FieldPath): FieldError[] {
-  const v = quantityValue(q);
-  return v !== undefined && v < 0
-    ? [fieldInvalid(path, q, 'must be greater than or equal to 0')]
-    : [];
-}
-
 /** validation.IsValidIP (IPv4 or IPv6). */
 export function isValidIP(value: string): boolean {
   if (/^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.test(value))
@@ -123,16 +107,6 @@ export function isValidPortName(port: string): string[] {
   if (port.startsWith('-') || port.endsWith('-'))
     errs.push("must not begin or end with a hyphen ('-')");
   return errs;
-}
-
-export const supportedProtocols = ['SCTP', 'TCP', 'UDP'] as const;
-
-/** A protocol field: required and one of TCP, UDP, SCTP. */
-export function validateProtocol(protocol: unknown, path: FieldPath): FieldError[] {
-  if (protocol === undefined || protocol === '') return [fieldRequired(path, '')];
-  return supportedProtocols.includes(protocol as never)
-    ? []
-    : [fieldNotSupported(path, protocol, supportedProtocols)];
 }
 
 /** A DNS label field (ValidateDNS1123Label), each message an Invalid error. */
