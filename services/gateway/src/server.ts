@@ -46,7 +46,7 @@ import { ensureSystemPriorityClasses } from './registry/scheduling/priorityclass
 import { NamespaceInformer } from './registry/namespace-informer.js';
 import { CustomResourceServing } from './registry/apiextensions/customresources/custom-resource-serving.js';
 import { buildRestStorage, buildStores } from './registry/rest-storage.js';
-import { restStorageProviders } from './registry/rest-storage-providers.js';
+import { restStorageProviders } from './rest-storage-providers.js';
 import type { Store } from './registry/store.js';
 import type { Cachers } from './cache/cachers.js';
 

@@ -2,7 +2,8 @@
 // RESTStorageProvider, e.g. pkg/registry/apps/rest/storage_apps.go): for each resource of the
 // group, the strategy its Store writes with, the Store itself when the generic one is not
 // enough, and the REST object of each subresource. The gateway builds every Store and
-// subresource from the list of providers (storage-providers.ts); nothing else chooses per kind.
+// subresource from the list of providers (src/rest-storage-providers.ts); nothing else chooses
+// per kind.
 import type { StorageClient } from '@orch/apimachinery/grpc';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import type { Cachers } from '../cache/cachers.js';

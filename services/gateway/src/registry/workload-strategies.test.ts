@@ -6,7 +6,11 @@ import assert from 'node:assert/strict';
 import { realisticObjects } from '@orch/apimachinery/schema-model';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import { builtinResources } from '@orch/apimachinery/registry';
-import { restStorageProviders } from './rest-storage-providers.js';
+import { appsProvider } from './apps/rest-storage-provider.js';
+import { autoscalingProvider } from './autoscaling/rest-storage-provider.js';
+import { batchProvider } from './batch/rest-storage-provider.js';
+import { coreProvider } from './core/rest-storage-provider.js';
+import { policyProvider } from './policy/rest-storage-provider.js';
 import { storedResource, strategyOf } from './rest-storage.js';
 import type { Strategy } from './strategy.js';
 import { cronScheduleError } from './batch/cronjobs/cron-schedule.js';
@@ -17,11 +21,18 @@ const obj = (key: string, change: (o: any) => void = () => {}): ApiObject => {
   change(o);
   return o as ApiObject;
 };
+const providers = [
+  coreProvider(),
+  appsProvider,
+  batchProvider,
+  autoscalingProvider,
+  policyProvider,
+];
 /** The strategy the gateway's Store of `<group>/<resource>` writes with. */
 const strategyFor = (resource: string): Strategy => {
   const def = builtinResources.find((d) => `${d.group}/${d.resource}` === resource);
   assert.ok(def, resource);
-  return strategyOf(storedResource(restStorageProviders(), def), def);
+  return strategyOf(storedResource(providers, def), def);
 };
 const errs = (resource: string, o: ApiObject, old?: ApiObject) => {
   const s = strategyFor(resource);

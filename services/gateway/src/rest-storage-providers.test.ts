@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { builtinResources } from '@orch/apimachinery/registry';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { restStorageProviders } from './rest-storage-providers.js';
-import { storedResource, strategyOf } from './rest-storage.js';
+import { storedResource, strategyOf } from './registry/rest-storage.js';
 
 const providers = restStorageProviders();
 const stored = builtinResources.filter((d) => !d.virtual);
