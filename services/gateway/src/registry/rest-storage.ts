@@ -1,7 +1,8 @@
 // The REST map the installer serves, built from the groups' providers
-// (src/rest-storage-providers.ts): one Store per stored kind, one REST object per subresource and per operation kind (access
-// reviews; authentication brings TokenReview and TokenRequest), keyed
-// `<group>/<version>/<resource>[/<subresource>]` (k8s the RESTStorageProviders' NewRESTStorage).
+// (src/rest-storage-providers.ts): one Store per stored kind, one REST object per subresource
+// and per operation kind (access reviews; authentication brings TokenReview and TokenRequest),
+// keyed `<group>/<version>/<resource>[/<subresource>]` (k8s the RESTStorageProviders'
+// NewRESTStorage).
 import type { ResourceDefinition, ResourceRegistry } from '@orch/apimachinery/registry';
 import { accessReviewStorage } from '../authz/access-reviews.js';
 import type { Authorizer } from '../authz/authorizer.js';
