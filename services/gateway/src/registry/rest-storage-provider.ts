@@ -29,10 +29,10 @@ export type SubresourceFunc = (store: Store, stores: StoreLookup) => Storage | u
 /** How one resource of a group is served; applies to every served version of it. */
 export interface ResourceStorage {
   /**
-   * The strategy of the kind's Store, or how to make it from the served version's definition.
-   * Without: the generic rules (defaultStrategy), with a status subresource when the kind has one.
+   * The strategy of the kind's Store, in every served version. Without: the generic rules
+   * (defaultStrategy), with a status subresource when the kind has one.
    */
-  readonly strategy?: Strategy | ((def: ResourceDefinition) => Strategy);
+  readonly strategy?: Strategy;
   /** Builds the kind's Store when the generic Store is not enough (without: the generic Store). */
   readonly newStore?: (def: ResourceDefinition, strategy: Strategy, deps: StoreDeps) => Store;
   /**

@@ -37,9 +37,10 @@ export function storedResource(
 
 /** The strategy of a stored kind: its provider's, or the generic rules. */
 export function strategyOf(storage: ResourceStorage, def: ResourceDefinition): Strategy {
-  const { strategy } = storage;
-  if (typeof strategy === 'function') return strategy(def);
-  return strategy ?? defaultStrategy({ hasStatus: def.subresources?.includes('status') ?? false });
+  return (
+    storage.strategy ??
+    defaultStrategy({ hasStatus: def.subresources?.includes('status') ?? false })
+  );
 }
 
 /** One Store per stored (not virtual) kind, keyed `<group>/<version>/<resource>`. */

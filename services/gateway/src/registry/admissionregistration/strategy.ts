@@ -4,7 +4,6 @@
 // validation of ./validate-*.ts; policies keep their status apart (status subresource).
 // The expression compile check comes from the options (rest-storage-provider.ts passes the CEL
 // one).
-import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { sameJson } from '@orch/apimachinery/meta';
 import { defaultStrategy } from '../strategy.js';
 import type { Strategy } from '../strategy.js';
@@ -26,43 +25,45 @@ export interface AdmissionRegistrationStrategyOptions {
   checkExpression?: ExpressionCheck;
 }
 
-export function admissionRegistrationStrategy(
-  def: ResourceDefinition,
+const checks = (opts: AdmissionRegistrationStrategyOptions) =>
+  opts.checkExpression ? { checkExpression: opts.checkExpression } : {};
+
+/** MutatingWebhookConfigurations (`mutating`) and ValidatingWebhookConfigurations. */
+export function webhookConfigurationStrategy(
+  mutating: boolean,
   opts: AdmissionRegistrationStrategyOptions = {}
 ): Strategy {
-  const expr = opts.checkExpression ? { checkExpression: opts.checkExpression } : {};
-  const base = defaultStrategy({ hasStatus: def.subresources?.includes('status') ?? false });
-  switch (def.kind) {
-    case 'MutatingWebhookConfiguration':
-    case 'ValidatingWebhookConfiguration': {
-      const mutating = def.kind === 'MutatingWebhookConfiguration';
-      return {
-        ...base,
-        validate: (obj) =>
-          validateWebhookConfiguration(obj, mutating, { ...createWebhookOptions, ...expr }),
-        validateUpdate: (obj, old) =>
-          validateWebhookConfiguration(obj, mutating, webhookUpdateOptions(obj, old, expr)),
-      };
-    }
-    case 'ValidatingAdmissionPolicy':
-      return {
-        ...base,
-        validate: (obj) => validateValidatingAdmissionPolicy(obj, expr),
-        validateUpdate: (obj, old) => [
-          ...validateValidatingAdmissionPolicyUpdate(obj, old, expr),
-          // A status write (the status subresource) is validated as upstream's status strategy.
-          ...(sameJson(obj['status'], old['status'])
-            ? []
-            : validateValidatingAdmissionPolicyStatus(obj)),
-        ],
-      };
-    case 'ValidatingAdmissionPolicyBinding':
-      return {
-        ...base,
-        validate: (obj) => validateValidatingAdmissionPolicyBinding(obj),
-        validateUpdate: (obj) => validateValidatingAdmissionPolicyBinding(obj),
-      };
-    default:
-      return base;
-  }
+  const expr = checks(opts);
+  return {
+    ...defaultStrategy({ hasStatus: false }),
+    validate: (obj) =>
+      validateWebhookConfiguration(obj, mutating, { ...createWebhookOptions, ...expr }),
+    validateUpdate: (obj, old) =>
+      validateWebhookConfiguration(obj, mutating, webhookUpdateOptions(obj, old, expr)),
+  };
 }
+
+/** ValidatingAdmissionPolicies, whose status is a subresource. */
+export function validatingAdmissionPolicyStrategy(
+  opts: AdmissionRegistrationStrategyOptions = {}
+): Strategy {
+  const expr = checks(opts);
+  return {
+    ...defaultStrategy({ hasStatus: true }),
+    validate: (obj) => validateValidatingAdmissionPolicy(obj, expr),
+    validateUpdate: (obj, old) => [
+      ...validateValidatingAdmissionPolicyUpdate(obj, old, expr),
+      // A status write (the status subresource) is validated as upstream's status strategy.
+      ...(sameJson(obj['status'], old['status'])
+        ? []
+        : validateValidatingAdmissionPolicyStatus(obj)),
+    ],
+  };
+}
+
+/** ValidatingAdmissionPolicyBindings. */
+export const validatingAdmissionPolicyBindingStrategy: Strategy = {
+  ...defaultStrategy({ hasStatus: false }),
+  validate: (obj) => validateValidatingAdmissionPolicyBinding(obj),
+  validateUpdate: (obj) => validateValidatingAdmissionPolicyBinding(obj),
+};

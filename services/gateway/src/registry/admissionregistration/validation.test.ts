@@ -23,7 +23,8 @@ import type { ExpressionCheck } from './validate-rules.js';
 import { newPath } from '@orch/apimachinery/errors';
 import { builtinResources } from '@orch/apimachinery/registry';
 import { realisticObjects } from '@orch/apimachinery/schema-model';
-import { admissionRegistrationStrategy } from './strategy.js';
+import { providedStrategy } from '../strategy-test-kit.js';
+import { admissionRegistrationProvider } from './rest-storage-provider.js';
 
 const hook = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({
   name: 'pods.policy.example.com',
@@ -721,7 +722,7 @@ test('the realistic objects of the four kinds (what the fuzzer writes) validate 
       realisticObjects[`${def.group}/${def.version}/${def.kind}`]
     ) as unknown as ApiObject;
     assert.ok(obj, def.kind);
-    const s = admissionRegistrationStrategy(def);
+    const s = providedStrategy(admissionRegistrationProvider, def.resource);
     assert.deepEqual(s.validate(obj), [], def.kind);
     assert.deepEqual(s.validateUpdate(obj, obj), [], def.kind);
   }

@@ -2,7 +2,6 @@
 // names are path segments (`system:basic-user`), rules need verbs and a target, bindings a
 // valid and immutable roleRef. Escalation is checked separately (admission/rbac-escalation/plugin.ts).
 import type { FieldError } from '@orch/apimachinery/errors';
-import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { sameJson } from '@orch/apimachinery/meta';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import { defaultStrategy } from '../strategy.js';
@@ -122,24 +121,33 @@ function validateBinding(obj: ApiObject, namespaced: boolean): FieldError[] {
   return errs;
 }
 
-export function rbacStrategy(def: ResourceDefinition): Strategy {
-  const binding = def.resource.endsWith('bindings');
-  return {
-    ...defaultStrategy({ hasStatus: false }),
-    nameRule: 'path-segment',
-    validate: (obj) =>
-      binding ? validateBinding(obj, def.namespaced) : validateRules(obj, def.namespaced),
-    validateUpdate: (obj: ApiObject, old: ApiObject) => {
-      if (!binding) return validateRules(obj, def.namespaced);
-      const errs = validateBinding(obj, def.namespaced);
-      if (!sameJson(obj['roleRef'], old['roleRef']))
-        errs.push({
-          type: 'FieldValueInvalid',
-          field: 'roleRef',
-          message: 'cannot change roleRef',
-          value: obj['roleRef'],
-        });
-      return errs;
-    },
-  };
-}
+const base: Strategy = { ...defaultStrategy({ hasStatus: false }), nameRule: 'path-segment' };
+
+/** Roles (namespaced) and ClusterRoles: their rules, on create and update alike. */
+const rolesStrategy = (namespaced: boolean): Strategy => ({
+  ...base,
+  validate: (obj) => validateRules(obj, namespaced),
+  validateUpdate: (obj) => validateRules(obj, namespaced),
+});
+
+/** RoleBindings (namespaced) and ClusterRoleBindings: subjects and a roleRef that never changes. */
+const bindingsStrategy = (namespaced: boolean): Strategy => ({
+  ...base,
+  validate: (obj) => validateBinding(obj, namespaced),
+  validateUpdate: (obj: ApiObject, old: ApiObject) => {
+    const errs = validateBinding(obj, namespaced);
+    if (!sameJson(obj['roleRef'], old['roleRef']))
+      errs.push({
+        type: 'FieldValueInvalid',
+        field: 'roleRef',
+        message: 'cannot change roleRef',
+        value: obj['roleRef'],
+      });
+    return errs;
+  },
+});
+
+export const roleStrategy = rolesStrategy(true);
+export const clusterRoleStrategy = rolesStrategy(false);
+export const roleBindingStrategy = bindingsStrategy(true);
+export const clusterRoleBindingStrategy = bindingsStrategy(false);
