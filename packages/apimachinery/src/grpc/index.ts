@@ -1,4 +1,4 @@
-export type { DecodedHistoryEvent, ListResponse, StorageClientOptions } from './storage-client.js';
+export type { StorageClientOptions } from './storage-client.js';
 export { StorageClient } from './storage-client.js';
 export {
   consistencyFromProto,

@@ -19,10 +19,12 @@ import type {
 import { fromGrpcError } from '../errors/index.js';
 import type {
   Consistency,
-  HistoryEvent,
+  DecodedHistoryEvent,
   ListOptions,
+  ListResponse,
   ListResult,
   Preconditions,
+  StorageInterface,
 } from '../storage/index.js';
 import {
   consistencyToProto,
@@ -32,15 +34,6 @@ import {
   listResultFromProto,
   preconditionsToProto,
 } from './storage-mapping.js';
-
-/** A list with each item decoded. */
-export type ListResponse = Omit<ListResult, 'items'> & { items: Record<string, unknown>[] };
-
-/** A change of a replayed history with its objects decoded. */
-export type DecodedHistoryEvent = Omit<HistoryEvent, 'object' | 'prevObject'> & {
-  object: Record<string, unknown>;
-  prevObject?: Record<string, unknown>;
-};
 
 type Json = Record<string, unknown>;
 
@@ -57,7 +50,7 @@ export interface StorageClientOptions {
   historyTimeoutMs?: number;
 }
 
-export class StorageClient {
+export class StorageClient implements StorageInterface {
   readonly #replicas: GrpcStorageClient[];
   #current = 0;
   readonly #timeoutMs: number;

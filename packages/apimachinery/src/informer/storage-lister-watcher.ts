@@ -8,8 +8,7 @@
 // watch cache both read through it: it is the one place that follows the chain.
 import type { NatsConnection, Subscription } from 'nats';
 import { newResourceExpired, toStatusError } from '../errors/index.js';
-import type { DecodedHistoryEvent, ListResponse } from '../grpc/index.js';
-import type { ListOptions } from '../storage/index.js';
+import type { DecodedHistoryEvent, ListOptions, ListResponse } from '../storage/index.js';
 import { decodeWatchMessage, subjectForKey } from '../watch/index.js';
 import type { WatchMessage } from '../watch/index.js';
 import type { ChangeType, ListerWatcher, WatchSink } from './interfaces.js';
@@ -19,7 +18,7 @@ import type { StreamProgress } from './stream-progress.js';
 
 type Obj = Record<string, unknown>;
 
-/** What the source needs of a storage client (StorageClient satisfies it). */
+/** What the source needs of a storage client (every StorageInterface satisfies it). */
 export interface InformerStorage {
   list(req: ListOptions): Promise<ListResponse>;
   history(

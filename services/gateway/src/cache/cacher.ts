@@ -5,7 +5,6 @@
 import type { NatsConnection } from 'nats';
 import { newNotFound, newTooLargeResourceVersion } from '@orch/apimachinery/errors';
 import type { Status } from '@orch/apimachinery/errors';
-import type { StorageClient } from '@orch/apimachinery/grpc';
 import {
   Reflector,
   RevisionCursor,
@@ -14,7 +13,7 @@ import {
 } from '@orch/apimachinery/informer';
 import type { StreamProgress } from '@orch/apimachinery/informer';
 import { parseFieldSelector, parseLabelSelector, fieldValue } from '@orch/apimachinery/selectors';
-import type { Consistency } from '@orch/apimachinery/storage';
+import type { Consistency, StorageInterface } from '@orch/apimachinery/storage';
 import type { WatchMessage } from '@orch/apimachinery/watch';
 import type { Logger } from '@orch/component-base/logs';
 import type { Change, FeedListener } from '../watch/change.js';
@@ -37,7 +36,7 @@ export interface CacheHooks {
 export interface CacherOptions {
   /** Storage key prefix of the type: `/registry/<group>/<resource>/`. */
   prefix: string;
-  storage: StorageClient;
+  storage: StorageInterface;
   nats: NatsConnection;
   log: Logger;
   revisions: RevisionReader;
@@ -81,7 +80,7 @@ export class Cacher {
   readonly cache: WatchCache;
   readonly #lw: StorageListerWatcher;
   readonly #reflector: Reflector;
-  readonly #storage: StorageClient;
+  readonly #storage: StorageInterface;
   readonly #revisions: RevisionReader;
   readonly #hooks: CacheHooks;
   readonly #consistentReadTimeoutMs: number;

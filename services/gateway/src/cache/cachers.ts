@@ -3,7 +3,7 @@
 // types not synced yet; the open watch count (k8s apiserver: one cacher per resource in
 // storagebackend/factory, the informer-sync style readiness).
 import type { NatsConnection } from 'nats';
-import type { StorageClient } from '@orch/apimachinery/grpc';
+import type { StorageInterface } from '@orch/apimachinery/storage';
 import { storagePrefix } from '@orch/apimachinery/registry';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { StreamProgress } from '@orch/apimachinery/informer';
@@ -13,7 +13,7 @@ import type { CacheHooks } from './cacher.js';
 import { RevisionReader } from './revision-reader.js';
 
 export interface CachersOptions {
-  storage: StorageClient;
+  storage: StorageInterface;
   nats: NatsConnection;
   log: Logger;
   /** The current revision of storage (a quorum read), for consistent reads. */

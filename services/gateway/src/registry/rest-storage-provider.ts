@@ -4,7 +4,7 @@
 // enough, and the REST object of each subresource. The gateway builds every Store and
 // subresource from the list of providers (src/rest-storage-providers.ts); nothing else chooses
 // per kind.
-import type { StorageClient } from '@orch/apimachinery/grpc';
+import type { StorageInterface } from '@orch/apimachinery/storage';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import type { Cachers } from '../cache/cachers.js';
 import type { Storage } from './rest.js';
@@ -13,7 +13,7 @@ import type { Strategy } from './strategy.js';
 
 /** What a Store is built on. */
 export interface StoreDeps {
-  readonly storage: StorageClient;
+  readonly storage: StorageInterface;
   readonly cachers: Cachers;
 }
 

@@ -24,8 +24,7 @@ import {
   toStatusError,
 } from '@orch/apimachinery/errors';
 import type { FieldError } from '@orch/apimachinery/errors';
-import type { StorageClient } from '@orch/apimachinery/grpc';
-import type { ListOptions } from '@orch/apimachinery/storage';
+import type { ListOptions, StorageInterface } from '@orch/apimachinery/storage';
 import {
   fillObjectMetaSystemFields,
   wipeObjectMetaSystemFields,
@@ -65,7 +64,7 @@ const maxConflictRetries = 10;
 export class Store implements StandardStorage {
   readonly def: ResourceDefinition;
   readonly strategy: Strategy;
-  readonly #storage: StorageClient;
+  readonly #storage: StorageInterface;
   readonly #cachers: Cachers | undefined;
   /** How this kind's stored JSON starts when it can be answered as it is (listJson). */
   readonly #jsonHead: Buffer;
@@ -88,7 +87,7 @@ export class Store implements StandardStorage {
   constructor(
     def: ResourceDefinition,
     strategy: Strategy,
-    storage: StorageClient,
+    storage: StorageInterface,
     cachers?: Cachers
   ) {
     this.def = def;

@@ -8,8 +8,8 @@
 import type { Etcd3, IEvent } from 'etcd3';
 import { newBadRequest, newResourceExpired } from '@orch/apimachinery/errors';
 import type { HistoryEvent } from '@orch/apimachinery/storage';
+import { isTypePrefix, prefixEnd, withResourceVersion } from '@orch/apimachinery/storage';
 import { interpretEtcdError } from './errors.js';
-import { isTypePrefix, prefixEnd, withResourceVersion } from './keys.js';
 import { WatchCompactedError, openRawWatch } from './raw-watch.js';
 
 /** Translates one etcd event; resourceVersion of a deleted object is the deletion revision. */

@@ -19,16 +19,17 @@ import type {
   ListResult,
   Preconditions,
 } from '@orch/apimachinery/storage';
-import { decodeContinue, encodeContinue } from '@orch/apimachinery/storage';
-import { interpretEtcdError } from './errors.js';
 import {
+  decodeContinue,
   decodeFromStorage,
+  encodeContinue,
   encodeForStorage,
   groupResourceOf,
   prefixEnd,
   validatePrefix,
   withResourceVersion,
-} from './keys.js';
+} from '@orch/apimachinery/storage';
+import { interpretEtcdError } from './errors.js';
 
 export interface StoreOptions {
   /** Largest object accepted, in bytes (etcd's default request limit is 1.5 MiB). */

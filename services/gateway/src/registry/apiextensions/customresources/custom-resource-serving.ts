@@ -6,7 +6,7 @@
 // removes them. The watch cache of a custom resource is the Cachers' own, made on first use.
 import type { CustomResourceDefinition } from '@orch/apimachinery/apiextensions';
 import { apiextensionsGroup, evaluateSchemaRules } from '@orch/apimachinery/apiextensions';
-import type { StorageClient } from '@orch/apimachinery/grpc';
+import type { StorageInterface } from '@orch/apimachinery/storage';
 import type { Informer } from '@orch/apimachinery/informer';
 import type { ResourceDefinition, ResourceRegistry } from '@orch/apimachinery/registry';
 import type { Logger } from '@orch/component-base/logs';
@@ -27,7 +27,7 @@ export interface CustomResourceServingDeps {
   registry: ResourceRegistry;
   /** The installer's REST map, changed in place. */
   rest: Map<string, Storage>;
-  storage: StorageClient;
+  storage: StorageInterface;
   cachers: Cachers;
   log: Logger;
   /** The x-kubernetes-validations rules (default: crd-cel's evaluateSchemaRules). */

@@ -5,12 +5,11 @@
 import { applyDefaults } from '@orch/apimachinery/apiextensions';
 import type { JSONSchemaProps } from '@orch/apimachinery/apiextensions';
 import { StatusError, newMethodNotSupported } from '@orch/apimachinery/errors';
-import type { StorageClient } from '@orch/apimachinery/grpc';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { formatApiVersion } from '@orch/apimachinery/schema';
 import type { GroupVersion } from '@orch/apimachinery/schema';
-import type { ListOptions } from '@orch/apimachinery/storage';
+import type { ListOptions, StorageInterface } from '@orch/apimachinery/storage';
 import type { Cachers } from '../../../cache/cachers.js';
 import type { Change, FeedListener } from '../../../watch/change.js';
 import type { CreateOptions, GetOptions, ObjectList, RestContext } from '../../rest.js';
@@ -32,7 +31,7 @@ export function hasDefaults(s: JSONSchemaProps | undefined): boolean {
 }
 
 export class CustomResourceStore extends Store {
-  readonly #storageClient: StorageClient;
+  readonly #storageClient: StorageInterface;
   readonly #cacherSet: Cachers | undefined;
   readonly #schema: JSONSchemaProps | undefined;
   readonly #converter: CustomResourceConverter;
@@ -40,7 +39,7 @@ export class CustomResourceStore extends Store {
   constructor(
     def: ResourceDefinition,
     strategy: Strategy,
-    storage: StorageClient,
+    storage: StorageInterface,
     cachers: Cachers | undefined,
     converter: CustomResourceConverter
   ) {

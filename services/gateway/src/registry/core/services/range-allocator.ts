@@ -8,7 +8,7 @@ import {
   isNotFound,
   newInternalError,
 } from '@orch/apimachinery/errors';
-import type { StorageClient } from '@orch/apimachinery/grpc';
+import type { StorageInterface } from '@orch/apimachinery/storage';
 import { dynamicOffset } from './service-ranges.js';
 
 /** Why an offset could not be had. */
@@ -19,13 +19,13 @@ type Json = Record<string, unknown>;
 const maxAttempts = 100;
 
 export class RangeAllocator {
-  readonly #storage: StorageClient;
+  readonly #storage: StorageInterface;
   readonly #key: string;
   /** The range's text as stored (a change of flag is refused, as upstream). */
   readonly #range: string;
   readonly size: number;
 
-  constructor(storage: StorageClient, key: string, range: string, size: number) {
+  constructor(storage: StorageInterface, key: string, range: string, size: number) {
     this.#storage = storage;
     this.#key = key;
     this.#range = range;

@@ -4,7 +4,7 @@
 // releaseIPs, the transaction whose Commit or Revert the REST's finish function calls).
 import { fieldInvalid, newInternalError, newInvalid, newPath } from '@orch/apimachinery/errors';
 import type { FieldError } from '@orch/apimachinery/errors';
-import type { StorageClient } from '@orch/apimachinery/grpc';
+import type { StorageInterface } from '@orch/apimachinery/storage';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import { RangeAllocator } from './range-allocator.js';
 import { familyOf } from './service-ranges.js';
@@ -53,7 +53,7 @@ export class ServiceAllocator {
   readonly #onReleaseError: (err: unknown) => void;
 
   constructor(
-    storage: StorageClient,
+    storage: StorageInterface,
     ranges: ServiceRanges,
     onReleaseError: (err: unknown) => void = () => {}
   ) {

@@ -2,7 +2,7 @@
 // (pkg/registry/core/service/storage/storage.go: beginCreate, beginUpdate, afterDelete). Cluster
 // IPs and node ports are handed out before the write and given back when it fails; what an
 // update drops, and all a deleted Service held, is given back once the write is done.
-import type { StorageClient } from '@orch/apimachinery/grpc';
+import type { StorageInterface } from '@orch/apimachinery/storage';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import type { Cachers } from '../../../cache/cachers.js';
@@ -24,7 +24,7 @@ export class ServiceStore extends Store {
   constructor(
     def: ResourceDefinition,
     strategy: Strategy,
-    storage: StorageClient,
+    storage: StorageInterface,
     cachers: Cachers | undefined,
     alloc: ServiceAllocator
   ) {

@@ -1,6 +1,8 @@
-// Key arithmetic and object (de)serialisation for /registry/<group>/<resource>/[<ns>/]<name>.
-import { newBadRequest } from '@orch/apimachinery/errors';
-import type { GroupResource } from '@orch/apimachinery/errors';
+// Key arithmetic and object (de)serialisation for /registry/<group>/<resource>/[<ns>/]<name>:
+// the storage service's format, shared with the in-memory storage of the tests so that both
+// store and answer the same bytes.
+import { newBadRequest } from '../errors/index.js';
+import type { GroupResource } from '../errors/index.js';
 
 /** The end of the key range that holds every key starting with prefix (etcd's prefix end). */
 export function prefixEnd(prefix: string): string {
