@@ -198,7 +198,7 @@ export class MemoryStorage implements StorageInterface {
         const gr = groupResourceOf(key);
         throw newAlreadyExists(gr, gr.name);
       }
-      return Promise.resolve(parse(withResourceVersion(value, this.#put(key, value))));
+      return Promise.resolve(parse(withResourceVersion(value, this.#write(key, value))));
     });
   }
 
@@ -206,7 +206,7 @@ export class MemoryStorage implements StorageInterface {
     return wire(() => {
       const value = this.#encode(object);
       this.#checkPreconditions(key, pre);
-      return Promise.resolve(parse(withResourceVersion(value, this.#put(key, value))));
+      return Promise.resolve(parse(withResourceVersion(value, this.#write(key, value))));
     });
   }
 
@@ -237,7 +237,7 @@ export class MemoryStorage implements StorageInterface {
         throw newResourceExpired(`too old resource version: ${afterRevision} (${this.#compacted})`);
       }
       const sentinel = prefixEnd(prefix);
-      const until = this.#put(sentinel, Buffer.from(String(Date.now())));
+      const until = this.#write(sentinel, Buffer.from(String(Date.now())));
       return Promise.resolve({ until, changes: this.#changes(prefix, sentinel, afterRevision) });
     });
     // Delivered after the call returned, as the gRPC stream's events arrive.
@@ -315,11 +315,7 @@ export class MemoryStorage implements StorageInterface {
     return kv;
   }
 
-  /** Writes a value at the next revision; answers that revision. */
-  #put(key: string, value: Buffer): number {
-    return this.#write(key, value);
-  }
-
+  /** Writes a value (undefined: a deletion) at the next revision; answers that revision. */
   #write(key: string, value: Buffer | undefined): number {
     const revision = ++this.#revision;
     let versions = this.#keys.get(key);
