@@ -9,6 +9,7 @@ import type { ApiObject } from '@orch/apimachinery/meta';
 import { ResourceRegistry, builtinResources } from '@orch/apimachinery/registry';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { MemoryStorage } from '@orch/testing/memory-storage';
+import { horizontalPodAutoscalerStrategy } from './autoscaling/horizontalpodautoscalers/strategy.js';
 import { configMapStrategy } from './core/configmaps/strategy.js';
 import type { RestContext } from './rest.js';
 import { Store } from './store.js';
@@ -315,4 +316,42 @@ test('list pages through one snapshot with limit and continue, in key order', as
       ?.toString()
       .startsWith('{"apiVersion":"v1","kind":"ConfigMap","metadata":{"resourceVersion"')
   );
+});
+
+test('a kind stored at another version is converted on the way in and out (autoscaling/v1 HPAs stored as v2)', async () => {
+  const def = registry.lookup(
+    'autoscaling',
+    'v1',
+    'horizontalpodautoscalers'
+  ) as ResourceDefinition;
+  const storage = new MemoryStorage();
+  const store = new Store(def, horizontalPodAutoscalerStrategy, storage);
+  const hpa = {
+    apiVersion: 'autoscaling/v1',
+    kind: 'HorizontalPodAutoscaler',
+    metadata: { name: 'web', namespace: 'ns' },
+    spec: {
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+      minReplicas: 1,
+      maxReplicas: 5,
+      targetCPUUtilizationPercentage: 70,
+    },
+  } as ApiObject;
+  const created = await store.create(ctx, hpa, write);
+  assert.equal(created.apiVersion, 'autoscaling/v1');
+  assert.equal(
+    (created['spec'] as { targetCPUUtilizationPercentage?: number }).targetCPUUtilizationPercentage,
+    70
+  );
+  const stored = await storage.get(store.key('ns', 'web'), 'MOST_RECENT');
+  assert.equal(stored['apiVersion'], 'autoscaling/v2');
+  assert.deepEqual((stored['spec'] as { metrics?: unknown[] }).metrics, [
+    {
+      type: 'Resource',
+      resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } },
+    },
+  ]);
+  const listed = await store.list(ctx, { consistency: 'MOST_RECENT' });
+  assert.equal(listed.items[0]?.apiVersion, 'autoscaling/v1');
+  assert.deepEqual(listed.items[0]?.['spec'], created['spec']);
 });
