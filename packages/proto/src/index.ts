@@ -115,6 +115,14 @@ export type {
   AdmitResponse,
   AdmitResponse__Output,
 } from './generated/types/orch/admission/v1/AdmitResponse.js';
+export type {
+  ListPluginsRequest,
+  ListPluginsRequest__Output,
+} from './generated/types/orch/admission/v1/ListPluginsRequest.js';
+export type {
+  ListPluginsResponse,
+  ListPluginsResponse__Output,
+} from './generated/types/orch/admission/v1/ListPluginsResponse.js';
 export type { Phase as AdmissionPhase } from './generated/types/orch/admission/v1/Phase.js';
 
 /** The orch.certificates.v1 package (the certificates service; its messages are admission's). */

@@ -8,10 +8,12 @@ import type { Registry } from 'prom-client';
 import type { FieldError } from '@orch/apimachinery/errors';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import type {
-  AdmissionCallRequest,
   AdmissionOperation,
+  AdmissionPluginInterface,
   AdmissionServicePluginName,
-} from '@orch/apimachinery/grpc';
+  Plugins,
+} from '@orch/apimachinery/admission';
+import type { AdmissionCallRequest } from '@orch/apimachinery/grpc';
 import type { Logger } from '@orch/component-base/logs';
 
 export type Operation = AdmissionOperation;
@@ -36,14 +38,16 @@ export interface AdmissionContext {
 export type ServicePluginName = AdmissionServicePluginName;
 
 /**
- * One plugin of the service (k8s admission.Interface with MutationInterface and
- * ValidationInterface). `admit` may replace `req.object`; `validate` changes nothing.
+ * One plugin of the service: the plugin contract of the three processes
+ * (`@orch/apimachinery/admission`, k8s admission.Interface with MutationInterface and
+ * ValidationInterface) over the Admit call's request. `admit` may replace `req.object`;
+ * `validate` changes nothing.
  */
-export interface ServicePlugin {
-  readonly name: ServicePluginName;
-  handles(operation: Operation): boolean;
-  admit?(req: AdmissionRequest, ctx: AdmissionContext): Promise<void>;
-  validate?(req: AdmissionRequest, ctx: AdmissionContext): Promise<void>;
+export interface ServicePlugin extends AdmissionPluginInterface<
+  AdmissionRequest,
+  AdmissionContext,
+  ServicePluginName
+> {
   /**
    * Could `validate` act on a request for this resource and operation, whatever the object?
    * Asked at the mutating phase so that the gateway may leave out a validating call no plugin
@@ -88,10 +92,16 @@ export type MatchConditionsCompiler = (
   path: string
 ) => { conditions: MatchConditions; errors: FieldError[] };
 
+/** How a plugin is built, from what it is given. */
+export type PluginFactory = (deps: PluginDeps) => ServicePlugin;
+
 /**
- * What a plugin factory is given. Each plugin folder exports a factory
- * `(deps: PluginDeps) => ServicePlugin` (or several plugins); `plugins.ts` names them.
+ * The service's registered plugins. Each plugin module exports its name and
+ * `register(plugins)`; `plugins.ts` registers them all.
  */
+export type ServicePlugins = Plugins<'admission', PluginFactory>;
+
+/** What a plugin factory is given. */
 export interface PluginDeps {
   listers: Listers;
   /** Metrics go here (upstream's names where they exist). */

@@ -12,7 +12,7 @@ import type { AdmissionConfig } from './config.js';
 import { admissionService, newAdmissionMetrics } from './grpc/admission-service.js';
 import type { AdmissionMetrics } from './grpc/admission-service.js';
 import { InformerListers } from './listers.js';
-import { newPlugins } from './plugins.js';
+import { newPlugins, servedPlugins } from './plugins.js';
 
 export class AdmissionServer implements Runnable {
   readonly registry: Registry;
@@ -65,6 +65,7 @@ export class AdmissionServer implements Runnable {
             definition: admissionProto.orch.admission.v1.Admission.service,
             implementation: admissionService({
               plugins,
+              served: servedPlugins(this.#config.factories),
               metrics: this.#metrics,
               log,
               ready: () => this.#ready,

@@ -32,14 +32,13 @@ import { builtinResources } from '@orch/apimachinery/registry';
 import { serviceAddressProblem } from '@orch/apimachinery/webhook';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import {
-  allOrderedPlugins,
   defaultOnPlugins,
   enabledPluginNames,
-  isCertificatePlugin,
-  isServicePlugin,
-} from './admission/chain.js';
+  isPlacedIn,
+  pluginsPlacedIn,
+} from '@orch/apimachinery/admission';
+import type { PluginName } from '@orch/apimachinery/admission';
 import { enabledResources } from './resourceconfig/resource-config.js';
-import type { PluginName } from './admission/chain.js';
 import {
   authenticationConfig,
   authenticationFlags,
@@ -375,7 +374,7 @@ export function validateGatewayOptions(o: CompletedGatewayOptions): string[] {
   if (mode === 'RBAC' && !o.authorizerAddress) {
     errors.push('--authorization-mode=RBAC needs --authorizer-servers');
   }
-  const inService = o.admissionPlugins.filter(isServicePlugin);
+  const inService = o.admissionPlugins.filter((n) => isPlacedIn(n, 'admission'));
   if (inService.length > 0 && !o.admissionAddress) {
     errors.push(
       `admission plugins ${inService.join(', ')} run in the admission service: they need --admission-servers`
@@ -434,17 +433,16 @@ export function gatewayOptions(argv?: string[]): ValidGatewayOptions {
   return completed as ValidGatewayOptions;
 }
 
-/** The help of --enable-admission-plugins, from the chain's own lists. */
+/** The help of --enable-admission-plugins, from the one list of plugins. */
 function enableAdmissionPluginsHelp(): string {
-  const where = (n: string): string =>
-    isServicePlugin(n) ? 'service' : isCertificatePlugin(n) ? 'certificates' : 'gateway';
-  const list = (w: string): string => allOrderedPlugins.filter((n) => where(n) === w).join(', ');
+  const list = (w: 'gateway' | 'admission' | 'certificates'): string =>
+    pluginsPlacedIn(w).join(', ');
   return (
     'Admission plugins to turn on beside the default ones, comma-separated. ' +
     `In the gateway: ${list('gateway')} (RBACEscalationPrevention is ours: upstream checks escalation in the RBAC registry, not in admission); ` +
-    `in the admission service (--admission-servers): ${list('service')}; ` +
+    `in the admission service (--admission-servers): ${list('admission')}; ` +
     `in the certificates service (--certificates-servers): ${list('certificates')}. ` +
     `On by default: ${defaultOnPlugins.join(', ')}. ` +
-    'Whatever the order given, they run in the fixed order of admission/chain.ts.'
+    'Whatever the order given, they run in the fixed order of @orch/apimachinery/admission.'
   );
 }

@@ -15,12 +15,11 @@ import type { TLSSocket } from 'node:tls';
 import type { ResourceDefinition, ResourceRegistry } from '@orch/apimachinery/registry';
 import { Deferred, aborted } from '@orch/component-base/run';
 import type { Runnable } from '@orch/component-base/run';
+import { deprecatedPlugins } from '@orch/apimachinery/admission';
 import { newAdmissionChain } from './admission/chain.js';
-import { namespaceAutoProvision } from './admission/namespace-auto-provision/plugin.js';
-import { namespaceExists } from './admission/namespace-exists/plugin.js';
-import { namespaceLifecycle } from './admission/namespace-lifecycle/plugin.js';
-import { ownerReferencesPermissionEnforcement } from './admission/owner-references-permission-enforcement/plugin.js';
-import { rbacEscalationPrevention } from './admission/rbac-escalation/plugin.js';
+import type { GatewayPluginDeps } from './admission/interfaces.js';
+import { newGatewayPlugins } from './admission/plugins.js';
+import { checkServedPlugins } from './admission/served-plugins.js';
 import { servicePlugins } from './admission/service/service-plugins.js';
 import { certificatePlugins } from './admission/certificates/certificate-plugins.js';
 import { PolicyWatch } from './authz/caching-authorizer.js';
@@ -104,23 +103,26 @@ export class GatewayServer implements Runnable {
       log: log.child({ component: 'custom-resources' }),
       webhookServiceAddresses: options.webhookServiceAddresses,
     });
+    const gatewayPlugins = newGatewayPlugins();
+    const pluginDeps: GatewayPluginDeps = {
+      registry,
+      namespaces,
+      namespaceCache: informer,
+      authorizer: authz.authorizer,
+      reviewer: authz.reviewer,
+      roles: stores.get('rbac.authorization.orch.io/v1/roles'),
+      clusterRoles: stores.get('rbac.authorization.orch.io/v1/clusterroles'),
+    };
     const resources = resourceHandler({
       registry,
       deprecatedApis: metrics.requestedDeprecatedApis,
       rest,
       admission: newAdmissionChain(
-        {
-          NamespaceAutoProvision: () => namespaceAutoProvision(registry, namespaces, informer),
-          NamespaceLifecycle: () => namespaceLifecycle(registry, namespaces, informer),
-          NamespaceExists: () => namespaceExists(registry, namespaces, informer),
-          RBACEscalationPrevention: () =>
-            rbacEscalationPrevention({
-              ...authz,
-              roles: stores.get('rbac.authorization.orch.io/v1/roles'),
-              clusterRoles: stores.get('rbac.authorization.orch.io/v1/clusterroles'),
-            }),
-          OwnerReferencesPermissionEnforcement: () =>
-            ownerReferencesPermissionEnforcement({ authorizer: authz.authorizer, registry }),
+        (name) => {
+          const factory = gatewayPlugins.factory(name);
+          if (!factory)
+            throw new Error(`admission plugin ${name} is not registered in the gateway`);
+          return factory(pluginDeps);
         },
         options.admissionPlugins,
         config.admission
@@ -135,12 +137,10 @@ export class GatewayServer implements Runnable {
     });
     // end of REST storage
     // Upstream warns when its deprecated plugins are enabled (plugin/pkg/admission/admit, deny).
-    for (const name of ['AlwaysAdmit', 'AlwaysDeny'] as const) {
-      if (options.admissionPlugins.includes(name)) {
-        log.warn(
-          `${name} admission controller is deprecated. Please use a real admission controller instead.`
-        );
-      }
+    for (const name of deprecatedPlugins(options.admissionPlugins)) {
+      log.warn(
+        `${name} admission controller is deprecated. Please use a real admission controller instead.`
+      );
     }
 
     this.#namespaces = namespaces;
@@ -272,6 +272,16 @@ export class GatewayServer implements Runnable {
     return this.#serving.promise;
   }
 
+  /** Resolves when every service the enabled plugins run in serves them; throws if one does not. */
+  async #checkServedPlugins(signal: AbortSignal): Promise<void> {
+    const { options, admission, certificates } = this.#config;
+    const enabled = options.admissionPlugins;
+    await Promise.all([
+      admission && checkServedPlugins('admission', admission.client, enabled, signal),
+      certificates && checkServedPlugins('certificates', certificates.client, enabled, signal),
+    ]);
+  }
+
   async run(signal: AbortSignal): Promise<void> {
     const { options, log } = this.#config;
     const server = this.server;
@@ -296,7 +306,18 @@ export class GatewayServer implements Runnable {
       log.info('gateway serving', { address: `https://${options.address}:${port}` });
       this.#serving.resolve(port);
 
-      await aborted(signal);
+      // A service that does not serve the plugins this gateway places there stops the gateway.
+      const checks = new AbortController();
+      let mismatch: unknown;
+      const failed = new Promise<void>((resolve) => {
+        this.#checkServedPlugins(checks.signal).catch((err: unknown) => {
+          mismatch = err;
+          resolve();
+        });
+      });
+      await Promise.race([aborted(signal), failed]);
+      checks.abort();
+      if (mismatch) log.error('admission plugins do not match', { err: String(mismatch) });
       // readyz fails first; then the listener closes, watches end, idle HTTP/1.1 connections
       // close (and the others once their request is answered) and HTTP/2 sessions get GOAWAY (no
       // new streams); requests in flight finish, and whatever still runs after the grace has its
@@ -319,6 +340,7 @@ export class GatewayServer implements Runnable {
       this.#policyWatch?.stop();
       this.#authn.stop();
       await this.#audit?.close();
+      if (mismatch) throw mismatch;
     } catch (err) {
       this.#serving.reject(err);
       throw err;

@@ -14,8 +14,8 @@ export interface AdmissionClientOptions {
   timeoutMs?: number;
 }
 
-/** What an Admit client needs of a generated stub (the admission and certificates services share the call). */
-type AdmitStub = Pick<GrpcAdmissionClient, 'Admit' | 'getChannel' | 'close'>;
+/** What an Admit client needs of a generated stub (the admission and certificates services share the calls). */
+type AdmitStub = Pick<GrpcAdmissionClient, 'Admit' | 'ListPlugins' | 'getChannel' | 'close'>;
 
 /**
  * One Admit call over a stub: a deadline on every call, errors rebuilt as StatusError naming
@@ -55,6 +55,16 @@ export class AdmitClient {
           }
         }
       );
+    });
+  }
+
+  /** The plugins the service serves, in the order they run. */
+  listPlugins(): Promise<string[]> {
+    return new Promise((resolve, reject) => {
+      this.#client.ListPlugins({}, { deadline: Date.now() + this.#timeoutMs }, (err, res) => {
+        if (err || !res) return reject(fromGrpcError(err, `${this.#what} ListPlugins`));
+        resolve(res.plugins);
+      });
     });
   }
 

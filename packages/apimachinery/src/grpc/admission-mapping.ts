@@ -11,45 +11,11 @@ import type {
 import type { UserInfo } from '../auth/index.js';
 import { isStatus } from '../errors/index.js';
 import type { Status, StatusDetails } from '../errors/index.js';
+import type { AdmissionOperation } from '../admission/index.js';
 import type { ApiObject } from '../meta/index.js';
 import type { GroupVersionKind, GroupVersionResource } from '../schema/index.js';
 
-export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
-
-/**
- * The plugins an admission service runs, by the names the admission flags use, in upstream's
- * order: what a gateway may name in a call.
- */
-export const admissionServicePluginNames = [
-  'AlwaysAdmit',
-  'LimitPodHardAntiAffinityTopology',
-  'LimitRanger',
-  'ServiceAccount',
-  'NodeRestriction',
-  'TaintNodesByCondition',
-  'AlwaysPullImages',
-  'ImagePolicyWebhook',
-  'PodSecurity',
-  'PodNodeSelector',
-  'Priority',
-  'DefaultTolerationSeconds',
-  'PodTolerationRestriction',
-  'EventRateLimit',
-  'ExtendedResourceToleration',
-  'DefaultStorageClass',
-  'StorageObjectInUseProtection',
-  'PersistentVolumeClaimResize',
-  'RuntimeClass',
-  'DefaultIngressClass',
-  'DenyServiceExternalIPs',
-  'MutatingAdmissionWebhook',
-  'ValidatingAdmissionPolicy',
-  'ValidatingAdmissionWebhook',
-  'ResourceQuota',
-  'AlwaysDeny',
-] as const;
-
-export type AdmissionServicePluginName = (typeof admissionServicePluginNames)[number];
+export type { AdmissionOperation };
 export type AdmissionPhaseName = 'mutating' | 'validating';
 
 /** One write's attributes (the admission service's AdmissionRequest). */

@@ -32,13 +32,11 @@ export type {
   AdmissionCallRequest,
   AdmissionOperation,
   AdmissionPhaseName,
-  AdmissionServicePluginName,
   AdmitCall,
   AdmitResult,
 } from './admission-mapping.js';
 export {
   AdmissionMappingError,
-  admissionServicePluginNames,
   admitCallFromProto,
   admitCallToProto,
   admitResultFromProto,

@@ -12,6 +12,10 @@ export const admissionDescriptor = {
                     "Admit": {
                       "requestType": "AdmitRequest",
                       "responseType": "AdmitResponse"
+                    },
+                    "ListPlugins": {
+                      "requestType": "ListPluginsRequest",
+                      "responseType": "ListPluginsResponse"
                     }
                   }
                 },
@@ -194,6 +198,18 @@ export const admissionDescriptor = {
                     "validating_phase_idle": {
                       "type": "bool",
                       "id": 6
+                    }
+                  }
+                },
+                "ListPluginsRequest": {
+                  "fields": {}
+                },
+                "ListPluginsResponse": {
+                  "fields": {
+                    "plugins": {
+                      "rule": "repeated",
+                      "type": "string",
+                      "id": 1
                     }
                   }
                 }

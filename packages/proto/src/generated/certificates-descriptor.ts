@@ -12,6 +12,10 @@ export const certificatesDescriptor = {
                     "Admit": {
                       "requestType": "orch.admission.v1.AdmitRequest",
                       "responseType": "orch.admission.v1.AdmitResponse"
+                    },
+                    "ListPlugins": {
+                      "requestType": "orch.admission.v1.ListPluginsRequest",
+                      "responseType": "orch.admission.v1.ListPluginsResponse"
                     }
                   }
                 }
@@ -28,6 +32,10 @@ export const certificatesDescriptor = {
                     "Admit": {
                       "requestType": "AdmitRequest",
                       "responseType": "AdmitResponse"
+                    },
+                    "ListPlugins": {
+                      "requestType": "ListPluginsRequest",
+                      "responseType": "ListPluginsResponse"
                     }
                   }
                 },
@@ -210,6 +218,18 @@ export const certificatesDescriptor = {
                     "validating_phase_idle": {
                       "type": "bool",
                       "id": 6
+                    }
+                  }
+                },
+                "ListPluginsRequest": {
+                  "fields": {}
+                },
+                "ListPluginsResponse": {
+                  "fields": {
+                    "plugins": {
+                      "rule": "repeated",
+                      "type": "string",
+                      "id": 1
                     }
                   }
                 }

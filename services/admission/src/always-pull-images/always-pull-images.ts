@@ -13,7 +13,17 @@ import {
 } from '@orch/apimachinery/errors';
 import type { FieldError } from '@orch/apimachinery/errors';
 import type { ApiObject } from '@orch/apimachinery/meta';
-import type { AdmissionRequest, Operation, PluginDeps, ServicePlugin } from '../interfaces.js';
+import type {
+  AdmissionRequest,
+  Operation,
+  PluginDeps,
+  ServicePlugin,
+  ServicePluginName,
+  ServicePlugins,
+} from '../interfaces.js';
+
+/** The plugin's name, as the admission flags spell it. */
+export const pluginName = 'AlwaysPullImages' satisfies ServicePluginName;
 
 interface Container {
   name?: string;
@@ -77,7 +87,7 @@ function isUpdateWithNoNewImages(req: AdmissionRequest): boolean {
 
 export function newAlwaysPullImages(_deps: PluginDeps): ServicePlugin {
   return {
-    name: 'AlwaysPullImages',
+    name: pluginName,
     handles: (op: Operation) => op === 'CREATE' || op === 'UPDATE',
     async admit(req) {
       if (shouldIgnore(req) || isUpdateWithNoNewImages(req)) return;
@@ -110,4 +120,9 @@ export function newAlwaysPullImages(_deps: PluginDeps): ServicePlugin {
       }
     },
   };
+}
+
+/** Registers the plugin (upstream's Register). */
+export function register(plugins: ServicePlugins): void {
+  plugins.register(pluginName, newAlwaysPullImages);
 }

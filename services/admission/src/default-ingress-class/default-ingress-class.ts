@@ -6,7 +6,17 @@
 // first by name), as upstream; when none is, the Ingress is left without a class.
 import type { ApiObject } from '@orch/apimachinery/meta';
 import { newest } from '../default-storage-class/default-storage-class.js';
-import type { AdmissionRequest, ObjectLister, PluginDeps, ServicePlugin } from '../interfaces.js';
+import type {
+  AdmissionRequest,
+  ObjectLister,
+  PluginDeps,
+  ServicePlugin,
+  ServicePluginName,
+  ServicePlugins,
+} from '../interfaces.js';
+
+/** The plugin's name, as the admission flags spell it. */
+export const pluginName = 'DefaultIngressClass' satisfies ServicePluginName;
 
 export const isDefaultIngressClassAnnotation = 'ingressclass.orch.io/is-default-class';
 /** The class before `spec.ingressClassName` (networking v1beta1 AnnotationIngressClass). */
@@ -28,7 +38,7 @@ export const defaultIngressClass = (classes: readonly ApiObject[]): ApiObject | 
 export function newDefaultIngressClass(deps: PluginDeps): ServicePlugin {
   let lister: Promise<ObjectLister> | undefined;
   return {
-    name: 'DefaultIngressClass',
+    name: pluginName,
     handles: (op) => op === 'CREATE',
     mayValidate: async () => false,
     async admit(req) {
@@ -44,4 +54,9 @@ export function newDefaultIngressClass(deps: PluginDeps): ServicePlugin {
       req.object = ingress;
     },
   };
+}
+
+/** Registers the plugin (upstream's Register). */
+export function register(plugins: ServicePlugins): void {
+  plugins.register(pluginName, newDefaultIngressClass);
 }

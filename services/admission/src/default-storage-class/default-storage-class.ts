@@ -6,7 +6,17 @@
 // When several are, the newest wins (then the first by name), as upstream since 1.26; when none
 // is, the claim is left without a class.
 import type { ApiObject } from '@orch/apimachinery/meta';
-import type { AdmissionRequest, ObjectLister, PluginDeps, ServicePlugin } from '../interfaces.js';
+import type {
+  AdmissionRequest,
+  ObjectLister,
+  PluginDeps,
+  ServicePlugin,
+  ServicePluginName,
+  ServicePlugins,
+} from '../interfaces.js';
+
+/** The plugin's name, as the admission flags spell it. */
+export const pluginName = 'DefaultStorageClass' satisfies ServicePluginName;
 
 export const isDefaultStorageClassAnnotation = 'storageclass.orch.io/is-default-class';
 export const betaIsDefaultStorageClassAnnotation = 'storageclass.beta.orch.io/is-default-class';
@@ -50,7 +60,7 @@ export function claimHasClass(claim: ApiObject): boolean {
 export function newDefaultStorageClass(deps: PluginDeps): ServicePlugin {
   let lister: Promise<ObjectLister> | undefined;
   return {
-    name: 'DefaultStorageClass',
+    name: pluginName,
     handles: (op) => op === 'CREATE',
     mayValidate: async () => false,
     async admit(req) {
@@ -63,4 +73,9 @@ export function newDefaultStorageClass(deps: PluginDeps): ServicePlugin {
       req.object = claim;
     },
   };
+}
+
+/** Registers the plugin (upstream's Register). */
+export function register(plugins: ServicePlugins): void {
+  plugins.register(pluginName, newDefaultStorageClass);
 }

@@ -4,7 +4,16 @@
 // --default-unreachable-toleration-seconds (300 s each), so that it is evicted five minutes after
 // its node goes away. A toleration with the taint's key (or no key and operator Exists) and
 // effect NoExecute (or no effect) counts as tolerating it.
-import type { AdmissionRequest, PluginDeps, ServicePlugin } from '../interfaces.js';
+import type {
+  AdmissionRequest,
+  PluginDeps,
+  ServicePlugin,
+  ServicePluginName,
+  ServicePlugins,
+} from '../interfaces.js';
+
+/** The plugin's name, as the admission flags spell it. */
+export const pluginName = 'DefaultTolerationSeconds' satisfies ServicePluginName;
 
 export const taintNodeNotReady = 'node.orch.io/not-ready';
 export const taintNodeUnreachable = 'node.orch.io/unreachable';
@@ -33,7 +42,7 @@ export function newDefaultTolerationSeconds(deps: PluginDeps): ServicePlugin {
     unreachableSeconds: deps.settings?.defaultUnreachableTolerationSeconds ?? 300,
   };
   return {
-    name: 'DefaultTolerationSeconds',
+    name: pluginName,
     handles: (op) => op === 'CREATE' || op === 'UPDATE',
     async admit(req) {
       if (!isPod(req) || !req.object) return;
@@ -55,4 +64,9 @@ export function newDefaultTolerationSeconds(deps: PluginDeps): ServicePlugin {
       req.object = pod as unknown as typeof req.object;
     },
   };
+}
+
+/** Registers the plugin (upstream's Register). */
+export function register(plugins: ServicePlugins): void {
+  plugins.register(pluginName, newDefaultTolerationSeconds);
 }

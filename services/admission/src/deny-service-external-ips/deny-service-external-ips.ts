@@ -3,7 +3,15 @@
 // update may keep or remove the ones it had, not add one.
 import { newForbidden } from '@orch/apimachinery/errors';
 import type { ApiObject } from '@orch/apimachinery/meta';
-import type { PluginDeps, ServicePlugin } from '../interfaces.js';
+import type {
+  PluginDeps,
+  ServicePlugin,
+  ServicePluginName,
+  ServicePlugins,
+} from '../interfaces.js';
+
+/** The plugin's name, as the admission flags spell it. */
+export const pluginName = 'DenyServiceExternalIPs' satisfies ServicePluginName;
 
 function externalIPs(svc: ApiObject | undefined): string[] {
   const ips = (svc as unknown as { spec?: { externalIPs?: unknown } } | undefined)?.spec
@@ -13,7 +21,7 @@ function externalIPs(svc: ApiObject | undefined): string[] {
 
 export function newDenyServiceExternalIPs(_deps: PluginDeps): ServicePlugin {
   return {
-    name: 'DenyServiceExternalIPs',
+    name: pluginName,
     handles: (op) => op === 'CREATE' || op === 'UPDATE',
     mayValidate: async (req) => req.resource.group === '' && req.resource.resource === 'services',
     async validate(req) {
@@ -32,4 +40,9 @@ export function newDenyServiceExternalIPs(_deps: PluginDeps): ServicePlugin {
       );
     },
   };
+}
+
+/** Registers the plugin (upstream's Register). */
+export function register(plugins: ServicePlugins): void {
+  plugins.register(pluginName, newDenyServiceExternalIPs);
 }

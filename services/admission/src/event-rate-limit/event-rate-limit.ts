@@ -15,7 +15,16 @@ import {
   newTooManyRequests,
 } from '@orch/apimachinery/errors';
 import type { FieldError } from '@orch/apimachinery/errors';
-import type { AdmissionRequest, PluginDeps, ServicePlugin } from '../interfaces.js';
+import type {
+  AdmissionRequest,
+  PluginDeps,
+  ServicePlugin,
+  ServicePluginName,
+  ServicePlugins,
+} from '../interfaces.js';
+
+/** The plugin's name, as the admission flags spell it. */
+export const pluginName = 'EventRateLimit' satisfies ServicePluginName;
 
 export const eventRateLimitApiVersion = 'eventratelimit.admission.orch.io/v1alpha1';
 export const limitTypes = ['Server', 'Namespace', 'User', 'SourceAndObject'] as const;
@@ -204,7 +213,7 @@ export function newEventRateLimit(
   const limits = parseEventRateLimitConfig(deps.config);
   const enforcers = limits.map((l) => new LimitEnforcer(l, now));
   return {
-    name: 'EventRateLimit',
+    name: pluginName,
     handles: (op) => op === 'CREATE',
     mayValidate: async (req) => isEvent(req),
     async validate(req) {
@@ -220,4 +229,9 @@ export function newEventRateLimit(
       throw newTooManyRequests(`Too many requests: ${message}`, 1);
     },
   };
+}
+
+/** Registers the plugin (upstream's Register). */
+export function register(plugins: ServicePlugins): void {
+  plugins.register(pluginName, (deps) => newEventRateLimit(deps), { needsConfiguration: true });
 }

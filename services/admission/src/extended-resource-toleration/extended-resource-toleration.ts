@@ -2,7 +2,16 @@
 // mutating: a pod requesting an extended resource (a domain-qualified resource name outside
 // orch.io, e.g. `example.com/gpu`) gets a toleration `<name>:NoSchedule` with operator Exists,
 // so nodes tainted with the name of the resource they offer take only such pods.
-import type { AdmissionRequest, PluginDeps, ServicePlugin } from '../interfaces.js';
+import type {
+  AdmissionRequest,
+  PluginDeps,
+  ServicePlugin,
+  ServicePluginName,
+  ServicePlugins,
+} from '../interfaces.js';
+
+/** The plugin's name, as the admission flags spell it. */
+export const pluginName = 'ExtendedResourceToleration' satisfies ServicePluginName;
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined =>
@@ -22,7 +31,7 @@ const isPod = (req: AdmissionRequest): boolean =>
 
 export function newExtendedResourceToleration(_deps: PluginDeps): ServicePlugin {
   return {
-    name: 'ExtendedResourceToleration',
+    name: pluginName,
     handles: (op) => op === 'CREATE' || op === 'UPDATE',
     async admit(req) {
       if (!isPod(req) || !req.object) return;
@@ -52,4 +61,9 @@ export function newExtendedResourceToleration(_deps: PluginDeps): ServicePlugin 
       req.object = pod as unknown as typeof req.object;
     },
   };
+}
+
+/** Registers the plugin (upstream's Register). */
+export function register(plugins: ServicePlugins): void {
+  plugins.register(pluginName, newExtendedResourceToleration);
 }

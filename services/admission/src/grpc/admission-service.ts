@@ -8,7 +8,12 @@ import type { handleUnaryCall, sendUnaryData, ServerUnaryCall } from '@grpc/grpc
 import { Histogram } from 'prom-client';
 import type { Registry } from 'prom-client';
 import { withStability } from '@orch/component-base/metrics';
-import type { AdmissionHandlers, AdmitRequest__Output, AdmitResponse } from '@orch/proto';
+import type {
+  AdmissionHandlers,
+  AdmitRequest__Output,
+  AdmitResponse,
+  ListPluginsResponse,
+} from '@orch/proto';
 import {
   StatusError,
   newBadRequest,
@@ -75,6 +80,11 @@ export function newAdmissionMetrics(registry: Registry): AdmissionMetrics {
 
 export interface AdmissionServiceOptions {
   plugins: ReadonlyMap<string, ServicePlugin>;
+  /**
+   * The plugins the service serves (ListPlugins), in the order they run: every registered one,
+   * also one not built for want of its configuration (a call naming it fails saying so).
+   */
+  served: readonly string[];
   metrics: AdmissionMetrics;
   log: Logger;
   /** False until the namespaces are synced; calls then fail as unavailable. */
@@ -161,7 +171,7 @@ export function admissionService(opts: AdmissionServiceOptions): AdmissionHandle
       if (!p) {
         throw newBadRequest(
           `admission plugin ${JSON.stringify(name)} is not registered in the admission service ` +
-            `(registered: ${[...plugins.keys()].join(', ') || 'none'})`
+            `(registered: ${[...plugins.keys()].sort().join(', ') || 'none'})`
         );
       }
       chosen.push(p);
@@ -204,6 +214,7 @@ export function admissionService(opts: AdmissionServiceOptions): AdmissionHandle
   };
 
   return {
+    ListPlugins: unary('ListPlugins', (): ListPluginsResponse => ({ plugins: [...opts.served] })),
     Admit: ((
       call: ServerUnaryCall<AdmitRequest__Output, AdmitResponse>,
       cb: sendUnaryData<AdmitResponse>

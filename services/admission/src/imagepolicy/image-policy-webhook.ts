@@ -15,6 +15,8 @@ import type {
   Operation,
   PluginDeps,
   ServicePlugin,
+  ServicePluginName,
+  ServicePlugins,
 } from '../interfaces.js';
 import { ExpireCache } from './expire-cache.js';
 import type { ImagePolicyConfig } from './image-policy-config.js';
@@ -29,7 +31,9 @@ import {
 import { WebhookClient } from './webhook-client.js';
 import { loadWebhookKubeconfig } from './webhook-kubeconfig.js';
 
-export const imagePolicyWebhookPluginName = 'ImagePolicyWebhook';
+/** The plugin's name, as the admission flags spell it. */
+export const pluginName = 'ImagePolicyWebhook' satisfies ServicePluginName;
+
 /** Prefix of this plugin's audit annotations (upstream AuditKeyPrefix). */
 export const imagePolicyAuditKeyPrefix = 'imagepolicywebhook.image-policy.orch.io/';
 export const imagePolicyFailedOpenKey = `${imagePolicyAuditKeyPrefix}failed-open`;
@@ -80,7 +84,7 @@ export function newImagePolicyWebhook(
   } catch (err) {
     throw new ImagePolicyConfigError(`imagePolicy.kubeConfigFile: ${(err as Error).message}`);
   }
-  const log = deps.log.child({ plugin: imagePolicyWebhookPluginName });
+  const log = deps.log.child({ plugin: pluginName });
   const cache = new ExpireCache<ImageReviewStatus>(responseCacheSize);
 
   const forbidden = (req: AdmissionRequest, why: string): Error => {
@@ -114,7 +118,7 @@ export function newImagePolicyWebhook(
   };
 
   return {
-    name: imagePolicyWebhookPluginName,
+    name: pluginName,
     config,
     handles: (operation: Operation) => operation === 'CREATE' || operation === 'UPDATE',
     mayValidate: async (req: AdmissionRequest) =>
@@ -152,4 +156,9 @@ export function newImagePolicyWebhook(
     },
     close: () => client.close(),
   };
+}
+
+/** Registers the plugin (upstream's Register). */
+export function register(plugins: ServicePlugins): void {
+  plugins.register(pluginName, (deps) => newImagePolicyWebhook(deps), { needsConfiguration: true });
 }

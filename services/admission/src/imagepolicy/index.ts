@@ -3,7 +3,6 @@ export type { ImagePolicyWebhook, ImagePolicyWebhookOptions } from './image-poli
 export {
   imagePolicyAuditKeyPrefix,
   imagePolicyFailedOpenKey,
-  imagePolicyWebhookPluginName,
   newImagePolicyWebhook,
 } from './image-policy-webhook.js';
 export type { ImagePolicyConfig } from './image-policy-config.js';

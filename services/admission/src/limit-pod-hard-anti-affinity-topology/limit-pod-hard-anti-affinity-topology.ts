@@ -3,7 +3,15 @@
 // their topology key (`orch.io/hostname`, upstream's kubernetes.io/hostname), so one pod cannot
 // keep others off a whole zone.
 import { newForbidden } from '@orch/apimachinery/errors';
-import type { PluginDeps, ServicePlugin } from '../interfaces.js';
+import type {
+  PluginDeps,
+  ServicePlugin,
+  ServicePluginName,
+  ServicePlugins,
+} from '../interfaces.js';
+
+/** The plugin's name, as the admission flags spell it. */
+export const pluginName = 'LimitPodHardAntiAffinityTopology' satisfies ServicePluginName;
 
 export const hostnameLabel = 'orch.io/hostname';
 
@@ -13,7 +21,7 @@ const obj = (v: unknown): Obj | undefined =>
 
 export function newLimitPodHardAntiAffinityTopology(_deps: PluginDeps): ServicePlugin {
   return {
-    name: 'LimitPodHardAntiAffinityTopology',
+    name: pluginName,
     handles: (op) => op === 'CREATE' || op === 'UPDATE',
     mayValidate: async (req) => req.resource.group === '' && req.resource.resource === 'pods',
     async validate(req) {
@@ -34,4 +42,9 @@ export function newLimitPodHardAntiAffinityTopology(_deps: PluginDeps): ServiceP
       }
     },
   };
+}
+
+/** Registers the plugin (upstream's Register). */
+export function register(plugins: ServicePlugins): void {
+  plugins.register(pluginName, newLimitPodHardAntiAffinityTopology);
 }

@@ -14,7 +14,17 @@ import {
   parseResourceList,
 } from '@orch/apimachinery/quota';
 import type { Quantity, ResourceList } from '@orch/apimachinery/quota';
-import type { AdmissionRequest, ObjectLister, PluginDeps, ServicePlugin } from '../interfaces.js';
+import type {
+  AdmissionRequest,
+  ObjectLister,
+  PluginDeps,
+  ServicePlugin,
+  ServicePluginName,
+  ServicePlugins,
+} from '../interfaces.js';
+
+/** The plugin's name, as the admission flags spell it. */
+export const pluginName = 'LimitRanger' satisfies ServicePluginName;
 
 export const limitRangerAnnotation = 'kubernetes.io/limit-ranger';
 
@@ -293,7 +303,7 @@ export function newLimitRanger(deps: PluginDeps): ServicePlugin {
     return [...all].sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
   };
   return {
-    name: 'LimitRanger',
+    name: pluginName,
     handles: (op) => op === 'CREATE' || op === 'UPDATE',
     async admit(req) {
       if (!supports(req) || !req.object || req.kind.kind !== 'Pod') return;
@@ -326,4 +336,9 @@ export function newLimitRanger(deps: PluginDeps): ServicePlugin {
       return (await ranges(req.namespace)).length > 0;
     },
   };
+}
+
+/** Registers the plugin (upstream's Register). */
+export function register(plugins: ServicePlugins): void {
+  plugins.register(pluginName, newLimitRanger);
 }

@@ -16,7 +16,17 @@
 import { newForbidden } from '@orch/apimachinery/errors';
 import type { GroupResource } from '@orch/apimachinery/errors';
 import type { ApiObject } from '@orch/apimachinery/meta';
-import type { AdmissionRequest, ObjectLister, PluginDeps, ServicePlugin } from '../interfaces.js';
+import type {
+  AdmissionRequest,
+  ObjectLister,
+  PluginDeps,
+  ServicePlugin,
+  ServicePluginName,
+  ServicePlugins,
+} from '../interfaces.js';
+
+/** The plugin's name, as the admission flags spell it. */
+export const pluginName = 'NodeRestriction' satisfies ServicePluginName;
 
 export const nodesGroup = 'system:nodes';
 export const nodeUserPrefix = 'system:node:';
@@ -260,7 +270,7 @@ export function newNodeRestriction(deps: PluginDeps): ServicePlugin {
   };
 
   return {
-    name: 'NodeRestriction',
+    name: pluginName,
     handles: (op) => op === 'CREATE' || op === 'UPDATE' || op === 'DELETE',
     mayValidate: async (req) => nodeIdentity(req.userInfo) !== undefined,
     async validate(req) {
@@ -278,4 +288,9 @@ export function newNodeRestriction(deps: PluginDeps): ServicePlugin {
       }
     },
   };
+}
+
+/** Registers the plugin (upstream's Register). */
+export function register(plugins: ServicePlugins): void {
+  plugins.register(pluginName, newNodeRestriction);
 }

@@ -10,7 +10,17 @@ import type { Quantity } from '@orch/apimachinery/quota';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import { admissionForbidden } from '../admission-forbidden.js';
 import { betaStorageClassAnnotation } from '../default-storage-class/default-storage-class.js';
-import type { AdmissionRequest, ObjectLister, PluginDeps, ServicePlugin } from '../interfaces.js';
+import type {
+  AdmissionRequest,
+  ObjectLister,
+  PluginDeps,
+  ServicePlugin,
+  ServicePluginName,
+  ServicePlugins,
+} from '../interfaces.js';
+
+/** The plugin's name, as the admission flags spell it. */
+export const pluginName = 'PersistentVolumeClaimResize' satisfies ServicePluginName;
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined =>
@@ -47,7 +57,7 @@ export function newPersistentVolumeClaimResize(deps: PluginDeps): ServicePlugin 
     return sc?.['allowVolumeExpansion'] === true;
   };
   return {
-    name: 'PersistentVolumeClaimResize',
+    name: pluginName,
     handles: (op) => op === 'UPDATE',
     mayValidate: async (req) => isClaims(req),
     async validate(req) {
@@ -69,4 +79,9 @@ export function newPersistentVolumeClaimResize(deps: PluginDeps): ServicePlugin 
       }
     },
   };
+}
+
+/** Registers the plugin (upstream's Register). */
+export function register(plugins: ServicePlugins): void {
+  plugins.register(pluginName, newPersistentVolumeClaimResize);
 }

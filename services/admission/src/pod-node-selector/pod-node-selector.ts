@@ -8,8 +8,17 @@
 // selectors in label form (`env=prod,tier=web`).
 import { fieldErrorMessage, fieldInvalid, newForbidden, newPath } from '@orch/apimachinery/errors';
 import type { FieldError } from '@orch/apimachinery/errors';
-import type { AdmissionRequest, PluginDeps, ServicePlugin } from '../interfaces.js';
+import type {
+  AdmissionRequest,
+  PluginDeps,
+  ServicePlugin,
+  ServicePluginName,
+  ServicePlugins,
+} from '../interfaces.js';
 import { lookupNamespace } from '../namespace-lookup.js';
+
+/** The plugin's name, as the admission flags spell it. */
+export const pluginName = 'PodNodeSelector' satisfies ServicePluginName;
 
 export const nodeSelectorAnnotation = 'scheduler.alpha.orch.io/node-selector';
 export const clusterDefaultKey = 'clusterDefaultNodeSelector';
@@ -129,7 +138,7 @@ export function newPodNodeSelector(deps: PluginDeps): ServicePlugin {
     (o as { spec?: { nodeSelector?: Labels } } | undefined)?.spec?.nodeSelector ?? {};
 
   return {
-    name: 'PodNodeSelector',
+    name: pluginName,
     handles: (op) => op === 'CREATE',
     mayValidate: async (req) => isPod(req),
     async admit(req, ctx) {
@@ -171,4 +180,9 @@ export function newPodNodeSelector(deps: PluginDeps): ServicePlugin {
       }
     },
   };
+}
+
+/** Registers the plugin (upstream's Register). */
+export function register(plugins: ServicePlugins): void {
+  plugins.register(pluginName, newPodNodeSelector);
 }

@@ -24,6 +24,8 @@ import type {
   ObjectLister,
   PluginDeps,
   ServicePlugin,
+  ServicePluginName,
+  ServicePlugins,
 } from '../interfaces.js';
 import { lookupNamespace } from '../namespace-lookup.js';
 import { describeResults, evaluatePod, reasonsOf } from './checks.js';
@@ -36,6 +38,9 @@ import {
   versionString,
 } from './pod-security-configuration.js';
 import type { LevelVersion, Mode, PodSecurityConfiguration } from './pod-security-configuration.js';
+
+/** The plugin's name, as the admission flags spell it. */
+export const pluginName = 'PodSecurity' satisfies ServicePluginName;
 
 /** The namespace label prefix (upstream's pod-security.kubernetes.io/). */
 export const labelPrefix = 'pod-security.orch.io/';
@@ -329,7 +334,7 @@ export function newPodSecurity(deps: PluginDeps): ServicePlugin {
   };
 
   return {
-    name: 'PodSecurity',
+    name: pluginName,
     handles: (op) => op === 'CREATE' || op === 'UPDATE',
     mayValidate: async (req) => relevant(req) !== undefined,
     async validate(req, ctx) {
@@ -341,4 +346,9 @@ export function newPodSecurity(deps: PluginDeps): ServicePlugin {
       return validateTemplate(req, ctx, what);
     },
   };
+}
+
+/** Registers the plugin (upstream's Register). */
+export function register(plugins: ServicePlugins): void {
+  plugins.register(pluginName, newPodSecurity);
 }

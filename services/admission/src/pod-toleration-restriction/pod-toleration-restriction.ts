@@ -19,8 +19,13 @@ import type {
   AdmissionRequest,
   PluginDeps,
   ServicePlugin,
+  ServicePluginName,
+  ServicePlugins,
 } from '../interfaces.js';
 import { lookupNamespace } from '../namespace-lookup.js';
+
+/** The plugin's name, as the admission flags spell it. */
+export const pluginName = 'PodTolerationRestriction' satisfies ServicePluginName;
 
 export const defaultTolerationsAnnotation = 'scheduler.alpha.orch.io/defaultTolerations';
 export const tolerationsWhitelistAnnotation = 'scheduler.alpha.orch.io/tolerationsWhitelist';
@@ -275,7 +280,7 @@ export function newPodTolerationRestriction(deps: PluginDeps): ServicePlugin {
   };
 
   return {
-    name: 'PodTolerationRestriction',
+    name: pluginName,
     handles: (o) => o === 'CREATE' || o === 'UPDATE',
     mayValidate: async (req) => isPod(req),
     async admit(req, ctx) {
@@ -310,4 +315,9 @@ export function newPodTolerationRestriction(deps: PluginDeps): ServicePlugin {
     },
     validate,
   };
+}
+
+/** Registers the plugin (upstream's Register). */
+export function register(plugins: ServicePlugins): void {
+  plugins.register(pluginName, newPodTolerationRestriction);
 }

@@ -22,6 +22,8 @@ import type {
   Operation,
   PluginDeps,
   ServicePlugin,
+  ServicePluginName,
+  ServicePlugins,
 } from '../interfaces.js';
 import { Matcher, mayMatch } from '../matching/index.js';
 
@@ -31,6 +33,9 @@ import { CompileCache, compileBinding, compilePolicy } from './compiled-policy.j
 import { resolveParams } from './param-resolver.js';
 import type { PolicyFailure } from './policy-evaluator.js';
 import { evaluatePolicy } from './policy-evaluator.js';
+
+/** The plugin's name, as the admission flags spell it. */
+export const pluginName = 'ValidatingAdmissionPolicy' satisfies ServicePluginName;
 
 export const POLICY_GROUP = 'admissionregistration.orch.io';
 /** The audit annotation of failed validations with the Audit action. */
@@ -82,7 +87,7 @@ export function ValidatingAdmissionPolicy(deps: PluginDeps): ServicePlugin {
   const policies = new CompileCache(compilePolicy);
   const bindings = new CompileCache(compileBinding);
   const matcher = new Matcher(deps.listers.namespaces);
-  const log = deps.log.child({ plugin: 'ValidatingAdmissionPolicy' });
+  const log = deps.log.child({ plugin: pluginName });
   const labelNames = ['policy', 'policy_binding', 'error_type', 'enforcement_action'] as const;
   const checks = new Counter(
     withStability(
@@ -194,7 +199,7 @@ export function ValidatingAdmissionPolicy(deps: PluginDeps): ServicePlugin {
   }
 
   return {
-    name: 'ValidatingAdmissionPolicy',
+    name: pluginName,
     // Upstream handles CONNECT, CREATE, UPDATE and DELETE: every operation.
     handles(_operation: Operation) {
       return true;
@@ -250,4 +255,9 @@ export function ValidatingAdmissionPolicy(deps: PluginDeps): ServicePlugin {
       }
     },
   };
+}
+
+/** Registers the plugin (upstream's Register). */
+export function register(plugins: ServicePlugins): void {
+  plugins.register(pluginName, ValidatingAdmissionPolicy);
 }

@@ -11,7 +11,17 @@
 // confines them), so none is made here either.
 import type { ApiObject } from '@orch/apimachinery/meta';
 import { admissionForbidden } from '../admission-forbidden.js';
-import type { AdmissionRequest, ObjectLister, PluginDeps, ServicePlugin } from '../interfaces.js';
+import type {
+  AdmissionRequest,
+  ObjectLister,
+  PluginDeps,
+  ServicePlugin,
+  ServicePluginName,
+  ServicePlugins,
+} from '../interfaces.js';
+
+/** The plugin's name, as the admission flags spell it. */
+export const pluginName = 'Priority' satisfies ServicePluginName;
 
 /** scheduling.DefaultPriorityWhenNoDefaultClassExists. */
 export const defaultPriorityWhenNoDefaultClassExists = 0;
@@ -89,7 +99,7 @@ export function newPriority(deps: PluginDeps): ServicePlugin {
   }
 
   return {
-    name: 'Priority',
+    name: pluginName,
     // upstream's handler also takes DELETE, on which it does nothing
     handles: (op) => op === 'CREATE' || op === 'UPDATE',
     mayValidate: async (req) => isPriorityClasses(req),
@@ -129,4 +139,9 @@ export function newPriority(deps: PluginDeps): ServicePlugin {
       }
     },
   };
+}
+
+/** Registers the plugin (upstream's Register). */
+export function register(plugins: ServicePlugins): void {
+  plugins.register(pluginName, newPriority);
 }

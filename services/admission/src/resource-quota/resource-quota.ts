@@ -30,9 +30,19 @@ import {
 } from '@orch/apimachinery/quota';
 import type { Evaluator, ResourceList, ScopeRequirement } from '@orch/apimachinery/quota';
 import { resourcePrefix } from '../listers.js';
-import type { AdmissionRequest, ObjectLister, PluginDeps, ServicePlugin } from '../interfaces.js';
+import type {
+  AdmissionRequest,
+  ObjectLister,
+  PluginDeps,
+  ServicePlugin,
+  ServicePluginName,
+  ServicePlugins,
+} from '../interfaces.js';
 import { parseResourceQuotaConfiguration } from './resource-quota-configuration.js';
 import type { LimitedResource } from './resource-quota-configuration.js';
+
+/** The plugin's name, as the admission flags spell it. */
+export const pluginName = 'ResourceQuota' satisfies ServicePluginName;
 
 type Json = Record<string, unknown>;
 
@@ -296,9 +306,14 @@ export function newResourceQuota(deps: PluginDeps): ServicePlugin {
     limitedResources: config.limitedResources,
   });
   return {
-    name: 'ResourceQuota',
+    name: pluginName,
     handles: (op) => op === 'CREATE' || op === 'UPDATE',
     validate: (req) => admission.validate(req),
     mayValidate: (req) => admission.mayValidate(req),
   };
+}
+
+/** Registers the plugin (upstream's Register). */
+export function register(plugins: ServicePlugins): void {
+  plugins.register(pluginName, newResourceQuota);
 }

@@ -10,10 +10,20 @@ import { isNotFound } from '@orch/apimachinery/errors';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import { compareQuantities, parseQuantity } from '@orch/apimachinery/quota';
 import { admissionForbidden } from '../admission-forbidden.js';
-import type { AdmissionRequest, ObjectLister, PluginDeps, ServicePlugin } from '../interfaces.js';
+import type {
+  AdmissionRequest,
+  ObjectLister,
+  PluginDeps,
+  ServicePlugin,
+  ServicePluginName,
+  ServicePlugins,
+} from '../interfaces.js';
 import { resourcePrefix } from '../listers.js';
 import { mergeTolerations } from '../pod-toleration-restriction/pod-toleration-restriction.js';
 import type { Toleration } from '../pod-toleration-restriction/pod-toleration-restriction.js';
+
+/** The plugin's name, as the admission flags spell it. */
+export const pluginName = 'RuntimeClass' satisfies ServicePluginName;
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined =>
@@ -58,7 +68,7 @@ export function newRuntimeClass(deps: PluginDeps): ServicePlugin {
   }
 
   return {
-    name: 'RuntimeClass',
+    name: pluginName,
     handles: (op) => op === 'CREATE',
     mayValidate: async (req) => isPods(req),
     async admit(req) {
@@ -125,4 +135,9 @@ export function newRuntimeClass(deps: PluginDeps): ServicePlugin {
       if (!sameResourceList(podFixed, overhead)) throw admissionForbidden(req, mismatch);
     },
   };
+}
+
+/** Registers the plugin (upstream's Register). */
+export function register(plugins: ServicePlugins): void {
+  plugins.register(pluginName, newRuntimeClass);
 }

@@ -11,7 +11,17 @@
 // account or mounts secrets, config maps or projected volumes.
 import { newForbidden } from '@orch/apimachinery/errors';
 import type { ApiObject } from '@orch/apimachinery/meta';
-import type { AdmissionRequest, ObjectLister, PluginDeps, ServicePlugin } from '../interfaces.js';
+import type {
+  AdmissionRequest,
+  ObjectLister,
+  PluginDeps,
+  ServicePlugin,
+  ServicePluginName,
+  ServicePlugins,
+} from '../interfaces.js';
+
+/** The plugin's name, as the admission flags spell it. */
+export const pluginName = 'ServiceAccount' satisfies ServicePluginName;
 
 export const defaultServiceAccountName = 'default';
 export const serviceAccountMountPath = '/var/run/secrets/kubernetes.io/serviceaccount';
@@ -81,7 +91,7 @@ export function newServiceAccount(
     );
 
   return {
-    name: 'ServiceAccount',
+    name: pluginName,
     handles: (op) => op === 'CREATE',
     mayValidate: async (req) => isPods(req),
     async admit(req, ctx) {
@@ -178,4 +188,9 @@ export function mountServiceAccountToken(spec: Obj): void {
     mounts.push({ name, readOnly: true, mountPath: serviceAccountMountPath });
     c['volumeMounts'] = mounts;
   }
+}
+
+/** Registers the plugin (upstream's Register). */
+export function register(plugins: ServicePlugins): void {
+  plugins.register(pluginName, (deps) => newServiceAccount(deps));
 }

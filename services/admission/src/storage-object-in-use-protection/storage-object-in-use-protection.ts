@@ -6,14 +6,22 @@
 // volume bound to a claim are not removed under them: upstream's PVC and PV protection
 // controllers take the finalizer off once nothing uses the object.
 import type { ApiObject } from '@orch/apimachinery/meta';
-import type { PluginDeps, ServicePlugin } from '../interfaces.js';
+import type {
+  PluginDeps,
+  ServicePlugin,
+  ServicePluginName,
+  ServicePlugins,
+} from '../interfaces.js';
+
+/** The plugin's name, as the admission flags spell it. */
+export const pluginName = 'StorageObjectInUseProtection' satisfies ServicePluginName;
 
 export const pvcProtectionFinalizer = 'orch.io/pvc-protection';
 export const pvProtectionFinalizer = 'orch.io/pv-protection';
 
 export function newStorageObjectInUseProtection(_deps: PluginDeps): ServicePlugin {
   return {
-    name: 'StorageObjectInUseProtection',
+    name: pluginName,
     handles: (op) => op === 'CREATE',
     mayValidate: async () => false,
     async admit(req) {
@@ -32,4 +40,9 @@ export function newStorageObjectInUseProtection(_deps: PluginDeps): ServicePlugi
       req.object = o;
     },
   };
+}
+
+/** Registers the plugin (upstream's Register). */
+export function register(plugins: ServicePlugins): void {
+  plugins.register(pluginName, newStorageObjectInUseProtection);
 }

@@ -2,7 +2,15 @@
 // created with the `node.orch.io/not-ready:NoSchedule` taint (upstream's
 // node.kubernetes.io/not-ready), so that nothing is scheduled to it before the node lifecycle
 // controller has seen it ready and taken the taint off.
-import type { PluginDeps, ServicePlugin } from '../interfaces.js';
+import type {
+  PluginDeps,
+  ServicePlugin,
+  ServicePluginName,
+  ServicePlugins,
+} from '../interfaces.js';
+
+/** The plugin's name, as the admission flags spell it. */
+export const pluginName = 'TaintNodesByCondition' satisfies ServicePluginName;
 
 export const notReadyTaint = { key: 'node.orch.io/not-ready', effect: 'NoSchedule' } as const;
 
@@ -10,7 +18,7 @@ type Obj = Record<string, unknown>;
 
 export function newTaintNodesByCondition(_deps: PluginDeps): ServicePlugin {
   return {
-    name: 'TaintNodesByCondition',
+    name: pluginName,
     handles: (op) => op === 'CREATE',
     async admit(req) {
       if (req.resource.group !== '' || req.resource.resource !== 'nodes') return;
@@ -27,4 +35,9 @@ export function newTaintNodesByCondition(_deps: PluginDeps): ServicePlugin {
       req.object = node as unknown as typeof req.object;
     },
   };
+}
+
+/** Registers the plugin (upstream's Register). */
+export function register(plugins: ServicePlugins): void {
+  plugins.register(pluginName, newTaintNodesByCondition);
 }

@@ -17,6 +17,8 @@ import type {
   Operation,
   PluginDeps,
   ServicePlugin,
+  ServicePluginName,
+  ServicePlugins,
 } from '../interfaces.js';
 
 import type { AdmissionResponse } from './admission-review.js';
@@ -25,6 +27,9 @@ import { CallingWebhookError } from './webhook-errors.js';
 import type { WebhookPluginParts } from './set-up-webhook-plugin.js';
 import { setUpWebhookPlugin } from './set-up-webhook-plugin.js';
 import type { CompiledWebhook } from './webhook-source.js';
+
+/** The plugin's name, as the admission flags spell it. */
+export const pluginName = 'MutatingAdmissionWebhook' satisfies ServicePluginName;
 
 /** Audit annotation key prefixes (upstream's, in the orch.io domain). */
 export const mutationAnnotationPrefix = 'mutation.webhook.admission.orch.io/';
@@ -105,7 +110,7 @@ function applyPatch(
 }
 
 class MutatingWebhookPlugin implements ServicePlugin {
-  readonly name = 'MutatingAdmissionWebhook' as const;
+  readonly name = pluginName;
   readonly #p: WebhookPluginParts;
 
   constructor(parts: WebhookPluginParts) {
@@ -183,6 +188,11 @@ class MutatingWebhookPlugin implements ServicePlugin {
 /** The MutatingAdmissionWebhook plugin (admit phase). */
 export function MutatingAdmissionWebhook(deps: PluginDeps): ServicePlugin {
   return new MutatingWebhookPlugin(
-    setUpWebhookPlugin(deps, 'MutatingAdmissionWebhook', 'mutatingwebhookconfigurations')
+    setUpWebhookPlugin(deps, pluginName, 'mutatingwebhookconfigurations')
   );
+}
+
+/** Registers the plugin (upstream's Register). */
+export function register(plugins: ServicePlugins): void {
+  plugins.register(pluginName, MutatingAdmissionWebhook);
 }

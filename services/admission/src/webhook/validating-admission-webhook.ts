@@ -10,6 +10,8 @@ import type {
   Operation,
   PluginDeps,
   ServicePlugin,
+  ServicePluginName,
+  ServicePlugins,
 } from '../interfaces.js';
 
 import { mayMatch } from '../matching/index.js';
@@ -18,12 +20,15 @@ import type { WebhookPluginParts } from './set-up-webhook-plugin.js';
 import { setUpWebhookPlugin } from './set-up-webhook-plugin.js';
 import type { CompiledWebhook } from './webhook-source.js';
 
+/** The plugin's name, as the admission flags spell it. */
+export const pluginName = 'ValidatingAdmissionWebhook' satisfies ServicePluginName;
+
 /** Audit annotation key prefix of a webhook that failed open (upstream's, in orch.io). */
 export const validatingFailedOpenAnnotationPrefix =
   'failed-open.validating.webhook.admission.orch.io/';
 
 class ValidatingWebhookPlugin implements ServicePlugin {
-  readonly name = 'ValidatingAdmissionWebhook' as const;
+  readonly name = pluginName;
   readonly #p: WebhookPluginParts;
 
   constructor(parts: WebhookPluginParts) {
@@ -79,6 +84,11 @@ class ValidatingWebhookPlugin implements ServicePlugin {
 /** The ValidatingAdmissionWebhook plugin (validate phase). */
 export function ValidatingAdmissionWebhook(deps: PluginDeps): ServicePlugin {
   return new ValidatingWebhookPlugin(
-    setUpWebhookPlugin(deps, 'ValidatingAdmissionWebhook', 'validatingwebhookconfigurations')
+    setUpWebhookPlugin(deps, pluginName, 'validatingwebhookconfigurations')
   );
+}
+
+/** Registers the plugin (upstream's Register). */
+export function register(plugins: ServicePlugins): void {
+  plugins.register(pluginName, ValidatingAdmissionWebhook);
 }

@@ -4,12 +4,21 @@
 // object, so a write that tries to change it is judged by the one it has.
 import { forbidden, signerNameOf } from './forbidden.js';
 import { isCsrWrite } from './interfaces.js';
-import type { CertificatePlugin, CertificatePluginDeps } from './interfaces.js';
+import type {
+  CertificatePlugin,
+  CertificatePluginDeps,
+  CertificatePluginName,
+  CertificatePlugins,
+} from './interfaces.js';
 import { isAuthorizedForSignerName } from './signer-authorization.js';
+
+/** The plugin's name, as the admission flags spell it. */
+export const pluginName = 'CertificateApproval' satisfies CertificatePluginName;
 
 export function newCertificateApproval(deps: CertificatePluginDeps): CertificatePlugin {
   return {
-    name: 'CertificateApproval',
+    name: pluginName,
+    handles: (operation) => operation === 'UPDATE',
     async validate(req) {
       if (req.operation !== 'UPDATE' || req.subResource !== 'approval' || !isCsrWrite(req)) return;
       const signerName = signerNameOf(req.oldObject ?? req.object);
@@ -21,4 +30,9 @@ export function newCertificateApproval(deps: CertificatePluginDeps): Certificate
       }
     },
   };
+}
+
+/** Registers the plugin (upstream's Register). */
+export function register(plugins: CertificatePlugins): void {
+  plugins.register(pluginName, newCertificateApproval);
 }

@@ -5,15 +5,24 @@
 import { isDeepStrictEqual } from 'node:util';
 import { forbidden, signerNameOf } from './forbidden.js';
 import { isCsrWrite } from './interfaces.js';
-import type { CertificatePlugin, CertificatePluginDeps } from './interfaces.js';
+import type {
+  CertificatePlugin,
+  CertificatePluginDeps,
+  CertificatePluginName,
+  CertificatePlugins,
+} from './interfaces.js';
 import { isAuthorizedForSignerName } from './signer-authorization.js';
+
+/** The plugin's name, as the admission flags spell it. */
+export const pluginName = 'CertificateSigning' satisfies CertificatePluginName;
 
 const certificateOf = (obj: unknown): unknown =>
   (obj as { status?: { certificate?: unknown } } | undefined)?.status?.certificate ?? '';
 
 export function newCertificateSigning(deps: CertificatePluginDeps): CertificatePlugin {
   return {
-    name: 'CertificateSigning',
+    name: pluginName,
+    handles: (operation) => operation === 'UPDATE',
     async validate(req) {
       if (req.operation !== 'UPDATE' || req.subResource !== 'status' || !isCsrWrite(req)) return;
       // Only a change of the certificate needs the permission (upstream's certificateUpdated).
@@ -27,4 +36,9 @@ export function newCertificateSigning(deps: CertificatePluginDeps): CertificateP
       }
     },
   };
+}
+
+/** Registers the plugin (upstream's Register). */
+export function register(plugins: CertificatePlugins): void {
+  plugins.register(pluginName, newCertificateSigning);
 }

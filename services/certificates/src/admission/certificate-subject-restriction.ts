@@ -6,7 +6,10 @@ import { newBadRequest } from '@orch/apimachinery/errors';
 import { checkRequest } from '../request/check-request.js';
 import { forbidden, signerNameOf } from './forbidden.js';
 import { isCsrWrite } from './interfaces.js';
-import type { CertificatePlugin } from './interfaces.js';
+import type { CertificatePlugin, CertificatePluginName, CertificatePlugins } from './interfaces.js';
+
+/** The plugin's name, as the admission flags spell it. */
+export const pluginName = 'CertificateSubjectRestriction' satisfies CertificatePluginName;
 
 export const apiServerClientSignerName = 'orch.io/apiserver-client';
 const mastersGroup = 'system:masters';
@@ -15,7 +18,8 @@ const organizationOid = '2.5.4.10';
 
 export function newCertificateSubjectRestriction(): CertificatePlugin {
   return {
-    name: 'CertificateSubjectRestriction',
+    name: pluginName,
+    handles: (operation) => operation === 'CREATE',
     async validate(req) {
       if (req.operation !== 'CREATE' || req.subResource !== '' || !isCsrWrite(req)) return;
       const signerName = signerNameOf(req.object);
@@ -34,4 +38,9 @@ export function newCertificateSubjectRestriction(): CertificatePlugin {
       }
     },
   };
+}
+
+/** Registers the plugin (upstream's Register). */
+export function register(plugins: CertificatePlugins): void {
+  plugins.register(pluginName, () => newCertificateSubjectRestriction());
 }

@@ -5,7 +5,12 @@
 // ends the call (k8s chainAdmissionHandler). The object is never changed.
 import { Histogram } from 'prom-client';
 import type { Registry } from 'prom-client';
-import type { AdmitRequest__Output, AdmitResponse, CertificatesHandlers } from '@orch/proto';
+import type {
+  AdmitRequest__Output,
+  AdmitResponse,
+  CertificatesHandlers,
+  ListPluginsResponse,
+} from '@orch/proto';
 import {
   StatusError,
   newBadRequest,
@@ -21,7 +26,7 @@ import {
 import type { AdmissionCallRequest } from '@orch/apimachinery/grpc';
 import { unaryHandlers } from '@orch/component-base/grpc-server';
 import type { Logger } from '@orch/component-base/logs';
-import { certificatePluginNames, isCsrWrite } from '../admission/interfaces.js';
+import { isCsrWrite } from '../admission/interfaces.js';
 import type { CertificatePlugin, CertificatePluginName } from '../admission/interfaces.js';
 import { checkRequest } from '../request/check-request.js';
 
@@ -58,8 +63,6 @@ export interface CertificatesServiceOptions {
   /** False until the service answers; calls then fail as unavailable. */
   ready?: () => boolean;
 }
-
-const known = new Set<string>(certificatePluginNames);
 
 /** The request check of a CREATE: a 422 naming spec.request when it fails. */
 export async function validateRequestOnCreate(req: AdmissionCallRequest): Promise<void> {
@@ -111,6 +114,9 @@ export function certificatesService(o: CertificatesServiceOptions): Certificates
         : undefined,
   });
   return {
+    ListPlugins: unary('ListPlugins', (): ListPluginsResponse => ({
+      plugins: [...o.plugins.keys()],
+    })),
     Admit: unary('Admit', async (m: AdmitRequest__Output): Promise<AdmitResponse> => {
       let call;
       try {
@@ -119,10 +125,10 @@ export function certificatesService(o: CertificatesServiceOptions): Certificates
         if (err instanceof AdmissionMappingError) throw newBadRequest(err.message);
         throw err;
       }
-      const unknown = call.plugins.filter((n) => !known.has(n));
+      const unknown = call.plugins.filter((n) => !o.plugins.has(n as CertificatePluginName));
       if (unknown.length > 0) {
         throw newBadRequest(
-          `certificate admission plugins ${unknown.join(', ')} are unknown (known: ${certificatePluginNames.join(', ')})`
+          `certificate admission plugins ${unknown.join(', ')} are unknown (known: ${[...o.plugins.keys()].join(', ')})`
         );
       }
       try {

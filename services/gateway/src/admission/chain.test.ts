@@ -5,14 +5,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { StatusError, newForbidden } from '@orch/apimachinery/errors';
 import { gatewayOptions } from '../options.js';
-import {
-  AdmissionChain,
-  allOrderedPlugins,
-  defaultOnPlugins,
-  enabledPluginNames,
-  newAdmissionChain,
-} from './chain.js';
-import type { PluginName } from './chain.js';
+import { defaultOnPlugins, enabledPluginNames } from '@orch/apimachinery/admission';
+import type { PluginName } from '@orch/apimachinery/admission';
+import { AdmissionChain, newAdmissionChain } from './chain.js';
 import { operationOptions } from './interfaces.js';
 import type { AdmissionAttributes, AdmissionPlugin, Operation } from './interfaces.js';
 
@@ -102,80 +97,29 @@ test('chain: handles() is respected, and a validating-only plugin has no admit',
 
 test('chain: built in the fixed order whatever the order of the enabled names', async () => {
   const log: string[] = [];
-  const chain = newAdmissionChain(
-    {
-      ...gatewayFactories(log),
-      OwnerReferencesPermissionEnforcement: () => assert.fail('a disabled plugin is not built'),
-    },
-    ['RBACEscalationPrevention', 'NamespaceLifecycle']
-  );
+  /** Builds only the `enabled`; any other is a failure. */
+  const only = (enabled: PluginName[]) => (name: string) =>
+    enabled.includes(name as PluginName)
+      ? recorder(name, log)
+      : assert.fail(`a disabled plugin is built: ${name}`);
+  const chain = newAdmissionChain(only(['RBACEscalationPrevention', 'NamespaceLifecycle']), [
+    'RBACEscalationPrevention',
+    'NamespaceLifecycle',
+  ]);
   assert.deepEqual(
     chain.plugins.map((p) => p.name),
     ['NamespaceLifecycle', 'RBACEscalationPrevention']
   );
-  const only = newAdmissionChain(
-    {
-      ...gatewayFactories(log),
-      NamespaceLifecycle: () => assert.fail('a disabled plugin is not built'),
-      OwnerReferencesPermissionEnforcement: () => assert.fail('a disabled plugin is not built'),
-    },
-    ['RBACEscalationPrevention']
-  );
+  const one = newAdmissionChain(only(['RBACEscalationPrevention']), ['RBACEscalationPrevention']);
   assert.deepEqual(
-    only.plugins.map((p) => p.name),
+    one.plugins.map((p) => p.name),
     ['RBACEscalationPrevention']
   );
-});
-
-test('chain: upstream’s AllOrderedPlugins order, AlwaysAdmit first and AlwaysDeny last', () => {
-  assert.deepEqual(allOrderedPlugins, [
-    'AlwaysAdmit',
-    'NamespaceAutoProvision',
-    'NamespaceLifecycle',
-    'NamespaceExists',
-    'RBACEscalationPrevention',
-    'LimitPodHardAntiAffinityTopology',
-    'LimitRanger',
-    'ServiceAccount',
-    'NodeRestriction',
-    'TaintNodesByCondition',
-    'AlwaysPullImages',
-    'ImagePolicyWebhook',
-    'PodSecurity',
-    'PodNodeSelector',
-    'Priority',
-    'DefaultTolerationSeconds',
-    'PodTolerationRestriction',
-    'EventRateLimit',
-    'ExtendedResourceToleration',
-    'DefaultStorageClass',
-    'StorageObjectInUseProtection',
-    'OwnerReferencesPermissionEnforcement',
-    'PersistentVolumeClaimResize',
-    'RuntimeClass',
-    'CertificateApproval',
-    'CertificateSigning',
-    'CertificateSubjectRestriction',
-    'DefaultIngressClass',
-    'DenyServiceExternalIPs',
-    'MutatingAdmissionWebhook',
-    'ValidatingAdmissionPolicy',
-    'ValidatingAdmissionWebhook',
-    'ResourceQuota',
-    'AlwaysDeny',
-  ]);
 });
 
 // Each run of consecutive enabled service plugins is one member: one call per phase.
 function gatewayFactories(log: string[]) {
-  return {
-    NamespaceAutoProvision: () => recorder('NamespaceAutoProvision', log),
-    NamespaceLifecycle: () => recorder('NamespaceLifecycle', log),
-    NamespaceExists: () => recorder('NamespaceExists', log),
-    RBACEscalationPrevention: () => recorder('RBACEscalationPrevention', log),
-    OwnerReferencesPermissionEnforcement: () =>
-      recorder('OwnerReferencesPermissionEnforcement', log),
-  };
+  return (name: string): AdmissionPlugin => recorder(name, log);
 }
 const runs: { name: string; enabled: PluginName[]; members: string[] }[] = [
   {

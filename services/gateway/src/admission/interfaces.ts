@@ -4,11 +4,19 @@
 // attributes for the handler and the Store to call with the object of the moment
 // (AdmissionToValidateObjectFunc). The handler builds the static attributes from the request
 // info and the user in the request context; nothing below it reads the HTTP request.
+import type {
+  AdmissionOperation,
+  AdmissionPluginInterface,
+  GatewayPluginName,
+  Plugins,
+} from '@orch/apimachinery/admission';
 import type { UserInfo } from '@orch/apimachinery/auth';
-import type { AdmissionOperation } from '@orch/apimachinery/grpc';
 import type { ApiObject } from '@orch/apimachinery/meta';
+import type { ResourceRegistry } from '@orch/apimachinery/registry';
 import type { GroupVersionKind, GroupVersionResource } from '@orch/apimachinery/schema';
-import type { ValidateObjectFunc } from '../registry/rest.js';
+import type { Authorizer } from '../authz/authorizer.js';
+import type { RuleReviewer } from '../authz/grpc-authorizer.js';
+import type { Creater, Getter, ValidateObjectFunc } from '../registry/rest.js';
 
 /** The admission operations (the Admit call's, shared with the admission service). */
 export type Operation = AdmissionOperation;
@@ -69,19 +77,44 @@ export function operationOptions(
 }
 
 /**
- * One admission plugin (k8s admission.Interface): it says which operations it handles, and
- * mutates (admit, k8s MutationInterface), validates (validate, k8s ValidationInterface) or both.
- * A denial is a thrown StatusError (newForbidden, ...), which fails the request at once.
+ * One member of the gateway's chain: the plugin contract of the three processes
+ * (`@orch/apimachinery/admission`, k8s admission.Interface with MutationInterface and
+ * ValidationInterface) over the gateway's attributes. `admit` (mutating phase) may change
+ * `attrs.object` in place and runs before the strategy validates; `validate` (validating phase)
+ * sees the final object and changes nothing. A denial is a thrown StatusError (newForbidden,
+ * ...), which fails the request at once. A member is a plugin of the gateway, or the call to a
+ * service that runs plugins (named after the plugins it names).
  */
-export interface AdmissionPlugin {
-  /** The name the admission flags use (k8s's plugin names where upstream has the plugin). */
-  readonly name: string;
-  handles(operation: Operation): boolean;
-  /** Mutating phase: may change `attrs.object` in place; runs before the strategy validates. */
-  admit?(attrs: AdmissionAttributes): Promise<void>;
-  /** Validating phase: sees the final object, after the strategy; changes nothing. */
-  validate?(attrs: AdmissionAttributes): Promise<void>;
+export type AdmissionPlugin = AdmissionPluginInterface<AdmissionAttributes>;
+
+/** The namespaces the gateway holds (its namespace informer), read by the namespace plugins. */
+export interface NamespaceCache {
+  get(name: string): ApiObject | undefined;
 }
+
+/** What a gateway plugin is built from. */
+export interface GatewayPluginDeps {
+  registry: ResourceRegistry;
+  /** The namespaces' store and cache. */
+  namespaces: Getter & Creater;
+  namespaceCache: NamespaceCache;
+  authorizer: Authorizer;
+  reviewer: RuleReviewer;
+  /** The stores of roles and clusterroles, to read the rules a binding refers to. */
+  roles: Getter | undefined;
+  clusterRoles: Getter | undefined;
+}
+
+/** How a gateway plugin is built. */
+export type GatewayPluginFactory = (deps: GatewayPluginDeps) => AdmissionPlugin;
+
+/**
+ * The gateway's registered plugins. Each plugin module exports its name and `register(plugins)`;
+ * `plugins.ts` registers them all.
+ */
+export type GatewayPlugins = Plugins<'gateway', GatewayPluginFactory>;
+
+export type { GatewayPluginName };
 
 /** The two phases of the chain, as the handlers see them (one request's admission). */
 export interface Admission {

@@ -4,6 +4,8 @@ import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-load
 import type { AdmissionClient as _orch_admission_v1_AdmissionClient, AdmissionDefinition as _orch_admission_v1_AdmissionDefinition } from './orch/admission/v1/Admission.js';
 import type { AdmitRequest as _orch_admission_v1_AdmitRequest, AdmitRequest__Output as _orch_admission_v1_AdmitRequest__Output } from './orch/admission/v1/AdmitRequest.js';
 import type { AdmitResponse as _orch_admission_v1_AdmitResponse, AdmitResponse__Output as _orch_admission_v1_AdmitResponse__Output } from './orch/admission/v1/AdmitResponse.js';
+import type { ListPluginsRequest as _orch_admission_v1_ListPluginsRequest, ListPluginsRequest__Output as _orch_admission_v1_ListPluginsRequest__Output } from './orch/admission/v1/ListPluginsRequest.js';
+import type { ListPluginsResponse as _orch_admission_v1_ListPluginsResponse, ListPluginsResponse__Output as _orch_admission_v1_ListPluginsResponse__Output } from './orch/admission/v1/ListPluginsResponse.js';
 import type { Status as _orch_admission_v1_Status, Status__Output as _orch_admission_v1_Status__Output } from './orch/admission/v1/Status.js';
 import type { StatusCause as _orch_admission_v1_StatusCause, StatusCause__Output as _orch_admission_v1_StatusCause__Output } from './orch/admission/v1/StatusCause.js';
 import type { StringList as _orch_admission_v1_StringList, StringList__Output as _orch_admission_v1_StringList__Output } from './orch/admission/v1/StringList.js';
@@ -20,6 +22,8 @@ export interface ProtoGrpcType {
         Admission: SubtypeConstructor<typeof grpc.Client, _orch_admission_v1_AdmissionClient> & { service: _orch_admission_v1_AdmissionDefinition }
         AdmitRequest: MessageTypeDefinition<_orch_admission_v1_AdmitRequest, _orch_admission_v1_AdmitRequest__Output>
         AdmitResponse: MessageTypeDefinition<_orch_admission_v1_AdmitResponse, _orch_admission_v1_AdmitResponse__Output>
+        ListPluginsRequest: MessageTypeDefinition<_orch_admission_v1_ListPluginsRequest, _orch_admission_v1_ListPluginsRequest__Output>
+        ListPluginsResponse: MessageTypeDefinition<_orch_admission_v1_ListPluginsResponse, _orch_admission_v1_ListPluginsResponse__Output>
         Phase: EnumTypeDefinition
         Status: MessageTypeDefinition<_orch_admission_v1_Status, _orch_admission_v1_Status__Output>
         StatusCause: MessageTypeDefinition<_orch_admission_v1_StatusCause, _orch_admission_v1_StatusCause__Output>

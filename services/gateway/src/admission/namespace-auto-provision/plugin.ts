@@ -6,8 +6,16 @@
 import { isAlreadyExists, isNotFound, newForbidden } from '@orch/apimachinery/errors';
 import type { ResourceRegistry } from '@orch/apimachinery/registry';
 import type { Creater, Getter } from '../../registry/rest.js';
-import type { NamespaceCache } from '../namespace-lifecycle/plugin.js';
-import type { AdmissionAttributes, AdmissionPlugin } from '../interfaces.js';
+import type {
+  AdmissionAttributes,
+  AdmissionPlugin,
+  GatewayPluginName,
+  GatewayPlugins,
+  NamespaceCache,
+} from '../interfaces.js';
+
+/** The plugin's name, as the admission flags spell it. */
+export const pluginName = 'NamespaceAutoProvision' satisfies GatewayPluginName;
 
 const accessReviews = new Set(['authorization.orch.io/localsubjectaccessreviews']);
 
@@ -17,7 +25,7 @@ export function namespaceAutoProvision(
   cache: NamespaceCache | undefined
 ): AdmissionPlugin {
   return {
-    name: 'NamespaceAutoProvision',
+    name: pluginName,
     handles: (op) => op === 'CREATE',
     async admit(a: AdmissionAttributes) {
       const { group, resource, version } = a.resource;
@@ -45,4 +53,11 @@ export function namespaceAutoProvision(
       }
     },
   };
+}
+
+/** Registers the plugin (upstream's Register). */
+export function register(plugins: GatewayPlugins): void {
+  plugins.register(pluginName, (d) =>
+    namespaceAutoProvision(d.registry, d.namespaces, d.namespaceCache)
+  );
 }

@@ -5,8 +5,16 @@
 import { isNotFound, newNotFound } from '@orch/apimachinery/errors';
 import type { ResourceRegistry } from '@orch/apimachinery/registry';
 import type { Getter } from '../../registry/rest.js';
-import type { NamespaceCache } from '../namespace-lifecycle/plugin.js';
-import type { AdmissionAttributes, AdmissionPlugin } from '../interfaces.js';
+import type {
+  AdmissionAttributes,
+  AdmissionPlugin,
+  GatewayPluginName,
+  GatewayPlugins,
+  NamespaceCache,
+} from '../interfaces.js';
+
+/** The plugin's name, as the admission flags spell it. */
+export const pluginName = 'NamespaceExists' satisfies GatewayPluginName;
 
 export function namespaceExists(
   registry: ResourceRegistry,
@@ -14,7 +22,7 @@ export function namespaceExists(
   cache: NamespaceCache | undefined
 ): AdmissionPlugin {
   return {
-    name: 'NamespaceExists',
+    name: pluginName,
     handles: (op) => op === 'CREATE' || op === 'UPDATE' || op === 'DELETE',
     async validate(a: AdmissionAttributes) {
       const { group, resource, version } = a.resource;
@@ -30,4 +38,9 @@ export function namespaceExists(
       }
     },
   };
+}
+
+/** Registers the plugin (upstream's Register). */
+export function register(plugins: GatewayPlugins): void {
+  plugins.register(pluginName, (d) => namespaceExists(d.registry, d.namespaces, d.namespaceCache));
 }

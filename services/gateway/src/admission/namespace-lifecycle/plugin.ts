@@ -5,15 +5,21 @@
 import { isNotFound, newForbidden, newNotFound } from '@orch/apimachinery/errors';
 import type { StatusError } from '@orch/apimachinery/errors';
 import type { ResourceRegistry } from '@orch/apimachinery/registry';
-import type { ApiObject } from '@orch/apimachinery/meta';
 import type { Getter } from '../../registry/rest.js';
-import type { AdmissionAttributes, AdmissionPlugin } from '../interfaces.js';
+import type {
+  AdmissionAttributes,
+  AdmissionPlugin,
+  GatewayPluginName,
+  GatewayPlugins,
+  NamespaceCache,
+} from '../interfaces.js';
+
+/** The plugin's name, as the admission flags spell it. */
+export const pluginName = 'NamespaceLifecycle' satisfies GatewayPluginName;
 
 export const systemNamespaces = ['default', 'orch-system', 'orch-public'];
 
-export interface NamespaceCache {
-  get(name: string): ApiObject | undefined;
-}
+export type { NamespaceCache };
 
 /** Access reviews answer about a namespace, they put nothing in it (k8s accessReviewResources). */
 const exempt = new Set(['authorization.orch.io/localsubjectaccessreviews']);
@@ -68,8 +74,15 @@ export function namespaceLifecycle(
     }
   };
   return {
-    name: 'NamespaceLifecycle',
+    name: pluginName,
     handles: (op) => op === 'CREATE' || op === 'DELETE',
     validate,
   };
+}
+
+/** Registers the plugin (upstream's Register). */
+export function register(plugins: GatewayPlugins): void {
+  plugins.register(pluginName, (d) =>
+    namespaceLifecycle(d.registry, d.namespaces, d.namespaceCache)
+  );
 }

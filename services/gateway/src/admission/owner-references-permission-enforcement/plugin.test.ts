@@ -5,7 +5,7 @@
 // impersonated by the admin; each group is granted its own ClusterRole.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { defaultOnPlugins, enabledPluginNames } from '../chain.js';
+import { defaultOnPlugins, enabledPluginNames } from '@orch/apimachinery/admission';
 import { grantClusterRole, startSuite } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 

@@ -10,9 +10,15 @@ import type { ResourceRegistry } from '@orch/apimachinery/registry';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import { isDeepStrictEqual } from 'node:util';
 import type { Authorizer } from '../../authz/authorizer.js';
-import type { AdmissionAttributes, AdmissionPlugin } from '../interfaces.js';
+import type {
+  AdmissionAttributes,
+  AdmissionPlugin,
+  GatewayPluginName,
+  GatewayPlugins,
+} from '../interfaces.js';
 
-export const ownerReferencesPermissionEnforcementName = 'OwnerReferencesPermissionEnforcement';
+/** The plugin's name, as the admission flags spell it. */
+export const pluginName = 'OwnerReferencesPermissionEnforcement' satisfies GatewayPluginName;
 
 interface OwnerReference {
   apiVersion: string;
@@ -127,8 +133,15 @@ export function ownerReferencesPermissionEnforcement(deps: OwnerReferencesDeps):
     }
   };
   return {
-    name: ownerReferencesPermissionEnforcementName,
+    name: pluginName,
     handles: (op) => op === 'CREATE' || op === 'UPDATE',
     validate,
   };
+}
+
+/** Registers the plugin (upstream's Register). */
+export function register(plugins: GatewayPlugins): void {
+  plugins.register(pluginName, (d) =>
+    ownerReferencesPermissionEnforcement({ authorizer: d.authorizer, registry: d.registry })
+  );
 }

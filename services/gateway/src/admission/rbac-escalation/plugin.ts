@@ -16,7 +16,15 @@ import type {
 import type { Authorizer } from '../../authz/authorizer.js';
 import type { RuleReviewer } from '../../authz/grpc-authorizer.js';
 import type { Getter } from '../../registry/rest.js';
-import type { AdmissionAttributes, AdmissionPlugin } from '../interfaces.js';
+import type {
+  AdmissionAttributes,
+  AdmissionPlugin,
+  GatewayPluginName,
+  GatewayPlugins,
+} from '../interfaces.js';
+
+/** The plugin's name, as the admission flags spell it. */
+export const pluginName = 'RBACEscalationPrevention' satisfies GatewayPluginName;
 
 export const rbacGroup = 'rbac.authorization.orch.io';
 
@@ -190,8 +198,13 @@ export function rbacEscalationPrevention(deps: EscalationDeps): AdmissionPlugin 
     }
   };
   return {
-    name: 'RBACEscalationPrevention',
+    name: pluginName,
     handles: (op) => op === 'CREATE' || op === 'UPDATE',
     validate,
   };
+}
+
+/** Registers the plugin (upstream's Register). */
+export function register(plugins: GatewayPlugins): void {
+  plugins.register(pluginName, (d) => rbacEscalationPrevention(d));
 }

@@ -1,0 +1,32 @@
+export type {
+  AdmissionServicePluginName,
+  CertificatePluginName,
+  GatewayPluginName,
+  Placement,
+  PluginName,
+  PluginNameIn,
+  PluginRole,
+  PluginSpec,
+} from './plugins.js';
+export {
+  admissionPlugins,
+  allOrderedPlugins,
+  defaultOffPlugins,
+  defaultOnPlugins,
+  deprecatedPlugins,
+  enabledPluginNames,
+  isPlacedIn,
+  isPluginName,
+  pluginSpec,
+  pluginsPlacedIn,
+  servedPluginsMismatch,
+} from './plugins.js';
+export type {
+  AdmissionInterface,
+  AdmissionOperation,
+  AdmissionPluginInterface,
+  MutationInterface,
+  ValidationInterface,
+} from './interfaces.js';
+export type { RegisterOptions } from './registry.js';
+export { Plugins } from './registry.js';
