@@ -4,6 +4,7 @@
 // names. The service here is built in-process from its options like main.ts builds it.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { pluginsPlacedIn } from '@orch/apimachinery/admission';
 import { AdmissionClient } from '@orch/apimachinery/grpc';
 import type { AdmissionCallRequest, AdmitCall } from '@orch/apimachinery/grpc';
 import type { ApiObject } from '@orch/apimachinery/meta';
@@ -223,6 +224,12 @@ describe('Admit RPC', () => {
       text,
       /kubernetes_feature_enabled\{name="ConsistentListFromCache",stage="BETA",component="admission"\} 1/
     );
+  });
+});
+
+describe('ListPlugins RPC', () => {
+  it('lists every plugin the list places in the admission service, in order, those that need a configuration included', async () => {
+    assert.deepEqual(await client.listPlugins(), pluginsPlacedIn('admission'));
   });
 });
 

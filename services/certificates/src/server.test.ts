@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { get } from 'node:http';
 import { after, before, describe, it } from 'node:test';
+import { pluginsPlacedIn } from '@orch/apimachinery/admission';
 import { CertificatesClient } from '@orch/apimachinery/grpc';
 import type { AdmissionCallRequest, AdmitCall } from '@orch/apimachinery/grpc';
 import type { ApiObject } from '@orch/apimachinery/meta';
@@ -137,6 +138,10 @@ describe('certificates service', () => {
       r.status?.details?.causes?.map((c) => c.field),
       ['spec.request']
     );
+  });
+
+  it('ListPlugins: the plugins the list places in the certificates service, in order', async () => {
+    assert.deepEqual(await client.listPlugins(), pluginsPlacedIn('certificates'));
   });
 
   it('an unknown plugin name: 400 listing the known ones', async () => {

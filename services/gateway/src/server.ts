@@ -297,27 +297,29 @@ export class GatewayServer implements Runnable {
       void this.#policyWatch?.start();
       this.#authn.start();
       const services = this.#services;
-      void ensureSystemNamespaces(this.#namespaces, log, signal).then(
+      // Runs until the signal, or until a service that does not serve the plugins this gateway
+      // places there stops the gateway.
+      const stop = new AbortController();
+      const onAbort = (): void => stop.abort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      if (signal.aborted) stop.abort();
+      let mismatch: unknown;
+      this.#checkServedPlugins(stop.signal).catch((err: unknown) => {
+        mismatch = err;
+        stop.abort();
+      });
+      void ensureSystemNamespaces(this.#namespaces, log, stop.signal).then(
         () =>
-          services && ensureKubernetesService(services, options.serviceRanges, port, log, signal)
+          services &&
+          ensureKubernetesService(services, options.serviceRanges, port, log, stop.signal)
       );
       if (this.#priorityClasses)
-        void ensureSystemPriorityClasses(this.#priorityClasses, log, signal);
+        void ensureSystemPriorityClasses(this.#priorityClasses, log, stop.signal);
       log.info('gateway serving', { address: `https://${options.address}:${port}` });
       this.#serving.resolve(port);
 
-      // A service that does not serve the plugins this gateway places there stops the gateway.
-      const checks = new AbortController();
-      let mismatch: unknown;
-      const failed = new Promise<void>((resolve) => {
-        this.#checkServedPlugins(checks.signal).catch((err: unknown) => {
-          mismatch = err;
-          resolve();
-        });
-      });
-      await Promise.race([aborted(signal), failed]);
-      checks.abort();
-      if (mismatch) log.error('admission plugins do not match', { err: String(mismatch) });
+      await aborted(stop.signal);
+      signal.removeEventListener('abort', onAbort);
       // readyz fails first; then the listener closes, watches end, idle HTTP/1.1 connections
       // close (and the others once their request is answered) and HTTP/2 sessions get GOAWAY (no
       // new streams); requests in flight finish, and whatever still runs after the grace has its
