@@ -1,7 +1,7 @@
 export type { ResourceDefinition, Verb } from './resource-definition.js';
 export { allVerbs, gvkOf } from './resource-definition.js';
-export { builtinResources } from './builtin-resources.js';
-export { platResources } from './builtin-plat.js';
+// The built-in lists live with their groups in ../apis; kept here for the registry's readers.
+export { builtinConversions, builtinResources } from '../apis/index.js';
 export { ResourceRegistry, storageKey, storagePrefix } from './resource-registry.js';
 export type {
   AuditAnnotation,
@@ -42,7 +42,6 @@ export {
 } from './admissionregistration-types.js';
 export { Conversions } from './conversion.js';
 export type { ConversionFunc, ConversionKey } from './conversion.js';
-export { builtinConversions } from './builtin-conversions.js';
 export {
   defaultCpuUtilization,
   hpaBehaviorAnnotation,
@@ -51,4 +50,4 @@ export {
   hpaMetricStatusesAnnotation,
   hpaV1ToV2,
   hpaV2ToV1,
-} from './autoscaling-conversion.js';
+} from '../apis/autoscaling/index.js';

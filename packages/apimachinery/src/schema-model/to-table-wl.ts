@@ -2,7 +2,7 @@
 // (k8s pkg/printers/internalversion/printers.go: printPodTemplate, printReplicationController,
 // printEndpoints, printStatefulSet, printDaemonSet, printControllerRevision, printJob,
 // printCronJob, printHorizontalPodAutoscaler, printPodDisruptionBudget).
-import { hpaV1ToV2 } from '../registry/autoscaling-conversion.js';
+import { hpaV1ToV2 } from '../apis/autoscaling/conversion.js';
 
 type Json = Record<string, unknown>;
 type Printer = (obj: Json, now: number) => unknown;

@@ -5,7 +5,15 @@
 // subresource a kind does not have is 404; the system priority classes exist from the start.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { platResources } from '@orch/apimachinery/registry';
+import {
+  core,
+  discovery,
+  flowcontrol,
+  networking,
+  node,
+  scheduling,
+  storage,
+} from '@orch/apimachinery/apis';
 import { realisticObjects } from '@orch/apimachinery/schema-model';
 import { startSuite, waitFor } from '@orch/testing';
 import type { Suite } from '@orch/testing';
@@ -13,11 +21,19 @@ import type { Suite } from '@orch/testing';
 type Json = Record<string, any>;
 let suite: Suite;
 
-const pathOf = (def: (typeof platResources)[number], ns = 'default'): string =>
+/** The platform kinds: persistent volumes and claims, networking, discovery, storage, scheduling, node and flowcontrol. */
+const platformResources = [
+  ...core.resources.filter((d) =>
+    ['persistentvolumes', 'persistentvolumeclaims'].includes(d.resource)
+  ),
+  ...[networking, discovery, storage, scheduling, node, flowcontrol].flatMap((g) => g.resources),
+];
+
+const pathOf = (def: (typeof platformResources)[number], ns = 'default'): string =>
   `${def.group === '' ? '/api' : `/apis/${def.group}`}/${def.version}${
     def.namespaced ? `/namespaces/${ns}` : ''
   }/${def.resource}`;
-const defOf = (resource: string) => platResources.find((d) => d.resource === resource)!;
+const defOf = (resource: string) => platformResources.find((d) => d.resource === resource)!;
 const causes = (body: unknown): string[] =>
   ((body as Json)['details']?.['causes'] ?? []).map((c: Json) => `${c.field}: ${c.message}`);
 /** What a client sends: the realistic object without server-set fields. */
@@ -38,7 +54,7 @@ after(async () => {
 });
 
 test('every platform kind: its realistic object is created, read back with its spec, and listed as a Table with upstream columns', async () => {
-  for (const def of platResources) {
+  for (const def of platformResources) {
     const key = `${def.group === '' ? '' : `${def.group}/`}${def.version}/${def.kind}`;
     const body = sendable(key);
     const collection = pathOf(def, body['metadata'].namespace);

@@ -5,7 +5,7 @@
 // object (JSON in v1's metric format), so v2 → v1 → v2 loses nothing. As upstream: a v1 object
 // with no metric at all gets the 80% CPU target; the CPU metric goes last when other metrics
 // come back from the annotation; an object or external metric without a value reads "0".
-import type { Conversions } from './conversion.js';
+import type { Conversions } from '../../registry/conversion.js';
 
 type Json = Record<string, unknown>;
 

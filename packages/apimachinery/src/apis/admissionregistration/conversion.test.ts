@@ -3,10 +3,10 @@
 // here) round-trips both ways, through the registry's builtinConversions as the Store uses them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { builtinSchemaModel } from '../schema-model/index.js';
-import type { MessageSchema } from '../schema-model/index.js';
-import { builtinConversions } from './builtin-conversions.js';
-import { builtinAlias } from './builtin-alias.js';
+import { builtinSchemaModel } from '../../schema-model/index.js';
+import type { MessageSchema } from '../../schema-model/index.js';
+import { builtinConversions } from '../index.js';
+import { admissionregistrationResources } from './resources.js';
 
 type Json = Record<string, unknown>;
 
@@ -130,7 +130,12 @@ for (const obj of [policy, binding]) {
 }
 
 test('the v1beta1 definitions: stored as v1, deprecated in 1.31, removed in 1.34, replacement v1', () => {
-  for (const def of builtinAlias) {
+  const v1beta1 = admissionregistrationResources.filter((d) => d.version === 'v1beta1');
+  assert.deepEqual(
+    v1beta1.map((d) => d.kind),
+    ['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding']
+  );
+  for (const def of v1beta1) {
     assert.equal(def.group, group);
     assert.equal(def.version, 'v1beta1');
     assert.equal(def.storageVersion, 'v1');

@@ -3,7 +3,7 @@
 // pkg/apis/admissionregistration/v1beta1 zz_generated.conversion.go, through the internal type):
 // the two versions have the same fields, so a conversion copies every field and names the other
 // version; nothing is lost either way.
-import type { Conversions } from './conversion.js';
+import type { Conversions } from '../../registry/conversion.js';
 
 type Json = Record<string, unknown>;
 

@@ -3,7 +3,7 @@
 // through v2; and the conversion registry the Store converts with.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { realisticObjects } from '../schema-model/index.js';
+import { realisticObjects } from '../../schema-model/index.js';
 import {
   hpaBehaviorAnnotation,
   hpaConditionsAnnotation,
@@ -11,9 +11,9 @@ import {
   hpaMetricStatusesAnnotation,
   hpaV1ToV2,
   hpaV2ToV1,
-} from './autoscaling-conversion.js';
-import { builtinConversions } from './builtin-conversions.js';
-import { Conversions } from './conversion.js';
+} from './conversion.js';
+import { builtinConversions } from '../index.js';
+import { Conversions } from '../../registry/conversion.js';
 
 const v2: any = realisticObjects['autoscaling/v2/HorizontalPodAutoscaler'];
 const v1: any = realisticObjects['autoscaling/v1/HorizontalPodAutoscaler'];

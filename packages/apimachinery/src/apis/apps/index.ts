@@ -1,0 +1,5 @@
+// The apps group (upstream pkg/apis/apps): Deployment, ReplicaSet, StatefulSet, DaemonSet, ControllerRevision.
+import type { APIGroupDefinition } from '../types.js';
+import { appsResources } from './resources.js';
+
+export const apps: APIGroupDefinition = { name: 'apps', resources: appsResources };

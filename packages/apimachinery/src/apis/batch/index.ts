@@ -1,0 +1,5 @@
+// The batch group (upstream pkg/apis/batch): Job and CronJob.
+import type { APIGroupDefinition } from '../types.js';
+import { batchResources } from './resources.js';
+
+export const batch: APIGroupDefinition = { name: 'batch', resources: batchResources };

@@ -1,0 +1,8 @@
+// certificates.orch.io (upstream pkg/apis/certificates): CertificateSigningRequest.
+import type { APIGroupDefinition } from '../types.js';
+import { certificatesGroup, certificatesResources } from './resources.js';
+
+export const certificates: APIGroupDefinition = {
+  name: certificatesGroup,
+  resources: certificatesResources,
+};

@@ -1,0 +1,5 @@
+// The core group, v1 (upstream pkg/apis/core): the kinds served under /api/v1.
+import type { APIGroupDefinition } from '../types.js';
+import { coreResources } from './resources.js';
+
+export const core: APIGroupDefinition = { name: '', resources: coreResources };

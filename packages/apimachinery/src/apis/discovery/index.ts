@@ -1,0 +1,8 @@
+// discovery.orch.io (upstream pkg/apis/discovery): EndpointSlice.
+import type { APIGroupDefinition } from '../types.js';
+import { discoveryGroup, discoveryResources } from './resources.js';
+
+export const discovery: APIGroupDefinition = {
+  name: discoveryGroup,
+  resources: discoveryResources,
+};

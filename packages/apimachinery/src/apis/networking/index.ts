@@ -1,0 +1,8 @@
+// networking.orch.io (upstream pkg/apis/networking): Ingress, IngressClass, NetworkPolicy.
+import type { APIGroupDefinition } from '../types.js';
+import { networkingGroup, networkingResources } from './resources.js';
+
+export const networking: APIGroupDefinition = {
+  name: networkingGroup,
+  resources: networkingResources,
+};

@@ -1,0 +1,5 @@
+// The policy group (upstream pkg/apis/policy): PodDisruptionBudget (Eviction is the pods/eviction subresource's object).
+import type { APIGroupDefinition } from '../types.js';
+import { policyResources } from './resources.js';
+
+export const policy: APIGroupDefinition = { name: 'policy', resources: policyResources };

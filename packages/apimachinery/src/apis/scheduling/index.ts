@@ -1,0 +1,8 @@
+// scheduling.orch.io (upstream pkg/apis/scheduling): PriorityClass.
+import type { APIGroupDefinition } from '../types.js';
+import { schedulingGroup, schedulingResources } from './resources.js';
+
+export const scheduling: APIGroupDefinition = {
+  name: schedulingGroup,
+  resources: schedulingResources,
+};

@@ -1,0 +1,5 @@
+// storage.orch.io (upstream pkg/apis/storage): StorageClass, CSIDriver, CSINode, VolumeAttachment, CSIStorageCapacity.
+import type { APIGroupDefinition } from '../types.js';
+import { storageGroup, storageResources } from './resources.js';
+
+export const storage: APIGroupDefinition = { name: storageGroup, resources: storageResources };
