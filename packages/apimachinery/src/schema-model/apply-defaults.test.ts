@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { SchemaModel, builtinSchemaModel } from './schema-model.js';
 import type { MessageSchema } from './schema-model.js';
 import { applyDefaults } from './apply-defaults.js';
-import { imageTag } from './builtin-defaulters.js';
+import { imageTag } from '../apis/core/index.js';
 import { decodeMessage } from './decode-message.js';
 import { encodeMessage } from './encode-message.js';
 

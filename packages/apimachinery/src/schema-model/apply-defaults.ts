@@ -5,8 +5,8 @@
 // when absent, or (without keep_zero: a non-pointer field upstream) when it holds its zero value.
 // Applying defaults twice changes nothing, and a value the client set is never replaced.
 import type { FieldSchema, MessageSchema } from './schema-model.js';
-import { builtinDefaulters } from './builtin-defaulters.js';
-import type { Defaulters } from './builtin-defaulters.js';
+import { builtinDefaulters } from '../apis/index.js';
+import type { Defaulters } from '../apis/index.js';
 
 type Json = Record<string, unknown>;
 const isPlainObject = (v: unknown): v is Json =>

@@ -1,5 +1,10 @@
 // The batch group (upstream pkg/apis/batch): Job and CronJob.
 import type { APIGroupDefinition } from '../types.js';
+import { batchDefaulters } from './defaults.js';
 import { batchResources } from './resources.js';
 
-export const batch: APIGroupDefinition = { name: 'batch', resources: batchResources };
+export const batch: APIGroupDefinition = {
+  name: 'batch',
+  resources: batchResources,
+  defaulters: batchDefaulters,
+};

@@ -1,19 +1,11 @@
-// The defaults upstream sets in code rather than declaratively, because they depend on other
-// fields: one small function per message, keyed by its full name, run by applyDefaults after the
-// message's default_value options (so `type` and `protocol` are already set) and before its
-// children. Each mirrors the SetDefaults_* function of k8s.io/kubernetes it names; the constant
-// defaults of those functions are default_value options in proto/ instead.
-
-import { workloadDefaulters } from './builtin-defaulters-wl.js';
-import { crdDefaulters } from './builtin-defaulters-crd.js';
+// The computed defaults of the core group's messages (SetDefaults_* of k8s pkg/apis/core/v1/
+// defaults.go), set in code rather than declaratively because they depend on other fields: one
+// small function per message, keyed by its full name, run by applyDefaults after the message's
+// default_value options (so `type` and `protocol` are already set) and before its children.
+// The constant defaults of those functions are default_value options in proto/ instead.
+import type { Defaulter } from '../types.js';
 
 type Json = Record<string, unknown>;
-
-/** Sets the computed defaults of one object of a message, in place. */
-export type Defaulter = (obj: Json) => void;
-
-/** Defaulters by message full name (orch.api.core.v1.Container). */
-export type Defaulters = ReadonlyMap<string, Defaulter>;
 
 const isPlainObject = (v: unknown): v is Json =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -79,20 +71,24 @@ const servicePort: Defaulter = (port) => {
     port['targetPort'] = port['port'];
 };
 
-/** SetDefaults_Deployment (pkg/apis/apps/v1/defaults.go), its strategy part: a rolling update surges and drops 25%. */
-const deploymentStrategy: Defaulter = (strategy) => {
-  if (strategy['type'] !== 'RollingUpdate') return;
-  const rolling = (strategy['rollingUpdate'] = objectAt(strategy, 'rollingUpdate') ?? {});
-  rolling['maxUnavailable'] ??= '25%';
-  rolling['maxSurge'] ??= '25%';
+const nonEmpty = (v: unknown): v is Json => isPlainObject(v) && Object.keys(v).length > 0;
+const metadata = (o: Json): Json =>
+  isPlainObject(o['metadata']) ? o['metadata'] : (o['metadata'] = {});
+
+/** SetDefaults_ReplicationController: selector and labels from the template's labels. */
+const replicationController: Defaulter = (rc) => {
+  const spec = objectAt(rc, 'spec');
+  const labels = spec && objectAt(objectAt(spec, 'template') ?? {}, 'metadata')?.['labels'];
+  if (!spec || !isPlainObject(labels)) return;
+  if (!nonEmpty(spec['selector'])) spec['selector'] = { ...labels };
+  const meta = metadata(rc);
+  if (!nonEmpty(meta['labels'])) meta['labels'] = { ...labels };
 };
 
-export const builtinDefaulters: Defaulters = new Map<string, Defaulter>([
+export const coreDefaulters: readonly (readonly [string, Defaulter])[] = [
   ['orch.api.core.v1.Container', container],
   ['orch.api.core.v1.Pod', pod],
   ['orch.api.core.v1.ServiceSpec', serviceSpec],
   ['orch.api.core.v1.ServicePort', servicePort],
-  ['orch.api.apps.v1.DeploymentStrategy', deploymentStrategy],
-  ...workloadDefaulters,
-  ...crdDefaulters,
-]);
+  ['orch.api.core.v1.ReplicationController', replicationController],
+];

@@ -3,8 +3,9 @@
 // pkg/apis/apiextensions/v1/defaults.go): singular from kind, listKind from kind, storedVersions
 // from the storage version. The constant ones (conversion None, service port 443) are
 // default_value options in proto/orch/api/apiextensions/v1.
+import type { Defaulter } from '../types.js';
+
 type Json = Record<string, unknown>;
-type Defaulter = (obj: Json) => void;
 
 const isObject = (v: unknown): v is Json =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -31,6 +32,6 @@ const customResourceDefinition: Defaulter = (crd) => {
   (st as Json)['storedVersions'] = [storage['name']];
 };
 
-export const crdDefaulters: readonly [string, Defaulter][] = [
+export const apiextensionsDefaulters: readonly (readonly [string, Defaulter])[] = [
   ['orch.api.apiextensions.v1.CustomResourceDefinition', customResourceDefinition],
 ];
