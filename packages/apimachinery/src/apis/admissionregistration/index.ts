@@ -2,6 +2,7 @@
 // configurations in v1, the validating admission policies in v1 and v1beta1.
 import { admissionRegistrationGroup } from '../../registry/admissionregistration-types.js';
 import type { APIGroupDefinition } from '../types.js';
+import { admissionregistrationTablePrinters } from './printers.js';
 import { addAdmissionRegistrationConversions } from './conversion.js';
 import { admissionregistrationResources } from './resources.js';
 
@@ -9,4 +10,5 @@ export const admissionregistration: APIGroupDefinition = {
   name: admissionRegistrationGroup,
   resources: admissionregistrationResources,
   addConversions: addAdmissionRegistrationConversions,
+  tablePrinters: admissionregistrationTablePrinters,
 };

@@ -1,5 +1,6 @@
 // The autoscaling group (upstream pkg/apis/autoscaling): HorizontalPodAutoscaler in v1 and v2.
 import type { APIGroupDefinition } from '../types.js';
+import { autoscalingTablePrinters } from './printers.js';
 import { addAutoscalingConversions } from './conversion.js';
 import { autoscalingResources } from './resources.js';
 
@@ -7,6 +8,7 @@ export const autoscaling: APIGroupDefinition = {
   name: 'autoscaling',
   resources: autoscalingResources,
   addConversions: addAutoscalingConversions,
+  tablePrinters: autoscalingTablePrinters,
 };
 export {
   defaultCpuUtilization,

@@ -1,5 +1,6 @@
 // The batch group (upstream pkg/apis/batch): Job and CronJob.
 import type { APIGroupDefinition } from '../types.js';
+import { batchTablePrinters } from './printers.js';
 import { batchDefaulters } from './defaults.js';
 import { batchResources } from './resources.js';
 
@@ -7,4 +8,5 @@ export const batch: APIGroupDefinition = {
   name: 'batch',
   resources: batchResources,
   defaulters: batchDefaulters,
+  tablePrinters: batchTablePrinters,
 };

@@ -1,5 +1,10 @@
 // storage.orch.io (upstream pkg/apis/storage): StorageClass, CSIDriver, CSINode, VolumeAttachment, CSIStorageCapacity.
 import type { APIGroupDefinition } from '../types.js';
+import { storageTablePrinters } from './printers.js';
 import { storageGroup, storageResources } from './resources.js';
 
-export const storage: APIGroupDefinition = { name: storageGroup, resources: storageResources };
+export const storage: APIGroupDefinition = {
+  name: storageGroup,
+  resources: storageResources,
+  tablePrinters: storageTablePrinters,
+};
