@@ -1,7 +1,7 @@
 // representations: JSON, the binary envelope and Tables side by side, for a realistic pod and
 // a list of 500.
 import { decodeEnvelope } from '@orch/apimachinery/protobuf';
-import { realisticPod } from '@orch/apimachinery/schema-model';
+import { realisticPod } from '@orch/apimachinery/testdata';
 import { request } from 'undici';
 import { f } from '../report.js';
 import { runFor } from '../stats.js';

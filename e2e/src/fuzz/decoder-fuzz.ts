@@ -15,9 +15,9 @@ import {
   builtinSchemaModel,
   decodeMessage,
   parseJsonStrict,
-  realisticObjects,
 } from '@orch/apimachinery/schema-model';
 import type { MessageSchema } from '@orch/apimachinery/schema-model';
+import { realisticObjects } from '@orch/apimachinery/testdata';
 
 const encodable = Object.values(realisticObjects).filter((o) => canEncode(o));
 const envelopes = encodable.map((o) => encodeEnvelope(o));

@@ -9,7 +9,7 @@ import { canEncode, encodeEnvelope } from '@orch/apimachinery/protobuf';
 import { admissionRegistrationGroup, builtinResources } from '@orch/apimachinery/registry';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { formatApiVersion } from '@orch/apimachinery/schema';
-import { realisticObjects } from '@orch/apimachinery/schema-model';
+import { realisticObjects } from '@orch/apimachinery/testdata';
 
 /** A stored kind the harness writes: its definition and a valid object to start from. */
 export interface FuzzTarget {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { builtinSchemaModel } from '../schema-model/schema-model.js';
-import { realisticPod } from '../schema-model/realistic-objects.js';
+import { realisticPod } from '../testdata/index.js';
 import { applyStrategicMergePatch } from './strategic-merge-patch.js';
 import { PatchError } from './patch-error.js';
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { realisticObjects, realisticPod } from '../schema-model/realistic-objects.js';
+import { realisticObjects, realisticPod } from '../testdata/index.js';
 import {
   EnvelopeError,
   FrameReader,

@@ -33,4 +33,3 @@ export type {
 } from './partial-object-metadata.js';
 export { asPartialObjectMetadata, asPartialObjectMetadataList } from './partial-object-metadata.js';
 export { openApiDefinitionName, openApiDefinitions } from './openapi-definitions.js';
-export { realisticObjects, realisticPod } from './realistic-objects.js';

@@ -5,7 +5,7 @@ import { builtinSchemaModel } from './schema-model.js';
 import { decodeMessage } from './decode-message.js';
 import { encodeMessage } from './encode-message.js';
 import { validateObject } from './validate-object.js';
-import { realisticObjects, realisticPod } from './realistic-objects.js';
+import { realisticObjects, realisticPod } from '../testdata/index.js';
 
 const model = builtinSchemaModel();
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;

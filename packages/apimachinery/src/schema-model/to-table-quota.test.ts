@@ -2,7 +2,7 @@
 // Request, Limit; LimitRange: Name, Created At).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { realisticQuotaObjects } from './realistic-objects-quota.js';
+import { realisticObjects as realisticQuotaObjects } from '../testdata/index.js';
 import { builtinSchemaModel } from './schema-model.js';
 import { toTable } from './to-table.js';
 

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { builtinSchemaModel } from './schema-model.js';
 import { toTable } from './to-table.js';
-import { realisticObjects } from './realistic-objects.js';
+import { realisticObjects } from '../testdata/index.js';
 
 const model = builtinSchemaModel();
 const now = Date.parse('2024-05-01T12:00:00Z');

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { builtinSchemaModel } from './schema-model.js';
 import { humanDuration, tablePrinterNames, toTable } from './to-table.js';
-import { realisticObjects, realisticPod } from './realistic-objects.js';
+import { realisticObjects, realisticPod } from '../testdata/index.js';
 
 const model = builtinSchemaModel();
 const now = Date.parse('2024-05-01T12:20:30Z');

@@ -11,7 +11,8 @@ import {
   setFromJSON,
   setToJSON,
 } from '../fieldpath/index.js';
-import { builtinSchemaModel, realisticObjects } from '../schema-model/index.js';
+import { builtinSchemaModel } from '../schema-model/index.js';
+import { realisticObjects } from '../testdata/index.js';
 import { ValidationErrors } from './helpers.js';
 import type { TypeRef } from './schema.js';
 import { Schema, deducedTypeRef } from './schema.js';

@@ -2,7 +2,7 @@
 // CheckSignature), row by row, over requests made by `openssl req` and by @peculiar/x509.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { realisticObjects } from '@orch/apimachinery/schema-model';
+import { realisticObjects } from '@orch/apimachinery/testdata';
 import { flipSignatureByte, opensslCsr, x509Csr } from '../testing/csr-fixtures.js';
 import { checkRequest } from './check-request.js';
 

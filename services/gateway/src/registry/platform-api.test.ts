@@ -14,7 +14,7 @@ import {
   scheduling,
   storage,
 } from '@orch/apimachinery/apis';
-import { realisticObjects } from '@orch/apimachinery/schema-model';
+import { realisticObjects } from '@orch/apimachinery/testdata';
 import { startSuite, waitFor } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 

@@ -5,7 +5,7 @@
 // PodDisruptionBudgets.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { realisticObjects } from '@orch/apimachinery/schema-model';
+import { realisticObjects } from '@orch/apimachinery/testdata';
 import { startSuite } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 

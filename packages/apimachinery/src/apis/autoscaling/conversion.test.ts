@@ -3,7 +3,7 @@
 // through v2; and the conversion registry the Store converts with.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { realisticObjects } from '../../schema-model/index.js';
+import { realisticObjects } from '../../testdata/index.js';
 import {
   hpaBehaviorAnnotation,
   hpaConditionsAnnotation,

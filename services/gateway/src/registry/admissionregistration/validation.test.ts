@@ -22,7 +22,7 @@ import { validateResources } from './validate-rules.js';
 import type { ExpressionCheck } from './validate-rules.js';
 import { newPath } from '@orch/apimachinery/errors';
 import { builtinResources } from '@orch/apimachinery/registry';
-import { realisticObjects } from '@orch/apimachinery/schema-model';
+import { realisticObjects } from '@orch/apimachinery/testdata';
 import { providedStrategy } from '../strategy-test-kit.js';
 import { admissionRegistrationProvider } from './rest-storage-provider.js';
 

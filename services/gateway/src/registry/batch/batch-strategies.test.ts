@@ -4,7 +4,7 @@
 // validation answers for it (field path, type, message); the strategies are the provider's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { realisticObjects } from '@orch/apimachinery/schema-model';
+import { realisticObjects } from '@orch/apimachinery/testdata';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import { batchProvider } from './rest-storage-provider.js';
 import { cronScheduleError } from './cronjobs/cron-schedule.js';

@@ -2,7 +2,7 @@
 // validated as) as table tests: each row a realistic object (from
 // @orch/apimachinery's realistic objects) with one change, and the field errors upstream's
 // validation answers for it (field path, type, message); the strategies are the provider's.
-import { realisticObjects } from '@orch/apimachinery/schema-model';
+import { realisticObjects } from '@orch/apimachinery/testdata';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import { autoscalingProvider } from '../rest-storage-provider.js';
 import { testStrategyRows } from '../../strategy-test-kit.js';

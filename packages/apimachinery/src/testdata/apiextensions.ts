@@ -1,7 +1,7 @@
-// Realistic objects of the crd branch's kinds: a CustomResourceDefinition as a server returns it
-// after the naming and establishing controllers ran (two versions, a schema with defaults, enums,
-// list and map markers and a CEL rule, the status and scale subresources, printer columns).
-export const realisticObjectsCrd: Record<string, Record<string, unknown>> = {
+// Realistic objects of apiextensions.orch.io's kinds, as clients and controllers write them, keyed
+// `<apiVersion>/<kind>`: test data (the schema model's round trips, the Table tests, the gateway's
+// API tests, the fuzz), never read by a server.
+export const apiextensionsObjects: Record<string, Record<string, unknown>> = {
   'apiextensions.orch.io/v1/CustomResourceDefinition': {
     apiVersion: 'apiextensions.orch.io/v1',
     kind: 'CustomResourceDefinition',
