@@ -1,6 +1,6 @@
-// Realistic objects of admissionregistration.orch.io's kinds, as clients and controllers write them, keyed
-// `<apiVersion>/<kind>`: test data (the schema model's round trips, the Table tests, the gateway's
-// API tests, the fuzz), never read by a server.
+// Realistic objects of admissionregistration.orch.io's kinds, as clients and controllers write
+// them, keyed `<apiVersion>/<kind>`: test data (the schema model's round trips, the Table tests,
+// the gateway's API tests, the fuzz), never read by a server.
 export const admissionregistrationObjects: Record<string, Record<string, unknown>> = {
   'admissionregistration.orch.io/v1/MutatingWebhookConfiguration': {
     apiVersion: 'admissionregistration.orch.io/v1',

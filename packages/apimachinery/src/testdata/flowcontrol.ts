@@ -1,6 +1,6 @@
-// Realistic objects of flowcontrol.apiserver.orch.io's kinds, as clients and controllers write them, keyed
-// `<apiVersion>/<kind>`: test data (the schema model's round trips, the Table tests, the gateway's
-// API tests, the fuzz), never read by a server.
+// Realistic objects of flowcontrol.apiserver.orch.io's kinds, as clients and controllers write
+// them, keyed `<apiVersion>/<kind>`: test data (the schema model's round trips, the Table tests,
+// the gateway's API tests, the fuzz), never read by a server.
 import { meta } from './helpers.js';
 
 export const flowcontrolObjects: Record<string, Record<string, unknown>> = {

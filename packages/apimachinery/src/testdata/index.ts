@@ -22,7 +22,7 @@ import { rbacObjects } from './rbac.js';
 import { schedulingObjects } from './scheduling.js';
 import { storageObjects } from './storage.js';
 
-export { realisticPod } from './core.js';
+export { realisticPod } from './pod.js';
 
 export const realisticObjects: Record<string, Record<string, unknown>> = {
   ...coreObjects,

@@ -1,6 +1,6 @@
-// Realistic objects of rbac.authorization.orch.io's kinds, as clients and controllers write them, keyed
-// `<apiVersion>/<kind>`: test data (the schema model's round trips, the Table tests, the gateway's
-// API tests, the fuzz), never read by a server.
+// Realistic objects of rbac.authorization.orch.io's kinds, as clients and controllers write them,
+// keyed `<apiVersion>/<kind>`: test data (the schema model's round trips, the Table tests, the
+// gateway's API tests, the fuzz), never read by a server.
 export const rbacObjects: Record<string, Record<string, unknown>> = {
   'rbac.authorization.orch.io/v1/Role': {
     apiVersion: 'rbac.authorization.orch.io/v1',

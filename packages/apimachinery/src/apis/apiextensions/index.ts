@@ -1,4 +1,5 @@
-// apiextensions.orch.io (upstream k8s.io/apiextensions-apiserver pkg/apis/apiextensions): CustomResourceDefinition.
+// apiextensions.orch.io (upstream k8s.io/apiextensions-apiserver pkg/apis/apiextensions):
+// CustomResourceDefinition.
 import type { APIGroupDefinition } from '../types.js';
 import { apiextensionsDefaulters } from './defaults.js';
 import { apiextensionsGroup, apiextensionsResources } from './resources.js';

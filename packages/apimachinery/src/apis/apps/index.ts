@@ -1,4 +1,5 @@
-// The apps group (upstream pkg/apis/apps): Deployment, ReplicaSet, StatefulSet, DaemonSet, ControllerRevision.
+// The apps group (upstream pkg/apis/apps): Deployment, ReplicaSet, StatefulSet, DaemonSet,
+// ControllerRevision.
 import type { APIGroupDefinition } from '../types.js';
 import { appsTablePrinters } from './printers.js';
 import { appsDefaulters } from './defaults.js';

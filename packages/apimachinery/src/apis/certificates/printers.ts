@@ -1,5 +1,6 @@
 // The named printers of CertificateSigningRequest's Table columns, as kubectl's server-side
-// printCertificateSigningRequest and extractCSRStatus (k8s pkg/printers/internalversion/printers.go).
+// printCertificateSigningRequest and extractCSRStatus (k8s
+// pkg/printers/internalversion/printers.go).
 import type { TablePrinter } from '../types.js';
 import { arr, at, humanDuration, str } from '../table-cells.js';
 

@@ -1,5 +1,7 @@
 // The Table of the core group's kinds, column for column and cell for cell as upstream's printers
-// print the realistic objects (k8s pkg/printers/internalversion/printers.go: printPodTemplate, printReplicationController, printEndpoints, printPersistentVolume, printPersistentVolumeClaim, printResourceQuota).
+// print the realistic objects (k8s pkg/printers/internalversion/printers.go: printPodTemplate,
+// printReplicationController, printEndpoints, printPersistentVolume, printPersistentVolumeClaim,
+// printResourceQuota).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { realisticObjects } from '../../testdata/index.js';

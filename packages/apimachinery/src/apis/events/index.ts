@@ -1,4 +1,5 @@
-// events.orch.io (upstream pkg/apis/events): Event, one collection with core v1 Events; its Table columns use core's event printers.
+// events.orch.io (upstream pkg/apis/events): Event, one collection with core v1 Events; its Table
+// columns use core's event printers.
 import type { APIGroupDefinition } from '../types.js';
 import { eventsGroup, eventsResources } from './resources.js';
 

@@ -1,4 +1,5 @@
-// flowcontrol.apiserver.orch.io (upstream pkg/apis/flowcontrol): FlowSchema and PriorityLevelConfiguration.
+// flowcontrol.apiserver.orch.io (upstream pkg/apis/flowcontrol): FlowSchema and
+// PriorityLevelConfiguration.
 import type { APIGroupDefinition } from '../types.js';
 import { flowcontrolTablePrinters } from './printers.js';
 import { flowcontrolGroup, flowcontrolResources } from './resources.js';

@@ -1,5 +1,6 @@
 // The named printers of the flowcontrol kinds' Table columns, as kubectl's server-side
-// printFlowSchema and printPriorityLevelConfiguration (k8s pkg/printers/internalversion/printers.go).
+// printFlowSchema and printPriorityLevelConfiguration (k8s
+// pkg/printers/internalversion/printers.go).
 import type { TablePrinter } from '../types.js';
 import { arr, at, str } from '../table-cells.js';
 

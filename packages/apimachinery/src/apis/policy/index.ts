@@ -1,4 +1,5 @@
-// The policy group (upstream pkg/apis/policy): PodDisruptionBudget (Eviction is the pods/eviction subresource's object).
+// The policy group (upstream pkg/apis/policy): PodDisruptionBudget (Eviction is the pods/eviction
+// subresource's object).
 import type { APIGroupDefinition } from '../types.js';
 import { policyTablePrinters } from './printers.js';
 import { policyResources } from './resources.js';

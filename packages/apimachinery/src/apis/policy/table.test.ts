@@ -1,5 +1,5 @@
-// The Table of policy's kinds, column for column and cell for cell as upstream's printers
-// print the realistic objects (k8s pkg/printers/internalversion/printers.go: printPodDisruptionBudget).
+// The Table of policy's kinds, column for column and cell for cell as upstream's printers print the
+// realistic objects (k8s pkg/printers/internalversion/printers.go: printPodDisruptionBudget).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { realisticObjects } from '../../testdata/index.js';

@@ -1,4 +1,5 @@
-// rbac.authorization.orch.io (upstream pkg/apis/rbac): Role, RoleBinding, ClusterRole, ClusterRoleBinding.
+// rbac.authorization.orch.io (upstream pkg/apis/rbac): Role, RoleBinding, ClusterRole,
+// ClusterRoleBinding.
 import type { APIGroupDefinition } from '../types.js';
 import { rbacGroup, rbacResources } from './resources.js';
 

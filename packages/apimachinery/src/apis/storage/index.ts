@@ -1,4 +1,5 @@
-// storage.orch.io (upstream pkg/apis/storage): StorageClass, CSIDriver, CSINode, VolumeAttachment, CSIStorageCapacity.
+// storage.orch.io (upstream pkg/apis/storage): StorageClass, CSIDriver, CSINode, VolumeAttachment,
+// CSIStorageCapacity.
 import type { APIGroupDefinition } from '../types.js';
 import { storageTablePrinters } from './printers.js';
 import { storageGroup, storageResources } from './resources.js';

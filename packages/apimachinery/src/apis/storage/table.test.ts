@@ -1,5 +1,6 @@
 // The Table of storage.orch.io's kinds, column for column and cell for cell as upstream's printers
-// print the realistic objects (k8s pkg/printers/internalversion/printers.go: printStorageClass, printCSIDriver, printCSINode, printVolumeAttachment, printCSIStorageCapacity).
+// print the realistic objects (k8s pkg/printers/internalversion/printers.go: printStorageClass,
+// printCSIDriver, printCSINode, printVolumeAttachment, printCSIStorageCapacity).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { realisticObjects } from '../../testdata/index.js';
