@@ -39,12 +39,13 @@ format: deps ## rewrite the tree in Prettier's format and apply ESLint's automat
 fuzz: build ## fuzz the API long from a random seed (FUZZ_SECONDS=600, FUZZ_SEED to replay)
 	$(NODE) e2e/dist/fuzz/main.js
 
-proto: deps ## regenerate packages/proto/src/generated from proto/
+proto: deps ## regenerate packages/proto/src/generated and packages/api/src/generated from proto/
 	$(NODE) packages/proto/scripts/generate.mjs
+	$(NODE) packages/proto/scripts/generate-api-types.mjs
 
 verify-proto: proto ## fail if the committed generated code differs from a fresh generation
-	git diff --exit-code packages/proto/src/generated
-	@untracked="$$(git ls-files --others --exclude-standard packages/proto/src/generated)"; \
+	git diff --exit-code packages/proto/src/generated packages/api/src/generated
+	@untracked="$$(git ls-files --others --exclude-standard packages/proto/src/generated packages/api/src/generated)"; \
 	if [ -n "$$untracked" ]; then echo "not committed:"; echo "$$untracked"; exit 1; fi
 
 bench: build ## run the load generators (bench/)

@@ -12,6 +12,7 @@ export default tseslint.config(
       '**/dist/**',
       '**/node_modules/**',
       'packages/proto/src/generated/**',
+      'packages/api/src/generated/**',
       '.run/**',
       'coverage/**',
     ],
