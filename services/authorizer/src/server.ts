@@ -61,7 +61,8 @@ export class AuthorizerServer implements Runnable {
       const informerLog = log.child({ component: 'informer' });
       const source = new InformerSource(rbac.storage, rbac.nats, informerLog);
       const aggregator = new ClusterRoleAggregator(
-        () => source.clusterRoles.list() as unknown as Role[],
+        // The informer holds the decoded JSON of clusterroles.
+        () => source.clusterRoles.list() as Role[],
         rbac.api,
         log
       );

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { isAlreadyExists, isConflict, isNotFound } from '@orch/apimachinery/errors';
 import { sameJson } from '@orch/apimachinery/meta';
 import type { Logger } from '@orch/component-base/logs';
-import type { Role, RoleBinding } from '@orch/apimachinery/auth';
+import type { ClusterRole, ClusterRoleBinding } from '@orch/api/rbac/v1';
 import { rbacGroup } from '../rbac/informer-source.js';
 import {
   bootstrapClusterRoleBindings,
@@ -29,6 +29,8 @@ export const rbacPath = (resource: string, name?: string): string =>
   `/apis/${rbacGroup}/v1/${resource}${name === undefined ? '' : `/${encodeURIComponent(name)}`}`;
 
 /** What an existing object lacks of the bootstrap one; undefined when nothing. */
+// A Role has the fields of a ClusterRole the reconciler reads, a RoleBinding those of a
+// ClusterRoleBinding; `want` and `have` are the JSON of one kind, `have` as the API answered it.
 function missing(kind: 'role' | 'binding', want: Json, have: Json): Json | undefined {
   const annotations = ((have['metadata'] as Json | undefined)?.['annotations'] ?? {}) as Record<
     string,
@@ -36,8 +38,8 @@ function missing(kind: 'role' | 'binding', want: Json, have: Json): Json | undef
   >;
   if (annotations['rbac.authorization.orch.io/autoupdate'] === 'false') return undefined;
   if (kind === 'role') {
-    const w = want as unknown as Role;
-    const h = have as unknown as Role;
+    const w = want as ClusterRole;
+    const h = have as ClusterRole;
     if (w.aggregationRule) {
       // Rules of an aggregated role belong to the aggregator; only the selectors are kept up.
       return h.aggregationRule ? undefined : { ...have, aggregationRule: w.aggregationRule };
@@ -46,8 +48,8 @@ function missing(kind: 'role' | 'binding', want: Json, have: Json): Json | undef
     const add = (w.rules ?? []).filter((r) => !rules.some((x) => sameJson(x, r)));
     return add.length ? { ...have, rules: [...rules, ...add] } : undefined;
   }
-  const w = want as unknown as RoleBinding;
-  const h = have as unknown as RoleBinding;
+  const w = want as ClusterRoleBinding;
+  const h = have as ClusterRoleBinding;
   const subjects = h.subjects ?? [];
   const add = (w.subjects ?? []).filter(
     (s) =>
@@ -102,29 +104,15 @@ async function ensure(
 export async function reconcilePolicy(client: PolicyClient, log: Logger): Promise<void> {
   const all = <T>(items: readonly T[], each: (item: T) => Promise<void>): Promise<void> =>
     Promise.all(items.map(each)).then(() => undefined);
-  await all(bootstrapClusterRoles(), (r) =>
-    ensure(client, 'clusterroles', 'role', r as unknown as Json, log)
-  );
+  await all(bootstrapClusterRoles(), (r) => ensure(client, 'clusterroles', 'role', r, log));
   await all(bootstrapClusterRoleBindings(), (b) =>
-    ensure(client, 'clusterrolebindings', 'binding', b as unknown as Json, log)
+    ensure(client, 'clusterrolebindings', 'binding', b, log)
   );
   await all(bootstrapNamespaceRoles(), (r) =>
-    ensure(
-      client,
-      `namespaces/${r.metadata.namespace ?? ''}/roles`,
-      'role',
-      r as unknown as Json,
-      log
-    )
+    ensure(client, `namespaces/${r.metadata.namespace ?? ''}/roles`, 'role', r, log)
   );
   await all(bootstrapNamespaceRoleBindings(), (b) =>
-    ensure(
-      client,
-      `namespaces/${b.metadata.namespace ?? ''}/rolebindings`,
-      'binding',
-      b as unknown as Json,
-      log
-    )
+    ensure(client, `namespaces/${b.metadata.namespace ?? ''}/rolebindings`, 'binding', b, log)
   );
 }
 

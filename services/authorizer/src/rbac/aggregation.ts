@@ -9,6 +9,7 @@ import type { LabelSelectorObject } from '@orch/apimachinery/selectors';
 import { sameJson } from '@orch/apimachinery/meta';
 import type { Logger } from '@orch/component-base/logs';
 import type { PolicyRule, Role } from '@orch/apimachinery/auth';
+import type { ClusterRole } from '@orch/api/rbac/v1';
 import type { PolicyClient } from '../bootstrap/reconcile-policy.js';
 import { rbacPath } from '../bootstrap/reconcile-policy.js';
 
@@ -68,7 +69,7 @@ export class ClusterRoleAggregator {
       if (sameJson(want, role.rules ?? [])) continue;
       const path = rbacPath('clusterroles', role.metadata.name ?? '');
       try {
-        const current = (await this.client.request('GET', path)) as unknown as Role;
+        const current = (await this.client.request('GET', path)) as ClusterRole;
         await this.client.request('PUT', path, { ...current, rules: want });
         this.log.info('aggregated cluster role updated', {
           name: role.metadata.name,

@@ -67,6 +67,7 @@ export class InformerSource implements RbacSource {
     for (const i of this.all) i.stop();
   }
 
+  // The informers hold the decoded JSON of their RBAC resource: the casts below read it.
   getRole(namespace: string, name: string): Role | undefined {
     return this.roles.get(`${namespace}/${name}`) as Role | undefined;
   }
@@ -78,7 +79,7 @@ export class InformerSource implements RbacSource {
   listRoleBindings(namespace: string): RoleBinding[] {
     if (!this.#bindingsByNamespace) {
       const m = new Map<string, RoleBinding[]>();
-      for (const b of this.roleBindings.list() as unknown as RoleBinding[]) {
+      for (const b of this.roleBindings.list() as RoleBinding[]) {
         const ns = b.metadata.namespace ?? '';
         const list = m.get(ns);
         if (list) list.push(b);
@@ -90,6 +91,6 @@ export class InformerSource implements RbacSource {
   }
 
   listClusterRoleBindings(): RoleBinding[] {
-    return (this.#clusterBindings ??= this.clusterRoleBindings.list() as unknown as RoleBinding[]);
+    return (this.#clusterBindings ??= this.clusterRoleBindings.list() as RoleBinding[]);
   }
 }
