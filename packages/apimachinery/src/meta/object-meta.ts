@@ -1,5 +1,6 @@
 // The metadata every object carries (k8s apimachinery/pkg/apis/meta/v1 TypeMeta, ObjectMeta,
 // ListMeta, OwnerReference) and the object type the registry works on.
+import type * as metaV1 from '@orch/api/meta/v1';
 
 /** apiVersion and kind (k8s metav1.TypeMeta). */
 export interface TypeMeta {
@@ -8,44 +9,16 @@ export interface TypeMeta {
 }
 
 /** A reference from a dependent to its owner (k8s metav1.OwnerReference). */
-export interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
+export type OwnerReference = metaV1.OwnerReference;
 
 /**
- * The metadata of a stored object (k8s metav1.ObjectMeta). Objects arrive as decoded JSON, so
- * every field is optional and fields this type does not name are kept.
+ * The metadata of a stored object (k8s metav1.ObjectMeta), as generated from the proto. Objects
+ * arrive as decoded JSON, so every field is optional and fields this type does not name are kept.
  */
-export interface ObjectMeta {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  generation?: number;
-  /** RFC 3339, seconds precision (see `now`). */
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  deletionGracePeriodSeconds?: number;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  finalizers?: string[];
-  ownerReferences?: OwnerReference[];
-  managedFields?: unknown[];
-  [k: string]: unknown;
-}
+export type ObjectMeta = metaV1.ObjectMeta & { [k: string]: unknown };
 
 /** The metadata of a list (k8s metav1.ListMeta). */
-export interface ListMeta {
-  resourceVersion?: string;
-  continue?: string;
-  remainingItemCount?: number;
-}
+export type ListMeta = metaV1.ListMeta;
 
 /**
  * An object of the API as the registry handles it: decoded JSON with its metadata (k8s

@@ -33,7 +33,10 @@ export function statusStrategy(main: Strategy, validateUpdate = main.validateUpd
  * The managedFields the write recorded (the handler's field manager) replace the stored ones,
  * as upstream's status strategies keep the new object's metadata.managedFields.
  */
-export function keepManagedFields(obj: ApiObject, managedFields: unknown[] | undefined): void {
+export function keepManagedFields(
+  obj: ApiObject,
+  managedFields: ApiObject['metadata']['managedFields']
+): void {
   if (managedFields === undefined) delete obj.metadata.managedFields;
   else obj.metadata.managedFields = managedFields;
 }
