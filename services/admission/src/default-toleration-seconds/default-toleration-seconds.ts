@@ -4,6 +4,8 @@
 // --default-unreachable-toleration-seconds (300 s each), so that it is evicted five minutes after
 // its node goes away. A toleration with the taint's key (or no key and operator Exists) and
 // effect NoExecute (or no effect) counts as tolerating it.
+import type { Pod, PodSpec, Toleration } from '@orch/api/core/v1';
+import type { ApiObject } from '@orch/apimachinery/meta';
 import type {
   AdmissionRequest,
   PluginDeps,
@@ -18,8 +20,6 @@ export const pluginName = 'DefaultTolerationSeconds' satisfies ServicePluginName
 export const taintNodeNotReady = 'node.orch.io/not-ready';
 export const taintNodeUnreachable = 'node.orch.io/unreachable';
 
-type Obj = Record<string, unknown>;
-
 export interface DefaultTolerationSecondsOptions {
   notReadySeconds: number;
   unreachableSeconds: number;
@@ -28,11 +28,11 @@ export interface DefaultTolerationSecondsOptions {
 const isPod = (req: AdmissionRequest): boolean =>
   req.resource.group === '' && req.resource.resource === 'pods' && req.subResource === '';
 
-function tolerates(tolerations: Obj[], key: string): boolean {
+function tolerates(tolerations: Toleration[], key: string): boolean {
   return tolerations.some(
     (t) =>
-      (t['key'] === key || ((t['key'] ?? '') === '' && t['operator'] === 'Exists')) &&
-      ((t['effect'] ?? '') === '' || t['effect'] === 'NoExecute')
+      (t.key === key || ((t.key ?? '') === '' && t.operator === 'Exists')) &&
+      ((t.effect ?? '') === '' || t.effect === 'NoExecute')
   );
 }
 
@@ -46,9 +46,9 @@ export function newDefaultTolerationSeconds(deps: PluginDeps): ServicePlugin {
     handles: (op) => op === 'CREATE' || op === 'UPDATE',
     async admit(req) {
       if (!isPod(req) || !req.object) return;
-      const spec = (req.object as unknown as { spec?: Obj }).spec ?? {};
-      const tolerations = (Array.isArray(spec['tolerations']) ? spec['tolerations'] : []) as Obj[];
-      const add: Obj[] = [];
+      const spec = (req.object as Pod).spec;
+      const tolerations = Array.isArray(spec?.tolerations) ? spec.tolerations : [];
+      const add: Toleration[] = [];
       for (const [key, seconds] of [
         [taintNodeNotReady, opts.notReadySeconds],
         [taintNodeUnreachable, opts.unreachableSeconds],
@@ -58,10 +58,11 @@ export function newDefaultTolerationSeconds(deps: PluginDeps): ServicePlugin {
         }
       }
       if (add.length === 0) return;
-      const pod = structuredClone(req.object) as unknown as { spec?: Obj };
-      pod.spec ??= {};
-      pod.spec['tolerations'] = [...tolerations, ...add];
-      req.object = pod as unknown as typeof req.object;
+      const pod = structuredClone(req.object) as ApiObject & Pod;
+      // A pod without a spec is refused by validation, which runs after admission.
+      pod.spec ??= {} as PodSpec;
+      pod.spec.tolerations = [...tolerations, ...add];
+      req.object = pod;
     },
   };
 }

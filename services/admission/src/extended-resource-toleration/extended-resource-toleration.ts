@@ -2,6 +2,8 @@
 // mutating: a pod requesting an extended resource (a domain-qualified resource name outside
 // orch.io, e.g. `example.com/gpu`) gets a toleration `<name>:NoSchedule` with operator Exists,
 // so nodes tainted with the name of the resource they offer take only such pods.
+import type { Pod, PodSpec } from '@orch/api/core/v1';
+import type { ApiObject } from '@orch/apimachinery/meta';
 import type {
   AdmissionRequest,
   PluginDeps,
@@ -35,7 +37,7 @@ export function newExtendedResourceToleration(_deps: PluginDeps): ServicePlugin 
     handles: (op) => op === 'CREATE' || op === 'UPDATE',
     async admit(req) {
       if (!isPod(req) || !req.object) return;
-      const spec = obj((req.object as unknown as Obj)['spec']) ?? {};
+      const spec = obj((req.object as Pod).spec) ?? {};
       const names = new Set<string>();
       for (const list of ['initContainers', 'containers']) {
         for (const c of Array.isArray(spec[list]) ? (spec[list] as unknown[]) : []) {
@@ -55,10 +57,11 @@ export function newExtendedResourceToleration(_deps: PluginDeps): ServicePlugin 
         )
         .map((key) => ({ key, operator: 'Exists', effect: 'NoSchedule' }));
       if (add.length === 0) return;
-      const pod = structuredClone(req.object) as unknown as { spec?: Obj };
-      pod.spec ??= {};
-      pod.spec['tolerations'] = [...tolerations, ...add];
-      req.object = pod as unknown as typeof req.object;
+      const pod = structuredClone(req.object) as ApiObject & Pod;
+      // A pod without a spec is refused by validation, which runs after admission.
+      pod.spec ??= {} as PodSpec;
+      pod.spec.tolerations = [...tolerations, ...add];
+      req.object = pod;
     },
   };
 }

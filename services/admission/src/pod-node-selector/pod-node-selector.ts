@@ -8,6 +8,8 @@
 // selectors in label form (`env=prod,tier=web`).
 import { fieldErrorMessage, fieldInvalid, newForbidden, newPath } from '@orch/apimachinery/errors';
 import type { FieldError } from '@orch/apimachinery/errors';
+import type { Pod, PodSpec } from '@orch/api/core/v1';
+import type { ApiObject } from '@orch/apimachinery/meta';
 import type {
   AdmissionRequest,
   PluginDeps,
@@ -153,10 +155,11 @@ export function newPodNodeSelector(deps: PluginDeps): ServicePlugin {
       }
       const merged = { ...selector, ...nsSelector };
       if (Object.keys(merged).length === Object.keys(selector).length) return;
-      const pod = structuredClone(req.object) as unknown as { spec?: Obj };
-      pod.spec ??= {};
-      pod.spec['nodeSelector'] = merged;
-      req.object = pod as unknown as typeof req.object;
+      const pod = structuredClone(req.object) as ApiObject & Pod;
+      // A pod without a spec is refused by validation, which runs after admission.
+      pod.spec ??= {} as PodSpec;
+      pod.spec.nodeSelector = merged;
+      req.object = pod;
     },
     async validate(req, ctx) {
       if (!isPod(req) || !req.object) return;

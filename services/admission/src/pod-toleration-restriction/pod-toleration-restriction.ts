@@ -23,6 +23,8 @@ import type {
   ServicePlugins,
 } from '../interfaces.js';
 import { lookupNamespace } from '../namespace-lookup.js';
+import type { Pod, PodSpec, Toleration } from '@orch/api/core/v1';
+import type { ApiObject } from '@orch/apimachinery/meta';
 
 /** The plugin's name, as the admission flags spell it. */
 export const pluginName = 'PodTolerationRestriction' satisfies ServicePluginName;
@@ -36,13 +38,7 @@ export const memoryPressureToleration: Toleration = {
 };
 export const configurationApiVersion = 'podtolerationrestriction.admission.orch.io/v1alpha1';
 
-export interface Toleration {
-  key?: string;
-  operator?: string;
-  value?: string;
-  effect?: string;
-  tolerationSeconds?: number;
-}
+export type { Toleration };
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined =>
@@ -255,9 +251,9 @@ export function newPodTolerationRestriction(deps: PluginDeps): ServicePlugin {
     return ts;
   };
 
-  const tolerationsOf = (o: unknown): Toleration[] => {
-    const ts = (o as { spec?: { tolerations?: unknown } } | undefined)?.spec?.tolerations;
-    return Array.isArray(ts) ? (ts as Toleration[]) : [];
+  const tolerationsOf = (o: Pod | undefined): Toleration[] => {
+    const ts = o?.spec?.tolerations;
+    return Array.isArray(ts) ? ts : [];
   };
 
   const validate = async (req: AdmissionRequest, ctx: AdmissionContext): Promise<void> => {
@@ -303,13 +299,14 @@ export function newPodTolerationRestriction(deps: PluginDeps): ServicePlugin {
           } else final = defaults;
         }
       }
-      const spec = obj((req.object as unknown as Obj)['spec']) ?? {};
+      const spec = obj((req.object as Pod).spec) ?? {};
       if (!isBestEffort(spec)) final = mergeTolerations(final, [memoryPressureToleration]);
       if (JSON.stringify(final) !== JSON.stringify(current)) {
-        const pod = structuredClone(req.object) as unknown as { spec?: Obj };
-        pod.spec ??= {};
-        pod.spec['tolerations'] = final;
-        req.object = pod as unknown as typeof req.object;
+        const pod = structuredClone(req.object) as ApiObject & Pod;
+        // A pod without a spec is refused by validation, which runs after admission.
+        pod.spec ??= {} as PodSpec;
+        pod.spec.tolerations = final;
+        req.object = pod;
       }
       await validate(req, ctx);
     },

@@ -2,6 +2,8 @@
 // created with the `node.orch.io/not-ready:NoSchedule` taint (upstream's
 // node.kubernetes.io/not-ready), so that nothing is scheduled to it before the node lifecycle
 // controller has seen it ready and taken the taint off.
+import type { Node } from '@orch/api/core/v1';
+import type { ApiObject } from '@orch/apimachinery/meta';
 import type {
   PluginDeps,
   ServicePlugin,
@@ -14,8 +16,6 @@ export const pluginName = 'TaintNodesByCondition' satisfies ServicePluginName;
 
 export const notReadyTaint = { key: 'node.orch.io/not-ready', effect: 'NoSchedule' } as const;
 
-type Obj = Record<string, unknown>;
-
 export function newTaintNodesByCondition(_deps: PluginDeps): ServicePlugin {
   return {
     name: pluginName,
@@ -23,16 +23,14 @@ export function newTaintNodesByCondition(_deps: PluginDeps): ServicePlugin {
     async admit(req) {
       if (req.resource.group !== '' || req.resource.resource !== 'nodes') return;
       if (req.subResource !== '' || !req.object) return;
-      const spec = (req.object as unknown as { spec?: Obj }).spec ?? {};
-      const taints = (Array.isArray(spec['taints']) ? spec['taints'] : []) as Obj[];
-      if (
-        taints.some((t) => t['key'] === notReadyTaint.key && t['effect'] === notReadyTaint.effect)
-      )
+      const spec = (req.object as Node).spec;
+      const taints = Array.isArray(spec?.taints) ? spec.taints : [];
+      if (taints.some((t) => t.key === notReadyTaint.key && t.effect === notReadyTaint.effect))
         return;
-      const node = structuredClone(req.object) as unknown as { spec?: Obj };
+      const node = structuredClone(req.object) as ApiObject & Node;
       node.spec ??= {};
-      node.spec['taints'] = [...taints, { ...notReadyTaint }];
-      req.object = node as unknown as typeof req.object;
+      node.spec.taints = [...taints, { ...notReadyTaint }];
+      req.object = node;
     },
   };
 }
