@@ -25,7 +25,8 @@ export class InformerLister implements ObjectLister {
   }
 
   list(namespace?: string): ApiObject[] {
-    const all = this.informer.list() as unknown as ApiObject[];
+    // The informer holds decoded objects of the resource, each with its metadata.
+    const all = this.informer.list() as ApiObject[];
     if (namespace === undefined) return all;
     return all.filter((o) => (o.metadata.namespace ?? '') === namespace);
   }

@@ -126,5 +126,5 @@ export function pod(
     kind: 'Pod',
     metadata: { name, namespace: 'ns', ...metadata },
     spec,
-  } as unknown as ApiObject;
+  };
 }

@@ -5,6 +5,7 @@
 // `ingressclass.orch.io/is-default-class: "true"`. When several are, the newest wins (then the
 // first by name), as upstream; when none is, the Ingress is left without a class.
 import type { ApiObject } from '@orch/apimachinery/meta';
+import type { Ingress } from '@orch/api/networking/v1';
 import { newest } from '../default-storage-class/default-storage-class.js';
 import type {
   AdmissionRequest,
@@ -21,8 +22,6 @@ export const pluginName = 'DefaultIngressClass' satisfies ServicePluginName;
 export const isDefaultIngressClassAnnotation = 'ingressclass.orch.io/is-default-class';
 /** The class before `spec.ingressClassName` (networking v1beta1 AnnotationIngressClass). */
 export const ingressClassAnnotation = 'orch.io/ingress.class';
-
-type Obj = Record<string, unknown>;
 
 const isIngresses = (req: AdmissionRequest): boolean =>
   req.resource.group === 'networking.orch.io' &&
@@ -43,14 +42,15 @@ export function newDefaultIngressClass(deps: PluginDeps): ServicePlugin {
     mayValidate: async () => false,
     async admit(req) {
       if (!isIngresses(req) || !req.object) return;
-      const spec = (req.object as unknown as { spec?: Obj }).spec;
-      if (spec?.['ingressClassName'] !== undefined && spec['ingressClassName'] !== null) return;
+      const current: Ingress = req.object;
+      const spec = current.spec;
+      if (spec?.ingressClassName !== undefined && spec.ingressClassName !== null) return;
       if (req.object.metadata.annotations?.[ingressClassAnnotation] !== undefined) return;
       lister ??= deps.listers.forResource('networking.orch.io', 'ingressclasses');
       const def = defaultIngressClass((await lister).list());
       if (!def) return;
-      const ingress = structuredClone(req.object) as ApiObject & { spec?: Obj };
-      (ingress.spec ??= {})['ingressClassName'] = def.metadata.name;
+      const ingress = structuredClone(req.object) as ApiObject & Ingress;
+      (ingress.spec ??= {}).ingressClassName = def.metadata.name;
       req.object = ingress;
     },
   };

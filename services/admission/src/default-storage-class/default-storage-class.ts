@@ -6,6 +6,7 @@
 // When several are, the newest wins (then the first by name), as upstream since 1.26; when none
 // is, the claim is left without a class.
 import type { ApiObject } from '@orch/apimachinery/meta';
+import type { PersistentVolumeClaim } from '@orch/api/core/v1';
 import type {
   AdmissionRequest,
   ObjectLister,
@@ -51,9 +52,9 @@ export const defaultStorageClass = (classes: readonly ApiObject[]): ApiObject | 
   newest(classes.filter(isDefaultStorageClass));
 
 /** PersistentVolumeClaimHasClass: the claim chose a class, possibly "" (none). */
-export function claimHasClass(claim: ApiObject): boolean {
-  const spec = (claim as unknown as { spec?: Obj }).spec;
-  if (spec?.['storageClassName'] !== undefined && spec['storageClassName'] !== null) return true;
+export function claimHasClass(claim: ApiObject & PersistentVolumeClaim): boolean {
+  const spec = claim.spec;
+  if (spec?.storageClassName !== undefined && spec.storageClassName !== null) return true;
   return claim.metadata.annotations?.[betaStorageClassAnnotation] !== undefined;
 }
 

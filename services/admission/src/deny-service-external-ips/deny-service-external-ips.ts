@@ -2,7 +2,7 @@
 // validating: no new use of `spec.externalIPs` on Services. A create with any is refused; an
 // update may keep or remove the ones it had, not add one.
 import { newForbidden } from '@orch/apimachinery/errors';
-import type { ApiObject } from '@orch/apimachinery/meta';
+import type { Service } from '@orch/api/core/v1';
 import type {
   PluginDeps,
   ServicePlugin,
@@ -13,9 +13,8 @@ import type {
 /** The plugin's name, as the admission flags spell it. */
 export const pluginName = 'DenyServiceExternalIPs' satisfies ServicePluginName;
 
-function externalIPs(svc: ApiObject | undefined): string[] {
-  const ips = (svc as unknown as { spec?: { externalIPs?: unknown } } | undefined)?.spec
-    ?.externalIPs;
+function externalIPs(svc: Service | undefined): string[] {
+  const ips = svc?.spec?.externalIPs;
   return Array.isArray(ips) ? ips.map(String) : [];
 }
 

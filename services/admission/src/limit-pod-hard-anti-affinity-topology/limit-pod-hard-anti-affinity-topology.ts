@@ -3,6 +3,7 @@
 // their topology key (`orch.io/hostname`, upstream's kubernetes.io/hostname), so one pod cannot
 // keep others off a whole zone.
 import { newForbidden } from '@orch/apimachinery/errors';
+import type { Pod } from '@orch/api/core/v1';
 import type {
   PluginDeps,
   ServicePlugin,
@@ -27,7 +28,8 @@ export function newLimitPodHardAntiAffinityTopology(_deps: PluginDeps): ServiceP
     async validate(req) {
       if (req.resource.group !== '' || req.resource.resource !== 'pods') return;
       if (req.subResource !== '' || !req.object) return;
-      const spec = obj((req.object as unknown as Obj)['spec']);
+      const pod: Pod = req.object;
+      const spec = obj(pod.spec);
       const anti = obj(obj(spec?.['affinity'])?.['podAntiAffinity']);
       const terms = anti?.['requiredDuringSchedulingIgnoredDuringExecution'];
       for (const t of Array.isArray(terms) ? terms : []) {

@@ -38,8 +38,7 @@ type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined =>
   v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined;
 const arr = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter((x): x is Obj => !!obj(x)) : []);
-const specOf = (o: ApiObject | undefined): Obj =>
-  obj((o as unknown as Obj | undefined)?.['spec']) ?? {};
+const specOf = (o: ApiObject | undefined): Obj => obj(o?.['spec']) ?? {};
 
 /**
  * The node a user acts for (upstream's NodeIdentity): a name `system:node:<name>` in group

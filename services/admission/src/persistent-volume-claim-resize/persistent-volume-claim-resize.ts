@@ -8,6 +8,7 @@
 import { compareQuantities, mustParseQuantity, parseQuantity } from '@orch/apimachinery/quota';
 import type { Quantity } from '@orch/apimachinery/quota';
 import type { ApiObject } from '@orch/apimachinery/meta';
+import type { PersistentVolumeClaim } from '@orch/api/core/v1';
 import { admissionForbidden } from '../admission-forbidden.js';
 import { betaStorageClassAnnotation } from '../default-storage-class/default-storage-class.js';
 import type {
@@ -32,18 +33,18 @@ const isClaims = (req: AdmissionRequest): boolean =>
   req.subResource === '';
 
 /** The requested storage; a missing or unparsable size counts as zero (a zero Quantity). */
-function requestedStorage(claim: ApiObject): Quantity {
-  const spec = obj((claim as unknown as Obj)['spec']);
+function requestedStorage(claim: PersistentVolumeClaim): Quantity {
+  const spec = obj(claim.spec);
   const size = obj(obj(spec?.['resources'])?.['requests'])?.['storage'];
   const text = typeof size === 'string' || typeof size === 'number' ? String(size) : '';
   return parseQuantity(text) ?? mustParseQuantity('0');
 }
 
 /** GetPersistentVolumeClaimClass: the beta annotation first, then spec.storageClassName. */
-export function claimClass(claim: ApiObject): string {
+export function claimClass(claim: ApiObject & PersistentVolumeClaim): string {
   const annotated = claim.metadata.annotations?.[betaStorageClassAnnotation];
   if (annotated !== undefined) return annotated;
-  const name = obj((claim as unknown as Obj)['spec'])?.['storageClassName'];
+  const name = obj(claim.spec)?.['storageClassName'];
   return typeof name === 'string' ? name : '';
 }
 
@@ -67,7 +68,8 @@ export function newPersistentVolumeClaimResize(deps: PluginDeps): ServicePlugin 
         requestedStorage(req.oldObject)
       );
       if (grows <= 0) return;
-      const phase = obj((req.oldObject as unknown as Obj)['status'])?.['phase'];
+      const old: PersistentVolumeClaim = req.oldObject;
+      const phase = obj(old.status)?.['phase'];
       if (phase !== 'Bound') {
         throw admissionForbidden(req, 'Only bound persistent volume claims can be expanded');
       }

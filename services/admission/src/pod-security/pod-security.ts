@@ -127,8 +127,8 @@ function templateOf(object: ApiObject | undefined, path: readonly string[]): Pod
 }
 
 const podView = (o: ApiObject | undefined): PodView => ({
-  metadata: (o?.metadata as unknown as Obj | undefined) ?? {},
-  spec: obj((o as unknown as Obj | undefined)?.['spec']) ?? {},
+  metadata: o?.metadata ?? {},
+  spec: obj(o?.['spec']) ?? {},
 });
 
 /** A pod update that could change what the checks see (upstream's isSignificantPodUpdate). */

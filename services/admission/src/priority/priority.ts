@@ -10,6 +10,7 @@
 // may run in any namespace; a ResourceQuota `limitedResources` entry with a PriorityClass scope
 // confines them), so none is made here either.
 import type { ApiObject } from '@orch/apimachinery/meta';
+import type { Pod } from '@orch/api/core/v1';
 import { admissionForbidden } from '../admission-forbidden.js';
 import type {
   AdmissionRequest,
@@ -113,8 +114,10 @@ export function newPriority(deps: PluginDeps): ServicePlugin {
       }
       if (req.operation !== 'UPDATE') return;
       // The priority set on create stays (validation refuses any change of it).
-      const spec = obj((req.object as unknown as Obj)['spec']);
-      const oldSpec = obj((req.oldObject as unknown as Obj | undefined)?.['spec']);
+      const current: Pod = req.object;
+      const old: Pod | undefined = req.oldObject;
+      const spec = obj(current.spec);
+      const oldSpec = obj(old?.spec);
       if (!spec || !oldSpec) return;
       const keep = (['priority', 'preemptionPolicy'] as const).filter(
         (f) => (spec[f] === undefined || spec[f] === null) && oldSpec[f] !== undefined

@@ -118,7 +118,7 @@ export class QuotaAdmission {
    */
   async quotasOf(namespace: string): Promise<Json[]> {
     const cached = (await this.#deps.quotas()).list(namespace);
-    if (cached.length > 0) return cached as unknown as Json[];
+    if (cached.length > 0) return cached;
     const now = Date.now();
     let entry = this.#live.get(namespace);
     if (!entry || entry.expiry <= now) {
@@ -170,8 +170,8 @@ export class QuotaAdmission {
 
   async validate(req: AdmissionRequest): Promise<void> {
     const ev = this.evaluatorFor(req);
-    if (!ev) return;
-    const obj = req.object as unknown as Json;
+    const obj = req.object;
+    if (!ev || !obj) return; // (evaluatorFor answers none without an object)
     const quotas = [...(await this.quotasOf(req.namespace))].sort((a, b) =>
       nameOf(a).localeCompare(nameOf(b))
     );
@@ -227,18 +227,19 @@ export class QuotaAdmission {
       throw this.#forbidden(req, `quota usage is negative for resource(s): ${negative.join(',')}`);
     }
     if (req.operation === 'UPDATE' && req.oldObject?.metadata.resourceVersion) {
-      delta = subtractNonNegative(delta, ev.usage(req.oldObject as unknown as Json));
+      delta = subtractNonNegative(delta, ev.usage(req.oldObject));
     }
     delta = removeZeros(delta);
     if (Object.keys(delta).length === 0) return;
 
-    for (const quota of interesting) await this.#charge(req, ev, quota, delta);
+    for (const quota of interesting) await this.#charge(req, ev, obj, quota, delta);
   }
 
   /** Charges one quota: the status write with the read revision as precondition, retried on conflict. */
   async #charge(
     req: AdmissionRequest,
     ev: Evaluator,
+    obj: ApiObject,
     cached: Json,
     delta: ResourceList
   ): Promise<void> {
@@ -252,7 +253,7 @@ export class QuotaAdmission {
           if (isNotFound(err)) return; // the quota went away meanwhile: nothing to charge
           throw err;
         }
-        if (!quotaMatches(ev, quota, req.object as unknown as Json)) return;
+        if (!quotaMatches(ev, quota, obj)) return;
       }
       const limits = hard(quota);
       const requested = maskResourceList(delta, Object.keys(limits));

@@ -8,6 +8,7 @@
 // live lookup upstream makes); one that does not exist refuses the pod.
 import { isNotFound } from '@orch/apimachinery/errors';
 import type { ApiObject } from '@orch/apimachinery/meta';
+import type { Pod } from '@orch/api/core/v1';
 import { compareQuantities, parseQuantity } from '@orch/apimachinery/quota';
 import { admissionForbidden } from '../admission-forbidden.js';
 import type {
@@ -59,7 +60,8 @@ export function newRuntimeClass(deps: PluginDeps): ServicePlugin {
     if (deps.storage) {
       try {
         const key = `${resourcePrefix('node.orch.io', 'runtimeclasses')}${name}`;
-        return (await deps.storage.get(key, 'MOST_RECENT')) as unknown as ApiObject;
+        // The storage answers the decoded JSON of the stored object, which has its metadata.
+        return (await deps.storage.get(key, 'MOST_RECENT')) as ApiObject;
       } catch (err) {
         if (!isNotFound(err)) throw err;
       }
@@ -120,7 +122,8 @@ export function newRuntimeClass(deps: PluginDeps): ServicePlugin {
     },
     async validate(req) {
       if (!isPods(req) || !req.object) return;
-      const spec = obj((req.object as unknown as Obj)['spec']) ?? {};
+      const pod: Pod = req.object;
+      const spec = obj(pod.spec) ?? {};
       const rc = await runtimeClassOf(req, spec);
       // validateOverhead
       const overhead = obj(spec['overhead']);

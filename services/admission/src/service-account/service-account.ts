@@ -11,6 +11,7 @@
 // account or mounts secrets, config maps or projected volumes.
 import { newForbidden } from '@orch/apimachinery/errors';
 import type { ApiObject } from '@orch/apimachinery/meta';
+import type { ServiceAccount } from '@orch/api/core/v1';
 import type {
   AdmissionRequest,
   ObjectLister,
@@ -101,12 +102,16 @@ export function newServiceAccount(
       const spec: Obj = (pod.spec ??= {});
       if (!spec['serviceAccountName']) spec['serviceAccountName'] = defaultServiceAccountName;
       const name = String(spec['serviceAccountName']);
-      const sa = await getServiceAccount(req.namespace, name, ctx.signal);
+      const sa: ServiceAccount | undefined = await getServiceAccount(
+        req.namespace,
+        name,
+        ctx.signal
+      );
       if (!sa) throw lookupFailed(req, name);
       const automount =
         typeof spec['automountServiceAccountToken'] === 'boolean'
           ? spec['automountServiceAccountToken']
-          : (sa as unknown as Obj)['automountServiceAccountToken'] !== false;
+          : sa.automountServiceAccountToken !== false;
       if (automount) mountServiceAccountToken(spec);
       req.object = pod;
     },
