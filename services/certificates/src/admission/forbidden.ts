@@ -7,7 +7,7 @@ import type { AdmissionCallRequest } from '@orch/apimachinery/grpc';
 export function forbidden(req: AdmissionCallRequest, why: string): StatusError {
   return newForbidden(
     { group: req.resource.group, resource: req.resource.resource },
-    req.name || String((req.object?.metadata as { name?: string } | undefined)?.name ?? ''),
+    req.name || String(req.object?.metadata.name ?? ''),
     why
   );
 }

@@ -4,6 +4,7 @@
 // `status.certificate` are bytes, base64 in JSON.
 import '../x509.js';
 import * as x509 from '@peculiar/x509';
+import type * as certificatesV1 from '@orch/api/certificates/v1';
 import type { ObjectMeta } from '@orch/apimachinery/meta';
 
 export const csrGroup = 'certificates.orch.io';
@@ -15,31 +16,12 @@ export const nodeAgentServingSignerName = 'orch.io/node-agent-serving';
 
 export type ConditionType = 'Approved' | 'Denied' | 'Failed';
 
-export interface CsrCondition {
-  type: ConditionType | string;
-  status: string;
-  reason?: string;
-  message?: string;
-  lastUpdateTime?: string;
-  lastTransitionTime?: string;
-}
+export type CsrCondition = certificatesV1.CertificateSigningRequestCondition;
 
-export interface CertificateSigningRequest {
-  apiVersion?: string;
-  kind?: string;
+/** A stored CertificateSigningRequest: the generated kind with its metadata and name. */
+export type CertificateSigningRequest = certificatesV1.CertificateSigningRequest & {
   metadata: ObjectMeta & { name: string };
-  spec: {
-    request: string;
-    signerName: string;
-    expirationSeconds?: number;
-    usages?: string[];
-    username?: string;
-    uid?: string;
-    groups?: string[];
-    extra?: Record<string, string[]>;
-  };
-  status?: { conditions?: CsrCondition[]; certificate?: string };
-}
+};
 
 /** Whether a condition of `type` with status True is present (upstream HasTrueCondition). */
 export function hasTrueCondition(csr: CertificateSigningRequest, type: ConditionType): boolean {

@@ -65,10 +65,10 @@ export class SarApprover {
       client: o.client,
       path: csrPath,
       log: o.log,
+      // The informer hands the decoded JSON of stored CSRs.
       filter: (obj) =>
-        (obj as unknown as CertificateSigningRequest).spec?.signerName ===
-        clientNodeAgentSignerName,
-      sync: (_key, obj) => this.handle(obj as unknown as CertificateSigningRequest | undefined),
+        (obj as CertificateSigningRequest).spec?.signerName === clientNodeAgentSignerName,
+      sync: (_key, obj) => this.handle(obj as CertificateSigningRequest | undefined),
     });
   }
 

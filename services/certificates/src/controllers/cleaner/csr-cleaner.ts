@@ -88,8 +88,9 @@ export class CsrCleaner {
   async pollOnce(): Promise<string[]> {
     const now = this.#o.now?.() ?? new Date();
     const deleted: string[] = [];
+    // The informer holds the decoded JSON of stored CSRs.
     for (const o of this.informer.list()) {
-      const csr = o as unknown as CertificateSigningRequest;
+      const csr = o as CertificateSigningRequest;
       const reason = cleanupReason(csr, now);
       if (!reason) continue;
       try {

@@ -54,9 +54,9 @@ export class SignerController {
       client: o.client,
       path: csrPath,
       log: o.log,
-      filter: (obj) =>
-        o.signerNames.includes((obj as unknown as CertificateSigningRequest).spec?.signerName),
-      sync: (_key, obj) => this.handle(obj as unknown as CertificateSigningRequest | undefined),
+      // The informer hands the decoded JSON of stored CSRs.
+      filter: (obj) => o.signerNames.includes((obj as CertificateSigningRequest).spec?.signerName),
+      sync: (_key, obj) => this.handle(obj as CertificateSigningRequest | undefined),
     });
   }
 

@@ -37,8 +37,9 @@ async function handle(csr: CertificateSigningRequest): Promise<void> {
   log.info('signed', { csr: csr.metadata.name });
 }
 
+// The watch hands the decoded JSON of stored CSRs.
 const onObject = (o: Record<string, unknown>): void => {
-  handle(o as unknown as CertificateSigningRequest).catch((err: unknown) =>
+  handle(o as CertificateSigningRequest).catch((err: unknown) =>
     log.warn('not signed', { err: String(err) })
   );
 };
