@@ -3,6 +3,7 @@
 // JSONSchemaProps of its versions' schemas. The structural-schema, CEL-rule, OpenAPI, conversion
 // and serving code all read CRDs through these types.
 import type { WebhookClientConfig } from '../registry/admissionregistration-types.js';
+import type { ObjectMeta } from '../meta/index.js';
 
 // A conversion webhook is reached as an admission webhook is (upstream shares the type too).
 export type {
@@ -159,23 +160,18 @@ export interface CustomResourceDefinitionStatus {
   storedVersions?: string[];
 }
 
-export interface CustomResourceDefinition {
+/**
+ * A CustomResourceDefinition as the code reads it: written here rather than generated, as the
+ * proto keeps openAPIV3Schema as raw JSON. A type alias (not an interface), so that it converts
+ * to and from the decoded JSON (Record<string, unknown>) informers and clients hand.
+ */
+export type CustomResourceDefinition = {
   apiVersion?: string;
   kind?: string;
-  metadata: {
-    name: string;
-    uid?: string;
-    resourceVersion?: string;
-    generation?: number;
-    deletionTimestamp?: string;
-    finalizers?: string[];
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-    [key: string]: unknown;
-  };
+  metadata: ObjectMeta & { name: string };
   spec: CustomResourceDefinitionSpec;
   status?: CustomResourceDefinitionStatus;
-}
+};
 
 /** The API group of CustomResourceDefinitions. */
 export const apiextensionsGroup = 'apiextensions.orch.io';

@@ -61,7 +61,8 @@ export abstract class CrdController {
   }
 
   protected crds(): CustomResourceDefinition[] {
-    return this.informer.list() as unknown as CustomResourceDefinition[];
+    // The informer holds the decoded JSON of stored CRDs.
+    return this.informer.list() as CustomResourceDefinition[];
   }
 
   enqueue(name: string): void {

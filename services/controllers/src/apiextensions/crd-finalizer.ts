@@ -38,7 +38,7 @@ export class CrdFinalizer extends CrdController {
   constructor(client: RestClient, log: Logger) {
     super(client, log, 'crd-finalizer');
     const queue = (o: Json): void => {
-      const crd = o as unknown as CustomResourceDefinition;
+      const crd = o as CustomResourceDefinition; // the decoded JSON of a stored CRD
       if (
         crd.metadata.deletionTimestamp &&
         crd.metadata.finalizers?.includes(customResourceCleanupFinalizer)
@@ -108,7 +108,7 @@ export class CrdFinalizer extends CrdController {
       'PUT',
       statusPath(crd.metadata.name),
       next
-    )) as unknown as CustomResourceDefinition;
+    )) as CustomResourceDefinition; // the API answers the stored CRD
   }
 
   /** deleteInstances: every object deleted; done once a list finds none. */

@@ -21,7 +21,7 @@ export class EstablishingController extends CrdController {
     super(client, log, 'crd-establishing');
     this.#delayMs = opts.delayMs ?? 0;
     const queue = (o: Record<string, unknown>): void => {
-      const crd = o as unknown as CustomResourceDefinition;
+      const crd = o as CustomResourceDefinition; // the decoded JSON of a stored CRD
       if (!pending(crd)) return;
       if (this.#delayMs > 0) setTimeout(() => this.enqueue(crd.metadata.name), this.#delayMs);
       else this.enqueue(crd.metadata.name);

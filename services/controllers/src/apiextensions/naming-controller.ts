@@ -124,7 +124,7 @@ export class NamingController extends CrdController {
       onUpdate: (_old, o) => this.enqueue(String((o['metadata'] as { name: string }).name)),
       // A deleted CRD frees its names: the others of its group are reconsidered.
       onDelete: (o) => {
-        const crd = o as unknown as CustomResourceDefinition;
+        const crd = o as CustomResourceDefinition; // the decoded JSON of a stored CRD
         this.#written.delete(crd.metadata.name);
         this.#requeueGroup(crd.spec.group, crd.metadata.name);
       },
@@ -166,7 +166,7 @@ export class NamingController extends CrdController {
         'PUT',
         statusPath(name),
         next
-      )) as unknown as CustomResourceDefinition;
+      )) as CustomResourceDefinition; // the API answers the stored CRD
     } catch (err) {
       // Deleted or changed meanwhile: the informer brings it back.
       if (isNotFound(err) || isConflict(err)) return 'done';

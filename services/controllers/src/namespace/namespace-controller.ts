@@ -3,6 +3,7 @@
 // `orch.io/namespace` finalizer is removed through the finalize subresource, and the gateway
 // removes the namespace.
 import { isNotFound } from '@orch/apimachinery/errors';
+import type * as coreV1 from '@orch/api/core/v1';
 import type { ObjectMeta } from '@orch/apimachinery/meta';
 import type { Logger } from '@orch/component-base/logs';
 import type { RestClient } from '@orch/apimachinery/client';
@@ -11,10 +12,8 @@ import { RestListerWatcher, SharedInformer } from '@orch/apimachinery/informer';
 export const namespaceFinalizer = 'orch.io/namespace';
 
 type Json = Record<string, unknown>;
-interface Namespace {
-  metadata: ObjectMeta & { name: string };
-  spec?: { finalizers?: string[] };
-}
+/** A stored namespace: the generated kind with its metadata and name. */
+type Namespace = coreV1.Namespace & { metadata: ObjectMeta & { name: string } };
 
 interface NamespacedResource {
   path: string; // /api/v1 or /apis/<g>/<v>
@@ -38,7 +37,8 @@ export class NamespaceController {
       name: 'namespaces',
       log: this.#log,
     });
-    const enqueue = (o: Record<string, unknown>): void => this.#enqueue(o as unknown as Namespace);
+    // The informer hands the decoded JSON of stored namespaces.
+    const enqueue = (o: Record<string, unknown>): void => this.#enqueue(o as Namespace);
     this.#informer.addEventHandler({ onAdd: enqueue, onUpdate: (_old, o) => enqueue(o) });
   }
 
@@ -86,10 +86,7 @@ export class NamespaceController {
   async syncNamespace(name: string): Promise<boolean> {
     let ns: Namespace;
     try {
-      ns = (await this.#client.request(
-        'GET',
-        `/api/v1/namespaces/${name}`
-      )) as unknown as Namespace;
+      ns = (await this.#client.request('GET', `/api/v1/namespaces/${name}`)) as Namespace; // the API answers the stored namespace
     } catch (err) {
       if (isNotFound(err)) return true;
       throw err;
