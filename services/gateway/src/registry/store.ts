@@ -168,16 +168,16 @@ export class Store implements StandardStorage {
   #served(obj: Record<string, unknown>): ApiObject {
     const apiVersion = formatApiVersion(this.def);
     if (obj['apiVersion'] === apiVersion && obj['kind'] === this.def.kind) return obj as ApiObject;
-    return { ...obj, apiVersion, kind: this.def.kind } as unknown as ApiObject;
+    return { ...(obj as ApiObject), apiVersion, kind: this.def.kind };
   }
 
   /** A stored object (never mutated), copied and labelled with the version it is at. */
   #asStored(obj: Record<string, unknown>): ApiObject {
     return {
-      ...obj,
+      ...(obj as ApiObject),
       apiVersion: this.storedApiVersion(obj),
       kind: this.def.kind,
-    } as unknown as ApiObject;
+    };
   }
 
   /** Stored objects (never mutated) converted to the served version, in one call. */
@@ -585,8 +585,9 @@ export class Store implements StandardStorage {
           const [object, prevObject] = await this.#convertedAll(objs);
           listener.change({
             ...c,
-            object: object as unknown as Record<string, unknown>,
-            ...(prevObject ? { prevObject: prevObject as unknown as Record<string, unknown> } : {}),
+            // One converted object per stored one: `object` is there.
+            object: object as ApiObject,
+            ...(prevObject ? { prevObject } : {}),
           });
         }),
       progress: (revision) => next(() => listener.progress(revision)),

@@ -16,6 +16,7 @@ import {
   isQualifiedName,
 } from '@orch/apimachinery/meta';
 import type { ApiObject } from '@orch/apimachinery/meta';
+import type { Event } from '@orch/api/core/v1';
 import { defaultStrategy } from '../../strategy.js';
 import type { Strategy } from '../../strategy.js';
 
@@ -27,25 +28,10 @@ export const noteLengthLimit = 1024;
 /** Which API the write came through: core `v1` or `events.orch.io/v1`. */
 export type EventRequestVersion = 'v1' | 'events/v1';
 
-interface CoreEvent {
-  metadata: { namespace?: string };
-  involvedObject?: { namespace?: string };
-  reason?: string;
-  message?: string;
-  source?: { component?: string; host?: string };
-  firstTimestamp?: string;
-  lastTimestamp?: string;
-  count?: number;
-  type?: string;
-  eventTime?: string;
-  series?: { count?: number; lastObservedTime?: string };
-  action?: string;
-  related?: unknown;
-  reportingComponent?: string;
-  reportingInstance?: string;
-}
+/** The core v1 event being validated: the fields it requires are what validation checks. */
+type CoreEvent = ApiObject & Event;
 
-const ev = (o: ApiObject): CoreEvent => o as unknown as CoreEvent;
+const ev = (o: ApiObject): CoreEvent => o as CoreEvent;
 
 /** The events.orch.io/v1 name of a core field (upstream's Convert_core_Event_To_v1_Event). */
 const v1Names: Readonly<Record<string, string>> = {

@@ -16,26 +16,14 @@ import {
 import type { FieldError } from '@orch/apimachinery/errors';
 import { now } from '@orch/apimachinery/meta';
 import type { ApiObject } from '@orch/apimachinery/meta';
+import type { Binding, PodStatus } from '@orch/api/core/v1';
 import type { CreateOptions, Creater, NamedCreater, ObjectKind, RestContext } from '../../rest.js';
 import type { Store } from '../../store.js';
 import { defaultStrategy } from '../../strategy.js';
 import type { Strategy } from '../../strategy.js';
 
-interface BindingObject {
-  metadata: {
-    name?: string;
-    uid?: string;
-    resourceVersion?: string;
-    annotations?: Record<string, string>;
-  };
-  target?: { kind?: string; name?: string };
-}
-
-interface PodCondition {
-  type: string;
-  status: string;
-  lastTransitionTime?: string;
-}
+/** A Binding as written: the generated kind, with the metadata every object has. */
+type BindingObject = ApiObject & Binding;
 
 /** Writes the pod as the update function left it (status included), generation kept. */
 const bindingStrategy: Strategy = {
@@ -71,7 +59,7 @@ export class BindingRest implements Creater, NamedCreater {
     obj: ApiObject,
     opts: CreateOptions
   ): Promise<ApiObject> {
-    const b = obj as unknown as BindingObject;
+    const b: BindingObject = obj;
     if (b.metadata.name && b.metadata.name !== name) {
       throw newBadRequest('name in URL does not match name in Binding object');
     }
@@ -81,7 +69,7 @@ export class BindingRest implements Creater, NamedCreater {
 
   /** POST .../bindings: the Binding's name is the pod's. */
   async create(ctx: RestContext, obj: ApiObject, opts: CreateOptions): Promise<ApiObject> {
-    const b = obj as unknown as BindingObject;
+    const b: BindingObject = obj;
     const name = b.metadata.name ?? '';
     const errs = validateBinding(b);
     if (!name)
@@ -105,7 +93,7 @@ export class BindingRest implements Creater, NamedCreater {
       metadata: {},
       status: 'Success',
       code: 201,
-    } as unknown as ApiObject;
+    };
   }
 }
 
@@ -137,7 +125,7 @@ function assignPod(pod: ApiObject, b: BindingObject, node: string): void {
   if (Object.keys(annotations).length > 0) {
     pod.metadata.annotations = { ...(pod.metadata.annotations ?? {}), ...annotations };
   }
-  const status = (pod['status'] ??= {}) as { conditions?: PodCondition[] };
+  const status = (pod['status'] ??= {}) as PodStatus;
   const conditions = status.conditions ?? [];
   const scheduled = conditions.find((c) => c.type === 'PodScheduled');
   // podutil.UpdatePodCondition: the transition time moves only when the status changes.
