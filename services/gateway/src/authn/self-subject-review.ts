@@ -41,7 +41,7 @@ export class SelfSubjectReviewRest implements Creater {
     const metadata = {
       ...review.metadata,
       creationTimestamp: null,
-    } as unknown as ApiObject['metadata'];
+    } as unknown as ApiObject['metadata']; // JSON null, which ObjectMeta does not type
     return { ...review, metadata, status: { userInfo } };
   }
 }

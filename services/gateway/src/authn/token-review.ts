@@ -73,7 +73,7 @@ export class TokenReviewRest implements Creater {
     const metadata = {
       ...tr.metadata,
       creationTimestamp: null,
-    } as unknown as ApiObject['metadata'];
+    } as unknown as ApiObject['metadata']; // JSON null, which ObjectMeta does not type
     return { ...tr, metadata, status };
   }
 }

@@ -197,7 +197,7 @@ export type StandardStorage = Creater &
   Watcher;
 
 const has = (rest: Storage, method: string): boolean =>
-  typeof (rest as unknown as Record<string, unknown>)[method] === 'function';
+  typeof Reflect.get(rest, method) === 'function';
 
 export const isCreater = (rest: Storage): rest is Creater => has(rest, 'create');
 export const isNamedCreater = (rest: Storage): rest is NamedCreater => has(rest, 'createNamed');

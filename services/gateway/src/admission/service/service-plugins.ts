@@ -84,7 +84,7 @@ export function servicePlugins(
           );
     }
     if (phase === 'mutating' && result.object && a.object) {
-      const target = a.object as unknown as Record<string, unknown>;
+      const target: Record<string, unknown> = a.object;
       for (const k of Object.keys(target)) delete target[k];
       Object.assign(target, result.object);
     }

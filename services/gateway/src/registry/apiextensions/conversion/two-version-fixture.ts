@@ -48,7 +48,7 @@ export function twoVersionCrd(k: TwoVersionKind): CustomResourceDefinition {
         },
       },
     },
-  } as unknown as CustomResourceDefinition;
+  } as CustomResourceDefinition;
 }
 
 /**

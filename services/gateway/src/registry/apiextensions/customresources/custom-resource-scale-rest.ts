@@ -104,7 +104,7 @@ export class CustomResourceScaleRest implements Getter, Updater {
         if (errs.length > 0) throw newInvalid({ group: 'autoscaling', kind: 'Scale' }, name, errs);
         const parent = structuredClone(current);
         const replicas = (scale['spec'] as Json | undefined)?.['replicas'] ?? 0;
-        writePath(parent as unknown as Json, paths.specReplicasPath, replicas);
+        writePath(parent, paths.specReplicasPath, replicas);
         const rv = scale.metadata?.resourceVersion;
         if (rv) parent.metadata.resourceVersion = rv;
         else delete parent.metadata.resourceVersion;

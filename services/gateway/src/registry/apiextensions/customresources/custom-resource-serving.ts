@@ -95,7 +95,8 @@ export class CustomResourceServing {
     const informer = this.#informer;
     if (!informer) return;
     const live = new Map(
-      informer.list().map((o) => [nameOf(o), o as unknown as CustomResourceDefinition])
+      // The informer holds the decoded JSON of stored CRDs.
+      informer.list().map((o) => [nameOf(o), o as CustomResourceDefinition])
     );
     for (const name of [...this.#served.keys()]) if (!live.has(name)) this.#sync(name, undefined);
     for (const [name, crd] of live) this.#sync(name, crd);
