@@ -3,11 +3,12 @@
 
 type Json = Record<string, unknown>;
 
-export interface PartialObjectMetadata {
+// A type alias, so that it is the JSON object (Record<string, unknown>) handlers send.
+export type PartialObjectMetadata = {
   kind: 'PartialObjectMetadata';
   apiVersion: string;
   metadata: Json;
-}
+};
 
 export interface PartialObjectMetadataList {
   kind: 'PartialObjectMetadataList';

@@ -33,13 +33,14 @@ export interface TableRow {
   object?: unknown;
 }
 
-export interface Table {
+// A type alias, so that a Table is the JSON object (Record<string, unknown>) handlers send.
+export type Table = {
   kind: 'Table';
   apiVersion: string;
   metadata: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
   columnDefinitions: TableColumnDefinition[];
   rows: TableRow[];
-}
+};
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 

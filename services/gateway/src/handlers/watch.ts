@@ -75,17 +75,14 @@ export async function watchResource(
     if (partialVersion && e.type !== 'ERROR') {
       return {
         type: e.type,
-        object: asPartialObjectMetadata(
-          e.object as Record<string, unknown>,
-          partialVersion
-        ) as unknown as Record<string, unknown>,
+        object: asPartialObjectMetadata(e.object as Record<string, unknown>, partialVersion),
       };
     }
     if (!tableGroup || e.type === 'BOOKMARK' || e.type === 'ERROR') return e;
     const table = tableOf(req, def, e.object, tableGroup);
     if (!headers) table.columnDefinitions = [];
     headers = false;
-    return { type: e.type, object: table as unknown as Record<string, unknown> };
+    return { type: e.type, object: table };
   };
   const encode = (e: WatchEvent): string | Buffer => {
     const ev = asTable(e);
