@@ -3,6 +3,7 @@
 // it limits one of the evaluator's resources and every scope of the quota selects the object)
 // and what it must declare to be counted (`constraints`). Pods, services and persistent volume
 // claims have their own; every other resource is counted as objects (`count/<resource>.<group>`).
+import type { ScopedResourceSelectorRequirement } from '@orch/api/core/v1';
 import { quantityFromInt } from './quantity.js';
 import { addResourceLists, parseResourceList } from './resource-list.js';
 import type { ResourceList } from './resource-list.js';
@@ -11,11 +12,8 @@ type Json = Record<string, unknown>;
 
 export type QuotaOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
-export interface ScopeRequirement {
-  scopeName: string;
-  operator: string;
-  values?: string[];
-}
+/** One requirement of a quota's scopeSelector (k8s ScopedResourceSelectorRequirement). */
+export type ScopeRequirement = ScopedResourceSelectorRequirement;
 
 export interface Evaluator {
   readonly group: string;
@@ -50,7 +48,7 @@ export function quotaScopes(quota: Json): ScopeRequirement[] {
     out.push({ scopeName: s, operator: 'Exists' });
   }
   for (const r of arr(get(quota, 'spec.scopeSelector.matchExpressions'))) {
-    out.push(r as unknown as ScopeRequirement);
+    out.push(r as ScopeRequirement); // the quota's JSON, validated when it was written
   }
   return out;
 }

@@ -8,7 +8,9 @@
 // Every component that elects a leader (the controllers, the certificates service) uses this one.
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
+import type * as coordinationV1 from '@orch/api/coordination/v1';
 import { isNotFound } from '@orch/apimachinery/errors';
+import type { ObjectMeta } from '@orch/apimachinery/meta';
 import type { Logger } from '../logs/index.js';
 
 /** What the elector needs of the public API's REST client (`RestClient` has it). */
@@ -33,18 +35,10 @@ export interface LeaderElectionConfig {
   releaseOnCancel?: boolean;
 }
 
-interface LeaseSpec {
-  holderIdentity?: string;
-  leaseDurationSeconds?: number;
-  acquireTime?: string;
-  renewTime?: string;
-  leaseTransitions?: number;
-}
-
-interface Lease {
-  metadata: { name: string; namespace: string; resourceVersion?: string };
-  spec?: LeaseSpec;
-}
+/** The Lease as the elector writes it: the generated kind, its metadata with name and namespace. */
+type Lease = coordinationV1.Lease & {
+  metadata: ObjectMeta & { name: string; namespace: string };
+};
 
 /** k8s' holder identity for kube-controller-manager: the hostname, `_`, a fresh UUID. */
 export const defaultIdentity = (): string => `${hostname()}_${randomUUID()}`;
@@ -151,7 +145,7 @@ export class LeaderElector {
   async #tryAcquireOrRenew(): Promise<boolean> {
     const { name, namespace, identity, leaseDurationMs } = this.#config;
     const now = microNow();
-    const record: LeaseSpec = {
+    const record: coordinationV1.LeaseSpec = {
       holderIdentity: identity,
       leaseDurationSeconds: Math.round(leaseDurationMs / 1000),
       acquireTime: now,
@@ -165,7 +159,7 @@ export class LeaderElector {
         `${this.#path}/${name}`,
         undefined,
         this.#config.renewDeadlineMs
-      )) as unknown as Lease;
+      )) as Lease; // the API answers the stored Lease
     } catch (err) {
       if (!isNotFound(err)) {
         this.#log.warn('error retrieving lease', { err: (err as Error).message });
@@ -216,7 +210,7 @@ export class LeaderElector {
     return true;
   }
 
-  #observe(record: LeaseSpec, raw = JSON.stringify(record)): void {
+  #observe(record: coordinationV1.LeaseSpec, raw = JSON.stringify(record)): void {
     this.#observedRaw = raw;
     this.#observedAt = Date.now();
     this.#observedHolder = record.holderIdentity ?? '';
@@ -235,7 +229,7 @@ export class LeaderElector {
         `${this.#path}/${name}`,
         undefined,
         2000
-      )) as unknown as Lease;
+      )) as Lease; // the API answers the stored Lease
       if (lease.spec?.holderIdentity !== identity) return;
       await this.#client.request(
         'PUT',
