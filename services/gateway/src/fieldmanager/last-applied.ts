@@ -63,7 +63,7 @@ export class LastAppliedManager implements Manager {
       const last = new TypedValue(parsed, this.type.typeRef, this.type.schema);
       const { managedFields: _, ...metadata } = liveObj.metadata;
       const live = new TypedValue(
-        { ...liveObj, metadata } as unknown as JsonValue,
+        { ...liveObj, metadata } as JsonValue,
         this.type.typeRef,
         this.type.schema
       );

@@ -14,7 +14,8 @@ import type { Manager, ManagerResult } from './manager.js';
 /** The object without metadata.managedFields, as a typed value (not validated: stored data). */
 function typedLive(type: ParseableType, obj: ApiObject): TypedValue {
   const { managedFields: _, ...metadata } = obj.metadata ?? {};
-  return new TypedValue({ ...obj, metadata } as unknown as JsonValue, type.typeRef, type.schema);
+  // An API object is decoded JSON: a JsonValue, though ApiObject types its values unknown.
+  return new TypedValue({ ...obj, metadata } as JsonValue, type.typeRef, type.schema);
 }
 
 export class StructuredMergeManager implements Manager {
@@ -59,7 +60,7 @@ export class StructuredMergeManager implements Manager {
     }
     let patch: TypedValue;
     try {
-      patch = this.#type.fromUnstructured(patchObj as unknown as JsonValue);
+      patch = this.#type.fromUnstructured(patchObj as JsonValue);
     } catch (err) {
       if (!(err instanceof ValidationErrors)) throw err;
       const gvk = `${this.#apiVersion}, Kind=${this.#kind}`;
@@ -69,6 +70,7 @@ export class StructuredMergeManager implements Manager {
     const res = this.#updater.apply(live, patch, this.#apiVersion, managed.fields, manager, force);
     const out = new Managed(res.managers, managed.times);
     if (!res.newObject) return { object: undefined, managed: out };
-    return { object: res.newObject.value as unknown as ApiObject, managed: out };
+    // The merge of two objects with their metadata is one.
+    return { object: res.newObject.value as ApiObject, managed: out };
   }
 }

@@ -98,7 +98,7 @@ function mapFields(obj: Json, kind: string, map: (group: string) => string): Jso
  */
 export function mapGroups<T>(value: T, map: (group: string) => string, kindHint = ''): T {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
-  const obj = value as unknown as Json;
+  const obj = value as Json;
   const kind = typeof obj['kind'] === 'string' ? obj['kind'] : kindHint;
   if (kind === 'WatchEvent' || (kind === '' && 'type' in obj && 'object' in obj)) {
     return { ...obj, object: mapGroups(obj['object'], map) } as T;
@@ -119,7 +119,7 @@ export function mapGroups<T>(value: T, map: (group: string) => string, kindHint 
     const details = out['details'] as Json;
     out = { ...out, details: { ...details, group: map(details['group'] as string) } };
   }
-  return out as unknown as T;
+  return out as T;
 }
 
 /** Upstream's group names → the ones served here (a request body on its way in). */

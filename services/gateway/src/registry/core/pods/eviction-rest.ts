@@ -142,7 +142,7 @@ export class EvictionRest implements NamedCreater {
         if (isConflict(err) && !pinned && attempt < evictionRetries) continue;
         throw err;
       }
-      return { ...newSuccess(), code: 201 } as unknown as ApiObject;
+      return { ...newSuccess(), code: 201 };
     }
   }
 
