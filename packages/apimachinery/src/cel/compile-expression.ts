@@ -155,6 +155,7 @@ function widenHas(root: AstNode): void {
     if (seen.has(node)) return;
     seen.add(node);
     for (const c of childNodes(node)) visit(c);
+    // cel-js types a node's macro loosely; has() macros carry what HasMacro names.
     const macro = node.meta.macro as unknown as HasMacro | undefined;
     if (node.op !== 'call' || (node.args as unknown[])[0] !== 'has' || !macro) return;
     const typeCheck = macro.typeCheck;
@@ -374,7 +375,8 @@ function instrument(root: AstNode, state: { tracker: Tracker | undefined }): voi
     const inner: EvalFn = alternate
       ? (ev, _ast, ctx) => alternate.evaluate(ev, alternate, ctx)
       : macro
-        ? (ev, _ast, ctx) => macro.evaluate(ev, macro as unknown as AstNode, ctx)
+        ? // cel-js evaluates a macro as the node it stands for.
+          (ev, _ast, ctx) => macro.evaluate(ev, macro as unknown as AstNode, ctx)
         : matches
           ? goMatches(node, matches)
           : node.meta.evaluate;
@@ -606,7 +608,7 @@ export function compileExpression(
   } catch (err) {
     return { error: `compilation failed: ${celErrorMessage(err)}` };
   }
-  widenHas(parsed.ast as unknown as AstNode);
+  widenHas(parsed.ast as unknown as AstNode); // cel-js's AST, read through the view above
   const checked = parsed.check();
   if (!checked.valid) {
     // A field an object type does not declare: cel-go's checker says "undefined field".
@@ -622,7 +624,7 @@ export function compileExpression(
       error: `must evaluate to ${expectedTypes.join(' or ')}, but evaluates to ${type}`,
     };
   }
-  const root = parsed.ast as unknown as AstNode;
+  const root = parsed.ast as unknown as AstNode; // cel-js's AST, read through the view above
   const estimatedCost = estimate(root, options.sizes)?.cost;
   const estimateLimit = options.estimateLimit ?? PER_CALL_LIMIT;
   if (estimatedCost !== undefined && estimatedCost > estimateLimit) {

@@ -111,6 +111,7 @@ export class StorageClient implements StorageInterface {
   #unary<Req, Res>(method: string, req: Req, timeoutMs = this.#timeoutMs): Promise<Res> {
     return new Promise<Res>((resolve, reject) => {
       const client = this.#client;
+      // A grpc-js client's methods are untyped properties, found here by name.
       const fn = (
         client as unknown as Record<
           string,

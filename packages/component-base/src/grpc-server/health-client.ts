@@ -22,6 +22,7 @@ export class HealthClient {
 
   /** The status of `service` ('' : the whole server); rejects when the server does not answer. */
   check(service: string, timeoutMs = 2000): Promise<ServingStatus> {
+    // A generic grpc-js client's methods are untyped properties.
     const check = (this.#client as unknown as { Check: CheckFn }).Check.bind(this.#client);
     return new Promise((resolve, reject) =>
       check({ service }, { deadline: Date.now() + timeoutMs }, (err, res) =>

@@ -48,7 +48,8 @@ type Handler = (scope: RequestScope, res: HttpResponse) => Promise<void>;
 export function handlerFor(info: RequestInfo, rest: Storage): Handler | undefined {
   const sub = info.subresource !== '';
   const named = info.name !== '';
-  // Each handler takes the role its guard just checked.
+  // Each handler takes the role its guard just checked (the cast: TypeScript cannot follow
+  // the guard from the storage to the handler's parameter).
   const as = <S extends Storage>(
     h: (scope: RequestScope<S>, res: HttpResponse) => Promise<void>
   ): Handler => h as unknown as Handler;
