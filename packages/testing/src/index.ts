@@ -23,3 +23,4 @@ export type {
   WebhookServerOptions,
 } from './webhook-server.js';
 export { reviewResponse, startWebhookServer } from './webhook-server.js';
+export { markdownSection, readRepoFile, repoRoot, undocumentedFlags } from './docs.js';
