@@ -1,4 +1,4 @@
-// The chaos test (issue 12, "Faults survived"): the suite as compose runs it (two gateways, two
+// The chaos test (faults the suite must survive): the suite as compose runs it (two gateways, two
 // storage replicas), a steady write load over both gateways and 100 reflector-like watchers,
 // while one process after the other is SIGKILLed and started again with its same flags: a
 // gateway, the storage replica publishing to NATS, the other replica, the authorizer, the

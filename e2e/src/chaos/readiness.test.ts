@@ -39,7 +39,7 @@ test('after the admission service comes back, a ready gateway admits writes', as
     await sleep(300);
   }
   await suite.restart('admission', 30_000);
-  // Readiness is bounded (issue 12: within 10 s of the dependency returning), then it holds.
+  // Readiness is bounded (within 10 s of the dependency returning), then it holds.
   await suite.waitReady('gateway', 10_000);
   const after = await suite.request(0, 'POST', path, {
     apiVersion: 'v1',

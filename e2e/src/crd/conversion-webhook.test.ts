@@ -1,4 +1,4 @@
-// Webhook conversion with the real clients (issue 13): kubectl applies a CRD whose kind is
+// Webhook conversion with the real clients: kubectl applies a CRD whose kind is
 // served at v1 `spec.size: "3"` (storage) and v2 `spec.replicas: 3`, converted by a real HTTPS
 // webhook (ConversionReview v1) that the gateway reaches by its service name through
 // --webhook-service-addresses; kubectl writes at v2 and reads either version by

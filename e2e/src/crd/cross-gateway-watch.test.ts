@@ -1,5 +1,5 @@
-// A watch of custom resources across gateways (issue 13: custom objects "watched by
-// @kubernetes/client-node"), one suite with two gateways and the controllers on, cert-manager's
+// A watch of custom resources across gateways (custom objects as the spec has them "watched
+// by @kubernetes/client-node"), one suite with two gateways and the controllers on, cert-manager's
 // published Certificate CRD applied: a client-node Watch on gateway 0 sees, in order and each
 // once, the ADDED, MODIFIED (a write of /status) and DELETED events of writes made through
 // gateway 1, with the resourceVersions gateway 1 answered. The two gateways share storage and

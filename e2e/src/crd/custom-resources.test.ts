@@ -1,4 +1,4 @@
-// Custom resources end to end (issue 13, crd-serve) with the real clients, one suite with the
+// Custom resources end to end with the real clients, one suite with the
 // controllers on: kubectl applies cert-manager's published Certificate CRD, creates, lists and
 // explains Certificates, writes their status through --subresource=status, sees a write the
 // schema refuses with upstream's message; @kubernetes/client-node watches Certificates

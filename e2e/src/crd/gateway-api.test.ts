@@ -1,4 +1,4 @@
-// Published CRDs whose schemas carry CEL rules (issue 13: real CRDs refused by a CEL rule):
+// Published CRDs whose schemas carry CEL rules (real CRDs, real writes refused by a CEL rule):
 // Gateway API's Gateway, HTTPRoute and GRPCRoute (kubernetes-sigs/gateway-api v1.6.1, standard
 // channel), applied with kubectl as published, only the CRDs' own apiVersion changed. The routes
 // need has() on an indexed element and cel-go's regex cost to load. Its rules are the project's

@@ -149,7 +149,7 @@ test('regression: a quantity sent as a number is stored as the string binary car
 });
 
 test('regression: an apply patch without metadata applies to the object of the URL, not 500', async () => {
-  // Found by the bounded fuzz of make test (seed 15, after issue 18's kinds changed its cases):
+  // Found by the bounded fuzz of make test (seed 15, once more kinds changed its cases):
   // an apply of a ClusterRole with metadata dropped answered 500 (managedFields set on undefined).
   const path = '/apis/rbac.authorization.orch.io/v1/clusterroles/apply-without-metadata';
   const apply = { 'Content-Type': 'application/apply-patch+yaml' };

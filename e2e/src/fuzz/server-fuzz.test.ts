@@ -1,5 +1,5 @@
 // The bounded pass of the fuzzing harness, part of `make test`: a fixed seed and 2,000 generated
-// writes through a real suite (issue 15: about 2,000 cases in under a minute; about 55 s on a
+// writes through a real suite (about 2,000 cases, meant to take under a minute; about 55 s on a
 // busy two-core machine). `make fuzz` runs the same harness long, from a random seed;
 // FUZZ_RUNS=<n> runs more or fewer of this one.
 import { after, before, test } from 'node:test';

@@ -1,5 +1,5 @@
 // The fuzzing harness against a real suite: generated requests (fuzz-cases.ts) sent to a gateway,
-// each answer checked against the properties of issue 15:
+// each answer checked against these properties:
 // - every answer is a 4xx Status whose details.causes point at a real field, or a 2xx;
 // - no 5xx, and no answer later than the request timeout;
 // - a stored object is valid by the same metadata validation and reads back the same in JSON,

@@ -1,4 +1,4 @@
-// Admission end to end with kubectl (issue 11): a real HTTPS webhook backend on loopback, named
+// Admission end to end with kubectl: a real HTTPS webhook backend on loopback, named
 // by webhook configurations created with kubectl, and a ValidatingAdmissionPolicy. kubectl shows
 // a webhook's denial message, a webhook's warning line, the label a mutating webhook added, the
 // refusal of a server-side dry run by a webhook with side effects, and a CEL rule refusing a

@@ -1,4 +1,4 @@
-// kubectl's output of custom resources (issue 13), one suite with the controllers on, the
+// kubectl's output of custom resources, one suite with the controllers on, the
 // published cert-manager Certificate CRD applied: `kubectl get -o wide` shows the CRD's
 // additionalPrinterColumns of priority > 0 that the default output hides (upstream's
 // tableconvertor sends every column with its priority, kubectl's printer drops priority > 0

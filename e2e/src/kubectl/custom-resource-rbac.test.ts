@@ -1,4 +1,4 @@
-// RBAC on custom resources (issue 13) with the real kubectl, one suite with the controllers on
+// RBAC on custom resources with the real kubectl, one suite with the controllers on
 // and Prometheus Operator's published ServiceMonitor CRD: users bound in one namespace to the
 // aggregated `edit` and `view` roles are Forbidden on ServiceMonitors (403, upstream's message
 // naming the resource and its group) until ClusterRoles labelled for aggregation grant them, as

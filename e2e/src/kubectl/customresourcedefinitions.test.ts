@@ -1,5 +1,5 @@
-// CustomResourceDefinitions against a real suite with the controllers on (issue 13, the CRD
-// kind): kubectl apply of published CRDs (cert-manager, Prometheus Operator), the naming and
+// CustomResourceDefinitions, the kind, against a real suite with the controllers on:
+// kubectl apply of published CRDs (cert-manager, Prometheus Operator), the naming and
 // establishing controllers (NamesAccepted, Established, acceptedNames), a names conflict
 // between two CRDs of one group and its release when the first goes, validation refusing with
 // every violation and storing nothing, the strategy (status kept, generation, storedVersions,

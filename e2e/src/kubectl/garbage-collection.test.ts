@@ -1,4 +1,4 @@
-// kubectl and the garbage collector, as issue 18 shows it: `kubectl delete deployment` removes
+// kubectl and the garbage collector, as a user meets it: `kubectl delete deployment` removes
 // the ReplicaSets that name it in their ownerReferences (there is no deployment controller, so
 // the test creates them with the reference), `--cascade=foreground` removes them before the
 // Deployment, and `--cascade=orphan` leaves them with the reference removed.

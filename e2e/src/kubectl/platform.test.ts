@@ -1,4 +1,4 @@
-// The platform kinds end to end with the real kubectl (issue 18): `kubectl create secret
+// The platform kinds end to end with the real kubectl: `kubectl create secret
 // generic --from-literal`, made immutable, then a data update refused with upstream's message;
 // stringData through kubectl apply never stored; `kubectl get ingress, storageclass,
 // priorityclass` with upstream's columns (short names too); the system priority classes.

@@ -1,4 +1,4 @@
-// The built-in pod admission plugins end to end with kubectl (issue 18): PodSecurity refusing a
+// The built-in pod admission plugins end to end with kubectl: PodSecurity refusing a
 // pod in a namespace labelled enforce=restricted with upstream's message, a warn-mode namespace
 // giving kubectl's "Warning:" line, a namespace label change warning about existing pods, and
 // ServiceAccount (on by default, but off in a suite without the controllers, so enabled here;

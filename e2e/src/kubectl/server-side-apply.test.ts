@@ -1,4 +1,4 @@
-// kubectl server-side apply against the gateway (issue 17): managers sharing, conflicting on and
+// kubectl server-side apply against the gateway: managers sharing, conflicting on and
 // forcing a deployment's replicas; two appliers each owning a container of the pod template;
 // a manifest edited between applies; migration between client-side and server-side apply;
 // server dry run; kubectl diff --server-side; --show-managed-fields.

@@ -1,4 +1,4 @@
-// The workload and autoscaling kinds with the real kubectl (issue 18): `kubectl scale`,
+// The workload and autoscaling kinds with the real kubectl: `kubectl scale`,
 // `kubectl create job` and `create cronjob`, `kubectl get all` listing every kind of the `all`
 // category, HorizontalPodAutoscalers through `kubectl autoscale` and both versions, and
 // `kubectl drain` whose eviction a PodDisruptionBudget refuses.
