@@ -26,7 +26,7 @@ const loaderOptions: protoLoader.Options = {
  * several allocations off every call. The reconnect backoff stops growing at 3 s (grpc-js's
  * default grows to 120 s): a client that lived through a long outage of its server (storage,
  * the authorizer, admission, etcd) finds it again within seconds of its return, as the
- * readiness bound of issue 12 asks (10 s), instead of up to two minutes later.
+ * readiness bound of the suite asks (10 s), instead of up to two minutes later.
  */
 export const channelOptions = {
   'grpc.enable_channelz': 0,
