@@ -1,4 +1,4 @@
-// The built-in plugins of issue 18 through a real suite (etcd, NATS, storage, the admission
+// The built-in plugins with informers, through a real suite (etcd, NATS, storage, the admission
 // service, a gateway and the controllers), with the default plugin set: ServiceAccount on (the
 // service account controller made `default`), Priority, DefaultStorageClass,
 // StorageObjectInUseProtection, PersistentVolumeClaimResize, DefaultIngressClass and
