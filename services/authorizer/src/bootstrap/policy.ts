@@ -267,7 +267,7 @@ export function bootstrapClusterRoles(): Role[] {
       rule(['get', 'list', 'watch'], ['*'], ['*']),
       rule(['update'], [core], ['resourcequotas/status']),
     ]),
-    // The apiextensions controllers (issue 13, crd-api): CRD status, and the cleanup of a
+    // The apiextensions controllers: CRD status, and the cleanup of a
     // deleted CRD's custom objects (upstream runs them inside kube-apiserver).
     clusterRole('system:controller:crd-naming-controller', [
       rule(read, [apiextensionsGroup], ['customresourcedefinitions']),
