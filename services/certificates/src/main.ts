@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// orch-certificates: the certificates service (issue 16): the gateway's checks of
+// orch-certificates: the certificates service: the gateway's checks of
 // CertificateSigningRequest writes over gRPC, and its controllers through the public API.
 import { loadKubeconfig } from '@orch/apimachinery/client';
 import { optionsOrExit } from '@orch/component-base/flags';

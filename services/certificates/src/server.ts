@@ -1,6 +1,6 @@
 // The certificates server: the gateway's checks of CertificateSigningRequest writes over gRPC
 // (mutual TLS, gRPC health, metrics on --metrics-port). The constructor wires; run() builds the
-// plugins, listens, then answers (SERVING) until its signal. The controllers of issue 16 (approver,
+// plugins, listens, then answers (SERVING) until its signal. Its controllers (approver,
 // signers, cleaner, bootstrap signer, token cleaner) run beside it as `runnables`, through the
 // public API (config.api).
 import type { Registry } from 'prom-client';
