@@ -78,14 +78,14 @@ describe('discovery', () => {
         'batch',
         'autoscaling',
         'policy',
-        // the platform kinds (issue 18, plat)
+        // the platform kinds
         'networking.orch.io',
         'discovery.orch.io',
         'storage.orch.io',
         'scheduling.orch.io',
         'node.orch.io',
         'flowcontrol.apiserver.orch.io',
-        // custom resource definitions (issue 13, crd-api)
+        // custom resource definitions
         'apiextensions.orch.io',
       ]
     );

@@ -252,14 +252,14 @@ describe('openapi', () => {
       'apis/autoscaling/v2',
       'apis/autoscaling/v1',
       'apis/policy/v1',
-      // the platform kinds (issue 18, plat)
+      // the platform kinds
       'apis/networking.orch.io/v1',
       'apis/discovery.orch.io/v1',
       'apis/storage.orch.io/v1',
       'apis/scheduling.orch.io/v1',
       'apis/node.orch.io/v1',
       'apis/flowcontrol.apiserver.orch.io/v1',
-      // custom resource definitions (issue 13, crd-api)
+      // custom resource definitions
       'apis/apiextensions.orch.io/v1',
     ]);
     const url: string = root['paths']['apis/apps/v1'].serverRelativeURL;

@@ -1,5 +1,5 @@
-// Object metadata validation through the gateway's Store, against a real suite: the two bugs of
-// issue 15 (a create carrying resourceVersion was stored; so was a finalizer "Bad Finalizer"),
+// Object metadata validation through the gateway's Store, against a real suite: two bugs once
+// found (a create carrying resourceVersion was stored; so was a finalizer "Bad Finalizer"),
 // the finalizer warning as a Warning: 299 header, and the immutable fields of an update.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';

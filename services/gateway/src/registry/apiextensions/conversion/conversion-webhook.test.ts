@@ -1,4 +1,4 @@
-// Webhook conversion end to end (issue 13): a CRD serving two versions of one kind, v1
+// Webhook conversion end to end: a CRD serving two versions of one kind, v1
 // `spec.size: "3"` (storage) and v2 `spec.replicas: 3`, converted by a real HTTPS webhook named
 // by a service reference, which the gateways reach through --webhook-service-addresses. Writes
 // at v2 are stored at v1, reads, lists and watches at v2 are converted (a list in one

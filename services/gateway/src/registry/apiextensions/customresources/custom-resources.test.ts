@@ -1,4 +1,4 @@
-// Custom resources served live (issue 13, crd-serve) in a suite of two gateways with the CRD
+// Custom resources served live in a suite of two gateways with the CRD
 // controllers on: a CRD once Established is served by every gateway (discovery, REST, field
 // selectors), its objects pruned (fieldValidation Strict/Warn/Ignore), defaulted and validated
 // by the schema, the status subresource, JSON and YAML only, creates refused while the CRD is
