@@ -8,8 +8,8 @@
 // The write made as soon as etcd answers again usually lands before the new term reads where to
 // start. The first term here writes no periodic checkpoint (progress every hour), so the new
 // term finds only the checkpoint its predecessor wrote when it started; a term that resumed from
-// the current revision instead skipped that write for good (the flake of earlier sessions,
-// whenever etcd was killed within the first progress interval).
+// the current revision instead skipped that write for good (a flake whenever etcd was
+// killed within the first progress interval).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isAlreadyExists } from '@orch/apimachinery/errors';
