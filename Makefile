@@ -6,12 +6,12 @@ NODE ?= node
 IMAGE ?= orch:dev
 TEST_ARGS ?=
 
-.PHONY: help deps build run test chaos lint format fuzz proto verify-proto bench images compose-config clean
+.PHONY: help deps build run test test-unit test-integration test-e2e chaos lint format fuzz proto verify-proto bench images compose-config clean
 
 help: ## list the targets
 	@echo 'usage: make <target>'
 	@echo
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## (.*)/  \1\t\2/' | expand -t 18
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z0-9-]+):.*## (.*)/  \1\t\2/' | expand -t 20
 
 deps: ## install what is missing: etcd, nats-server, python3-kubernetes (apt-get), npm dependencies (npm ci)
 	@bash scripts/ensure-deps.sh
@@ -22,8 +22,17 @@ build: deps ## compile every workspace (npx tsc --build) into its dist/
 run: build ## start the suite on https://127.0.0.1:6443 (env ORCH_PORT, ORCH_HOME, ORCH_GATEWAYS)
 	$(NODE) scripts/run.mjs
 
-test: build ## run every test (TEST_ARGS=--unit: packages/ only)
+test: build ## run the three tiers (unit, integration, e2e), then count tests per tier (TEST_ARGS: tiers, path filters)
 	$(NODE) scripts/test.mjs $(TEST_ARGS)
+
+test-unit: build ## the unit tier: tests that start no process (TEST_ARGS: path filters)
+	$(NODE) scripts/test.mjs unit $(TEST_ARGS)
+
+test-integration: build ## the integration tier: packages/ and services/ tests on suites (shared ones started once)
+	$(NODE) scripts/test.mjs integration $(TEST_ARGS)
+
+test-e2e: build ## the end-to-end tier: e2e/ (kubectl, client-node, Python client)
+	$(NODE) scripts/test.mjs e2e $(TEST_ARGS)
 
 chaos: build ## the chaos test, longer: CHAOS_ROUNDS=3 rounds of kill -9 (CHAOS_SECONDS: at least that long)
 	CHAOS_ROUNDS=$${CHAOS_ROUNDS:-3} $(NODE) --test --test-concurrency=1 e2e/dist/chaos/chaos.test.js

@@ -28,7 +28,7 @@ const token = `${tokenId}.0123456789abcdef`;
 const csrPath = '/apis/certificates.orch.io/v1/certificatesigningrequests';
 
 before(async () => {
-  suite = await startSuite();
+  suite = await startSuite({ certificates: true });
   // the gateway's channel to the certificates service (started after it) answers CSR writes
   const probe = await x509NodeRequest('probe');
   await waitFor(

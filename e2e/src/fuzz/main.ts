@@ -22,7 +22,10 @@ const failures: FuzzFailure[] = [];
 const started = Date.now();
 const serverMs = seconds * 900;
 
-const suite = await startSuite({ gatewayArgs: ['--service-cluster-ip-range=10.0.0.0/16'] });
+const suite = await startSuite({
+  certificates: true,
+  gatewayArgs: ['--service-cluster-ip-range=10.0.0.0/16'],
+});
 const fuzzer = new ServerFuzzer(suite);
 try {
   await fuzzer.setUp();

@@ -13,7 +13,10 @@ const numRuns = Number(process.env['FUZZ_RUNS'] ?? 2000);
 let suite: Suite;
 
 before(async () => {
-  suite = await startSuite({ gatewayArgs: ['--service-cluster-ip-range=10.0.0.0/16'] });
+  suite = await startSuite({
+    certificates: true,
+    gatewayArgs: ['--service-cluster-ip-range=10.0.0.0/16'],
+  });
 });
 
 after(async () => {

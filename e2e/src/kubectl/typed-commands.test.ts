@@ -69,6 +69,7 @@ async function ok(p: Promise<{ code: number; stdout: string; stderr: string }>):
 
 before(async () => {
   suite = await startSuite({
+    certificates: true,
     gateways: [{}, { args: ['--upstream-group-aliases=false'] }],
     gatewayArgs: [
       '--runtime-config=authentication.orch.io/v1beta1=true,admissionregistration.orch.io/v1beta1=true',

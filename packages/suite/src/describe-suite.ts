@@ -50,6 +50,11 @@ export interface SuiteOptions {
   authorizationMode?: AuthorizationMode;
   /** Start the controllers (default true). */
   controllers?: boolean;
+  /**
+   * Start the certificates service (default true). Without it the gateways get no
+   * --certificates-servers: CSR writes answer 503, every other kind is unaffected.
+   */
+  certificates?: boolean;
   /** Extra flags per role, after the suite's own (a later flag wins). */
   args?: Partial<Record<SuiteRole, string[]>>;
   /** Node flags per Node service role (`--cpu-prof`, `--max-semi-space-size=64`...). */
@@ -235,6 +240,15 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
     `--client-ca-file=${ca}`,
   ];
   const asAdmin = tls(adminCertName);
+  const withCertificates = opts.certificates ?? true;
+  const backends = {
+    repoRoot: repo,
+    pkiDir,
+    natsUrl,
+    authorizer,
+    admission,
+    ...(withCertificates ? { certificates } : {}),
+  };
 
   const stages: ProcessSpec[][] = [
     [
@@ -298,77 +312,62 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
     ],
     // gateways: ready when /readyz answers and the system namespaces exist.
     gateways.map((g, i) =>
-      service(
-        'gateway',
-        g.name,
-        [
-          `--bind-address=${host}`,
-          `--secure-port=${g.port}`,
-          ...serving('gateway'),
-          // every replica, this gateway's own first (gateway i prefers replica i)
-          `--storage-servers=${storage
-            .map((_, k) => storage[(i + k) % storage.length]!)
-            .join(',')}`,
-          `--grpc-ca-file=${ca}`,
-          `--grpc-cert-file=${cert('gateway').certFile}`,
-          `--grpc-key-file=${cert('gateway').keyFile}`,
-          `--nats-url=${natsUrl}`,
-          `--authorization-mode=${g.authorizationMode}`,
-          `--authorizer-servers=${authorizer}`,
-          `--admission-servers=${admission}`,
-          `--certificates-servers=${certificates}`,
-          '--shutdown-delay-duration=0s',
-          // nodes join with bootstrap tokens (kubeadm turns this on too)
-          '--enable-bootstrap-token-auth',
-        ],
-        [
-          { kind: 'https', url: `${g.url}/readyz`, tls: asAdmin },
-          { kind: 'https', url: `${g.url}/api/v1/namespaces/default`, tls: asAdmin },
-        ],
-        90_000,
-        [
+      gatewayProcess({
+        ...backends,
+        name: g.name,
+        port: g.port,
+        url: g.url,
+        authorizationMode: g.authorizationMode,
+        // every replica, this gateway's own first (gateway i prefers replica i)
+        storage: storage.map((_, k) => storage[(i + k) % storage.length]!),
+        args: [
+          ...extra('gateway'),
           ...(gatewayOpts[i]!.args ?? []),
           ...(controllers
             ? []
             : serviceAccountAdmissionOff([...extra('gateway'), ...(gatewayOpts[i]!.args ?? [])])),
-        ]
-      )
+        ],
+        nodeFlags: opts.nodeFlags?.gateway ?? [],
+      })
     ),
   ];
   // certificates: the gateways' checks of CertificateSigningRequest writes (gRPC, asking the
   // authorizer) and the certificate controllers through the public API (--kubeconfig); after the
   // gateways, which it reads through, beside the controllers. A gateway refuses CSR writes (503)
   // until it answers.
-  const afterGateways: ProcessSpec[] = [
-    service(
-      'certificates',
-      'certificates',
-      [
-        `--bind-address=${host}`,
-        `--secure-port=${certificatesPort}`,
-        `--metrics-port=${certificatesMetricsPort}`,
-        ...serving('certificates'),
-        `--authorizer-servers=${authorizer}`,
-        `--kubeconfig=${kubeconfigs['certificates']!.path}`,
-        // its controllers: the built-in signers issue from the cluster CA; the bootstrap
-        // controllers (off by default upstream) on, as kubeadm turns them on, for a node join
-        `--cluster-signing-cert-file=${cert('ca').certFile}`,
-        `--cluster-signing-key-file=${cert('ca').keyFile}`,
-        '--controllers=*,bootstrapsigner,tokencleaner',
-      ],
-      [
-        { kind: 'grpc-health', address: certificates, tls: tls('certificates') },
-        // Ready once every gateway reaches it too (a gateway that tried before it listened
-        // waits out its reconnect backoff, up to 3 s, refusing CSR writes meanwhile).
-        ...gateways.map((g): Readiness => ({
-          kind: 'https',
-          url: `${g.url}/readyz/certificates-service`,
-          tls: asAdmin,
-        })),
-      ],
-      60_000
-    ),
-  ];
+  const afterGateways: ProcessSpec[] = [];
+  if (withCertificates) {
+    afterGateways.push(
+      service(
+        'certificates',
+        'certificates',
+        [
+          `--bind-address=${host}`,
+          `--secure-port=${certificatesPort}`,
+          `--metrics-port=${certificatesMetricsPort}`,
+          ...serving('certificates'),
+          `--authorizer-servers=${authorizer}`,
+          `--kubeconfig=${kubeconfigs['certificates']!.path}`,
+          // its controllers: the built-in signers issue from the cluster CA; the bootstrap
+          // controllers (off by default upstream) on, as kubeadm turns them on, for a node join
+          `--cluster-signing-cert-file=${cert('ca').certFile}`,
+          `--cluster-signing-key-file=${cert('ca').keyFile}`,
+          '--controllers=*,bootstrapsigner,tokencleaner',
+        ],
+        [
+          { kind: 'grpc-health', address: certificates, tls: tls('certificates') },
+          // Ready once every gateway reaches it too (a gateway that tried before it listened
+          // waits out its reconnect backoff, up to 3 s, refusing CSR writes meanwhile).
+          ...gateways.map((g): Readiness => ({
+            kind: 'https',
+            url: `${g.url}/readyz/certificates-service`,
+            tls: asAdmin,
+          })),
+        ],
+        60_000
+      )
+    );
+  }
   stages.push(afterGateways);
   // controllers: through the public API with their own certificate. No endpoint of their own:
   // a moment's run shows that they started.
@@ -476,4 +475,70 @@ function etcdEnv(): NodeJS.ProcessEnv {
   }
   if (process.arch === 'arm64') env['ETCD_UNSUPPORTED_ARCH'] = 'arm64';
   return env;
+}
+
+/** What a gateway talks to: the suite's backends, as a description of a running suite holds them. */
+export interface GatewayBackends {
+  /** Where the built services are (`services/gateway/dist/main.js`). */
+  repoRoot: string;
+  pkiDir: string;
+  natsUrl: string;
+  /** host:port of each storage replica, the one this gateway prefers first. */
+  storage: string[];
+  authorizer: string;
+  admission: string;
+  /** host:port of the certificates service; without it CSR writes answer 503. */
+  certificates?: string;
+}
+
+/**
+ * One gateway on `port` over the suite's backends, as the suite starts each of its gateways;
+ * the tests also start one alone on a running suite's backends, for flags of its own. Ready
+ * when /readyz answers and the system namespaces exist. `args` come after the suite's flags.
+ */
+export function gatewayProcess(
+  o: GatewayBackends & {
+    name: string;
+    port: number;
+    url: string;
+    authorizationMode: AuthorizationMode;
+    args?: string[];
+    nodeFlags?: string[];
+  }
+): ProcessSpec {
+  const cert = (name: string): CertificateFiles => certFiles(o.pkiDir, name);
+  const ca = join(o.pkiDir, 'ca.crt');
+  const asAdmin: TlsFiles = { caFile: ca, ...cert(adminCertName) };
+  return {
+    name: o.name,
+    role: 'gateway',
+    command: process.execPath,
+    args: [
+      ...(o.nodeFlags ?? []),
+      join(o.repoRoot, 'services', 'gateway', 'dist', 'main.js'),
+      `--bind-address=${host}`,
+      `--secure-port=${o.port}`,
+      `--tls-cert-file=${cert('gateway').certFile}`,
+      `--tls-private-key-file=${cert('gateway').keyFile}`,
+      `--client-ca-file=${ca}`,
+      `--storage-servers=${o.storage.join(',')}`,
+      `--grpc-ca-file=${ca}`,
+      `--grpc-cert-file=${cert('gateway').certFile}`,
+      `--grpc-key-file=${cert('gateway').keyFile}`,
+      `--nats-url=${o.natsUrl}`,
+      `--authorization-mode=${o.authorizationMode}`,
+      `--authorizer-servers=${o.authorizer}`,
+      `--admission-servers=${o.admission}`,
+      ...(o.certificates === undefined ? [] : [`--certificates-servers=${o.certificates}`]),
+      '--shutdown-delay-duration=0s',
+      // nodes join with bootstrap tokens (kubeadm turns this on too)
+      '--enable-bootstrap-token-auth',
+      ...(o.args ?? []),
+    ],
+    ready: [
+      { kind: 'https', url: `${o.url}/readyz`, tls: asAdmin },
+      { kind: 'https', url: `${o.url}/api/v1/namespaces/default`, tls: asAdmin },
+    ],
+    timeoutMs: 90_000,
+  };
 }

@@ -1,5 +1,6 @@
 export type {
   AuthorizationMode,
+  GatewayBackends,
   GatewayEndpoint,
   GatewayOptions,
   KubeconfigSpec,
@@ -10,6 +11,7 @@ export type {
 export {
   describeSuite,
   etcdProcess,
+  gatewayProcess,
   natsProcess,
   serviceAccountAdmissionOff,
 } from './describe-suite.js';

@@ -12,6 +12,7 @@ import {
 } from '@orch/suite';
 
 import { retryOnPortInUse, spawnProcessSpec } from './spawn-backend.js';
+import { refuseInUnitTier } from './test-tier.js';
 
 export interface StartEtcdOptions {
   /** Data directory to use and keep; default a fresh temporary one, removed by `stop()`. */
@@ -46,6 +47,7 @@ const startTimeoutMs = 20_000;
  * `apt-get install etcd-server`).
  */
 export async function startEtcd(opts: StartEtcdOptions = {}): Promise<StandaloneEtcd> {
+  refuseInUnitTier('etcd');
   const ownsDataDir = opts.dataDir === undefined;
 
   return retryOnPortInUse(async () => {

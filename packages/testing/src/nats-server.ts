@@ -1,6 +1,7 @@
 import { freePorts, natsProcess, stopProcess } from '@orch/suite';
 
 import { retryOnPortInUse, spawnProcessSpec } from './spawn-backend.js';
+import { refuseInUnitTier } from './test-tier.js';
 
 export interface NatsServer {
   /** Client URL, `nats://127.0.0.1:<port>`. */
@@ -22,6 +23,7 @@ const startTimeoutMs = 20_000;
  * then in /usr/sbin and /usr/local/sbin (Debian installs it in sbin).
  */
 export async function startNats(): Promise<NatsServer> {
+  refuseInUnitTier('nats-server');
   return retryOnPortInUse(async () => {
     const [port, monitorPort] = (await freePorts(2)) as [number, number];
     const spec = natsProcess({ port, monitorPort });

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { OutputTail, hasExited, probeReadiness, registerProcess } from '@orch/suite';
 import type { ProcessSpec } from '@orch/suite';
 
+import { refuseInUnitTier } from './test-tier.js';
 import { waitFor } from './wait-for.js';
 
 export interface SpawnBackendOptions {
@@ -35,6 +36,7 @@ const portInUse = /address already in use|EADDRINUSE|bind: address/i;
  * is reported as {@link PortInUseError} so the caller can retry with new ports.
  */
 export async function spawnBackend(opts: SpawnBackendOptions): Promise<SpawnedBackend> {
+  refuseInUnitTier(opts.name);
   const child = spawn(opts.command, opts.args, {
     env: opts.env ?? process.env,
     stdio: ['ignore', 'pipe', 'pipe'],

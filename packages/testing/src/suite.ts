@@ -1,14 +1,17 @@
 // The suite for tests: the processes of @orch/suite's description (etcd, NATS, storage, the
-// authorizer, gateways, optionally the controllers), as `make run` starts them, in a temporary
-// home on free ports. Every process is stopped by stop(), and killed if the test process exits.
+// authorizer, gateways, optionally the controllers and the certificates service), as `make run`
+// starts them, in a temporary home on free ports. Every process is stopped by stop(), and killed
+// if the test process exits. The same Suite also fronts a suite another process started (the
+// runner's shared suites, shared-suite.ts): then it only knows the suite's layout.
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Etcd3 } from 'etcd3';
-import { ensureClusterPki } from '@orch/component-base/pki';
+import { certFiles, ensureClusterPki } from '@orch/component-base/pki';
 import type { ClusterPki } from '@orch/component-base/pki';
 import {
   LaunchError,
@@ -19,12 +22,17 @@ import {
   registerTempDir,
   unregisterTempDir,
 } from '@orch/suite';
-import type { LaunchedProcess, SuiteDescription } from '@orch/suite';
+import type { LaunchedProcess } from '@orch/suite';
 import type { EtcdServer } from './etcd-server.js';
 import type { NatsServer } from './nats-server.js';
+import { refuseInUnitTier } from './test-tier.js';
 import type { ThrowawayPki } from './throwaway-pki.js';
 
 export interface Suite {
+  /** Whether another process started it (a shared suite): then it has no process control. */
+  shared: boolean;
+  /** What a test process needs to reach it; a shared suite's file holds this. */
+  layout: SuiteLayout;
   etcd: EtcdServer;
   nats: NatsServer;
   pki: ThrowawayPki;
@@ -72,7 +80,33 @@ export interface Suite {
     body?: unknown,
     headers?: Record<string, string>
   ): Promise<SuiteResponse>;
+  /** Stops the suite's processes; a shared suite is left running (the runner stops it). */
   stop(): Promise<void>;
+}
+
+/** Where a running suite's processes listen and its files are (JSON-safe). */
+export interface SuiteLayout {
+  home: string;
+  pkiDir: string;
+  logDir: string;
+  /** The repository whose built services run (`services/<name>/dist/main.js`). */
+  repoRoot: string;
+  etcdUrl: string;
+  etcdDataDir: string;
+  natsUrl: string;
+  natsMonitorUrl: string;
+  /** host:port of each storage replica. */
+  storage: string[];
+  authorizer: string;
+  admission: string;
+  /** host:port of the certificates service, when it runs. */
+  certificates?: string;
+  gateways: string[];
+  /** An admin kubeconfig per gateway. */
+  kubeconfigs: string[];
+  controllers: boolean;
+  /** The processes' names in start order. */
+  processNames: string[];
 }
 
 export interface SuiteResponse {
@@ -87,6 +121,12 @@ export interface SuiteOptions {
   /** How many gateways (default 1), or one entry per gateway with flags of its own (after gatewayArgs). */
   gateways?: number | { args?: string[] }[];
   controllers?: boolean;
+  /**
+   * Start the certificates service (default false): only tests of CertificateSigningRequests
+   * and of its controllers (bootstrap tokens, CSR signing) need it; without it a CSR write
+   * answers 503 and nothing else changes.
+   */
+  certificates?: boolean;
   /** Storage replicas (default 1), as compose runs two; gateway i talks to replica i mod n. */
   storageReplicas?: number;
   storageArgs?: string[];
@@ -104,6 +144,7 @@ export interface SuiteOptions {
 const attempts = 3;
 
 export async function startSuite(opts: SuiteOptions = {}): Promise<Suite> {
+  refuseInUnitTier('a suite');
   for (let attempt = 1; ; attempt++) {
     try {
       return await startSuiteOnce(opts);
@@ -129,6 +170,7 @@ async function startSuiteOnce(opts: SuiteOptions): Promise<Suite> {
       storageReplicas: opts.storageReplicas ?? 1,
       authorizationMode: opts.authorizationMode ?? 'RBAC',
       controllers: opts.controllers ?? false,
+      certificates: opts.certificates ?? false,
       args: {
         storage: opts.storageArgs ?? [],
         authorizer: opts.authorizerArgs ?? [],
@@ -139,19 +181,29 @@ async function startSuiteOnce(opts: SuiteOptions): Promise<Suite> {
       },
     });
     await launchSuite(d, launcher);
-    const suite = suiteOf(d, launcher, pki, async () => {
+    const layout: SuiteLayout = {
+      home: d.home,
+      pkiDir: d.pkiDir,
+      logDir: d.logDir,
+      repoRoot,
+      etcdUrl: d.etcdUrl,
+      etcdDataDir: d.etcdDataDir,
+      natsUrl: d.natsUrl,
+      natsMonitorUrl: d.natsMonitorUrl,
+      storage: d.storage,
+      authorizer: d.authorizer,
+      admission: d.admission,
+      ...(opts.certificates ? { certificates: d.certificates } : {}),
+      gateways: d.gateways.map((g) => g.url),
+      kubeconfigs: d.adminKubeconfigs,
+      controllers: opts.controllers ?? false,
+      processNames: launcher.processes.map((p) => p.name),
+    };
+    const suite = suiteOf(layout, launcher, pki, async () => {
       await launcher.stop();
       await removeHome();
     });
-    await writeFile(
-      join(home, 'suite.json'),
-      JSON.stringify({
-        gateways: suite.gateways,
-        storagePort: suite.storagePort,
-        authorizerPort: suite.authorizerPort,
-        admissionPort: suite.admissionPort,
-      })
-    );
+    await writeFile(join(home, 'suite.json'), JSON.stringify(layout));
     return suite;
   } catch (err) {
     await launcher.stop();
@@ -160,14 +212,29 @@ async function startSuiteOnce(opts: SuiteOptions): Promise<Suite> {
   }
 }
 
-function suiteOf(
-  d: SuiteDescription,
-  launcher: Launcher,
+/** The repository this package runs from (packages/testing/dist/suite.js). */
+const repoRoot = resolve(fileURLToPath(import.meta.url), '../../../..');
+
+/**
+ * The Suite over a layout: with the `launcher` that started it, every method works; without
+ * one (a shared suite, started by another process) the process-control methods throw.
+ */
+export function suiteOf(
+  d: SuiteLayout,
+  launcher: Launcher | undefined,
   pki: ThrowawayPki,
   stop: () => Promise<void>
 ): Suite {
+  /** The launcher of `name`: a shared suite's processes belong to the runner. */
+  const owner = (name: string): Launcher => {
+    if (launcher) return launcher;
+    throw new Error(
+      `${name}: a shared suite's processes belong to the test runner; fault tests need a ` +
+        'private suite (startSuite)'
+    );
+  };
   const proc = (name: string): LaunchedProcess => {
-    const p = launcher.get(name);
+    const p = owner(name).get(name);
     if (!p) throw new Error(`the suite has no process ${name}`);
     return p;
   };
@@ -177,9 +244,11 @@ function suiteOf(
     cert: readFileSync(admin.certFile),
     key: readFileSync(admin.keyFile),
   };
-  const gateways = d.gateways.map((g) => g.url);
+  const gateways = d.gateways;
   const port = (address: string): number => Number(address.slice(address.lastIndexOf(':') + 1));
   return {
+    shared: launcher === undefined,
+    layout: d,
     etcd: {
       endpoint: d.etcdUrl,
       dataDir: d.etcdDataDir,
@@ -200,21 +269,21 @@ function suiteOf(
     },
     pki,
     gateways,
-    kubeconfigs: d.adminKubeconfigs,
+    kubeconfigs: d.kubeconfigs,
     storagePort: port(d.storage[0]!),
     authorizerPort: port(d.authorizer),
-    certificatesPort: port(d.certificates),
+    certificatesPort: d.certificates === undefined ? 0 : port(d.certificates),
     admissionPort: port(d.admission),
     stopAdmission: async () => {
       await proc('admission').stop('SIGTERM');
     },
     storage: d.storage,
-    processNames: () => launcher.processes.map((p) => p.name),
+    processNames: () => launcher?.processes.map((p) => p.name) ?? d.processNames,
     kill: (name) => proc(name).stop('SIGKILL'),
     restart: async (name, timeoutMs) => {
       const startedAt = Date.now();
-      const p = launcher.respawn(name);
-      await withTimeout(launcher.waitReady(p), timeoutMs, `${name} after its restart`);
+      const p = owner(name).respawn(name);
+      await withTimeout(owner(name).waitReady(p), timeoutMs, `${name} after its restart`);
       return Date.now() - startedAt;
     },
     ready: (name) => processReady(proc(name)),
@@ -231,6 +300,7 @@ function suiteOf(
       }
     },
     publisher: async () => {
+      owner('storage'); // which replica publishes is a fault test's question
       const client = new Etcd3({ hosts: d.etcdUrl });
       try {
         const identity = await client.election(publisherElection).leader();
@@ -240,7 +310,8 @@ function suiteOf(
         client.close();
       }
     },
-    logTail: (name, lines) => proc(name).logTail(lines),
+    logTail: (name, lines) =>
+      launcher ? proc(name).logTail(lines) : fileTail(join(d.logDir, `${name}.log`), lines),
     logDir: d.logDir,
     request: (gateway, method, path, body, headers = {}) =>
       adminRequest(adminTls, new URL(path, gateways[gateway]), method, body, headers),
@@ -276,6 +347,30 @@ async function withTimeout<T>(work: Promise<T>, timeoutMs: number | undefined, w
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The last `lines` lines (default 20) of a log file another process writes. */
+function fileTail(file: string, lines = 20): string {
+  try {
+    return readFileSync(file, 'utf8')
+      .split('\n')
+      .slice(-lines - 1)
+      .join('\n');
+  } catch (err) {
+    return `(no log: ${(err as Error).message})`;
+  }
+}
+
+/** The PKI of a directory another process made; `cleanup()` leaves it to its owner. */
+export function pkiAt(dir: string): ThrowawayPki {
+  const caFile = join(dir, 'ca.crt');
+  return {
+    dir,
+    caFile,
+    caCertPem: readFileSync(caFile, 'utf8'),
+    file: (name) => certFiles(dir, name),
+    cleanup: () => Promise.resolve(),
+  };
 }
 
 /** The suite's PKI as tests know it; `cleanup()` removes its directory. */

@@ -124,7 +124,7 @@ const csrWriter = [
 
 before(async () => {
   tmp = await mkdtemp(join(tmpdir(), 'orch-csr-test-'));
-  suite = await startSuite();
+  suite = await startSuite({ certificates: true });
   await grant('alice', 'csr-writer-alice', csrWriter);
   await grant('bob', 'csr-writer-bob', csrWriter);
 });

@@ -67,7 +67,7 @@ const call = (plugins: string[], over: Partial<AdmissionCallRequest>): AdmitCall
 const all = ['CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction'];
 
 before(async () => {
-  suite = await startSuite();
+  suite = await startSuite({ certificates: true });
   stranger = await throwawayPki();
   const c = suite.pki.file('certificates');
   metricsPort = await freePort();

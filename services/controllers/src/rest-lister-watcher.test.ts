@@ -25,6 +25,7 @@ before(async () => {
   // watches configmaps: neither runs).
   suite = await startSuite({
     controllers: false,
+    certificates: true,
     certificatesArgs: ['--controllers=csrapproving,csrsigning,csrcleaner'],
   });
   client = new RestClient(loadKubeconfig(suite.kubeconfigs[0]!));

@@ -29,6 +29,7 @@ const log = createLogger('test', 'warn');
 
 before(async () => {
   suite = await startSuite({
+    certificates: true,
     certificatesArgs: [
       '--leader-elect-lease-duration=4s',
       '--leader-elect-renew-deadline=3s',

@@ -24,7 +24,7 @@ const leaderArgs = [
 ];
 
 before(async () => {
-  suite = await startSuite({ certificatesArgs: leaderArgs });
+  suite = await startSuite({ certificates: true, certificatesArgs: leaderArgs });
 });
 
 after(async () => {

@@ -107,6 +107,7 @@ before(async () => {
   writeFileSync(tokenFile, 'tok-alice,alice,uid-1,"dev,ops"\ntok-carol,carol,uid-3\n');
   suite = await startSuite({
     gatewayArgs: [`--token-auth-file=${tokenFile}`, `--audit-log-path=${auditLog}`],
+    certificates: true,
     // The token cleaner would delete the secret this file makes expire on purpose.
     certificatesArgs: ['--controllers=*,bootstrapsigner,-tokencleaner'],
   });
