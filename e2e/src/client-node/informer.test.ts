@@ -3,13 +3,13 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as k8s from '@kubernetes/client-node';
-import { startSuite } from '@orch/testing';
+import { sharedSuite } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 
 let suite: Suite;
 
 before(async () => {
-  suite = await startSuite({ gateways: 2 });
+  suite = await sharedSuite();
   await suite.request(0, 'POST', '/api/v1/namespaces', {
     apiVersion: 'v1',
     kind: 'Namespace',

@@ -11,7 +11,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startSuite, waitFor } from '@orch/testing';
+import { sharedSuite, waitFor } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 import { runKubectl } from '../kubectl/run-kubectl.js';
 
@@ -34,7 +34,7 @@ describe("Gateway API's published Gateway CRD and its CEL rules", () => {
     runKubectl(suite.kubeconfigs[0]!, join(dir, 'cache'), args, input);
 
   before(async () => {
-    suite = await startSuite({ controllers: true });
+    suite = await sharedSuite({ controllers: true });
     for (const plural of ['gateways', 'httproutes', 'grpcroutes']) {
       const crd = join(fixtures, `${plural}.gateway.networking.k8s.io.yaml`);
       const r = await kubectl(['apply', '-f', crd]);

@@ -2,7 +2,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeEnvelope } from '@orch/apimachinery/protobuf';
-import { startSuite } from '@orch/testing';
+import { sharedSuite } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 
 let suite: Suite;
@@ -16,7 +16,7 @@ const warningsOf = (h: Record<string, string | string[] | undefined>): string[] 
 };
 
 before(async () => {
-  suite = await startSuite();
+  suite = await sharedSuite();
   const body = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } };
   assert.equal((await suite.request(0, 'POST', '/api/v1/namespaces', body)).status, 201);
   const cm = { metadata: { name: 'base', labels: { a: 'b' } } };

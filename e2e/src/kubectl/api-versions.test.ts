@@ -8,10 +8,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSuite, userKubeconfig } from '@orch/testing';
+import { sharedSuite, startGateway, userKubeconfig } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 import { runKubectl } from './run-kubectl.js';
 
+let shared: Suite | undefined;
 let suite: Suite;
 let erin = '';
 const dir = mkdtempSync(join(tmpdir(), 'orch-api-versions-'));
@@ -27,14 +28,16 @@ function bodyFile(body: unknown): string {
 }
 
 before(async () => {
-  suite = await startSuite({
-    gatewayArgs: ['--runtime-config=authentication.orch.io/v1beta1=true,events.orch.io/v1=false'],
+  shared = await sharedSuite();
+  suite = await startGateway(shared, {
+    args: ['--runtime-config=authentication.orch.io/v1beta1=true,events.orch.io/v1=false'],
   });
   erin = (await userKubeconfig(suite.pki, suite.gateways[0]!, 'erin', ['qa'])).kubeconfig;
 });
 
 after(async () => {
   await suite?.stop();
+  await shared?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 

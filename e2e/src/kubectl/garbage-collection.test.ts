@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSuite, waitFor } from '@orch/testing';
+import { sharedSuite, waitFor } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 import { runKubectl } from './run-kubectl.js';
 
@@ -69,7 +69,7 @@ const replicaSets = async (
 };
 
 before(async () => {
-  suite = await startSuite({ controllers: true });
+  suite = await sharedSuite({ controllers: true });
   const r = await kubectl(['create', 'namespace', ns]);
   assert.equal(r.code, 0, r.stderr);
 });

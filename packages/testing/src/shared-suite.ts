@@ -25,9 +25,13 @@ export function sharedSuiteEnv(opts: SharedSuiteOptions = {}): string {
   return opts.controllers ? 'ORCH_SHARED_SUITE_CONTROLLERS' : 'ORCH_SHARED_SUITE';
 }
 
-/** The flags of the shared suites, and of the private suite sharedSuite() starts without one. */
+/**
+ * The shared suites, and the private suite sharedSuite() starts without one: two gateways (for
+ * the tests across gateways), the certificates service (one start for every file that writes
+ * CSRs; a private suite leaves it out).
+ */
 function sharedSuiteFlags(opts: SharedSuiteOptions) {
-  return { controllers: opts.controllers ?? false, certificates: true };
+  return { controllers: opts.controllers ?? false, certificates: true, gateways: 2 };
 }
 
 /**

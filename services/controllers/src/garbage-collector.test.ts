@@ -6,7 +6,7 @@
 // `default` ServiceAccount created and recreated.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSuite, waitFor } from '@orch/testing';
+import { sharedSuite, waitFor } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 
 let suite: Suite;
@@ -87,7 +87,7 @@ async function dropFinalizers(path: string): Promise<void> {
 }
 
 before(async () => {
-  suite = await startSuite({ controllers: true });
+  suite = await sharedSuite({ controllers: true });
   for (const n of [ns, other]) await post('/api/v1/namespaces', { metadata: { name: n } });
 });
 

@@ -2,7 +2,7 @@
 // Each case names the table and row it checks.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSuite } from '@orch/testing';
+import { sharedSuite } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 
 let suite: Suite;
@@ -21,7 +21,7 @@ const cm = (name: string, extra: Record<string, unknown> = {}) => ({
 let firstRv = '';
 
 before(async () => {
-  suite = await startSuite();
+  suite = await sharedSuite();
   assert.equal(
     (
       await suite.request(0, 'POST', '/api/v1/namespaces', {

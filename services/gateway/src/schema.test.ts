@@ -12,7 +12,7 @@ import {
   encodeEnvelope,
   protobufMagic,
 } from '@orch/apimachinery/protobuf';
-import { startSuite } from '@orch/testing';
+import { sharedSuite } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 
 let suite: Suite;
@@ -50,7 +50,7 @@ const warningsOf = (h: Record<string, string | string[] | undefined>): string[] 
 };
 
 before(async () => {
-  suite = await startSuite();
+  suite = await sharedSuite();
   assert.equal(
     (
       await suite.request(0, 'POST', '/api/v1/namespaces', {

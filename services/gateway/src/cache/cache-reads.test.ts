@@ -5,7 +5,7 @@
 // watch-cache check.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSuite, waitFor } from '@orch/testing';
+import { sharedSuite, waitFor } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 
 let suite: Suite;
@@ -32,7 +32,7 @@ async function consistentReads(gw: number, fallback: boolean): Promise<number> {
 }
 
 before(async () => {
-  suite = await startSuite({ gateways: 2 });
+  suite = await sharedSuite();
   const created = await suite.request(0, 'POST', '/api/v1/namespaces', {
     apiVersion: 'v1',
     kind: 'Namespace',

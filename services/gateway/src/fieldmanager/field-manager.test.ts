@@ -3,7 +3,7 @@
 // requirement) it checks.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { grantClusterRole, startSuite } from '@orch/testing';
+import { grantClusterRole, sharedSuite } from '@orch/testing';
 import type { Suite, SuiteResponse } from '@orch/testing';
 
 let suite: Suite;
@@ -50,7 +50,7 @@ const deployment = (name: string, spec: Record<string, unknown>) => ({
 });
 
 before(async () => {
-  suite = await startSuite();
+  suite = await sharedSuite();
   const r = await suite.request(0, 'POST', '/api/v1/namespaces', {
     apiVersion: 'v1',
     kind: 'Namespace',

@@ -5,7 +5,7 @@
 // last is removed, preconditions, dry run, DeleteOptions validation and deletecollection.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSuite } from '@orch/testing';
+import { sharedSuite } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 
 let suite: Suite;
@@ -51,7 +51,7 @@ const del = (name: string, options?: unknown, query = '') =>
 const get = (name: string) => suite.request(0, 'GET', `${base}/${name}`);
 
 before(async () => {
-  suite = await startSuite();
+  suite = await sharedSuite();
   const nsBody = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } };
   assert.equal((await suite.request(0, 'POST', '/api/v1/namespaces', nsBody)).status, 201);
 });

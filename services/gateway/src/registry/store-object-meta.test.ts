@@ -3,7 +3,7 @@
 // the finalizer warning as a Warning: 299 header, and the immutable fields of an update.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSuite } from '@orch/testing';
+import { sharedSuite } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 
 let suite: Suite;
@@ -29,7 +29,7 @@ const cm = (name: string, meta: Record<string, unknown> = {}) => ({
 });
 
 before(async () => {
-  suite = await startSuite();
+  suite = await sharedSuite();
   const nsBody = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } };
   assert.equal((await suite.request(0, 'POST', '/api/v1/namespaces', nsBody)).status, 201);
 });

@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { realisticObjects } from '@orch/apimachinery/testdata';
-import { startSuite } from '@orch/testing';
+import { sharedSuite } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 
 type Json = Record<string, any>;
@@ -45,7 +45,7 @@ const kinds: [key: string, resource: string][] = [
 ];
 
 before(async () => {
-  suite = await startSuite();
+  suite = await sharedSuite();
   const r = await req('POST', '/api/v1/namespaces', { metadata: { name: ns } });
   assert.equal(r.status, 201, r.text);
 });

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSuite } from '@orch/testing';
+import { sharedSuite } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 import { InvalidOptionsError } from '@orch/component-base/flags';
 import { createLogger } from '@orch/component-base/logs';
@@ -66,7 +66,7 @@ function call(method: string, path: string, body?: unknown): Promise<Answer> {
 }
 
 before(async () => {
-  suite = await startSuite({});
+  suite = await sharedSuite();
   dir = await mkdtemp(join(tmpdir(), 'orch-versions-'));
   auditLog = join(dir, 'audit.log');
   const options = gatewayOptions([

@@ -6,9 +6,10 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { defaultOnPlugins, enabledPluginNames } from '@orch/apimachinery/admission';
-import { grantClusterRole, startSuite } from '@orch/testing';
+import { grantClusterRole, sharedSuite, startGateway } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 
+let shared: Suite | undefined;
 let suite: Suite;
 const ns = 'owner-refs';
 const base = `/api/v1/namespaces/${ns}/configmaps`;
@@ -37,8 +38,9 @@ async function clusterRole(name: string, rules: unknown[]): Promise<void> {
 }
 
 before(async () => {
-  suite = await startSuite({
-    gatewayArgs: ['--enable-admission-plugins=OwnerReferencesPermissionEnforcement'],
+  shared = await sharedSuite();
+  suite = await startGateway(shared, {
+    args: ['--enable-admission-plugins=OwnerReferencesPermissionEnforcement'],
   });
   assert.equal(
     (await suite.request(0, 'POST', '/api/v1/namespaces', { metadata: { name: ns } })).status,
@@ -63,6 +65,7 @@ before(async () => {
 
 after(async () => {
   await suite?.stop();
+  await shared?.stop();
 });
 
 test('OwnerReferencesPermissionEnforcement is off by default, as upstream', () => {

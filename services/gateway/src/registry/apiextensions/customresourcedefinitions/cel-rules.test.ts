@@ -6,7 +6,7 @@
 // unstructuredMapList Equal and Add).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSuite, waitFor } from '@orch/testing';
+import { sharedSuite, waitFor } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 
 const group = 'rules.example.com';
@@ -82,7 +82,7 @@ describe('x-kubernetes-validations when a CRD and its objects are written', () =
   let suite: Suite;
 
   before(async () => {
-    suite = await startSuite({ gateways: 1, controllers: true });
+    suite = await sharedSuite({ controllers: true });
     const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'cel' } };
     assert.equal((await suite.request(0, 'POST', '/api/v1/namespaces', ns)).status, 201);
   });

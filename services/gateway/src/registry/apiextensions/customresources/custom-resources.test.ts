@@ -5,7 +5,7 @@
 // Terminating, and the resource gone from every gateway once the CRD is deleted.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSuite, waitFor } from '@orch/testing';
+import { sharedSuite, waitFor } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 
 const group = 'serve.example.com';
@@ -85,7 +85,7 @@ describe('custom resources served by every gateway', () => {
     waitFor(what, ok, { timeoutMs: 20_000, intervalMs: 20 });
 
   before(async () => {
-    suite = await startSuite({ gateways: 2, controllers: true });
+    suite = await sharedSuite({ controllers: true });
     const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'cr' } };
     assert.equal((await suite.request(0, 'POST', '/api/v1/namespaces', ns)).status, 201);
   });

@@ -4,7 +4,7 @@
 // section and upstream's ValidateEventCreate / ValidateEventUpdate), core v1 the legacy ones.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSuite } from '@orch/testing';
+import { sharedSuite } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 
 let suite: Suite;
@@ -46,7 +46,7 @@ const v1Event = (name: string, extra: Json = {}) => ({
 const messageOf = (r: { body: unknown }): string => (r.body as { message: string }).message;
 
 before(async () => {
-  suite = await startSuite();
+  suite = await sharedSuite();
   const r = await suite.request(0, 'POST', '/api/v1/namespaces', {
     apiVersion: 'v1',
     kind: 'Namespace',

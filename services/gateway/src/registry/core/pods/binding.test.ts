@@ -3,7 +3,7 @@
 // scheduled; a bound pod is refused with 409; bad Bindings are 422/400; dry run binds nothing.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSuite } from '@orch/testing';
+import { sharedSuite } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 
 let suite: Suite;
@@ -32,7 +32,7 @@ const getPod = async (name: string): Promise<Pod> =>
   (await suite.request(0, 'GET', `${pods}/${name}`)).body as Pod;
 
 before(async () => {
-  suite = await startSuite();
+  suite = await sharedSuite();
   const r = await suite.request(0, 'POST', '/api/v1/namespaces', {
     apiVersion: 'v1',
     kind: 'Namespace',
