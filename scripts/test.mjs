@@ -7,6 +7,8 @@
 //   node scripts/test.mjs unit                   one tier (make test-unit, test-integration, test-e2e)
 //   node scripts/test.mjs integration watch      files of the tier whose path holds `watch`
 //   node scripts/test.mjs --unit                 the unit tier (the former flag)
+//   node scripts/test.mjs --private-suites ...   no shared suite: sharedSuite() starts one per file
+//                                                (as before the tiers; to compare, or to bisect)
 //
 // The tiers, decided per file:
 //   e2e          files under e2e/: real kubectl, client-node and the Python client;
@@ -41,11 +43,13 @@ const harness = /\b(?:startSuite|sharedSuite|startGateway|startEtcd|startNats|sp
 const usesShared = /\bsharedSuite\(\s*\)/;
 const usesSharedControllers = /\bsharedSuite\(\s*\{\s*controllers:\s*true\s*\}\s*\)/;
 
-const args = process.argv.slice(2).map((a) => (a === '--unit' ? 'unit' : a));
+const argv = process.argv.slice(2);
+const privateSuites = argv.includes('--private-suites');
+const args = argv.filter((a) => a !== '--private-suites').map((a) => (a === '--unit' ? 'unit' : a));
 const badFlags = args.filter((a) => a.startsWith('-'));
 if (badFlags.length > 0) {
   process.stderr.write(
-    `usage: node scripts/test.mjs [unit|integration|e2e]... [path filter]...\nunknown flag: ${badFlags.join(' ')}\n`
+    `usage: node scripts/test.mjs [--private-suites] [unit|integration|e2e]... [path filter]...\nunknown flag: ${badFlags.join(' ')}\n`
   );
   process.exit(2);
 }
@@ -97,7 +101,7 @@ try {
     const env = { ...process.env, ORCH_TEST_TIER: tier };
     delete env.ORCH_SHARED_SUITE;
     delete env.ORCH_SHARED_SUITE_CONTROLLERS;
-    if (tier !== 'unit') {
+    if (tier !== 'unit' && !privateSuites) {
       const needs = { plain: false, controllers: false };
       for (const file of files) {
         const text = readFileSync(join(repo, file), 'utf8');
@@ -217,7 +221,7 @@ function printSummary(rows) {
     cells.map((c, i) => (i === 0 ? String(c).padEnd(12) : String(c).padStart(10))).join('');
   const out = [
     '',
-    line(['tier', 'files', 'tests', 'pass', 'fail', 'cancelled', 'skipped', 'seconds']),
+    line(['tier', 'files', 'tests', 'pass', 'fail', 'cancelled', 'skipped', 'seconds', 'exit']),
   ];
   for (const r of rows) {
     const n = (v) => (r.failedToStart ? '-' : (v ?? '?'));
@@ -231,6 +235,7 @@ function printSummary(rows) {
         n(r.cancelled),
         n(r.skipped),
         (r.ms / 1000).toFixed(0),
+        r.failedToStart ? '-' : r.code,
       ])
     );
   }

@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { startSuite } from '@orch/testing';
+import { sharedSuite } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 import { runKubectl } from './run-kubectl.js';
 
@@ -25,7 +25,7 @@ const manifest = (name: string, data: Record<string, string>) =>
     .join('\n')}\n`;
 
 before(async () => {
-  suite = await startSuite({ controllers: true });
+  suite = await sharedSuite({ controllers: true });
 });
 
 after(async () => {

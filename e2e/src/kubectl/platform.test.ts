@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSuite, waitFor } from '@orch/testing';
+import { sharedSuite, waitFor } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 import { runKubectl } from './run-kubectl.js';
 
@@ -23,7 +23,7 @@ const rowsOf = (out: string): string[][] =>
     .map((l) => l.trim().split(/\s{2,}/));
 
 before(async () => {
-  suite = await startSuite();
+  suite = await sharedSuite();
 });
 
 after(async () => {

@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { startSuite, waitFor } from '@orch/testing';
+import { sharedSuite, waitFor } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 import { runKubectl } from './run-kubectl.js';
 
@@ -21,7 +21,7 @@ const podYaml = (name: string) =>
   `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\n  namespace: ${ns}\nspec:\n  containers:\n  - name: app\n    image: nginx\n`;
 
 before(async () => {
-  suite = await startSuite({ controllers: true });
+  suite = await sharedSuite({ controllers: true });
   const r = await kubectl(['create', 'namespace', ns]);
   assert.equal(r.code, 0, r.stderr);
 });

@@ -9,7 +9,7 @@ import { request } from 'node:https';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSuite, userKubeconfig, waitFor } from '@orch/testing';
+import { sharedSuite, userKubeconfig, waitFor } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 import { runKubectl } from './run-kubectl.js';
 
@@ -42,7 +42,7 @@ const binding = (name: string, ns: string, kind: string, role: string, user: str
   `apiVersion: rbac.authorization.orch.io/v1\nkind: RoleBinding\nmetadata:\n  name: ${name}\n  namespace: ${ns}\nroleRef:\n  apiGroup: rbac.authorization.orch.io\n  kind: ${kind}\n  name: ${role}\nsubjects:\n- kind: User\n  apiGroup: rbac.authorization.orch.io\n  name: ${user}\n`;
 
 before(async () => {
-  suite = await startSuite();
+  suite = await sharedSuite();
   dave = (await userKubeconfig(suite.pki, suite.gateways[0]!, 'dave', ['devs'])).kubeconfig;
   for (const ns of ['team-a', 'team-b']) {
     // Typed helpers (`kubectl create namespace`) send protobuf, which the codec issue adds.

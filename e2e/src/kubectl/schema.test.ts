@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSuite } from '@orch/testing';
+import { sharedSuite } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 import { runKubectl } from './run-kubectl.js';
 
@@ -19,7 +19,7 @@ const typoPod = (name: string): string =>
   `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\n  namespace: kschema\nspec:\n  containers:\n  - name: web\n    image: nginx:1.27\n    imagePullPolcy: Always\n    ports:\n    - containerPort: 80\n`;
 
 before(async () => {
-  suite = await startSuite();
+  suite = await sharedSuite();
 });
 
 after(async () => {

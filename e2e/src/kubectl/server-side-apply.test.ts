@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSuite } from '@orch/testing';
+import { sharedSuite } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 import { runKubectl } from './run-kubectl.js';
 
@@ -53,7 +53,7 @@ const managers = (obj: any): string[] =>
   (obj.metadata.managedFields ?? []).map((e: any) => `${e.manager}/${e.operation}`).sort();
 
 before(async () => {
-  suite = await startSuite();
+  suite = await sharedSuite();
   const r = await kubectl(['create', 'namespace', ns]);
   assert.equal(r.code, 0, r.stderr);
 });

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSuite } from '@orch/testing';
+import { sharedSuite } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 import { runKubectl } from './run-kubectl.js';
 
@@ -53,7 +53,7 @@ spec:
 `;
 
 before(async () => {
-  suite = await startSuite();
+  suite = await sharedSuite();
   await ok(['create', 'namespace', ns]);
 });
 

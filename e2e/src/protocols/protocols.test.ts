@@ -14,14 +14,14 @@ import type { ClientHttp2Session } from 'node:http2';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
-import { startSuite } from '@orch/testing';
+import { sharedSuite } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 import { runKubectl } from '../kubectl/run-kubectl.js';
 
 let suite: Suite;
 let scraper: ClientHttp2Session;
 const dir = mkdtempSync(join(tmpdir(), 'orch-protocols-'));
-const ns = 'protocols';
+const ns = 'protocols-e2e';
 
 const kubectl = (args: string[], env: NodeJS.ProcessEnv = {}, input?: string) =>
   runKubectl(
@@ -94,7 +94,7 @@ before(async () => {
   // The clients under test use the second gateway; the suite's own clients (the certificates
   // service's leader election and controllers, the authorizer's policy writes, over HTTP/1.1)
   // use the first, so the second's counts move only with the client under test.
-  suite = await startSuite({ gateways: 2 });
+  suite = await sharedSuite();
   const admin = suite.pki.file('admin');
   scraper = connect(suite.gateways[1]!, {
     ca: readFileSync(suite.pki.caFile),
