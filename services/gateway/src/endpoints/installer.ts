@@ -27,7 +27,7 @@ import { recordDeprecatedRequest } from './deprecation.js';
 import type { DeprecatedApiGauge } from './deprecation.js';
 import { newRemovedVersionNotFound, removedVersionOf } from '../resourceconfig/removed-versions.js';
 import type { RequestInfo } from '../request/request-info.js';
-import { requestUrl } from '../request/request-info.js';
+import { requestUrl } from '../http/request-url.js';
 import { createResource } from '../handlers/create.js';
 import { deleteCollection } from '../handlers/delete-collection.js';
 import { deleteResource } from '../handlers/delete.js';

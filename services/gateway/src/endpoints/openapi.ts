@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import type { HttpRequest, HttpResponse } from '../http/handler.js';
 import type { PathMux } from '../http/path-mux.js';
-import { requestUrl } from '../request/request-info.js';
+import { requestUrl } from '../http/request-url.js';
 import {
   customResourceListOpenAPISchema,
   customResourceOpenAPISchema,

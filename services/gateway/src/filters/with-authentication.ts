@@ -3,7 +3,7 @@ import { newUnauthorized } from '@orch/apimachinery/errors';
 import type { Handler } from '../http/handler.js';
 import { writeErrorNegotiated } from '../negotiation/response-writers.js';
 import { withUser } from '../request/context.js';
-import { requestUrl } from '../request/request-info.js';
+import { requestUrl } from '../http/request-url.js';
 import type { Authenticator } from '../authn/authenticator.js';
 import { unionAuthenticator } from '../authn/union.js';
 

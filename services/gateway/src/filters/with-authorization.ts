@@ -7,7 +7,8 @@ import { StatusError, newForbidden } from '@orch/apimachinery/errors';
 import type { Handler, HttpRequest } from '../http/handler.js';
 import { writeErrorNegotiated } from '../negotiation/response-writers.js';
 import { requestInfoFrom, userFrom, withUser } from '../request/context.js';
-import { requestInfoOf, requestUrl } from '../request/request-info.js';
+import { requestInfoOf } from '../request/request-info.js';
+import { requestUrl } from '../http/request-url.js';
 import type { Authorizer } from '../authz/authorizer.js';
 
 /** The authorizer attributes of a request (k8s GetAuthorizerAttributes). */

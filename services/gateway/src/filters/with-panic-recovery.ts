@@ -2,7 +2,7 @@ import type { Logger } from '@orch/component-base/logs';
 import type { Handler } from '../http/handler.js';
 import { writeErrorNegotiated } from '../negotiation/response-writers.js';
 import { auditIdFrom } from '../request/context.js';
-import { requestUrl } from '../request/request-info.js';
+import { requestUrl } from '../http/request-url.js';
 
 /** Any error escaping a handler becomes a Status; unexpected ones are logged (k8s WithPanicRecovery). */
 export const withPanicRecovery =

@@ -1,6 +1,7 @@
 import type { Handler } from '../http/handler.js';
 import { withRequestInfo } from '../request/context.js';
-import { requestInfoOf, requestUrl } from '../request/request-info.js';
+import { requestInfoOf } from '../request/request-info.js';
+import { requestUrl } from '../http/request-url.js';
 
 /** Parses what the request is about, once, for every later stage (k8s WithRequestInfo). */
 export const withRequestInfoFilter =

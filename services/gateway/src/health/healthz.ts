@@ -4,7 +4,7 @@
 import type { HttpRequest, HttpResponse } from '../http/handler.js';
 import type { PathMux } from '../http/path-mux.js';
 import type { Logger } from '@orch/component-base/logs';
-import { requestUrl } from '../request/request-info.js';
+import { requestUrl } from '../http/request-url.js';
 
 /** One named check; it fails by throwing (or rejecting). */
 export interface HealthChecker {

@@ -2,7 +2,7 @@
 // path pattern, `:name` matching one segment and a final `*name` the rest; a request no route
 // takes goes to the fallback handler.
 import type { Handler, HttpRequest, HttpResponse } from './handler.js';
-import { requestUrl } from '../request/request-info.js';
+import { requestUrl } from './request-url.js';
 
 /** The values of a route's `:name` and `*name` segments, decoded. */
 export type RouteParams = Readonly<Record<string, string>>;

@@ -1,6 +1,5 @@
 // Request info: what a request is about, parsed from its path and method alone
 // (k8s apiserver/pkg/endpoints/request/requestinfo.go).
-import type { HttpRequest } from '../http/handler.js';
 import { queryBool } from './query-params.js';
 
 export interface RequestInfo {
@@ -99,8 +98,4 @@ export function requestInfoOf(method: string, url: URL): RequestInfo {
   else if (info.verb === 'get' && isWatch) info.verb = 'watch';
   if (info.verb === 'delete' && parts.length === 1) info.verb = 'deletecollection';
   return info;
-}
-
-export function requestUrl(req: HttpRequest): URL {
-  return new URL(req.url ?? '/', 'https://orch.invalid');
 }
