@@ -40,10 +40,11 @@ import { bootstrapPolicyCheck } from './health/bootstrap-policy-check.js';
 import { healthCheckerFunc, installHealthChecks } from './health/healthz.js';
 import { ShutdownState } from './health/shutdown-state.js';
 import { ensureKubernetesService } from './registry/core/services/ensure-kubernetes-service.js';
-import { ensureSystemNamespaces } from './registry/ensure-system-namespaces.js';
+import { ensureSystemNamespaces } from './registry/core/namespaces/ensure-system-namespaces.js';
 import { ensureSystemPriorityClasses } from './registry/scheduling/priorityclasses/ensure-system-priority-classes.js';
-import { NamespaceInformer } from './registry/namespace-informer.js';
+import { NamespaceInformer } from './registry/core/namespaces/namespace-informer.js';
 import { CustomResourceServing } from './registry/apiextensions/customresources/custom-resource-serving.js';
+import { authenticationRestStorage } from './registry/authentication/authentication-rest-storage.js';
 import { buildRestStorage, buildStores } from './registry/rest-storage.js';
 import { restStorageProviders } from './rest-storage-providers.js';
 import type { Store } from './registry/store.js';
@@ -93,7 +94,8 @@ export class GatewayServer implements Runnable {
     if (!namespaces) throw new Error('namespaces are not registered');
     const informer = new NamespaceInformer(namespaces, cachers, log);
     const authn = buildAuthentication(options.authn, stores, cachers, log);
-    const rest = buildRestStorage({ registry, providers, stores, ...authz, more: authn.rest });
+    const more = authenticationRestStorage(authn, stores);
+    const rest = buildRestStorage({ registry, providers, stores, ...authz, more });
     // Custom resources: each Established CRD's served versions join the registry and `rest`.
     const customResources = new CustomResourceServing({
       registry,

@@ -16,6 +16,7 @@ import type { ResourceRegistry } from '@orch/apimachinery/registry';
 import type { GroupVersionKind, GroupVersionResource } from '@orch/apimachinery/schema';
 import type { Authorizer } from '../authz/authorizer.js';
 import type { RuleReviewer } from '../authz/grpc-authorizer.js';
+import type { NamespaceCache } from '../registry/core/namespaces/namespace-informer.js';
 import type { Creater, Getter, ValidateObjectFunc } from '../registry/rest.js';
 
 /** The admission operations (the Admit call's, shared with the admission service). */
@@ -86,11 +87,6 @@ export function operationOptions(
  * service that runs plugins (named after the plugins it names).
  */
 export type AdmissionPlugin = AdmissionPluginInterface<AdmissionAttributes>;
-
-/** The namespaces the gateway holds (its namespace informer), read by the namespace plugins. */
-export interface NamespaceCache {
-  get(name: string): ApiObject | undefined;
-}
 
 /** What a gateway plugin is built from. */
 export interface GatewayPluginDeps {

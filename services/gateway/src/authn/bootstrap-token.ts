@@ -7,7 +7,7 @@ import type { Logger } from '@orch/component-base/logs';
 import { newUnauthorized } from '@orch/apimachinery/errors';
 import type { UserInfo } from '@orch/apimachinery/auth';
 import type { ApiObject } from '@orch/apimachinery/meta';
-import type { Store } from '../registry/store.js';
+import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import type { Informer } from '@orch/apimachinery/informer';
 import type { Cachers } from '../cache/cachers.js';
 import type { TokenAuthenticator } from './authenticator.js';
@@ -78,8 +78,8 @@ export class BootstrapTokenCache {
   readonly #informer: Informer;
   readonly #start: () => void;
 
-  constructor(secrets: Store, cachers: Cachers, _log?: Logger) {
-    const cacher = cachers.for(secrets.def);
+  constructor(secrets: ResourceDefinition, cachers: Cachers, _log?: Logger) {
+    const cacher = cachers.for(secrets);
     this.#informer = cacher.cache;
     this.#start = () => void cacher.start({ required: true });
   }

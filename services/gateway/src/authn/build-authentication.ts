@@ -1,11 +1,10 @@
 // Builds the gateway's authenticators from its flags (k8s BuiltInAuthenticationOptions.ToAuthenticationConfig):
 // request-level ones in order (authenticating proxy, client certificates, bearer tokens), the token
-// union behind the bearer header and TokenReview, and the REST objects authentication serves
-// (TokenReview, the serviceaccounts/token subresource).
+// union behind the bearer header and TokenReview, and the service-account token issuer of the
+// serviceaccounts/token subresource. The REST objects that serve them are the registry's
+// (registry/authentication).
+import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import type { Logger } from '@orch/component-base/logs';
-import { restKey } from '../registry/rest.js';
-import type { Storage } from '../registry/rest.js';
-import type { Store } from '../registry/store.js';
 import type { Cachers } from '../cache/cachers.js';
 import type { AuthenticationConfig } from './authentication-options.js';
 import type { Authenticator, TokenAuthenticator } from './authenticator.js';
@@ -15,11 +14,9 @@ import { readCertBundle } from './cert-chain.js';
 import { OidcAuthenticator } from './oidc.js';
 import { requestHeaderAuthenticator } from './request-header.js';
 import { ServiceAccountTokenAuthenticator, ServiceAccountTokenIssuer } from './service-account.js';
+import type { ObjectGetter } from './service-account.js';
 import { readSigningKey, readVerifyKeys } from './service-account-keys.js';
 import { tokenFileAuthenticator } from './token-file.js';
-import { TokenRequestRest } from './token-request.js';
-import { TokenReviewRest, tokenReviewVersions } from './token-review.js';
-import { SelfSubjectReviewRest, selfSubjectReviewVersions } from './self-subject-review.js';
 import { TokenWebhookAuthenticator } from './token-webhook.js';
 import { unionTokenAuthenticator } from './union.js';
 import { x509Authenticator } from './x509.js';
@@ -28,17 +25,28 @@ export interface Authentication {
   authenticators: Authenticator[];
   tokens: TokenAuthenticator;
   apiAudiences: string[];
-  /** The REST objects of authentication, keyed `<group>/<version>/<resource>[/<subresource>]`. */
-  rest: Map<string, Storage>;
+  /** Where service-account tokens are minted (--service-account-signing-key-file), if anywhere. */
+  tokenIssuer: TokenIssuer | undefined;
   /** Extra CA certificates (PEM) the listener must ask clients for (the request-header CA). */
   extraClientCas: string[];
   start(): void;
   stop(): void;
 }
 
+/** What TokenRequest mints with. */
+export interface TokenIssuer {
+  issuer: ServiceAccountTokenIssuer;
+  maxExpirationSeconds: number;
+}
+
+/** A stored kind as authentication reads it: its definition (for its cache) and reads by name. */
+export interface StoredKind extends ObjectGetter {
+  readonly def: ResourceDefinition;
+}
+
 export function buildAuthentication(
   c: AuthenticationConfig,
-  stores: Map<string, Store>,
+  stores: ReadonlyMap<string, StoredKind>,
   cachers: Cachers,
   log: Logger
 ): Authentication {
@@ -49,12 +57,11 @@ export function buildAuthentication(
   const tokenAuthenticators: TokenAuthenticator[] = [];
   const starters: (() => void)[] = [];
   const stoppers: (() => void)[] = [];
-  const rest = new Map<string, Storage>();
 
   if (c.tokenAuthFile) tokenAuthenticators.push(tokenFileAuthenticator(c.tokenAuthFile));
   if (c.bootstrapTokens) {
     if (!secrets) throw new Error('secrets are not registered');
-    const cache = new BootstrapTokenCache(secrets, cachers, log);
+    const cache = new BootstrapTokenCache(secrets.def, cachers, log);
     starters.push(() => void cache.start());
     stoppers.push(() => cache.stop());
     tokenAuthenticators.push(bootstrapTokenAuthenticator(cache));
@@ -71,15 +78,13 @@ export function buildAuthentication(
       )
     );
   }
+  let tokenIssuer: TokenIssuer | undefined;
   if (c.serviceAccounts.signingKeyFile && serviceAccounts) {
     const issuer = new ServiceAccountTokenIssuer(
       readSigningKey(c.serviceAccounts.signingKeyFile),
       c.serviceAccounts.issuer
     );
-    const maxExpirationSeconds = c.serviceAccounts.maxExpirationSeconds;
-    const deps = { issuer, apiAudiences, maxExpirationSeconds, serviceAccounts, pods, secrets };
-    const serviceAccountsV1 = { group: '', version: 'v1', resource: 'serviceaccounts' };
-    rest.set(restKey(serviceAccountsV1, 'token'), new TokenRequestRest(deps));
+    tokenIssuer = { issuer, maxExpirationSeconds: c.serviceAccounts.maxExpirationSeconds };
   }
   if (c.oidc) {
     const oidc = new OidcAuthenticator(c.oidc, log);
@@ -97,14 +102,6 @@ export function buildAuthentication(
       )
     );
   const tokens = unionTokenAuthenticator(tokenAuthenticators);
-  for (const v of tokenReviewVersions) {
-    const review = new TokenReviewRest(v, tokens, apiAudiences);
-    rest.set(restKey(review.objectKind), review);
-  }
-  for (const v of selfSubjectReviewVersions) {
-    const self = new SelfSubjectReviewRest(v);
-    rest.set(restKey(self.objectKind), self);
-  }
 
   const authenticators: Authenticator[] = [];
   const extraClientCas: string[] = [];
@@ -120,7 +117,7 @@ export function buildAuthentication(
     authenticators,
     tokens,
     apiAudiences,
-    rest,
+    tokenIssuer,
     extraClientCas,
     start: () => starters.forEach((s) => s()),
     stop: () => stoppers.forEach((s) => s()),

@@ -6,7 +6,7 @@ import { SignJWT, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { allServiceAccountsGroup, serviceAccountPrefix } from '@orch/apimachinery/auth';
 import { isNotFound, newUnauthorized } from '@orch/apimachinery/errors';
 import type { UserInfo } from '@orch/apimachinery/auth';
-import type { Store } from '../registry/store.js';
+import type { ApiObject } from '@orch/apimachinery/meta';
 import type { TokenAuthenticator, TokenResponse } from './authenticator.js';
 import type { SigningKey, VerifyKey } from './service-account-keys.js';
 
@@ -91,10 +91,22 @@ export class ServiceAccountTokenIssuer {
   }
 }
 
+/**
+ * How the lookup reads a service account, pod or secret: a most recent read by name, as a
+ * Store's get answers it (k8s ServiceAccountTokenGetter).
+ */
+export interface ObjectGetter {
+  get(
+    ctx: { namespace: string },
+    name: string,
+    opts: { consistency: 'MOST_RECENT' }
+  ): Promise<ApiObject>;
+}
+
 export interface ServiceAccountLookup {
-  serviceAccounts: Store;
-  pods: Store | undefined;
-  secrets: Store | undefined;
+  serviceAccounts: ObjectGetter;
+  pods: ObjectGetter | undefined;
+  secrets: ObjectGetter | undefined;
 }
 
 export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
@@ -163,7 +175,7 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
     bound: BoundObject | undefined
   ): Promise<void> {
     const check = async (
-      store: Store | undefined,
+      store: ObjectGetter | undefined,
       what: string,
       name: string,
       uid: string

@@ -4,7 +4,7 @@
 // keyed `<group>/<version>/<resource>[/<subresource>]` (k8s the RESTStorageProviders'
 // NewRESTStorage).
 import type { ResourceDefinition, ResourceRegistry } from '@orch/apimachinery/registry';
-import { accessReviewStorage } from '../authz/access-reviews.js';
+import { accessReviewStorage } from './authorization/access-reviews.js';
 import type { Authorizer } from '../authz/authorizer.js';
 import type { RuleReviewer } from '../authz/grpc-authorizer.js';
 import type { ResourceStorage, RestStorageProvider, StoreDeps } from './rest-storage-provider.js';

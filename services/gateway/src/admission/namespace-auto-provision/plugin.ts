@@ -6,12 +6,12 @@
 import { isAlreadyExists, isNotFound, newForbidden } from '@orch/apimachinery/errors';
 import type { ResourceRegistry } from '@orch/apimachinery/registry';
 import type { Creater, Getter } from '../../registry/rest.js';
+import type { NamespaceCache } from '../../registry/core/namespaces/namespace-informer.js';
 import type {
   AdmissionAttributes,
   AdmissionPlugin,
   GatewayPluginName,
   GatewayPlugins,
-  NamespaceCache,
 } from '../interfaces.js';
 
 /** The plugin's name, as the admission flags spell it. */

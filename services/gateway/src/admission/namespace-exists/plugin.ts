@@ -5,12 +5,12 @@
 import { isNotFound, newNotFound } from '@orch/apimachinery/errors';
 import type { ResourceRegistry } from '@orch/apimachinery/registry';
 import type { Getter } from '../../registry/rest.js';
+import type { NamespaceCache } from '../../registry/core/namespaces/namespace-informer.js';
 import type {
   AdmissionAttributes,
   AdmissionPlugin,
   GatewayPluginName,
   GatewayPlugins,
-  NamespaceCache,
 } from '../interfaces.js';
 
 /** The plugin's name, as the admission flags spell it. */

@@ -6,20 +6,17 @@ import { isNotFound, newForbidden, newNotFound } from '@orch/apimachinery/errors
 import type { StatusError } from '@orch/apimachinery/errors';
 import type { ResourceRegistry } from '@orch/apimachinery/registry';
 import type { Getter } from '../../registry/rest.js';
+import type { NamespaceCache } from '../../registry/core/namespaces/namespace-informer.js';
+import { systemNamespaces } from '../../registry/core/namespaces/ensure-system-namespaces.js';
 import type {
   AdmissionAttributes,
   AdmissionPlugin,
   GatewayPluginName,
   GatewayPlugins,
-  NamespaceCache,
 } from '../interfaces.js';
 
 /** The plugin's name, as the admission flags spell it. */
 export const pluginName = 'NamespaceLifecycle' satisfies GatewayPluginName;
-
-export const systemNamespaces = ['default', 'orch-system', 'orch-public'];
-
-export type { NamespaceCache };
 
 /** Access reviews answer about a namespace, they put nothing in it (k8s accessReviewResources). */
 const exempt = new Set(['authorization.orch.io/localsubjectaccessreviews']);

@@ -10,10 +10,10 @@ import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import type { Attributes, UserInfo } from '@orch/apimachinery/auth';
 import { anonymousUserInfo } from '@orch/apimachinery/auth';
-import { restKey } from '../registry/rest.js';
-import type { CreateOptions, Creater, RestContext, Storage } from '../registry/rest.js';
-import type { Authorizer } from './authorizer.js';
-import type { RuleReviewer } from './grpc-authorizer.js';
+import { restKey } from '../rest.js';
+import type { CreateOptions, Creater, RestContext, Storage } from '../rest.js';
+import type { Authorizer } from '../../authz/authorizer.js';
+import type { RuleReviewer } from '../../authz/grpc-authorizer.js';
 
 export const authorizationGroup = 'authorization.orch.io';
 

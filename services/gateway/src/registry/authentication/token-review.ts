@@ -5,8 +5,8 @@ import { newBadRequest } from '@orch/apimachinery/errors';
 import { builtinResources } from '@orch/apimachinery/registry';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import type { ApiObject } from '@orch/apimachinery/meta';
-import type { CreateOptions, Creater, RestContext } from '../registry/rest.js';
-import type { TokenAuthenticator } from './authenticator.js';
+import type { CreateOptions, Creater, RestContext } from '../rest.js';
+import type { TokenAuthenticator } from '../../authn/authenticator.js';
 
 export const tokenReviewGroup = 'authentication.orch.io';
 export const tokenReviewVersions = ['v1'] as const;

@@ -5,7 +5,7 @@ import { newBadRequest } from '@orch/apimachinery/errors';
 import { builtinResources } from '@orch/apimachinery/registry';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import type { ApiObject } from '@orch/apimachinery/meta';
-import type { CreateOptions, Creater, RestContext } from '../registry/rest.js';
+import type { CreateOptions, Creater, RestContext } from '../rest.js';
 
 export const selfSubjectReviewVersions = ['v1', 'v1beta1'] as const;
 

@@ -4,14 +4,8 @@ import { isNotFound, newInvalid, newNotFound } from '@orch/apimachinery/errors';
 import type { FieldError } from '@orch/apimachinery/errors';
 import { formatTimestamp, now } from '@orch/apimachinery/meta';
 import type { ApiObject } from '@orch/apimachinery/meta';
-import type {
-  CreateOptions,
-  Getter,
-  NamedCreater,
-  ObjectKind,
-  RestContext,
-} from '../registry/rest.js';
-import type { BoundObject, ServiceAccountTokenIssuer } from './service-account.js';
+import type { CreateOptions, Getter, NamedCreater, ObjectKind, RestContext } from '../../rest.js';
+import type { BoundObject, ServiceAccountTokenIssuer } from '../../../authn/service-account.js';
 
 export const tokenRequestApiVersion = 'authentication.orch.io/v1';
 const minExpirationSeconds = 600;

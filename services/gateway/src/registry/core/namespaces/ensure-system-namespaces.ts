@@ -1,8 +1,10 @@
 // default, orch-system and orch-public exist from the start (k8s system namespaces controller).
 import { isAlreadyExists } from '@orch/apimachinery/errors';
 import type { Logger } from '@orch/component-base/logs';
-import { systemNamespaces } from '../admission/namespace-lifecycle/plugin.js';
-import type { Store } from './store.js';
+import type { Store } from '../../store.js';
+
+/** The namespaces that exist from the start and cannot be deleted (NamespaceLifecycle). */
+export const systemNamespaces = ['default', 'orch-system', 'orch-public'];
 
 /** Creates each system namespace through the Store, retrying (1 s apart) until storage answers. */
 export async function ensureSystemNamespaces(

@@ -3,9 +3,13 @@
 import type { Informer } from '@orch/apimachinery/informer';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import type { Logger } from '@orch/component-base/logs';
-import type { NamespaceCache } from '../admission/namespace-lifecycle/plugin.js';
-import type { Cachers } from '../cache/cachers.js';
-import type { Store } from './store.js';
+import type { Cachers } from '../../../cache/cachers.js';
+import type { Store } from '../../store.js';
+
+/** The namespaces as admission reads them: by name, from a cache that may not have seen one yet. */
+export interface NamespaceCache {
+  get(name: string): ApiObject | undefined;
+}
 
 export class NamespaceInformer implements NamespaceCache {
   readonly #informer: Informer;
