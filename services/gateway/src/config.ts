@@ -11,7 +11,7 @@ import { HealthClient, clientCredentials } from '@orch/component-base/grpc-serve
 import type { Logger } from '@orch/component-base/logs';
 import { authorizationFor } from './authz/authorization-for.js';
 import type { Authorization } from './authz/authorization-for.js';
-import { GatewayMetrics } from './metrics.js';
+import { GatewayMetrics } from './metrics/gateway-metrics.js';
 import type { ValidGatewayOptions } from './options.js';
 import { registerCacheMetrics } from './cache/cache-metrics.js';
 import type { CacheHooks } from './cache/cacher.js';

@@ -5,7 +5,7 @@
 import type { ChannelCredentials } from '@grpc/grpc-js';
 import { AuthorizerClient } from '@orch/apimachinery/grpc';
 import { HealthClient } from '@orch/component-base/grpc-server';
-import type { GatewayMetrics } from '../metrics.js';
+import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { alwaysAllow, alwaysDeny } from './authorizer.js';
 import type { Authorizer } from './authorizer.js';
 import { CachingAuthorizer } from './caching-authorizer.js';

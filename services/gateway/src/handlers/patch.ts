@@ -21,7 +21,8 @@ import {
   maxJsonPatchOperations,
 } from '@orch/apimachinery/patch';
 import { builtinSchemaModel } from '@orch/apimachinery/schema-model';
-import { attributesFor, forbidden } from '../filters/with-authorization.js';
+import { attributesFor } from '../authz/attributes-for.js';
+import { forbidden } from '../authz/forbidden.js';
 import { writeObjectNegotiated } from '../negotiation/response-writers.js';
 import type { Patcher, ValidateObjectFunc } from '../registry/rest.js';
 import { addWarning, userFrom } from '../request/context.js';

@@ -1,9 +1,9 @@
 // The gateway's Prometheus metrics (named as apiserver_* in k8s, orch_gateway_* here).
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { withStability } from '@orch/component-base/metrics';
-import type { Handler } from './http/handler.js';
-import { protocolOf } from './http/handler.js';
-import { requestInfoFrom, startTimeFrom } from './request/context.js';
+import type { Handler } from '../http/handler.js';
+import { protocolOf } from '../http/handler.js';
+import { requestInfoFrom, startTimeFrom } from '../request/context.js';
 
 export class GatewayMetrics {
   readonly registry = new Registry();
