@@ -9,7 +9,8 @@ import { isAlreadyExists, isConflict, isNotFound } from '@orch/apimachinery/erro
 import { sameJson } from '@orch/apimachinery/meta';
 import type { Logger } from '@orch/component-base/logs';
 import type { ClusterRole, ClusterRoleBinding } from '@orch/api/rbac/v1';
-import { rbacGroup } from '../rbac/informer-source.js';
+import type { PolicyClient } from '../rbac/policy-client.js';
+import { rbacPath } from '../rbac/policy-client.js';
 import {
   bootstrapClusterRoleBindings,
   bootstrapClusterRoles,
@@ -18,15 +19,6 @@ import {
 } from './policy.js';
 
 type Json = Record<string, unknown>;
-
-/** The part of `RestClient` (`@orch/apimachinery/client`) the reconcilers use. */
-export interface PolicyClient {
-  request(method: string, path: string, body?: unknown): Promise<Json>;
-}
-
-/** Path of a cluster-scoped RBAC resource (and object) in the public API. */
-export const rbacPath = (resource: string, name?: string): string =>
-  `/apis/${rbacGroup}/v1/${resource}${name === undefined ? '' : `/${encodeURIComponent(name)}`}`;
 
 /** What an existing object lacks of the bootstrap one; undefined when nothing. */
 // A Role has the fields of a ClusterRole the reconciler reads, a RoleBinding those of a

@@ -10,8 +10,8 @@ import { sameJson } from '@orch/apimachinery/meta';
 import type { Logger } from '@orch/component-base/logs';
 import type { PolicyRule, Role } from '@orch/apimachinery/auth';
 import type { ClusterRole } from '@orch/api/rbac/v1';
-import type { PolicyClient } from '../bootstrap/reconcile-policy.js';
-import { rbacPath } from '../bootstrap/reconcile-policy.js';
+import type { PolicyClient } from './policy-client.js';
+import { rbacPath } from './policy-client.js';
 
 /** The rules an aggregated role should have, given every ClusterRole (sorted by name, deduplicated). */
 export function aggregatedRules(role: Role, all: Role[]): PolicyRule[] {

@@ -2,7 +2,7 @@
 // pkg/controller/certificates/certificate_controller_utils.go (GetCertApprovalCondition,
 // HasTrueCondition) and pkg/apis/certificates/helpers.go (ParseCSR). `spec.request` and
 // `status.certificate` are bytes, base64 in JSON.
-import '../x509.js';
+import './x509.js';
 import * as x509 from '@peculiar/x509';
 import type * as certificatesV1 from '@orch/api/certificates/v1';
 import type { ObjectMeta } from '@orch/apimachinery/meta';

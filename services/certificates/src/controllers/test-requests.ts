@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { webcrypto } from 'node:crypto';
-import '../x509.js';
+import './x509.js';
 import * as x509 from '@peculiar/x509';
 import type { CertificateSigningRequest } from './csr.js';
 

@@ -3,7 +3,7 @@
 // CA false, a random 128-bit serial, notBefore backdated and notAfter within the CA's own.
 import { randomBytes } from 'node:crypto';
 import { webcrypto } from 'node:crypto';
-import '../../x509.js';
+import '../x509.js';
 import * as x509 from '@peculiar/x509';
 import { oidSubjectAltName } from './signer-rules.js';
 

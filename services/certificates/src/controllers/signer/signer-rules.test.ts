@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { X509Certificate as NodeCert } from 'node:crypto';
 import { createCertificateAuthority } from '@orch/component-base/pki';
-import '../../x509.js';
+import '../x509.js';
 import * as x509 from '@peculiar/x509';
 import {
   clientNodeAgentSignerName,

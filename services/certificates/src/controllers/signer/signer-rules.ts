@@ -3,7 +3,7 @@
 // checked against the spec's signer table): subjects, requested extensions, usages and the CA
 // bit. A request breaking them gets a Failed condition, never a certificate; the error's message
 // is the condition's.
-import '../../x509.js';
+import '../x509.js';
 import * as x509 from '@peculiar/x509';
 import { clientNodeAgentSignerName, clientSignerName, nodeAgentServingSignerName } from '../csr.js';
 
