@@ -1,10 +1,11 @@
 // Lint for the whole tree (`make lint`, run by CI before the tests). The rules are the hazards
 // STYLE.md names: promises left floating or handed where a callback's result is ignored, switches
 // that miss a case of a union, value imports used only as types, import cycles, deep imports
-// across packages. Formatting is Prettier's (`make format`), checked here by `prettier --check`.
+// across packages, imports against the folder layers (eslint.layers.mjs). Formatting is Prettier's (`make format`), checked here by `prettier --check`.
 import js from '@eslint/js';
 import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+import { layerZones } from './eslint.layers.mjs';
 
 export default tseslint.config(
   {
@@ -64,6 +65,17 @@ export default tseslint.config(
             },
           ],
         },
+      ],
+    },
+  },
+  {
+    // Folders as layers, for production code: a test may reach across them to set things up.
+    files: ['**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        { basePath: import.meta.dirname, zones: layerZones() },
       ],
     },
   },
