@@ -1,3 +1,5 @@
+// Over 600 lines on purpose: the arbitraries compose one another (bodies from targets, cases
+// from bodies); split, each file would export what only the next one reads.
 // Generated requests for the fuzzing harness (fast-check arbitraries): from the schema model's
 // realistic objects, a valid object of every stored kind served, then mutated (types swapped,
 // fields dropped or duplicated, strings at and past their limits, hostile metadata, deep nesting,

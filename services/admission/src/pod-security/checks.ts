@@ -1,3 +1,5 @@
+// Over 600 lines on purpose: the checks are one table in upstream's ID order, each a page of
+// upstream's check_*.go, sharing the container and security-context readers above it.
 // The Pod Security Standards checks (k8s.io/pod-security-admission/policy, check_*.go): each
 // check has upstream's ID, level and reason, and a detail in upstream's words. A level's checks
 // at a version are the baseline checks in ID order, then (for restricted) the restricted ones

@@ -1,3 +1,5 @@
+// Over 600 lines on purpose: one class, the generic Store, owns the sequence of every verb and the
+// retries around them (k8s store.go is one file too); its verbs share its private helpers.
 // The generic Store: the sequence every write follows, for every kind (k8s
 // generic/registry/store.go). Strategy hooks run in order, then validation, then the
 // validate step the handler bound to the request's attributes (createValidation,

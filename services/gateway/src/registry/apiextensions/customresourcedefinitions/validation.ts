@@ -1,3 +1,5 @@
+// Over 600 lines on purpose: upstream's validation.go in one file, create, update and status forms
+// sharing the spec checks, so the two read side by side.
 // CustomResourceDefinition validation, as k8s.io/apiextensions-apiserver
 // pkg/apis/apiextensions/validation/validation.go (ValidateCustomResourceDefinition, its Update
 // and Status forms) with upstream's messages. Paths are those of the v1 object the client sent
