@@ -27,7 +27,7 @@ import { buildAuthentication } from './authn/build-authentication.js';
 import type { GatewayConfig } from './config.js';
 import { installDiscovery, defaultVersionInfo } from './endpoints/discovery.js';
 import { resourceHandler } from './endpoints/installer.js';
-import { installOpenApi } from './endpoints/openapi.js';
+import { installOpenApi } from './endpoints/install-openapi.js';
 import { fileAuditSink } from './filters/with-audit.js';
 import { buildHandlerChain } from './handler-chain.js';
 import { requestListener } from './http/handler.js';

@@ -11,7 +11,7 @@ import { requestListener } from '../http/handler.js';
 import { PathMux } from '../http/path-mux.js';
 import { installDiscovery } from './discovery.js';
 import type { VersionInfo } from './discovery.js';
-import { installOpenApi } from './openapi.js';
+import { installOpenApi } from './install-openapi.js';
 
 export interface DiscoveryServer {
   base: string;

@@ -8,7 +8,8 @@ import { startDiscoveryServer } from './discovery-server.js';
 import { builtinResources, ResourceRegistry } from '@orch/apimachinery/registry';
 import { enabledResources } from '../resourceconfig/resource-config.js';
 import { defaultVersionInfo } from './discovery.js';
-import { definitionName, openApiDocuments } from './openapi.js';
+import { openApiDocuments } from './install-openapi.js';
+import { definitionName } from './openapi.js';
 
 const run = promisify(execFile);
 const protobufAccept = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';

@@ -1,6 +1,6 @@
-// OpenAPI documents generated from the resource registry and the schema model (k8s kube-openapi
-// builder, routes /openapi/v2 and /openapi/v3). Computed once per generation of the registry
-// (rebuilt when its set of definitions changes) and served with an ETag.
+// The Swagger 2.0 document generated from the resource registry and the schema model (k8s
+// kube-openapi builder); the v3 documents derive from it (build-openapi-v3.ts), and
+// install-openapi.ts serves both.
 //
 // Kind schemas come from the schema model compiled from proto/orch/api: properties with
 // descriptions (what `kubectl explain` prints), types, required fields, the merge markers and
@@ -11,24 +11,17 @@
 // Write operations list `fieldValidation` and `fieldManager`: kubectl reads the PATCH
 // operation's parameters to decide that the server validates fields, and then delegates
 // `--validate=strict|warn` to it instead of validating client-side.
-import { createHash } from 'node:crypto';
-import type { HttpRequest, HttpResponse } from '../http/handler.js';
-import type { PathMux } from '../http/path-mux.js';
-import { requestUrl } from '../http/request-url.js';
 import {
   customResourceListOpenAPISchema,
   customResourceOpenAPISchema,
 } from '@orch/apimachinery/apiextensions';
-import { newNotAcceptable, newPathNotFound } from '@orch/apimachinery/errors';
-import type { StatusError } from '@orch/apimachinery/errors';
 import type { ResourceDefinition, ResourceRegistry, Verb } from '@orch/apimachinery/registry';
 import type { GroupVersion, GroupVersionKind } from '@orch/apimachinery/schema';
 import { builtinSchemaModel, openApiDefinitions } from '@orch/apimachinery/schema-model';
 import { subresourceVerbs } from './discovery.js';
-import { encodeOpenApiV2Protobuf } from './openapi-v2-protobuf.js';
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
 
 const metaPrefix = 'io.orch.apimachinery.pkg.apis.meta.v1';
 const statusDef = `${metaPrefix}.Status`;
@@ -38,9 +31,7 @@ const deleteOptionsDef = `${metaPrefix}.DeleteOptions`;
 
 // kubectl asks with the deprecated `@` spelling; Go's mime parser rejects `@` in a response
 // Content-Type, so, like kube-openapi, answer with the dotted spelling.
-const protobufV2Deprecated = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
-const protobufV2 = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
-const produces = ['application/json', 'application/yaml'];
+export const produces = ['application/json', 'application/yaml'];
 const patchTypes = [
   'application/json-patch+json',
   'application/merge-patch+json',
@@ -75,7 +66,7 @@ function groupTag(gv: GroupVersion): string {
   return `${g}_${gv.version}`;
 }
 
-function pathPrefix(gv: GroupVersion): string {
+export function pathPrefix(gv: GroupVersion): string {
   return gv.group === '' ? `api/${gv.version}` : `apis/${gv.group}/${gv.version}`;
 }
 
@@ -373,7 +364,7 @@ const scaleDefinition = definitionName(scaleGvk);
  * Definitions of a custom resource (builder.go's kind and list schemas) and of ObjectMeta and
  * what it reaches, which the kind's metadata references.
  */
-function customResourceDefinitions(
+export function customResourceDefinitions(
   def: ResourceDefinition,
   cr: NonNullable<ResourceDefinition['customResource']>,
   v2: boolean
@@ -405,7 +396,7 @@ function customResourceDefinitions(
  * (an open schema for a kind without one), and its list kind (none for a virtual kind, which is
  * never listed). A custom resource's from its CRD, in their v2 form.
  */
-function resourceDefinitions(def: ResourceDefinition): Record<string, JsonObject> {
+export function resourceDefinitions(def: ResourceDefinition): Record<string, JsonObject> {
   if (def.customResource) return customResourceDefinitions(def, def.customResource, true);
   const gv = { group: def.group, version: def.version };
   const apiVersion = def.group === '' ? def.version : `${def.group}/${def.version}`;
@@ -451,7 +442,7 @@ function resourceDefinitions(def: ResourceDefinition): Record<string, JsonObject
   };
 }
 
-function metaDefinitions(): Record<string, JsonObject> {
+export function metaDefinitions(): Record<string, JsonObject> {
   return {
     [statusDef]: {
       description: 'Status is a return value for calls that do not return other objects.',
@@ -513,12 +504,6 @@ function metaDefinitions(): Record<string, JsonObject> {
   };
 }
 
-export interface OpenApiDocuments {
-  v2: JsonObject;
-  /** Per group version, keyed `api/v1` or `apis/<group>/<version>`. */
-  v3: Map<string, JsonObject>;
-}
-
 /** The Swagger 2.0 document of every served resource. */
 export function buildOpenApiV2(registry: ResourceRegistry): JsonObject {
   const paths: Record<string, JsonObject> = {};
@@ -533,242 +518,4 @@ export function buildOpenApiV2(registry: ResourceRegistry): JsonObject {
     paths,
     definitions,
   };
-}
-
-function isObject(v: Json | undefined): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** Rewrites `#/definitions/` references to `#/components/schemas/`, deeply. */
-function v3Refs(value: Json): Json {
-  if (Array.isArray(value)) return value.map(v3Refs);
-  if (!isObject(value)) return value;
-  // A reference with siblings (a description) becomes allOf, as kube-openapi writes v3.
-  if (typeof value['$ref'] === 'string' && Object.keys(value).length > 1) {
-    const { $ref, ...rest } = value;
-    return {
-      ...(v3Refs(rest) as JsonObject),
-      allOf: [{ $ref: $ref.replace('#/definitions/', '#/components/schemas/') }],
-    };
-  }
-  const out: JsonObject = {};
-  for (const [k, v] of Object.entries(value)) {
-    out[k] =
-      k === '$ref' && typeof v === 'string'
-        ? v.replace('#/definitions/', '#/components/schemas/')
-        : v3Refs(v);
-  }
-  return out;
-}
-
-function v3Parameter(p: JsonObject): JsonObject {
-  const { type, ...rest } = p;
-  return { ...rest, schema: { type: type ?? 'string' } };
-}
-
-function v3Operation(op: JsonObject): JsonObject {
-  const { consumes, produces: out, schemes: _schemes, parameters, responses, ...rest } = op;
-  const params = Array.isArray(parameters) ? parameters.filter(isObject) : [];
-  const bodyParam = params.find((p) => p['in'] === 'body');
-  const result: JsonObject = { ...rest };
-  result['parameters'] = params.filter((p) => p['in'] !== 'body').map(v3Parameter);
-  if (bodyParam) {
-    const content: JsonObject = {};
-    for (const mt of Array.isArray(consumes) ? consumes : ['*/*'])
-      if (typeof mt === 'string') content[mt] = { schema: bodyParam['schema'] ?? {} };
-    result['requestBody'] = { content, required: bodyParam['required'] === true };
-  }
-  const rs: JsonObject = {};
-  for (const [code, r] of Object.entries(isObject(responses) ? responses : {})) {
-    if (!isObject(r)) continue;
-    const entry: JsonObject = { description: r['description'] ?? '' };
-    if (r['schema'] !== undefined) {
-      const content: JsonObject = {};
-      for (const mt of Array.isArray(out) ? out : produces)
-        if (typeof mt === 'string') content[mt] = { schema: r['schema'] };
-      entry['content'] = content;
-    }
-    rs[code] = entry;
-  }
-  result['responses'] = rs;
-  return result;
-}
-
-/** The OpenAPI 3.0 document of one group version, derived from the Swagger one. */
-export function buildOpenApiV3(
-  v2: JsonObject,
-  gv: GroupVersion,
-  registry: ResourceRegistry
-): JsonObject {
-  const prefix = `/${pathPrefix(gv)}/`;
-  const paths: JsonObject = {};
-  for (const [path, item] of Object.entries(isObject(v2['paths']) ? v2['paths'] : {})) {
-    if (!path.startsWith(prefix) || !isObject(item)) continue;
-    const out: JsonObject = {};
-    for (const [key, value] of Object.entries(item)) {
-      if (key === 'parameters' && Array.isArray(value))
-        out[key] = value.filter(isObject).map(v3Parameter);
-      else if (isObject(value)) out[key] = v3Operation(value);
-    }
-    paths[path] = out;
-  }
-  const allDefs = isObject(v2['definitions']) ? v2['definitions'] : {};
-  const schemas: JsonObject = {};
-  const wanted = new Set([...Object.keys(metaDefinitions())]);
-  for (const def of registry.resourcesIn(gv))
-    for (const name of Object.keys(resourceDefinitions(def))) wanted.add(name);
-  for (const name of wanted) {
-    const s = allDefs[name];
-    if (s !== undefined) schemas[name] = s;
-  }
-  // A custom resource's v3 schemas keep what v2 strips (nullable, anyOf, defaults...).
-  for (const def of registry.resourcesIn(gv))
-    if (def.customResource)
-      Object.assign(schemas, customResourceDefinitions(def, def.customResource, false));
-  return v3Refs({
-    openapi: '3.0.0',
-    info: { title: 'Orch', version: 'v1.32.0-orch.0.1.0' },
-    paths,
-    components: { schemas },
-  }) as JsonObject;
-}
-
-/** A served representation: bytes, content type and the ETag (a hash of the bytes). */
-interface Rendered {
-  body: Buffer;
-  contentType: string;
-  hash: string;
-}
-
-function render(body: Buffer, contentType: string): Rendered {
-  return { body, contentType, hash: createHash('sha512').update(body).digest('hex').toUpperCase() };
-}
-
-interface Cache {
-  /** The registry's generation the documents were built at. */
-  generation: number;
-  v2Json: Rendered;
-  v2Protobuf: Rendered;
-  v3Root: Rendered;
-  v3: Map<string, Rendered>;
-}
-
-const caches = new WeakMap<ResourceRegistry, Cache>();
-
-/** Every document of a registry, generated on first use and reused until the registry changes. */
-function documentsFor(registry: ResourceRegistry): Cache {
-  const cached = caches.get(registry);
-  if (cached && cached.generation === registry.generation) return cached;
-  const generation = registry.generation;
-  const v2 = buildOpenApiV2(registry);
-  const v3 = new Map<string, Rendered>();
-  const rootPaths: JsonObject = {};
-  for (const gv of registry.groupVersions()) {
-    const key = pathPrefix(gv);
-    const doc = render(
-      Buffer.from(JSON.stringify(buildOpenApiV3(v2, gv, registry))),
-      'application/json'
-    );
-    v3.set(key, doc);
-    rootPaths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${doc.hash}` };
-  }
-  const cache: Cache = {
-    generation,
-    v2Json: render(Buffer.from(JSON.stringify(v2)), 'application/json'),
-    v2Protobuf: render(encodeOpenApiV2Protobuf(v2), protobufV2),
-    v3Root: render(Buffer.from(JSON.stringify({ paths: rootPaths })), 'application/json'),
-    v3,
-  };
-  caches.set(registry, cache);
-  return cache;
-}
-
-/** The documents openapi.ts serves for a registry (for tests and tools). */
-export function openApiDocuments(registry: ResourceRegistry): OpenApiDocuments {
-  const v2 = JSON.parse(documentsFor(registry).v2Json.body.toString('utf8')) as JsonObject;
-  const v3 = new Map<string, JsonObject>();
-  for (const [k, r] of documentsFor(registry).v3)
-    v3.set(k, JSON.parse(r.body.toString('utf8')) as JsonObject);
-  return { v2, v3 };
-}
-
-function send(req: HttpRequest, res: HttpResponse, doc: Rendered, cacheControl: string): void {
-  const etag = `"${doc.hash}"`;
-  res.setHeader('ETag', etag);
-  res.setHeader('Vary', 'Accept');
-  res.setHeader('Cache-Control', cacheControl);
-  const inm = req.headers['if-none-match'];
-  if (inm !== undefined && inm.split(',').some((t) => t.trim() === etag || t.trim() === '*')) {
-    res.statusCode = 304;
-    res.end();
-    return;
-  }
-  res.statusCode = 200;
-  res.setHeader('Content-Type', doc.contentType);
-  res.end(doc.body);
-}
-
-function writeStatus(res: HttpResponse, err: StatusError): void {
-  res.statusCode = err.code;
-  res.setHeader('Content-Type', 'application/json');
-  res.end(JSON.stringify(err.status));
-}
-
-/** The v2 representation for an Accept header: protobuf when asked for first, JSON otherwise. */
-function chooseV2(accept: string | undefined, cache: Cache): Rendered | undefined {
-  if (!accept) return cache.v2Json;
-  const entries = accept
-    .split(',')
-    .map((part, i) => {
-      const [type = '', ...params] = part.trim().split(';');
-      const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-      const quality = qParam ? Number(qParam.slice(2)) : 1;
-      return { type: type.trim().toLowerCase(), q: Number.isNaN(quality) ? 0 : quality, i };
-    })
-    .filter((e) => e.q > 0)
-    .sort((a, b) => b.q - a.q || a.i - b.i);
-  for (const e of entries) {
-    if (e.type === protobufV2 || e.type === protobufV2Deprecated) return cache.v2Protobuf;
-    if (e.type === 'application/json' || e.type === 'application/*' || e.type === '*/*')
-      return cache.v2Json;
-  }
-  return undefined;
-}
-
-/** Installs GET /openapi/v2, /openapi/v3 and /openapi/v3/{api/v1,apis/<group>/<version>}. */
-export function installOpenApi(app: PathMux, registry: ResourceRegistry): void {
-  app.get('/openapi/v2', (req, res) => {
-    const cache = documentsFor(registry);
-    const doc = chooseV2(req.headers.accept, cache);
-    if (doc) send(req, res, doc, 'no-cache, private');
-    else writeStatus(res, newNotAcceptable(['application/json', protobufV2]));
-  });
-
-  app.get('/openapi/v3', (req, res) =>
-    send(req, res, documentsFor(registry).v3Root, 'no-cache, private')
-  );
-
-  // Like k8s: a matching ?hash= is immutable; a stale one is redirected to the current document.
-  const serveGroupVersion = (req: HttpRequest, res: HttpResponse, key: string): void => {
-    const doc = documentsFor(registry).v3.get(key);
-    if (!doc) {
-      writeStatus(res, newPathNotFound());
-      return;
-    }
-    const hash = requestUrl(req).searchParams.get('hash') ?? undefined;
-    if (hash === undefined) {
-      send(req, res, doc, 'no-cache, private');
-    } else if (hash === doc.hash) {
-      send(req, res, doc, 'public, immutable');
-    } else {
-      res.writeHead(301, { Location: `/openapi/v3/${key}?hash=${doc.hash}` });
-      res.end();
-    }
-  };
-  app.get('/openapi/v3/api/:version', (req, res, p) =>
-    serveGroupVersion(req, res, `api/${p['version'] ?? ''}`)
-  );
-  app.get('/openapi/v3/apis/:group/:version', (req, res, p) =>
-    serveGroupVersion(req, res, `apis/${p['group'] ?? ''}/${p['version'] ?? ''}`)
-  );
 }
