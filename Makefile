@@ -37,9 +37,10 @@ test-e2e: build ## the end-to-end tier: e2e/ (kubectl, client-node, Python clien
 chaos: build ## the chaos test, longer: CHAOS_ROUNDS=3 rounds of kill -9 (CHAOS_SECONDS: at least that long)
 	CHAOS_ROUNDS=$${CHAOS_ROUNDS:-3} $(NODE) --test --test-concurrency=1 e2e/dist/chaos/chaos.test.js
 
-lint: build ## ESLint (type-aware) and Prettier's check over the whole tree; CI runs it before the tests
+lint: build ## ESLint (type-aware, folder layers included), Prettier's check, source files over 600 lines; CI runs it before the tests
 	npx eslint --max-warnings 0 .
 	npx prettier --check --log-level warn .
+	$(NODE) scripts/long-files.mjs
 
 format: deps ## rewrite the tree in Prettier's format and apply ESLint's automatic fixes
 	npx prettier --write --log-level warn .
