@@ -1,12 +1,12 @@
-// Source files over 600 lines must say why at their top: a first line `// Over 600 lines on
-// purpose: <why>`. Tests and generated code may be long. Run by `make lint`; exits 1 on a long
+// Source files over 600 lines must say why at their top: a line of their leading comment that
+// says `Over 600 lines ...` and why. Tests and generated code may be long. Run by `make lint`; exits 1 on a long
 // file without its reason. Split a file with a natural seam into files named after their main
 // export rather than writing a reason.
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 const maxLines = 600;
-const reason = /^\/\/ Over 600 lines on purpose: \S/;
+const reason = /^\/\/.*\bOver 600 lines\b.*\S/i;
 /** Long files another change is moving or splitting: reported, not refused, until they are. */
 const pending = new Set(['packages/apimachinery/src/schema-model/realistic-objects.ts']);
 
@@ -34,13 +34,19 @@ for (const ws of workspaces) {
   for (const file of sources(join(root, ws, 'src'))) {
     const text = readFileSync(file, 'utf8');
     const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
-    if (lines <= maxLines || reason.test(text)) continue;
+    if (lines <= maxLines) continue;
+    const lead = text.split('\n');
+    const end = lead.findIndex((l) => !l.startsWith('//'));
+    const leading = end < 0 ? lead : lead.slice(0, end);
+    if (leading.some((l) => reason.test(l))) continue;
     const name = relative(root, file);
     if (pending.has(name)) {
       console.log(`${name}: ${lines} lines (pending: being moved or split)`);
       continue;
     }
-    console.error(`${name}: ${lines} lines, and no "// Over 600 lines on purpose: ..." at its top`);
+    console.error(
+      `${name}: ${lines} lines, and no "Over 600 lines ..., why" in its leading comment`
+    );
     refused++;
   }
 }
