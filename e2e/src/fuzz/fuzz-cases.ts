@@ -69,6 +69,9 @@ export function fuzzTargets(): FuzzTarget[] {
     // its validation has its own table (gateway registry/apiextensions); the decoder fuzz
     // still covers it.
     if (def.group === 'apiextensions.orch.io') continue;
+    // The suite's gateway serves the GA versions and no beta or alpha one: the betas served
+    // here were all introduced after 1.22, so they are off without --runtime-config.
+    if (/(alpha|beta)\d+$/.test(def.version)) continue;
     if (!['create', 'update', 'patch'].every((v) => def.verbs.includes(v as never))) continue;
     const realistic = realisticObjects[`${formatApiVersion(def)}/${def.kind}`];
     if (!realistic) continue;

@@ -79,4 +79,11 @@ export const storageObjects: Record<string, Record<string, unknown>> = {
     capacity: '500Gi',
     maximumVolumeSize: '100Gi',
   },
+  'storage.orch.io/v1beta1/VolumeAttributesClass': {
+    apiVersion: 'storage.orch.io/v1beta1',
+    kind: 'VolumeAttributesClass',
+    metadata: meta('gold'),
+    driverName: 'csi.example.com',
+    parameters: { iops: '5000', throughput: '250' },
+  },
 };

@@ -33,7 +33,12 @@ interface Answer {
   json: () => any;
 }
 
-function call(method: string, path: string, body?: unknown): Promise<Answer> {
+function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {}
+): Promise<Answer> {
   const admin = suite.pki.file('admin');
   return new Promise((resolve, reject) => {
     const req = request(
@@ -44,7 +49,7 @@ function call(method: string, path: string, body?: unknown): Promise<Answer> {
         cert: readFileSync(admin.certFile),
         key: readFileSync(admin.keyFile),
         agent: false,
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -75,7 +80,7 @@ before(async () => {
     '--authorization-mode=AlwaysAllow',
     `--audit-log-path=${auditLog}`,
     '--feature-gates=ConsistentListFromCache=false',
-    '--runtime-config=events.orch.io/v1=false,v1/configmaps=false,authentication.orch.io/v1beta1',
+    '--runtime-config=events.orch.io/v1=false,v1/configmaps=false,authentication.orch.io/v1beta1,storage.orch.io/v1beta1',
   ]);
   gateway = (await startInBackground(
     new GatewayServer(await newGatewayConfig(options, createLogger('test-gateway')))
@@ -233,6 +238,74 @@ describe('SelfSubjectReview and a deprecated version', () => {
     });
     const secrets = events.find((e) => e.objectRef?.resource === 'secrets');
     assert.equal(secrets?.annotations, undefined);
+  });
+});
+
+describe('VolumeAttributesClass, storage.orch.io/v1beta1 (beta introduced 1.31)', () => {
+  const path = '/apis/storage.orch.io/v1beta1/volumeattributesclasses';
+  const vac = {
+    apiVersion: 'storage.orch.io/v1beta1',
+    kind: 'VolumeAttributesClass',
+    metadata: { name: `gold-${Date.now().toString(36)}` },
+    driverName: 'csi.example.com',
+    parameters: { iops: '5000' },
+  };
+
+  it('off by default: 404, and discovery of storage.orch.io lists only v1', async () => {
+    assert.equal((await suite.request(0, 'GET', path)).status, 404);
+    const group = await suite.request(0, 'GET', '/apis/storage.orch.io');
+    assert.deepEqual(
+      (group.body as { versions: { version: string }[] }).versions.map((v) => v.version),
+      ['v1']
+    );
+  });
+
+  it('turned on: discovered with its short name, created, printed, its fields immutable', async () => {
+    const discovery = (await call('GET', '/apis/storage.orch.io/v1beta1')).json();
+    assert.deepEqual(
+      discovery.resources.map((r: { name: string; shortNames?: string[] }) => [
+        r.name,
+        r.shortNames,
+      ]),
+      [['volumeattributesclasses', ['vac']]]
+    );
+    const created = await call('POST', path, vac);
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.headers['warning'], undefined);
+    const table = await call('GET', `${path}/${vac.metadata.name}`, undefined, {
+      accept: 'application/json;as=Table;v=v1;g=meta.k8s.io',
+    });
+    assert.deepEqual(
+      table.json().columnDefinitions.map((c: { name: string }) => c.name),
+      ['Name', 'DriverName', 'Age']
+    );
+    assert.deepEqual(table.json().rows[0].cells.slice(0, 2), [
+      vac.metadata.name,
+      'csi.example.com',
+    ]);
+    const changed = await call('PUT', `${path}/${vac.metadata.name}`, {
+      ...created.json(),
+      parameters: { iops: '1' },
+    });
+    assert.equal(changed.status, 422, changed.text);
+    assert.deepEqual(changed.json().details.causes, [
+      {
+        reason: 'FieldValueForbidden',
+        message: 'Forbidden: updates to parameters are forbidden.',
+        field: 'parameters',
+      },
+    ]);
+    const empty = await call('POST', path, {
+      ...vac,
+      metadata: { name: `${vac.metadata.name}-empty` },
+      parameters: {},
+    });
+    assert.equal(empty.status, 422, empty.text);
+    assert.equal(
+      empty.json().message,
+      `VolumeAttributesClass.storage.orch.io "${vac.metadata.name}-empty" is invalid: parameters: Required value: must contain at least one key/value pair`
+    );
+    assert.equal((await call('DELETE', `${path}/${vac.metadata.name}`)).status, 200);
   });
 });
 

@@ -1,5 +1,5 @@
 // storage.orch.io (upstream pkg/apis/storage): StorageClass, CSIDriver, CSINode, VolumeAttachment,
-// CSIStorageCapacity.
+// CSIStorageCapacity in v1; VolumeAttributesClass in v1beta1.
 import type { APIGroupDefinition } from '../types.js';
 import { storageTablePrinters } from './printers.js';
 import { storageGroup, storageResources } from './resources.js';

@@ -1,4 +1,6 @@
-// The resources of storage.orch.io, v1 (upstream pkg/registry/storage/*/storage).
+// The resources of storage.orch.io (upstream pkg/registry/storage/*/storage): v1, and
+// VolumeAttributesClass in v1beta1, the one kind upstream 1.32 serves there (introduced in 1.31: a
+// beta after 1.22, so off unless --runtime-config turns storage.orch.io/v1beta1 on).
 import type { ResourceDefinition } from '../../registry/resource-definition.js';
 import { resource } from '../types.js';
 
@@ -36,5 +38,12 @@ export const storageResources: readonly ResourceDefinition[] = [
     kind: 'CSIStorageCapacity',
     singular: 'csistoragecapacity',
     namespaced: true,
+  }),
+  resource(storageGroup, 'v1beta1', {
+    resource: 'volumeattributesclasses',
+    kind: 'VolumeAttributesClass',
+    singular: 'volumeattributesclass',
+    namespaced: false,
+    shortNames: ['vac'],
   }),
 ];

@@ -1,6 +1,7 @@
 // The Table of storage.orch.io's kinds, column for column and cell for cell as upstream's printers
 // print the realistic objects (k8s pkg/printers/internalversion/printers.go: printStorageClass,
-// printCSIDriver, printCSINode, printVolumeAttachment, printCSIStorageCapacity).
+// printCSIDriver, printCSINode, printVolumeAttachment, printCSIStorageCapacity,
+// printVolumeAttributesClass).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { realisticObjects } from '../../testdata/index.js';
@@ -45,6 +46,11 @@ const rows: [string, string[], unknown[]][] = [
     'storage.orch.io/v1/CSIStorageCapacity',
     ['Name', 'StorageClassName', 'Capacity', 'Age'],
     ['csisc-7x2kq', 'fast', '500Gi', '140m'],
+  ],
+  [
+    'storage.orch.io/v1beta1/VolumeAttributesClass',
+    ['Name', 'DriverName', 'Age'],
+    ['gold', 'csi.example.com', '140m'],
   ],
 ];
 

@@ -5,6 +5,7 @@ import { csiDriverStrategy } from './csidrivers/strategy.js';
 import { csiNodeStrategy } from './csinodes/strategy.js';
 import { csiStorageCapacityStrategy } from './csistoragecapacities/strategy.js';
 import { storageClassStrategy } from './storageclasses/strategy.js';
+import { volumeAttributesClassStrategy } from './volumeattributesclasses/strategy.js';
 import { volumeAttachmentStrategy } from './volumeattachments/strategy.js';
 
 export const storageProvider: RestStorageProvider = {
@@ -18,5 +19,6 @@ export const storageProvider: RestStorageProvider = {
       subresources: { status: (store) => new StatusRest(store) },
     },
     csistoragecapacities: { strategy: csiStorageCapacityStrategy },
+    volumeattributesclasses: { strategy: volumeAttributesClassStrategy },
   },
 };

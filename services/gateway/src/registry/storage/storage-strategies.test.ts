@@ -58,6 +58,12 @@ const scRows: [string, ApiObject, string[]][] = [
     ],
   ],
   [
+    'parameters: at most 512 keys (validateParameters, shared with VolumeAttributesClass)',
+    sc({ parameters: Object.fromEntries(Array.from({ length: 513 }, (_, i) => [`k${i}`, 'v'])) }),
+    ['parameters: FieldValueTooLong: may not be more than 512 bytes'],
+  ],
+  ['parameters: may be empty', sc({ parameters: {} }), []],
+  [
     'allowedTopologies: expressions with values',
     sc({ allowedTopologies: [{ matchLabelExpressions: [{ key: 'zone', values: [] }] }] }),
     ['allowedTopologies[0].matchLabelExpressions[0].values: FieldValueRequired'],

@@ -7,7 +7,6 @@ import {
   fieldInvalid,
   fieldNotSupported,
   fieldRequired,
-  fieldTooLong,
   newPath,
 } from '@orch/apimachinery/errors';
 import type { FieldError } from '@orch/apimachinery/errors';
@@ -17,30 +16,16 @@ import { defaultStrategy } from '../../strategy.js';
 import type { Strategy } from '../../strategy.js';
 import { list, obj, str } from '../../unstructured.js';
 import { immutable } from '../../validation.js';
+import { validateParameters, validateProvisioner } from '../validation.js';
 
-export const maxProvisionerParameterSize = 256 * 1024;
-export const maxProvisionerParameterLen = 512;
 const reclaimPolicies = ['Delete', 'Retain'];
 const bindingModes = ['Immediate', 'WaitForFirstConsumer'];
 
 /** ValidateStorageClass. */
 export function validateStorageClass(sc: ApiObject): FieldError[] {
   const errs: FieldError[] = [];
-  const provisioner = str(sc['provisioner']);
-  if (!provisioner) errs.push(fieldRequired(newPath('provisioner'), ''));
-  else {
-    if (provisioner.length > maxProvisionerParameterLen)
-      errs.push(fieldTooLong(newPath('provisioner'), maxProvisionerParameterLen));
-    for (const m of isQualifiedName(provisioner.toLowerCase()))
-      errs.push(fieldInvalid(newPath('provisioner'), provisioner, m));
-  }
-  let size = 0;
-  for (const [k, v] of Object.entries(obj(sc['parameters']))) {
-    if (k === '') errs.push(fieldInvalid(newPath('parameters'), k, 'field can not be empty.'));
-    size += k.length + str(v).length;
-  }
-  if (size > maxProvisionerParameterSize)
-    errs.push(fieldTooLong(newPath('parameters'), maxProvisionerParameterSize));
+  errs.push(...validateProvisioner(str(sc['provisioner']), newPath('provisioner')));
+  errs.push(...validateParameters(sc['parameters'], true, newPath('parameters')));
   const policy = sc['reclaimPolicy'];
   if (policy !== undefined && !reclaimPolicies.includes(String(policy)))
     errs.push(fieldNotSupported(newPath('reclaimPolicy'), policy, reclaimPolicies));
