@@ -3,6 +3,10 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { f } from './report.js';
+import type { CpuByProcess } from './report.js';
+
+export { orchUs } from './report.js';
+export type { CpuByProcess } from './report.js';
 
 /** A process to account for, by name. */
 export interface AccountedProcess {
@@ -27,25 +31,44 @@ export function rssKb(pid: number): number {
   return m ? Number(m[1]) : NaN;
 }
 
+/**
+ * Starts counting the CPU of the bench and every process; the function it returns gives the µs
+ * each spent per operation since, for `ops` operations.
+ */
+export function startCpuCount(
+  processes: readonly AccountedProcess[]
+): (ops: number) => CpuByProcess {
+  const who: AccountedProcess[] = [{ name: 'bench', pid: process.pid }, ...processes];
+  const before = who.map(({ pid }) => cpuSeconds(pid));
+  return (ops) =>
+    Object.fromEntries(
+      who.map(({ name, pid }, k) => [
+        name,
+        ((cpuSeconds(pid) - before[k]!) * 1e6) / Math.max(1, ops),
+      ])
+    );
+}
+
 /** Who used the CPU during fn: µs of CPU per operation for the bench and every process. */
 export async function cpuPerOp<T extends { ok: number }>(
   processes: readonly AccountedProcess[],
   fn: () => Promise<T>
-): Promise<{ result: T; perOp: string }> {
-  const who: AccountedProcess[] = [{ name: 'bench', pid: process.pid }, ...processes];
-  const before = who.map(({ pid }) => cpuSeconds(pid));
+): Promise<{ result: T; perOp: string; us: CpuByProcess }> {
+  const count = startCpuCount(processes);
   const result = await fn();
-  const ops = Math.max(1, result.ok);
-  const us = who.map(({ pid }, k) => ((cpuSeconds(pid) - before[k]!) * 1e6) / ops);
-  const total = us.reduce((a, b) => a + b, 0);
-  const per = who.map(({ name }, k) => `${name} ${f(us[k]!, 0)}`);
+  const us = count(result.ok);
+  return { result, perOp: describeCpu(us), us };
+}
+
+/** One line: each process's µs, the total, and the rate the machine's cores allow at that cost. */
+export function describeCpu(us: CpuByProcess): string {
+  const total = Object.values(us).reduce((a, b) => a + b, 0);
+  const per = Object.entries(us).map(([name, v]) => `${name} ${f(v, 0)}`);
   // Every process shares the machine's cores: this many operations per second is the most the
   // CPU allows at this cost, whatever the concurrency.
   const cores = availableParallelism();
-  return {
-    result,
-    perOp:
-      `${per.join(', ')}; all processes ${f(total, 0)} µs, ` +
-      `a ceiling of ${f((cores * 1e6) / total, 0)}/s on ${cores} cores`,
-  };
+  return (
+    `${per.join(', ')}; all processes ${f(total, 0)} µs, ` +
+    `a ceiling of ${f((cores * 1e6) / total, 0)}/s on ${cores} cores`
+  );
 }

@@ -2,7 +2,9 @@
 // (bench-suite.ts: etcd, NATS, one storage, the authorizer, two RBAC gateways and an
 // AlwaysAllow one), runs the steps (steps/, one file each) and prints each figure beside a raw
 // baseline taken in the same run (report.ts).
-// A benchmark, not a test: missed targets are printed as MISSED and the exit code stays 0.
+// A benchmark, not a test: missed targets are printed as MISSED and do not change the exit
+// code; a step that fails (an error, a refused request) makes it 1, as does a suite that cannot
+// start.
 //
 //   BENCH_ONLY=<step>,...        only these steps (names below)
 //   BENCH_CPU_PROF=<dir>         storage, admission and the gateways write CPU profiles (notes)
@@ -67,6 +69,7 @@ async function main(): Promise<void> {
         report.rows.push({ ...failed, target: '-', pass: false });
         const why = err instanceof Error ? (err.stack ?? err.message) : String(err);
         report.notes.push(`${step.name} failed: ${why}`);
+        report.failed = true;
       }
       suite.checkRunning();
     }
@@ -84,11 +87,11 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 main().then(
-  () => process.exit(0),
+  () => process.exit(report.failed ? 1 : 0),
   (err: unknown) => {
     suite?.launcher.killAll();
     report.print();
     console.error('bench aborted:', err);
-    process.exit(0);
+    process.exit(1);
   }
 );

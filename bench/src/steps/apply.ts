@@ -5,7 +5,8 @@
 // rate at the same concurrency (target: at most 1.5).
 import { request } from 'undici';
 import { cpuPerOp, cpuSeconds } from '../cpu.js';
-import { f } from '../report.js';
+import { cpuRow, f } from '../report.js';
+import type { CpuByProcess } from '../report.js';
 import { pct, runFor } from '../stats.js';
 import type { RunResult } from '../stats.js';
 import type { BenchStep } from '../step.js';
@@ -72,14 +73,14 @@ export const apply: BenchStep = {
     const measured = async (
       what: string,
       op: (i: number) => Promise<void>
-    ): Promise<{ run: RunResult; perOp: string; gwUs: number }> => {
+    ): Promise<{ run: RunResult; perOp: string; gwUs: number; us: CpuByProcess }> => {
       console.log(`[apply] ${what} (${inFlight} in flight over both gateways, 8 s)...`);
       const before = gatewayCpu();
-      const { result, perOp } = await cpuPerOp(processes, () => runFor(8000, inFlight, op));
+      const { result, perOp, us } = await cpuPerOp(processes, () => runFor(8000, inFlight, op));
       const gwUs = ((gatewayCpu() - before) * 1e6) / Math.max(1, result.ok);
       if (result.errors)
         notes.push(`${what}: ${result.errors} errors, first: ${result.firstError}`);
-      return { run: result, perOp, gwUs };
+      return { run: result, perOp, gwUs, us };
     };
     // Each operation sets replicas to a value the object does not have (1 or 2 by round).
     const round = (i: number) => 2 + (Math.floor(i / objects) % 2);
@@ -108,6 +109,10 @@ export const apply: BenchStep = {
       if (res.statusCode !== 200) throw new Error(`apply: ${res.statusCode} ${text.slice(0, 200)}`);
     });
     const rate = (r: RunResult) => r.ok / r.seconds;
+    ctx.report.cpu.push({ operation: 'update, raw etcd put', us: raw.us });
+    ctx.report.cpu.push({ operation: 'update (PUT Deployment)', us: update.us });
+    ctx.report.cpu.push({ operation: 'server-side apply (Deployment)', us: applied.us });
+    rows.push(cpuRow('CPU µs per update, orch processes', update.us, raw.us, 'etcd put', 3500));
     notes.push(
       `apply step, CPU µs per op: raw etcd put: ${raw.perOp}; update: ${update.perOp}; apply: ${applied.perOp}`
     );

@@ -17,13 +17,53 @@ async function benchRepresentations(ctx: BenchContext): Promise<void> {
   const gw = gws[0]!;
   const n = 500;
   await createNamespace(gw, ns);
+  // What the pod names must exist, as in a cluster: its service account, priority class and
+  // runtime class (the ServiceAccount, Priority and RuntimeClass admission plugins refuse a pod
+  // naming a missing one). The priority and overhead are the plugins' to fill in, not the
+  // client's.
+  const exists = [200, 201, 409];
+  await mustCall(
+    `${gw.url}/api/v1/namespaces/${ns}/serviceaccounts`,
+    'POST',
+    {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: realisticPod.spec.serviceAccountName },
+    },
+    exists
+  );
+  await mustCall(
+    `${gw.url}/apis/scheduling.orch.io/v1/priorityclasses`,
+    'POST',
+    {
+      apiVersion: 'scheduling.orch.io/v1',
+      kind: 'PriorityClass',
+      metadata: { name: realisticPod.spec.priorityClassName },
+      value: realisticPod.spec.priority,
+    },
+    exists
+  );
+  await mustCall(
+    `${gw.url}/apis/node.orch.io/v1/runtimeclasses`,
+    'POST',
+    {
+      apiVersion: 'node.orch.io/v1',
+      kind: 'RuntimeClass',
+      metadata: { name: realisticPod.spec.runtimeClassName },
+      handler: 'runsc',
+      overhead: { podFixed: realisticPod.spec.overhead },
+    },
+    exists
+  );
   console.log(`[4] representations: creating ${n} realistic pods...`);
-  const { metadata, status: _status, ...rest } = realisticPod;
+  const { metadata, status: _status, spec: realisticSpec, ...rest } = realisticPod;
+  const { priority: _priority, overhead: _overhead, ...spec } = realisticSpec;
   for (let i = 0; i < n; i += 25) {
     await Promise.all(
       Array.from({ length: 25 }, (_, j) =>
         mustCall(`${gw.url}/api/v1/namespaces/${ns}/pods`, 'POST', {
           ...rest,
+          spec,
           metadata: {
             name: `pod-${String(i + j).padStart(4, '0')}`,
             labels: metadata.labels,

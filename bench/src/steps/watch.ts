@@ -9,6 +9,7 @@ import { waitFor } from '@orch/testing';
 import { connect as natsConnect } from 'nats';
 import { natsFanOut } from '../baselines.js';
 import type { Gateway } from '../client.js';
+import { startCpuCount } from '../cpu.js';
 import { f } from '../report.js';
 import { pct } from '../stats.js';
 import type { BenchContext, BenchStep } from '../step.js';
@@ -113,6 +114,7 @@ async function benchWatch(ctx: BenchContext, via: 'gateway' | 'etcd'): Promise<v
   let failed = 0;
   let firstError: string | undefined;
   const inflight = new Set<Promise<void>>();
+  const countCpu = startCpuCount(ctx.processes);
   const t0 = performance.now();
   const t0Wall = wallClock();
   const total = rate * seconds;
@@ -152,6 +154,13 @@ async function benchWatch(ctx: BenchContext, via: 'gateway' | 'etcd'): Promise<v
   // Let the stragglers arrive.
   const deadline = performance.now() + 10_000;
   while (performance.now() < deadline && clients.minReceived() < sent) await sleep(50);
+  const perEvent = countCpu(sent);
+  const perDelivery = Object.fromEntries(
+    Object.entries(perEvent).map(([name, us]) => [name, us / urls.length])
+  );
+  const what = via === 'gateway' ? 'create and its event' : 'event (write straight to etcd)';
+  ctx.report.cpu.push({ operation: `watch: ${what}, ${urls.length} watchers`, us: perEvent });
+  ctx.report.cpu.push({ operation: `watch: ${what}, per watcher`, us: perDelivery });
   const result = await clients.stop();
   await tap.close();
   await etcdTap.cancel();
