@@ -51,8 +51,8 @@ export class StorageServer implements Runnable {
         new Publisher(etcd, nats, log, {
           progressIntervalMs: options.progressIntervalMs,
           knownSubjects: [...new Set(knownSubjects)],
-          onPublished: (_s, m) =>
-            published.inc({ type: m.type === 'PROGRESS' ? 'progress' : 'change' }),
+          onPublished: (_s, type) =>
+            published.inc({ type: type === 'PROGRESS' ? 'progress' : 'change' }),
         }),
         new Compactor(etcd, log, {
           retentionMs: options.compactionRetentionMs,

@@ -1,6 +1,7 @@
 export type { ChangeMessage, ChangeType, ProgressMessage, WatchMessage } from './watch-message.js';
 export {
   decodeWatchMessage,
+  encodeChangeMessage,
   encodeWatchMessage,
   progressRequestSubject,
   subjectForKey,

@@ -52,6 +52,28 @@ export function encodeWatchMessage(m: WatchMessage): Uint8Array {
   return Buffer.from(JSON.stringify(m));
 }
 
+const objectField = Buffer.from(',"object":');
+const prevObjectField = Buffer.from(',"prevObject":');
+const closingBrace = Buffer.from('}');
+
+/**
+ * The bytes of a ChangeMessage whose objects are given as the JSON storage holds (with
+ * resourceVersion set): the text encodeWatchMessage writes for the same message, built without
+ * parsing the objects and writing them again (the publisher forwards what etcd gave).
+ */
+export function encodeChangeMessage(
+  head: Omit<ChangeMessage, 'object' | 'prevObject'>,
+  object: Uint8Array,
+  prevObject?: Uint8Array
+): Buffer {
+  const { type, key, revision, prevRevision, epoch } = head;
+  const start = JSON.stringify({ type, key, revision, prevRevision, epoch });
+  const parts = [Buffer.from(start.slice(0, -1)), objectField, object];
+  if (prevObject) parts.push(prevObjectField, prevObject);
+  parts.push(closingBrace);
+  return Buffer.concat(parts);
+}
+
 export function decodeWatchMessage(data: Uint8Array): WatchMessage {
   return JSON.parse(
     Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8')

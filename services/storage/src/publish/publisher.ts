@@ -22,11 +22,12 @@ import type { Etcd3 } from 'etcd3';
 import type { NatsConnection } from 'nats';
 import type { Logger } from '@orch/component-base/logs';
 import {
+  encodeChangeMessage,
   encodeWatchMessage,
   progressRequestSubject,
   subjectForKey,
 } from '@orch/apimachinery/watch';
-import type { ChangeMessage, WatchMessage } from '@orch/apimachinery/watch';
+import type { WatchMessage } from '@orch/apimachinery/watch';
 import { toHistoryEvent } from '../etcd3/history.js';
 import { WatchCompactedError, openRawWatch } from '../etcd3/raw-watch.js';
 import type { RawWatch } from '../etcd3/raw-watch.js';
@@ -38,7 +39,7 @@ export interface PublisherOptions {
   progressIntervalMs: number;
   /** Subjects to announce progress on even before their first change (the known types). */
   knownSubjects: string[];
-  onPublished?: (subject: string, m: WatchMessage) => void;
+  onPublished?: (subject: string, type: WatchMessage['type']) => void;
 }
 
 export class Publisher {
@@ -113,17 +114,16 @@ export class Publisher {
           const subject = subjectForKey(key);
           const ev = subject ? toHistoryEvent(e) : undefined;
           if (!subject || !ev) continue;
-          const m: ChangeMessage = {
+          // The objects go out as etcd gave them (resourceVersion spliced in), not parsed.
+          const head = {
             type: ev.type,
             key,
             revision: ev.revision,
             prevRevision: this.#lastBySubject.get(subject) ?? 0,
             epoch: this.epoch,
-            object: JSON.parse(ev.object.toString('utf8')) as Record<string, unknown>,
           };
-          if (ev.prevObject)
-            m.prevObject = JSON.parse(ev.prevObject.toString('utf8')) as Record<string, unknown>;
-          this.#publish(subject, m);
+          this.#nats.publish(subject, encodeChangeMessage(head, ev.object, ev.prevObject));
+          this.#opts.onPublished?.(subject, ev.type);
           this.#lastBySubject.set(subject, ev.revision);
           this.#lastPublished = ev.revision;
         }
@@ -157,7 +157,7 @@ export class Publisher {
 
   #publish(subject: string, m: WatchMessage): void {
     this.#nats.publish(subject, encodeWatchMessage(m));
-    this.#opts.onPublished?.(subject, m);
+    this.#opts.onPublished?.(subject, m.type);
   }
 
   #publishProgress(revision: number): void {
