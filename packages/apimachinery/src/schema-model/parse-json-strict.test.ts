@@ -29,3 +29,15 @@ test('regression (fuzz): a duplicate key with dots or slashes is written [key], 
   const r = parseJsonStrict(`{"metadata":{"labels":${labels}},"b.c":1,"b.c":2}`);
   assert.deepEqual(r.duplicates, ['metadata.labels[example.com/a]', '[b.c]']);
 });
+
+test('keys spelled with escapes are the same key; escaped quotes and brackets in strings are text', () => {
+  const r = parseJsonStrict(
+    '{"a\\"{[":"x]}\\\\","b":[1,{"k":"\\"","\\u006b":2}],"a\\"{[":{"\\\\":1,"\\\\":2}}'
+  );
+  assert.deepEqual(r.duplicates, ['b[1].k', '[a"{[]', '[a"{[][\\]']);
+});
+
+test('an index counts the elements before it, whatever they hold', () => {
+  const r = parseJsonStrict('{"l":[[],{},"a,b",[1,2],{"x":1,"x":2}],"m":{}," ":{}," ":[]}');
+  assert.deepEqual(r.duplicates, ['l[4].x', '[ ]']);
+});
