@@ -229,6 +229,18 @@ export class Store implements StandardStorage {
   }
 
   /**
+   * A private copy of the object at `key` in the type's watch cache (started by a first update
+   * as by a first read), for an update's first attempt; undefined when the cache is not synced
+   * or does not hold it.
+   */
+  #cachedCopy(key: string): Record<string, unknown> | undefined {
+    const cacher = this.#cacher?.start();
+    if (!cacher?.cache.synced) return undefined;
+    const obj = cacher.cache.getByKey(key);
+    return obj ? structuredClone(obj) : undefined;
+  }
+
+  /**
    * A GET: from the watch cache when it serves the read's consistency (resourceVersion "0",
    * not older than, or consistent once the cache reached storage's current revision), otherwise
    * from storage. The object is the cache's: callers must not mutate it.
@@ -272,6 +284,13 @@ export class Store implements StandardStorage {
   /**
    * The guaranteed-update loop: read, compute, write with the read revision as precondition,
    * again on a lost race, unless the desired object pins a resourceVersion (then 409).
+   * The first attempt starts from a copy of the object in the type's watch cache when it holds
+   * it (upstream's cacher.GuaranteedUpdate hands it over as cachedExistingObject), without a
+   * storage read. The write is conditional on the copy's revision, so a stale copy is never
+   * written over a newer object: whatever fails on a copy (a lost race, a pinned resourceVersion
+   * the copy has not reached, an error of the update function, a validation) and a write that
+   * would change nothing are tried again from storage's current object, as upstream refreshes
+   * its state when it was not read from etcd. Dry runs always read storage.
    */
   async update(
     ctx: RestContext,
@@ -285,11 +304,14 @@ export class Store implements StandardStorage {
       for (const w of warnings) opts.warn?.(w);
       return result;
     };
+    let fromCacheFirst = !opts.dryRun;
     for (let attempt = 0; ; attempt++) {
       let current: ApiObject | undefined;
       let stored: ApiObject | undefined;
+      const cached = fromCacheFirst ? this.#cachedCopy(key) : undefined;
+      fromCacheFirst = false;
       try {
-        const read = await this.#read(await this.#storage.get(key, 'MOST_RECENT'));
+        const read = await this.#read(cached ?? (await this.#storage.get(key, 'MOST_RECENT')));
         ({ stored, served: current } = read);
       } catch (err) {
         if (!isNotFound(err)) throw err;
@@ -313,41 +335,49 @@ export class Store implements StandardStorage {
         const created = await this.create(ctx, desired, createOpts);
         return { object: created, created: true };
       }
-      const desired = await updateFn(structuredClone(current));
-      const pinned = desired.metadata.resourceVersion;
-      if (pinned && pinned !== current.metadata.resourceVersion) {
-        throw newConflict(
-          this.groupResource,
-          name,
-          'the object has been modified; please apply your changes to the latest version and try again'
-        );
-      }
-      let next: ApiObject;
-      let nextServed: ApiObject;
-      if (this.#strategyOnServed) {
-        nextServed = this.#beforeUpdate(desired, current);
-        next = await this.#toStorage(nextServed);
-      } else {
-        next = this.#beforeUpdate(await this.#toStorage(desired), stored);
-        nextServed = this.#storageGV ? await this.#outOne(next) : next;
-      }
-      for (const w of warningsForObjectMeta(next.metadata)) warnings.add(w);
-      await opts.updateValidation?.(nextServed, current);
-      const revision = Number(current.metadata.resourceVersion);
-      if (opts.dryRun) return warned({ object: nextServed, created: false });
-      // Semantic equality, whatever the order of keys (upstream's Semantic.DeepEqual): a write that
-      // changes nothing (its managedFields included) is not stored.
-      if (isDeepStrictEqual(next, stored)) return warned({ object: current, created: false });
+      let pinned: string | undefined;
+      let writing = false;
       try {
+        const desired = await updateFn(structuredClone(current));
+        pinned = desired.metadata.resourceVersion;
+        if (pinned && pinned !== current.metadata.resourceVersion) {
+          throw newConflict(
+            this.groupResource,
+            name,
+            'the object has been modified; please apply your changes to the latest version and try again'
+          );
+        }
+        let next: ApiObject;
+        let nextServed: ApiObject;
+        if (this.#strategyOnServed) {
+          nextServed = this.#beforeUpdate(desired, current);
+          next = await this.#toStorage(nextServed);
+        } else {
+          next = this.#beforeUpdate(await this.#toStorage(desired), stored);
+          nextServed = this.#storageGV ? await this.#outOne(next) : next;
+        }
+        for (const w of warningsForObjectMeta(next.metadata)) warnings.add(w);
+        await opts.updateValidation?.(nextServed, current);
+        const revision = Number(current.metadata.resourceVersion);
+        if (opts.dryRun) return warned({ object: nextServed, created: false });
+        // Semantic equality, whatever the order of keys (upstream's Semantic.DeepEqual): a write
+        // that changes nothing (its managedFields included) is not stored; said only of storage's
+        // current object, not of a cached copy.
+        if (isDeepStrictEqual(next, stored)) {
+          if (cached) continue;
+          return warned({ object: current, created: false });
+        }
+        writing = true;
         if (next.metadata.deletionTimestamp && this.#blockingFinalizers(next).length === 0) {
           // The last finalizer is gone: the object goes (k8s ShouldDeleteDuringUpdate).
           await this.#storage.delete(key, { revision });
           return warned({ object: nextServed, created: false });
         }
-        const stored = await this.#outOne(await this.#storage.update(key, next, { revision }));
-        return warned({ object: stored, created: false });
+        const written = await this.#outOne(await this.#storage.update(key, next, { revision }));
+        return warned({ object: written, created: false });
       } catch (err) {
-        if (isConflict(err) && !pinned && attempt < maxConflictRetries) continue;
+        if (cached) continue; // computed from a copy that may be stale: again from storage
+        if (writing && isConflict(err) && !pinned && attempt < maxConflictRetries) continue;
         throw err;
       }
     }
