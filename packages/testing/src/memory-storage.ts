@@ -21,17 +21,13 @@ import {
   newResourceExpired,
   newTooLargeResourceVersion,
 } from '@orch/apimachinery/errors';
-import { fieldValue, parseFieldSelector, parseLabelSelector } from '@orch/apimachinery/selectors';
-import type { FieldSelector, LabelSelector } from '@orch/apimachinery/selectors';
 import {
-  decodeContinue,
   decodeFromStorage,
-  encodeContinue,
   encodeForStorage,
   groupResourceOf,
+  pagedList,
   isTypePrefix,
   prefixEnd,
-  validatePrefix,
   withResourceVersion,
 } from '@orch/apimachinery/storage';
 import type {
@@ -121,74 +117,16 @@ export class MemoryStorage implements StorageInterface {
 
   /** The storage service's EtcdStore.list, over the versions kept here. */
   async listRaw(opts: ListOptions): Promise<ListResult> {
-    return wire(async () => {
-      validatePrefix(opts.prefix);
-      const labels = parseSelectorOr400(() =>
-        opts.labelSelector ? parseLabelSelector(opts.labelSelector) : undefined
-      );
-      const fields = parseSelectorOr400(() =>
-        opts.fieldSelector ? parseFieldSelector(opts.fieldSelector) : undefined
-      );
-      const filtered = (!!labels && !labels.empty()) || (!!fields && !fields.empty());
-      const end = prefixEnd(opts.prefix);
-      const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
-
-      let startKey = opts.prefix;
-      let revision = 0; // 0: read at the current revision
-      if (opts.continueToken) {
-        const token = decodeContinue(opts.continueToken, opts.prefix);
-        startKey = token.startKey;
-        revision = token.revision;
-      } else if (opts.consistency === 'EXACT') {
-        if (!opts.revision) throw newBadRequest('an exact list needs a resourceVersion');
-        await this.#waitForRevision(opts.revision);
-        revision = opts.revision;
-      } else if (opts.consistency === 'NOT_OLDER_THAN' && opts.revision) {
-        await this.#waitForRevision(opts.revision);
-      }
-
-      const items: Buffer[] = [];
-      let more = false;
-      let lastKey = '';
-      let remaining = -1;
-      for (;;) {
-        const pageSize =
-          limit === 0
-            ? 0
-            : filtered
-              ? Math.max(limit - items.length, Math.min(limit * 2, 1000))
-              : limit - items.length;
-        const at = revision;
-        this.#checkReadable(at, () =>
-          opts.continueToken
-            ? newResourceExpired(
-                'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.'
-              )
-            : newResourceExpired(`too old resource version: ${at}`)
-        );
-        const res = this.#range(startKey, end, pageSize, revision || this.#revision);
-        if (revision === 0) revision = this.#revision;
-        let i = 0;
-        for (const kv of res.kvs) {
-          i++;
-          lastKey = kv.key;
-          if (filtered && !matches(kv.value, labels, fields)) continue;
-          items.push(withResourceVersion(kv.value, kv.modRevision));
-          if (limit > 0 && items.length >= limit) break;
-        }
-        const unread = res.count - i;
-        more = unread > 0;
-        if (!filtered) remaining = unread;
-        if (!more || (limit > 0 && items.length >= limit) || limit === 0) break;
-        startKey = `${lastKey}\0`;
-      }
-      return {
-        items,
-        revision,
-        continueToken: more ? encodeContinue(revision, `${lastKey}\0`, opts.prefix) : '',
-        remainingItemCount: more && !filtered ? remaining : -1,
-      };
-    });
+    return wire(() =>
+      pagedList(opts, {
+        range: async (start, end, limit, revision, _serializable, expired) => {
+          const at = revision || this.#revision;
+          this.#checkReadable(at, expired);
+          return { ...this.#range(start, end, limit, at), revision: at };
+        },
+        waitForRevision: (revision) => this.#waitForRevision(revision),
+      })
+    );
   }
 
   async create(key: string, object: Json): Promise<Json> {
@@ -406,27 +344,4 @@ async function wire<T>(call: () => Promise<T>): Promise<T> {
       throw new StatusError(JSON.parse(JSON.stringify(err.status)) as StatusError['status']);
     throw newInternalError(err);
   }
-}
-
-function parseSelectorOr400<T>(parse: () => T): T {
-  try {
-    return parse();
-  } catch (err) {
-    throw newBadRequest(
-      `unable to parse requirement: ${err instanceof Error ? err.message : String(err)}`
-    );
-  }
-}
-
-function matches(
-  value: Buffer,
-  labels: LabelSelector | undefined,
-  fields: FieldSelector | undefined
-): boolean {
-  const obj = JSON.parse(value.toString('utf8')) as {
-    metadata?: { labels?: Record<string, string> };
-  };
-  if (labels && !labels.matches(obj.metadata?.labels)) return false;
-  if (fields && !fields.matches((f) => fieldValue(obj, f))) return false;
-  return true;
 }

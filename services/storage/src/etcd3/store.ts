@@ -4,15 +4,11 @@
 import type { Etcd3, IKeyValue, IRangeRequest } from 'etcd3';
 import {
   newAlreadyExists,
-  newBadRequest,
   newConflict,
   newNotFound,
   newRequestEntityTooLarge,
-  newResourceExpired,
   newTooLargeResourceVersion,
 } from '@orch/apimachinery/errors';
-import { fieldValue, parseFieldSelector, parseLabelSelector } from '@orch/apimachinery/selectors';
-import type { FieldSelector, LabelSelector } from '@orch/apimachinery/selectors';
 import type {
   Consistency,
   ListOptions,
@@ -20,13 +16,10 @@ import type {
   Preconditions,
 } from '@orch/apimachinery/storage';
 import {
-  decodeContinue,
   decodeFromStorage,
-  encodeContinue,
   encodeForStorage,
   groupResourceOf,
-  prefixEnd,
-  validatePrefix,
+  pagedList,
   withResourceVersion,
 } from '@orch/apimachinery/storage';
 import { interpretEtcdError } from './errors.js';
@@ -107,83 +100,31 @@ export class EtcdStore {
   }
 
   async list(opts: ListOptions): Promise<ListResult> {
-    validatePrefix(opts.prefix);
-    const labels = parseSelectorOr400(() =>
-      opts.labelSelector ? parseLabelSelector(opts.labelSelector) : undefined
-    );
-    const fields = parseSelectorOr400(() =>
-      opts.fieldSelector ? parseFieldSelector(opts.fieldSelector) : undefined
-    );
-    const filtered = (!!labels && !labels.empty()) || (!!fields && !fields.empty());
-    const end = Buffer.from(prefixEnd(opts.prefix));
-    const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
-
-    let startKey = opts.prefix;
-    let revision = 0; // 0: read at the current revision
-    let serializable = false;
-    if (opts.continueToken) {
-      const token = decodeContinue(opts.continueToken, opts.prefix);
-      startKey = token.startKey;
-      revision = token.revision;
-    } else if (opts.consistency === 'EXACT') {
-      if (!opts.revision) throw newBadRequest('an exact list needs a resourceVersion');
-      await this.waitForRevision(opts.revision);
-      revision = opts.revision;
-    } else if (opts.consistency === 'NOT_OLDER_THAN' && opts.revision) {
-      await this.waitForRevision(opts.revision);
-    } else if (opts.consistency === 'ANY') {
-      serializable = true;
-    }
-
-    const items: Buffer[] = [];
-    let more = false;
-    let lastKey = '';
-    let remaining = -1;
-    for (;;) {
-      const pageSize =
-        limit === 0
-          ? 0
-          : filtered
-            ? Math.max(limit - items.length, Math.min(limit * 2, 1000))
-            : limit - items.length;
-      const req: IRangeRequest = { key: Buffer.from(startKey), range_end: end };
-      if (pageSize > 0) req.limit = pageSize;
-      if (revision > 0) req.revision = revision;
-      if (serializable) req.serializable = true;
-      let res;
-      try {
-        res = await this.#etcd.kv.range(req);
-      } catch (err) {
-        if (err instanceof Error && /compacted/.test(err.message)) {
-          throw opts.continueToken
-            ? newResourceExpired(
-                'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.'
-              )
-            : newResourceExpired(`too old resource version: ${revision}`);
+    return pagedList(opts, {
+      range: async (start, end, limit, revision, serializable, expired) => {
+        const req: IRangeRequest = { key: Buffer.from(start), range_end: Buffer.from(end) };
+        if (limit > 0) req.limit = limit;
+        if (revision > 0) req.revision = revision;
+        if (serializable) req.serializable = true;
+        let res;
+        try {
+          res = await this.#etcd.kv.range(req);
+        } catch (err) {
+          if (err instanceof Error && /compacted/.test(err.message)) throw expired();
+          throw interpretEtcdError(err, 'list');
         }
-        throw interpretEtcdError(err, 'list');
-      }
-      if (revision === 0) revision = Number(res.header.revision);
-      let i = 0;
-      for (const kv of res.kvs) {
-        i++;
-        lastKey = kv.key.toString('latin1');
-        if (filtered && !matches(kv, labels, fields)) continue;
-        items.push(withResourceVersion(kv.value, kv.mod_revision));
-        if (limit > 0 && items.length >= limit) break;
-      }
-      const unread = Number(res.count) - i;
-      more = unread > 0;
-      if (!filtered) remaining = unread;
-      if (!more || (limit > 0 && items.length >= limit) || limit === 0) break;
-      startKey = `${lastKey}\0`;
-    }
-    return {
-      items,
-      revision,
-      continueToken: more ? encodeContinue(revision, `${lastKey}\0`, opts.prefix) : '',
-      remainingItemCount: more && !filtered ? remaining : -1,
-    };
+        return {
+          kvs: res.kvs.map((kv) => ({
+            key: kv.key.toString('latin1'),
+            value: kv.value,
+            modRevision: kv.mod_revision,
+          })),
+          count: Number(res.count),
+          revision: Number(res.header.revision),
+        };
+      },
+      waitForRevision: (revision) => this.waitForRevision(revision),
+    });
   }
 
   async create(key: string, object: Uint8Array): Promise<Buffer> {
@@ -287,27 +228,4 @@ export class EtcdStore {
       (await this.#etcd.kv.range({ key: Buffer.from(key), count_only: true })).count !== '0';
     return exists ? newConflict(gr, gr.name, conflictMessage) : newNotFound(gr, gr.name);
   }
-}
-
-function parseSelectorOr400<T>(parse: () => T): T {
-  try {
-    return parse();
-  } catch (err) {
-    throw newBadRequest(
-      `unable to parse requirement: ${err instanceof Error ? err.message : String(err)}`
-    );
-  }
-}
-
-function matches(
-  kv: IKeyValue,
-  labels: LabelSelector | undefined,
-  fields: FieldSelector | undefined
-): boolean {
-  const obj = JSON.parse(kv.value.toString('utf8')) as {
-    metadata?: { labels?: Record<string, string> };
-  };
-  if (labels && !labels.matches(obj.metadata?.labels)) return false;
-  if (fields && !fields.matches((f) => fieldValue(obj, f))) return false;
-  return true;
 }
