@@ -30,3 +30,5 @@ export type {
 } from './interfaces.js';
 export type { RegisterOptions } from './registry.js';
 export { Plugins } from './registry.js';
+export type { PluginScope } from './plugin-scope.js';
+export { mayActOn, scopeResource, servicePluginScopes } from './plugin-scope.js';

@@ -8,6 +8,7 @@ import type { handleUnaryCall, sendUnaryData, ServerUnaryCall } from '@grpc/grpc
 import { Histogram } from 'prom-client';
 import type { Registry } from 'prom-client';
 import { withStability } from '@orch/component-base/metrics';
+import { mayActOn } from '@orch/apimachinery/admission';
 import type {
   AdmissionHandlers,
   AdmitRequest__Output,
@@ -127,14 +128,15 @@ export async function runPlugins(
 
 /**
  * No plugin of the call can act on the request in the validating phase: none validates this
- * operation, or each that does says it cannot for this resource and operation.
+ * operation, or each that does has the resource out of its scope (servicePluginScopes) or says
+ * it cannot for this resource and operation.
  */
 export async function validatingPhaseIdle(
   plugins: readonly ServicePlugin[],
   req: AdmissionRequest
 ): Promise<boolean> {
   for (const p of plugins) {
-    if (!p.validate || !p.handles(req.operation)) continue;
+    if (!p.validate || !p.handles(req.operation) || !mayActOn(p.name, req.resource)) continue;
     if (!p.mayValidate || (await p.mayValidate(req))) return false;
   }
   return true;
