@@ -129,7 +129,12 @@ export class GatewayServer implements Runnable {
         options.admissionPlugins,
         config.admission
           ? (names) =>
-              servicePlugins(names, config.admission!.client, log.child({ component: 'admission' }))
+              servicePlugins(
+                names,
+                config.admission!.client,
+                log.child({ component: 'admission' }),
+                metrics.admissionServiceCalls
+              )
           : undefined,
         (names) => certificatePlugins(names, config.certificates?.client)
       ),

@@ -43,6 +43,12 @@ export class GatewayMetrics {
     help: 'Gaps in the NATS change stream repaired from storage history.',
     registers: [this.registry],
   });
+  readonly admissionServiceCalls = new Counter({
+    name: 'orch_gateway_admission_service_calls_total',
+    help: 'Admit calls to the admission service by phase, made or skipped (no plugin of the call can act on the resource).',
+    labelNames: ['phase', 'result'] as const,
+    registers: [this.registry],
+  });
   readonly authorizationCache = new Counter({
     name: 'orch_gateway_authorization_cache_total',
     help: 'Authorization decisions answered from the gateway cache (hit) or by the authorizer service (miss).',

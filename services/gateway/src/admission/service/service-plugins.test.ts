@@ -1,6 +1,7 @@
 // The service plugins through the gateway, in a real suite (the admission service a process of
 // its own, mutual TLS): gateway 1 runs AlwaysPullImages, gateway 2 AlwaysDeny, gateway 0 the
-// default set. Last, the admission service stopped: writes fail closed and store nothing.
+// default set, gateway 3 the default set without the plugins whose scope is dynamic (webhooks,
+// policies, quota). Last, the admission service stopped: writes fail closed and store nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startSuite } from '@orch/testing';
@@ -10,6 +11,7 @@ let suite: Suite;
 const ns = 'admission-service';
 const pullImages = 1;
 const deny = 2;
+const staticOnly = 3;
 
 interface Container {
   name: string;
@@ -45,6 +47,11 @@ before(async () => {
       {},
       { args: ['--enable-admission-plugins=AlwaysPullImages'] },
       { args: ['--enable-admission-plugins=AlwaysDeny'] },
+      {
+        args: [
+          '--disable-admission-plugins=MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota',
+        ],
+      },
     ],
   });
   const created = await suite.request(0, 'POST', '/api/v1/namespaces', {
@@ -146,6 +153,60 @@ describe('AlwaysPullImages (admission service)', () => {
     const r = await suite.request(0, 'POST', `/api/v1/namespaces/${ns}/pods`, pod('p-plain'));
     assert.equal(r.status, 201, r.text);
     assert.deepEqual(policies(r), ['IfNotPresent', 'IfNotPresent', 'IfNotPresent']);
+  });
+});
+
+/** orch_gateway_admission_service_calls_total of a gateway, by `phase/result`. */
+async function calls(gateway: number): Promise<Record<string, number>> {
+  const r = await suite.request(gateway, 'GET', '/metrics', undefined, { Accept: 'text/plain' });
+  assert.equal(r.status, 200, r.text);
+  const out: Record<string, number> = {};
+  const line =
+    /^orch_gateway_admission_service_calls_total\{phase="(\w+)",result="(\w+)"\} (\d+)$/gm;
+  for (const m of r.text.matchAll(line)) out[`${m[1]}/${m[2]}`] = Number(m[3]);
+  return out;
+}
+const delta = (a: Record<string, number>, b: Record<string, number>, k: string): number =>
+  (b[k] ?? 0) - (a[k] ?? 0);
+
+describe('admission calls no plugin can act on', () => {
+  it('a ConfigMap skips both calls when every plugin of the run has a static scope', async () => {
+    const before = await calls(staticOnly);
+    const r = await suite.request(
+      staticOnly,
+      'POST',
+      `/api/v1/namespaces/${ns}/configmaps`,
+      cm('c-skip')
+    );
+    assert.equal(r.status, 201, r.text);
+    const after = await calls(staticOnly);
+    assert.equal(delta(before, after, 'mutating/skipped'), 1);
+    assert.equal(delta(before, after, 'validating/skipped'), 1);
+    assert.equal(delta(before, after, 'mutating/made'), 0);
+    assert.equal(delta(before, after, 'validating/made'), 0);
+  });
+
+  it('a pod on the same gateway still goes through the service (its plugins mutate it)', async () => {
+    const before = await calls(staticOnly);
+    const r = await suite.request(staticOnly, 'POST', `/api/v1/namespaces/${ns}/pods`, pod('p-s'));
+    assert.equal(r.status, 201, r.text);
+    const after = await calls(staticOnly);
+    assert.equal(delta(before, after, 'mutating/made'), 1);
+    // DefaultTolerationSeconds ran in the service.
+    const tolerations = (r.body as { spec: { tolerations?: { key: string }[] } }).spec.tolerations;
+    assert.ok(
+      tolerations?.some((t) => t.key === 'node.orch.io/not-ready'),
+      r.text
+    );
+  });
+
+  it('with webhooks, policies and quota enabled (the default set), a ConfigMap is admitted by a call', async () => {
+    const before = await calls(0);
+    const r = await suite.request(0, 'POST', `/api/v1/namespaces/${ns}/configmaps`, cm('c-call'));
+    assert.equal(r.status, 201, r.text);
+    const after = await calls(0);
+    assert.equal(delta(before, after, 'mutating/made'), 1);
+    assert.equal(delta(before, after, 'mutating/skipped'), 0);
   });
 });
 

@@ -7,10 +7,15 @@
 //
 // The mutating reply says when no plugin of the run can act on the request in the validating
 // phase (by resource and operation); the validating call for that object is then left out.
+// When the scope of every plugin of the run (`@orch/apimachinery/admission` servicePluginScopes,
+// which a test holds to the plugins' code) rules the resource out, neither call is made: a
+// webhook, policy or quota plugin in the run always keeps the calls (only the service watches
+// their configurations).
 //
 // Fail closed: if the service cannot be reached or fails, the write fails with a 503
 // (unavailable) or 500 (any other failure) Status saying admission could not run; it never
 // goes on without admission.
+import { mayActOn } from '@orch/apimachinery/admission';
 import { StatusError, newInternalError, newServiceUnavailable } from '@orch/apimachinery/errors';
 import type { AdmissionCallRequest, AdmitCall, AdmitResult } from '@orch/apimachinery/grpc';
 import type { Logger } from '@orch/component-base/logs';
@@ -20,6 +25,11 @@ import type { AdmissionAttributes, AdmissionPlugin } from '../interfaces.js';
 /** What the member needs of a client (AdmissionClient satisfies it). */
 export interface AdmissionCaller {
   admit(call: AdmitCall): Promise<AdmitResult>;
+}
+
+/** Counts the calls made and skipped (the gateway's orch_gateway_admission_service_calls_total). */
+export interface CallCounter {
+  inc(labels: { phase: 'mutating' | 'validating'; result: 'made' | 'skipped' }): void;
 }
 
 /**
@@ -56,11 +66,28 @@ function couldNotRun(err: unknown, names: readonly string[]): StatusError {
 export function servicePlugins(
   names: readonly ServicePluginName[],
   client: AdmissionCaller,
-  log: Logger
+  log: Logger,
+  calls?: CallCounter
 ): AdmissionPlugin {
   /** Objects whose validating phase the service said is idle (the same object reaches both). */
   const validatingIdle = new WeakSet<object>();
+  /** Could any plugin of the run act on a write of this resource? (Memoized per resource.) */
+  const inScope = new Map<string, boolean>();
+  const mayAct = (a: AdmissionAttributes): boolean => {
+    const key = `${a.resource.group}/${a.resource.resource}`;
+    let v = inScope.get(key);
+    if (v === undefined) {
+      v = names.some((n) => mayActOn(n, a.resource));
+      inScope.set(key, v);
+    }
+    return v;
+  };
+  const skip = (phase: 'mutating' | 'validating'): Promise<void> => {
+    calls?.inc({ phase, result: 'skipped' });
+    return Promise.resolve();
+  };
   const call = async (phase: 'mutating' | 'validating', a: AdmissionAttributes): Promise<void> => {
+    calls?.inc({ phase, result: 'made' });
     let result: AdmitResult;
     try {
       result = await client.admit({ phase, plugins: [...names], request: requestOf(a) });
@@ -94,8 +121,10 @@ export function servicePlugins(
   return {
     name: `service(${names.join(',')})`,
     handles: () => true,
-    admit: (a) => call('mutating', a),
+    admit: (a) => (mayAct(a) ? call('mutating', a) : skip('mutating')),
     validate: (a) =>
-      a.object && validatingIdle.has(a.object) ? Promise.resolve() : call('validating', a),
+      !mayAct(a) || (a.object && validatingIdle.has(a.object))
+        ? skip('validating')
+        : call('validating', a),
   };
 }
