@@ -1,7 +1,8 @@
 // Warnings and denials of a service plugin through the gateway, end to end: an admission
 // service built in-process with a plugin of this test's own (implementing the service's plugin
-// interface, registered under ImagePolicyWebhook's name since a service plugin must carry one
-// of the known names) that warns, and denies with a custom code when the object asks for it; a
+// interface, registered under NodeRestriction's name since a service plugin must carry one of
+// the known names, and one whose declared scope is every resource: the gateway skips the call
+// for a resource no enabled plugin can act on) that warns, and denies with a custom code when the object asks for it; a
 // gateway pointing at it. The warnings reach the client as `Warning: 299` headers within the
 // limits of the one recorder; a denial carries the plugin's Status and its warnings; a change
 // made by the plugin is in place before the strategy validates. A gateway enabling a plugin the
@@ -51,8 +52,8 @@ before(async () => {
   const server = new AdmissionServer(
     await newAdmissionConfig(options, log, {
       factories: {
-        ImagePolicyWebhook: () => ({
-          name: 'ImagePolicyWebhook',
+        NodeRestriction: () => ({
+          name: 'NodeRestriction',
           handles: (op) => op === 'CREATE',
           async admit(req, ctx) {
             const data = (req.object as { data?: Record<string, string> }).data ?? {};
@@ -78,8 +79,6 @@ before(async () => {
           },
         }),
       },
-      // The test plugin stands in for ImagePolicyWebhook, which is built only when configured.
-      pluginConfigs: new Map([['ImagePolicyWebhook', {}]]),
     })
   );
   admission = await startInBackground(server);
@@ -88,7 +87,7 @@ before(async () => {
     ...suiteGatewayArgs(suite),
     '--authorization-mode=AlwaysAllow',
     `--admission-servers=127.0.0.1:${admission.port}`,
-    '--enable-admission-plugins=ImagePolicyWebhook',
+    '--enable-admission-plugins=NodeRestriction',
     ...onlyTheTestPlugin,
   ]);
   gateway = await startInBackground(
@@ -208,7 +207,7 @@ test('a gateway enabling a plugin the admission service does not serve refuses t
     ...suiteGatewayArgs(suite),
     '--authorization-mode=AlwaysAllow',
     `--admission-servers=127.0.0.1:${admission.port}`,
-    '--enable-admission-plugins=ImagePolicyWebhook,AlwaysDeny',
+    '--enable-admission-plugins=NodeRestriction,AlwaysDeny',
     ...onlyTheTestPlugin,
   ]);
   const server = new GatewayServer(
@@ -223,7 +222,7 @@ test('a gateway enabling a plugin the admission service does not serve refuses t
       (err: Error) =>
         err.name === 'ServedPluginsMismatchError' &&
         err.message ===
-          'admission plugins do not match the admission service (--admission-servers): it does not serve the enabled plugins AlwaysDeny (it serves: ImagePolicyWebhook)'
+          'admission plugins do not match the admission service (--admission-servers): it does not serve the enabled plugins AlwaysDeny (it serves: NodeRestriction)'
     );
   } finally {
     clearTimeout(timer);
