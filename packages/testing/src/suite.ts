@@ -386,6 +386,10 @@ function adminRequest(
   headers: Record<string, string>
 ): Promise<SuiteResponse> {
   return new Promise((resolve, reject) => {
+    // A server may answer before it has read the whole body (413 on the announced length) and
+    // close the connection: the rest of the upload then fails (EPIPE, ECONNRESET), and the
+    // answer already received is the one to report.
+    let answered = false;
     const payload =
       body === undefined
         ? undefined
@@ -404,8 +408,13 @@ function adminRequest(
         },
       },
       (res) => {
+        answered = true;
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('close', () => {
+          if (!res.complete) reject(new Error(`${method} ${url.href}: the answer was cut short`));
+        });
         res.on('end', () => {
           const raw = Buffer.concat(chunks);
           const text = raw.toString('utf8');
@@ -419,7 +428,9 @@ function adminRequest(
         });
       }
     );
-    req.on('error', reject);
+    req.on('error', (err) => {
+      if (!answered) reject(err);
+    });
     req.end(payload);
   });
 }
