@@ -1,11 +1,13 @@
 // The limits that keep the gateway up under hostile input, each refused with upstream's code:
 // the request body size (--max-request-body-bytes, 413), the decoding depth (400), YAML alias
-// expansion (400), JSON patch operations (413) and the bytes JSON patch copies (422).
+// expansion (400), JSON patch operations (413) and the bytes JSON patch copies (422). A gateway
+// of its own with that flag, on the shared suite's backends.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSuite } from '@orch/testing';
+import { sharedSuite, startGateway } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 
+let shared: Suite | undefined;
 let suite: Suite;
 const ns = 'limits';
 const cms = `/api/v1/namespaces/${ns}/configmaps`;
@@ -21,7 +23,8 @@ const status = (b: unknown): StatusBody => b as StatusBody;
 const tooDeep = 'the request body is nested too deeply: exceeded max depth of 256';
 
 before(async () => {
-  suite = await startSuite({ gatewayArgs: [`--max-request-body-bytes=${maxBody}`] });
+  shared = await sharedSuite();
+  suite = await startGateway(shared, { args: [`--max-request-body-bytes=${maxBody}`] });
   const body = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } };
   assert.equal((await suite.request(0, 'POST', '/api/v1/namespaces', body)).status, 201);
   const cm = { metadata: { name: 'base' }, data: { a: 'b' } };
@@ -29,7 +32,8 @@ before(async () => {
 });
 
 after(async () => {
-  await suite.stop();
+  await suite?.stop();
+  await shared?.stop();
 });
 
 /** A ConfigMap of exactly `size` bytes of JSON. */
