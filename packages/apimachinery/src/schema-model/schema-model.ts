@@ -3,7 +3,9 @@
 // int-or-string, quantity, time...). Field validation, the binary codec, tables and OpenAPI
 // are derived from it; custom resource schemas will compile into the same shapes later.
 import protobuf from 'protobufjs';
-import { apiDescriptor } from '@orch/proto';
+// The descriptor alone: the package's index also loads the gRPC services, which the model does
+// not need (every process and test that builds a model would pay for them).
+import { apiDescriptor } from '@orch/proto/api-descriptor';
 import type { GroupVersionKind } from '../schema/index.js';
 
 /** How a message appears in JSON when it is not a plain object. */
