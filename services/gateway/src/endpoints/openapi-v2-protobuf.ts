@@ -12,6 +12,34 @@ import { stringify as toYaml } from 'yaml';
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
+/** The YAML texts of values already encoded, keyed by their JSON text. */
+const yamlTexts = new Map<string, string>();
+
+/**
+ * The YAML text of a value, as `yaml` writes it, remembered by the value's JSON text: a few
+ * values (the actions, the group-version-kind of each path's operations) recur on every path,
+ * and `yaml` is slow at building its document each time. A value whose JSON text does not say
+ * it exactly (-0, a number that is not finite) is not remembered.
+ */
+function yamlOf(value: Json): string {
+  let exact = true;
+  const key = JSON.stringify(value, (_k, v: unknown) => {
+    if (typeof v === 'number' && (Object.is(v, -0) || !Number.isFinite(v))) exact = false;
+    return v;
+  });
+  if (!exact) return toYaml(value);
+  let text = yamlTexts.get(key);
+  if (text === undefined) {
+    text = toYaml(value);
+    if (yamlTexts.size >= 10_000) yamlTexts.clear();
+    yamlTexts.set(key, text);
+  }
+  return text;
+}
+
+/** The one-byte varints (most tags and lengths), shared: chunks are only read, by concat. */
+const oneByte = Array.from({ length: 128 }, (_, i) => Buffer.from([i]));
+
 /** A protobuf message under construction: fields appended in call order. */
 class Message {
   readonly #chunks: Buffer[] = [];
@@ -21,6 +49,10 @@ class Message {
   }
 
   #varint(n: number): void {
+    if (n < 128) {
+      this.#chunks.push(oneByte[n]!);
+      return;
+    }
     const bytes: number[] = [];
     let v = n;
     while (v > 127) {
@@ -117,7 +149,7 @@ function vendorExtensions(o: JsonObject): Message[] {
   return Object.entries(o)
     .filter(([k]) => k.startsWith('x-'))
     .map(([name, value]) =>
-      new Message().string(1, name).message(2, new Message().string(2, toYaml(value)))
+      new Message().string(1, name).message(2, new Message().string(2, yamlOf(value)))
     );
 }
 
@@ -162,7 +194,7 @@ function schema(value: Json | undefined, where: string): Message {
     .string(2, str(s['format']))
     .string(3, str(s['title']))
     .string(4, str(s['description']));
-  if (s['default'] !== undefined) m.message(5, new Message().string(2, toYaml(s['default'])));
+  if (s['default'] !== undefined) m.message(5, new Message().string(2, yamlOf(s['default'])));
   m.double(6, s['multipleOf'])
     .double(7, s['maximum'])
     .bool(8, s['exclusiveMaximum'] === true)
@@ -181,7 +213,7 @@ function schema(value: Json | undefined, where: string): Message {
   if (Array.isArray(enumValues))
     m.messages(
       20,
-      enumValues.map((v) => new Message().string(2, toYaml(v)))
+      enumValues.map((v) => new Message().string(2, yamlOf(v)))
     );
   const additional = s['additionalProperties'];
   if (typeof additional === 'boolean') m.message(21, new Message().bool(2, additional));
@@ -209,7 +241,7 @@ function schema(value: Json | undefined, where: string): Message {
     const d = obj(docs, `${where}.externalDocs`);
     m.message(29, new Message().string(1, str(d['description'])).string(2, str(d['url'])));
   }
-  if (s['example'] !== undefined) m.message(30, new Message().string(2, toYaml(s['example'])));
+  if (s['example'] !== undefined) m.message(30, new Message().string(2, yamlOf(s['example'])));
   return m.messages(31, vendorExtensions(s));
 }
 
