@@ -11,8 +11,8 @@ import type { Server } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { StorageClient } from '@orch/apimachinery/grpc';
 import { clientCredentials } from '@orch/component-base/grpc-server';
-import { throwawayPki } from '@orch/testing';
-import type { ThrowawayPki } from '@orch/testing';
+import { throwawayPki } from '@orch/testing/throwaway-pki';
+import type { ThrowawayPki } from '@orch/testing/throwaway-pki';
 
 let pki: ThrowawayPki;
 let server: Server;

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { admissionPlugins } from '@orch/apimachinery/admission';
-import { markdownSection, readRepoFile } from '@orch/testing';
+import { markdownSection, readRepoFile } from '@orch/testing/docs';
 
 const processes = {
   gateway: 'gateway',

@@ -7,8 +7,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CustomResourceDefinition } from '@orch/apimachinery/apiextensions';
 import { StatusError } from '@orch/apimachinery/errors';
-import { startWebhookServer } from '@orch/testing';
-import type { WebhookCall, WebhookServer } from '@orch/testing';
+import { startWebhookServer } from '@orch/testing/webhook-server';
+import type { WebhookCall, WebhookServer } from '@orch/testing/webhook-server';
 import { convertSizeReplicas, twoVersionCrd } from './two-version-fixture.js';
 import { WebhookConverter } from './webhook-converter.js';
 
