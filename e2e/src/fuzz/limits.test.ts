@@ -1,13 +1,11 @@
 // The limits that keep the gateway up under hostile input, each refused with upstream's code:
 // the request body size (--max-request-body-bytes, 413), the decoding depth (400), YAML alias
-// expansion (400), JSON patch operations (413) and the bytes JSON patch copies (422). A gateway
-// of its own with that flag, on the shared suite's backends.
+// expansion (400), JSON patch operations (413) and the bytes JSON patch copies (422).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sharedSuite, startGateway } from '@orch/testing';
+import { startSuite } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 
-let shared: Suite | undefined;
 let suite: Suite;
 const ns = 'limits';
 const cms = `/api/v1/namespaces/${ns}/configmaps`;
@@ -23,8 +21,7 @@ const status = (b: unknown): StatusBody => b as StatusBody;
 const tooDeep = 'the request body is nested too deeply: exceeded max depth of 256';
 
 before(async () => {
-  shared = await sharedSuite();
-  suite = await startGateway(shared, { args: [`--max-request-body-bytes=${maxBody}`] });
+  suite = await startSuite({ gatewayArgs: [`--max-request-body-bytes=${maxBody}`] });
   const body = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } };
   assert.equal((await suite.request(0, 'POST', '/api/v1/namespaces', body)).status, 201);
   const cm = { metadata: { name: 'base' }, data: { a: 'b' } };
@@ -32,8 +29,7 @@ before(async () => {
 });
 
 after(async () => {
-  await suite?.stop();
-  await shared?.stop();
+  await suite.stop();
 });
 
 /** A ConfigMap of exactly `size` bytes of JSON. */

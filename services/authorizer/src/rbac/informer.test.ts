@@ -1,6 +1,5 @@
 // The shared informer against a real suite (storage gRPC + NATS): it lists, follows changes,
-// and repairs a lost NATS message from storage's history, so no change is missed. On the shared
-// suite: its configmaps in a namespace of its own, among other files' writes of the type.
+// and repairs a lost NATS message from storage's history, so no change is missed.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { NatsConnection } from 'nats';
@@ -8,23 +7,15 @@ import { connect } from 'nats';
 import { StorageClient } from '@orch/apimachinery/grpc';
 import { SharedInformer } from '@orch/apimachinery/informer';
 import { clientCredentials } from '@orch/component-base/grpc-server';
-import { sharedSuite, waitFor } from '@orch/testing';
+import { startSuite, waitFor } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 
 let suite: Suite;
 let storage: StorageClient;
 let nats: NatsConnection;
-const ns = 'rbac-informer';
-const configmaps = `/api/v1/namespaces/${ns}/configmaps`;
 
 before(async () => {
-  suite = await sharedSuite();
-  const created = await suite.request(0, 'POST', '/api/v1/namespaces', {
-    apiVersion: 'v1',
-    kind: 'Namespace',
-    metadata: { name: ns },
-  });
-  assert.equal(created.status, 201);
+  suite = await startSuite();
   const g = suite.pki.file('gateway');
   storage = new StorageClient({
     address: `127.0.0.1:${suite.storagePort}`,
@@ -36,13 +27,15 @@ before(async () => {
 after(async () => {
   await nats.close();
   storage.close();
-  await suite.request(0, 'DELETE', `/api/v1/namespaces/${ns}`);
   await suite.stop();
 });
 
 it('lists, follows, and repairs a lost message from history', async () => {
   const cm = (name: string) => ({ metadata: { name }, data: { n: name } });
-  assert.equal((await suite.request(0, 'POST', configmaps, cm('before'))).status, 201);
+  assert.equal(
+    (await suite.request(0, 'POST', '/api/v1/namespaces/default/configmaps', cm('before'))).status,
+    201
+  );
   let dropped = 0;
   const repairs: number[] = [];
   const seen: string[] = [];
@@ -52,24 +45,26 @@ it('lists, follows, and repairs a lost message from history', async () => {
     prefix: '/registry/core/configmaps/',
     // Lose the change of `lost` as if NATS had dropped it.
     dropMessage: (m) =>
-      m.type !== 'PROGRESS' && m.key === `/registry/core/configmaps/${ns}/lost` && ++dropped > 0,
+      m.type !== 'PROGRESS' &&
+      (m.object['metadata'] as { name: string }).name === 'lost' &&
+      ++dropped > 0,
     onRepair: (n) => repairs.push(n),
   });
-  // Only this test's configmaps: the controllers and other files write others.
+  // Only this test's configmaps: the suite's controllers write others (orch-public/cluster-info).
   informer.addEventHandler({
     onAdd: (o) => {
       const meta = o['metadata'] as { name: string; namespace: string };
-      if (meta.namespace === ns) seen.push(meta.name);
+      if (meta.namespace === 'default') seen.push(meta.name);
     },
   });
   await informer.start();
   try {
-    assert.ok(informer.get(`${ns}/before`));
+    assert.ok(informer.get('default/before'));
     // A write of another prefix first, so that the first message of the watch skips a revision:
     // the check of that message replays its own change, which is no repair.
     assert.equal(
       (
-        await suite.request(0, 'POST', `/api/v1/namespaces/${ns}/secrets`, {
+        await suite.request(0, 'POST', '/api/v1/namespaces/default/secrets', {
           metadata: { name: 'elsewhere' },
         })
       ).status,
@@ -77,16 +72,20 @@ it('lists, follows, and repairs a lost message from history', async () => {
     );
     // Once a change made now has arrived, the watch's opening replay is behind us, so `lost`
     // can only come through NATS (and be dropped there).
-    await suite.request(0, 'POST', configmaps, cm('marker'));
-    await waitFor('the watch runs', async () => !!informer.get(`${ns}/marker`), {
+    await suite.request(0, 'POST', '/api/v1/namespaces/default/configmaps', cm('marker'));
+    await waitFor('the watch runs', async () => !!informer.get('default/marker'), {
       timeoutMs: 5000,
     });
     for (const name of ['lost', 'after']) {
-      assert.equal((await suite.request(0, 'POST', configmaps, cm(name))).status, 201);
+      assert.equal(
+        (await suite.request(0, 'POST', '/api/v1/namespaces/default/configmaps', cm(name))).status,
+        201
+      );
     }
     await waitFor(
       'the informer has every configmap, and the message of `lost` was dropped',
-      async () => !!informer.get(`${ns}/after`) && !!informer.get(`${ns}/lost`) && dropped === 1,
+      async () =>
+        !!informer.get('default/after') && !!informer.get('default/lost') && dropped === 1,
       { timeoutMs: 5000 }
     );
     assert.equal(dropped, 1);
@@ -96,8 +95,11 @@ it('lists, follows, and repairs a lost message from history', async () => {
     assert.equal(repairs.length, 1);
     assert.ok((repairs[0] ?? 0) >= 1);
     assert.deepEqual(seen, ['before', 'marker', 'lost', 'after']);
-    assert.equal((await suite.request(0, 'DELETE', `${configmaps}/before`)).status, 200);
-    await waitFor('the deletion arrives', async () => !informer.get(`${ns}/before`), {
+    assert.equal(
+      (await suite.request(0, 'DELETE', '/api/v1/namespaces/default/configmaps/before')).status,
+      200
+    );
+    await waitFor('the deletion arrives', async () => !informer.get('default/before'), {
       timeoutMs: 5000,
     });
   } finally {
