@@ -274,3 +274,20 @@ test('watch table: a resourceVersion older than the kept history ends with an ER
   assert.equal(w.events[0]!.type, 'ERROR');
   assert.equal(w.events[0]!.object.code, 410);
 });
+
+test('a change too large for one NATS message (a 600 KiB ConfigMap updated: the object and the one before it) reaches a watcher from history, in order, and publishing goes on', async () => {
+  const big = (v: string) => cm('big', {}, { v: v.repeat(600 * 1024) });
+  const first = await suite.request(0, 'POST', base, cm('before-big'));
+  const w = openWatch(suite.gateways[1]!, `${base}?watch=1&resourceVersion=${rvOf(first.body)}`);
+  try {
+    assert.equal((await suite.request(0, 'POST', base, big('a'))).status, 201);
+    assert.equal((await suite.request(0, 'PUT', `${base}/big`, big('b'))).status, 200);
+    assert.equal((await suite.request(0, 'POST', base, cm('after-big'))).status, 201);
+    await until(() => w.events.length >= 3, 'the three events');
+    assert.deepEqual(names(w.events), ['ADDED big', 'MODIFIED big', 'ADDED after-big']);
+    const storage = suite.processNames().find((n) => n.startsWith('storage'))!;
+    assert.match(suite.logTail(storage, 200), /change too large to publish/);
+  } finally {
+    w.close();
+  }
+});

@@ -122,8 +122,23 @@ export class Publisher {
             prevRevision: this.#lastBySubject.get(subject) ?? 0,
             epoch: this.epoch,
           };
-          this.#nats.publish(subject, encodeChangeMessage(head, ev.object, ev.prevObject));
-          this.#opts.onPublished?.(subject, ev.type);
+          const message = encodeChangeMessage(head, ev.object, ev.prevObject);
+          const maxPayload = this.#nats.info?.max_payload ?? Infinity;
+          if (message.length <= maxPayload) {
+            this.#nats.publish(subject, message);
+            this.#opts.onPublished?.(subject, ev.type);
+          } else {
+            // Too large for NATS (the object and the one before it): nothing is sent, and the
+            // chain moves on past it, so every subscriber sees a gap at the subject's next
+            // message or progress and repairs it from storage's History, which has no such
+            // limit. Publishing it would fail the publisher on every term.
+            this.#log.warn('change too large to publish; subscribers repair it from history', {
+              key,
+              revision: ev.revision,
+              bytes: message.length,
+              maxPayload,
+            });
+          }
           this.#lastBySubject.set(subject, ev.revision);
           this.#lastPublished = ev.revision;
         }
