@@ -21,40 +21,33 @@ async function benchRepresentations(ctx: BenchContext): Promise<void> {
   // runtime class (the ServiceAccount, Priority and RuntimeClass admission plugins refuse a pod
   // naming a missing one). The priority and overhead are the plugins' to fill in, not the
   // client's.
-  const exists = [200, 201, 409];
-  await mustCall(
-    `${gw.url}/api/v1/namespaces/${ns}/serviceaccounts`,
-    'POST',
-    {
-      apiVersion: 'v1',
-      kind: 'ServiceAccount',
-      metadata: { name: realisticPod.spec.serviceAccountName },
-    },
-    exists
-  );
-  await mustCall(
-    `${gw.url}/apis/scheduling.orch.io/v1/priorityclasses`,
-    'POST',
-    {
-      apiVersion: 'scheduling.orch.io/v1',
-      kind: 'PriorityClass',
-      metadata: { name: realisticPod.spec.priorityClassName },
-      value: realisticPod.spec.priority,
-    },
-    exists
-  );
-  await mustCall(
-    `${gw.url}/apis/node.orch.io/v1/runtimeclasses`,
-    'POST',
-    {
-      apiVersion: 'node.orch.io/v1',
-      kind: 'RuntimeClass',
-      metadata: { name: realisticPod.spec.runtimeClassName },
-      handler: 'runsc',
-      overhead: { podFixed: realisticPod.spec.overhead },
-    },
-    exists
-  );
+  const { spec: podSpec } = realisticPod;
+  for (const [path, body] of [
+    [
+      `/api/v1/namespaces/${ns}/serviceaccounts`,
+      { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: podSpec.serviceAccountName } },
+    ],
+    [
+      '/apis/scheduling.orch.io/v1/priorityclasses',
+      {
+        apiVersion: 'scheduling.orch.io/v1',
+        kind: 'PriorityClass',
+        metadata: { name: podSpec.priorityClassName },
+        value: podSpec.priority,
+      },
+    ],
+    [
+      '/apis/node.orch.io/v1/runtimeclasses',
+      {
+        apiVersion: 'node.orch.io/v1',
+        kind: 'RuntimeClass',
+        metadata: { name: podSpec.runtimeClassName },
+        handler: 'runsc',
+        overhead: { podFixed: podSpec.overhead },
+      },
+    ],
+  ] as const)
+    await mustCall(`${gw.url}${path}`, 'POST', body, [200, 201, 409]);
   console.log(`[4] representations: creating ${n} realistic pods...`);
   const { metadata, status: _status, spec: realisticSpec, ...rest } = realisticPod;
   const { priority: _priority, overhead: _overhead, ...spec } = realisticSpec;

@@ -125,8 +125,7 @@ export class Publisher {
           const message = encodeChangeMessage(head, ev.object, ev.prevObject);
           const maxPayload = this.#nats.info?.max_payload ?? Infinity;
           if (message.length <= maxPayload) {
-            this.#nats.publish(subject, message);
-            this.#opts.onPublished?.(subject, ev.type);
+            this.#send(subject, message, ev.type);
           } else {
             // Too large for NATS (the object and the one before it): nothing is sent, and the
             // chain moves on past it, so every subscriber sees a gap at the subject's next
@@ -171,8 +170,12 @@ export class Publisher {
   }
 
   #publish(subject: string, m: WatchMessage): void {
-    this.#nats.publish(subject, encodeWatchMessage(m));
-    this.#opts.onPublished?.(subject, m.type);
+    this.#send(subject, encodeWatchMessage(m), m.type);
+  }
+
+  #send(subject: string, message: Uint8Array, type: WatchMessage['type']): void {
+    this.#nats.publish(subject, message);
+    this.#opts.onPublished?.(subject, type);
   }
 
   #publishProgress(revision: number): void {
