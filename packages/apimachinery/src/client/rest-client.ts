@@ -3,6 +3,7 @@
 // client, each with its own identity. Errors come back as StatusError.
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
+import { createSecureContext } from 'node:tls';
 import { parse as parseYaml } from 'yaml';
 import { StatusError, isStatus, newInternalError } from '../errors/index.js';
 
@@ -58,9 +59,14 @@ export class RestClient {
   constructor(config: RestConfig, opts: { maxSockets?: number; bearerToken?: () => string } = {}) {
     this.#config = config;
     this.#bearerToken = opts.bearerToken;
-    this.#agent = new Agent({
+    // One TLS context for every connection: given only ca/cert/key, each new socket parses them
+    // into a context of its own (about 20 ms of CPU each, most of a bootstrap's TLS cost).
+    const secureContext = createSecureContext({
       ca: config.ca,
       ...(opts.bearerToken ? {} : { cert: config.cert, key: config.key }),
+    });
+    this.#agent = new Agent({
+      secureContext,
       keepAlive: true,
       maxSockets: opts.maxSockets ?? 16,
     });

@@ -8,6 +8,7 @@
 import { Agent, request as httpsRequest } from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
+import { createSecureContext, type SecureContextOptions } from 'node:tls';
 
 import type { AuthenticationInfoResolver } from './authentication-info-resolver.js';
 
@@ -159,13 +160,14 @@ export function newWebhookClient(
           t.authTarget.service.port
         )
       : auth.forHostPort(t.authTarget.hostPort);
-  const agentOptions: ConstructorParameters<typeof Agent>[0] = { keepAlive: true };
-  if (cc.caBundle) agentOptions.ca = caBundlePem(cc.caBundle);
+  const tlsOptions: SecureContextOptions = {};
+  if (cc.caBundle) tlsOptions.ca = caBundlePem(cc.caBundle);
   if (info.certPem && info.keyPem) {
-    agentOptions.cert = info.certPem;
-    agentOptions.key = info.keyPem;
+    tlsOptions.cert = info.certPem;
+    tlsOptions.key = info.keyPem;
   }
-  const agent = new Agent(agentOptions);
+  // One TLS context for the client's connections, not one parsed again per socket.
+  const agent = new Agent({ keepAlive: true, secureContext: createSecureContext(tlsOptions) });
   const headers: Record<string, string> = {
     'Content-Type': 'application/json',
     Accept: 'application/json',
