@@ -26,8 +26,10 @@
 // uses it and stopped at the end (also on failure or Ctrl-C). The runner passes each one's
 // layout file (JSON: gateway URLs, kubeconfigs, PKI, ports) in ORCH_SHARED_SUITE and
 // ORCH_SHARED_SUITE_CONTROLLERS; a file run alone (`node --test x.test.js`) gets a private one.
-// Integration and e2e files run one at a time (each file's suite, or its share of the shared
-// one, within two cores).
+// Integration and e2e files run two at a time (as many as the machine has cores, at most
+// four; ORCH_TEST_CONCURRENCY sets it, 1 for one at a time): a file mostly waits on its
+// processes, so one file alone keeps two cores about 60% busy. Files on a shared suite may
+// therefore run beside another file on the same suite: they use names of their own.
 //
 // Expects a build (`npx tsc --build`, or `make test` which builds first).
 import { spawn } from 'node:child_process';
@@ -42,6 +44,10 @@ const tierNames = ['unit', 'integration', 'e2e'];
 const harness = /\b(?:startSuite|sharedSuite|startGateway|startEtcd|startNats|spawnBackend)\b/;
 const usesShared = /\bsharedSuite\(\s*\)/;
 const usesSharedControllers = /\bsharedSuite\(\s*\{\s*controllers:\s*true\s*\}\s*\)/;
+
+/** Integration and e2e files run at once (ORCH_TEST_CONCURRENCY overrides). */
+const suiteConcurrency =
+  Number(process.env.ORCH_TEST_CONCURRENCY) || Math.min(4, Math.max(2, availableParallelism()));
 
 const argv = process.argv.slice(2);
 const privateSuites = argv.includes('--private-suites');
@@ -121,7 +127,7 @@ try {
       }
     }
     const tap = join(scratch, `${tier}.tap`);
-    const concurrency = tier === 'unit' ? Math.max(2, availableParallelism()) : 1;
+    const concurrency = tier === 'unit' ? Math.max(2, availableParallelism()) : suiteConcurrency;
     const code = await runNode(
       [
         '--test',
