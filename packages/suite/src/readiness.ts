@@ -1,7 +1,8 @@
 // One probe per readiness kind: true once the process serves, false (or a rejection, with the
 // reason) while it does not yet.
 import { readFileSync } from 'node:fs';
-import { request as httpsRequest } from 'node:https';
+import { Agent, request as httpsRequest } from 'node:https';
+import { createSecureContext } from 'node:tls';
 import { HealthClient, clientCredentials } from '@orch/component-base/grpc-server';
 import type { TlsFiles } from '@orch/component-base/grpc-server';
 import type { Readiness } from './process-spec.js';
@@ -41,17 +42,32 @@ export function describeReadiness(r: Readiness): string {
   }
 }
 
+/**
+ * An agent per set of files, with their TLS context built once for the many probes of a start
+ * (a probe with ca/cert/key of its own would parse them into a new context each time).
+ */
+const agents = new Map<string, Agent>();
+
+function agentOf(tls: TlsFiles): Agent {
+  const key = `${tls.caFile}\0${tls.certFile}\0${tls.keyFile}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    const secureContext = createSecureContext({
+      ca: readFileSync(tls.caFile),
+      cert: readFileSync(tls.certFile),
+      key: readFileSync(tls.keyFile),
+    });
+    agent = new Agent({ secureContext, keepAlive: false });
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
 function httpsGetStatus(url: string, tls: TlsFiles): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = httpsRequest(
       url,
-      {
-        method: 'GET',
-        timeout: probeTimeoutMs,
-        ca: readFileSync(tls.caFile),
-        cert: readFileSync(tls.certFile),
-        key: readFileSync(tls.keyFile),
-      },
+      { method: 'GET', timeout: probeTimeoutMs, agent: agentOf(tls) },
       (res) => {
         res.resume();
         res.once('end', () => resolve(res.statusCode ?? 0));
