@@ -80,9 +80,22 @@ function httpsGetStatus(url: string, tls: TlsFiles): Promise<number> {
   });
 }
 
+/** gRPC channel credentials per set of files, for the same reason. */
+const credentials = new Map<string, ReturnType<typeof clientCredentials>>();
+
+function credentialsOf(tls: TlsFiles): ReturnType<typeof clientCredentials> {
+  const key = `${tls.caFile}\0${tls.certFile}\0${tls.keyFile}`;
+  let c = credentials.get(key);
+  if (!c) {
+    c = clientCredentials(tls);
+    credentials.set(key, c);
+  }
+  return c;
+}
+
 async function grpcHealth(address: string, tls: TlsFiles): Promise<string> {
   // Every component certificate names localhost; an IP as TLS server name is not allowed.
-  const client = new HealthClient(address, clientCredentials(tls), {
+  const client = new HealthClient(address, credentialsOf(tls), {
     'grpc.ssl_target_name_override': 'localhost',
   });
   try {
