@@ -386,10 +386,6 @@ function adminRequest(
   headers: Record<string, string>
 ): Promise<SuiteResponse> {
   return new Promise((resolve, reject) => {
-    // A server may answer before it has read the whole body (413 on the announced length) and
-    // close the connection: the rest of the upload then fails (EPIPE, ECONNRESET), and the
-    // answer already received is the one to report.
-    let answered = false;
     const payload =
       body === undefined
         ? undefined
@@ -408,7 +404,6 @@ function adminRequest(
         },
       },
       (res) => {
-        answered = true;
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('error', reject);
@@ -428,9 +423,7 @@ function adminRequest(
         });
       }
     );
-    req.on('error', (err) => {
-      if (!answered) reject(err);
-    });
+    req.on('error', reject);
     req.end(payload);
   });
 }

@@ -1,7 +1,8 @@
 // Reads the request body whole, up to --max-request-body-bytes, before routing (upstream's
-// limitedReadBody, done once for every handler): a larger body is 413 and is not read further.
+// limitedReadBody, done once for every handler): a larger body is 413, and its rest is not kept.
 import { constants } from 'node:http2';
-import type { Http2ServerRequest } from 'node:http2';
+import type { IncomingMessage } from 'node:http';
+import type { Http2ServerRequest, ServerHttp2Stream } from 'node:http2';
 import { newRequestEntityTooLarge } from '@orch/apimachinery/errors';
 import type { Handler, HttpRequest, HttpResponse } from '../http/handler.js';
 import { withBody } from '../request/context.js';
@@ -40,7 +41,7 @@ export function readBody(req: HttpRequest, limit: number): Promise<Buffer> {
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
       if (size > limit) {
-        // Not read further: the response ends the exchange (HTTP/1.1 closes the connection).
+        // Not kept: the rest is discarded or cut once the answer is out (refuseUpload).
         req.pause();
         done(tooLarge(limit));
         return;
@@ -60,14 +61,75 @@ export function readBody(req: HttpRequest, limit: number): Promise<Buffer> {
 }
 
 /**
- * A body left unread ends with the answer, as Go's servers do: HTTP/2 resets the stream
- * (RST_STREAM NO_ERROR, so the client stops sending), HTTP/1.1 closes the connection.
+ * How long a refused upload is still read after its answer before the connection or stream is
+ * cut (Go's rstAvoidanceDelay): the client reads the answer before any reset reaches it.
  */
-function refuseUpload(req: HttpRequest, res: HttpResponse): void {
+const lingerMs = 500;
+/** How long the rest of a refused HTTP/1.1 upload may take to arrive while it is discarded. */
+const drainMs = 10_000;
+
+/**
+ * HTTP/2, as Go's server: the answer, then RST_STREAM NO_ERROR so the client stops sending. The
+ * reset waits until the answer's END_STREAM has left (the stream's local side closed): submitted
+ * earlier, nghttp2 sends it ahead of the queued DATA and the client loses the answer's body.
+ */
+function resetAfterAnswer(stream: ServerHttp2Stream): void {
+  stream.once('finish', () => {
+    const deadline = Date.now() + lingerMs;
+    const reset = (): void => {
+      if (stream.destroyed || stream.closed) return;
+      if (stream.state.localClose || Date.now() >= deadline)
+        stream.close(constants.NGHTTP2_NO_ERROR);
+      else setTimeout(reset, 1);
+    };
+    reset();
+  });
+}
+
+/**
+ * HTTP/1.1: the rest of the upload is read and discarded, so the client can finish writing and
+ * read the answer, and the connection stays usable: a body of up to twice the limit (the limit
+ * more than a body that is kept). A longer one (announced, or counted past that while discarded),
+ * or one whose rest takes longer than drainMs, ends the connection as Go's server ends it: its
+ * write side first, after the answer, then the socket after lingerMs of further discarding.
+ * (Closing a socket with unread bytes sends a TCP reset, which drops the answer from the client's
+ * receive buffer; and a client still writing its request does not reuse the connection.)
+ */
+function discardUpload(req: IncomingMessage, res: HttpResponse, maxBytes: number): void {
+  const socket = req.socket;
+  const announced = Number(req.headers['content-length']);
+  let discarded = 0;
+  let closing = false;
+  const close = (): void => {
+    if (closing) return;
+    closing = true;
+    clearTimeout(timer);
+    const halfClose = (): void => {
+      // The whole body arrived after all (the same read as the chunk that crossed the bound).
+      if (req.complete) return;
+      socket.end();
+      setTimeout(() => socket.destroy(), lingerMs).unref();
+    };
+    const afterAnswer = (): void => void setImmediate(halfClose);
+    if (res.writableFinished) afterAnswer();
+    else res.once('finish', afterAnswer);
+  };
+  const timer = setTimeout(close, drainMs).unref();
+  req.on('data', (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > maxBytes && !(announced <= 2 * maxBytes)) close();
+  });
+  req.once('end', () => clearTimeout(timer));
+  req.once('close', () => clearTimeout(timer));
+  req.resume();
+  if (announced > 2 * maxBytes) close();
+}
+
+/** A body left unread ends with the answer without cutting it off (see each protocol's). */
+function refuseUpload(req: HttpRequest, res: HttpResponse, maxBytes: number): void {
   const stream = (req as Partial<Http2ServerRequest>).stream;
-  // The stream's own 'finish' (the answer written): the response's waits for the stream's close.
-  if (stream) stream.once('finish', () => stream.close(constants.NGHTTP2_NO_ERROR));
-  else if (!res.headersSent) res.setHeader('Connection', 'close');
+  if (stream) resetAfterAnswer(stream);
+  else discardUpload(req as IncomingMessage, res, maxBytes);
 }
 
 /** The chain's stage that reads the body for the handlers (bodyFrom). */
@@ -78,7 +140,7 @@ export const withRequestBody =
     try {
       body = await readBody(req, maxBytes);
     } catch (err) {
-      refuseUpload(req, res);
+      refuseUpload(req, res, maxBytes);
       throw err;
     }
     withBody(req, body);
