@@ -1,8 +1,9 @@
-// Leader election with two real controllers processes against a real suite: the suite's
+// Leader election with real controllers processes against a real suite: the suite's
 // controllers lead on the Lease, a second replica waits without running its controllers; when
 // the leader is killed (SIGKILL, no release), the standby takes the lease once it has seen no
 // renewal for the lease duration, runs the controllers, and they act (a new namespace gets its
-// default ServiceAccount).
+// default ServiceAccount). A leader stopped cleanly (SIGTERM) releases the lease: a third
+// replica takes it at its next retry instead of after the lease duration.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -13,8 +14,11 @@ import { startSuite, waitFor } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 
 let suite: Suite;
-let standby: ChildProcess | undefined;
-const standbyLog: string[] = [];
+interface Replica {
+  child: ChildProcess;
+  log: string[];
+}
+const replicas: Replica[] = [];
 const leasePath =
   '/apis/coordination.orch.io/v1/namespaces/orch-system/leases/orch-controller-manager';
 
@@ -26,27 +30,47 @@ const holder = async (): Promise<LeaseSpec | undefined> => {
   const r = await suite.request(0, 'GET', leasePath);
   return r.status === 200 ? (r.body as { spec: LeaseSpec }).spec : undefined;
 };
-const logged = (msg: string): boolean => standbyLog.some((l) => l.includes(`"msg":"${msg}"`));
+const logged = (r: Replica, msg: string): boolean =>
+  r.log.some((l) => l.includes(`"msg":"${msg}"`));
+/** The identity a replica campaigns with, from its log. */
+const identityOf = (r: Replica): string | undefined =>
+  /"identity":"([^"]+)"/.exec(
+    r.log.find((l) => l.includes('attempting to acquire leader lease')) ?? ''
+  )?.[1];
+
+/** A controllers process of its own, on the suite's controllers kubeconfig. */
+function spawnReplica(): Replica {
+  const kubeconfig = join(dirname(suite.logDir), 'controllers.kubeconfig');
+  const main = join(dirname(fileURLToPath(import.meta.url)), 'main.js');
+  const child = spawn(process.execPath, [main, `--kubeconfig=${kubeconfig}`], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const r: Replica = { child, log: [] };
+  for (const s of [child.stdout!, child.stderr!]) {
+    s.setEncoding('utf8');
+    s.on('data', (chunk: string) => r.log.push(...chunk.split('\n').filter(Boolean)));
+  }
+  replicas.push(r);
+  return r;
+}
+
+/** SIGTERM, resolving with the exit code. */
+async function stopReplica(r: Replica): Promise<number | null> {
+  if (r.child.exitCode !== null) return r.child.exitCode;
+  const exited = new Promise<number | null>((res) => r.child.once('exit', (code) => res(code)));
+  r.child.kill('SIGTERM');
+  return exited;
+}
+
+let standby: Replica;
 
 before(async () => {
   suite = await startSuite({ controllers: true });
-  const kubeconfig = join(dirname(suite.logDir), 'controllers.kubeconfig');
-  const main = join(dirname(fileURLToPath(import.meta.url)), 'main.js');
-  standby = spawn(process.execPath, [main, `--kubeconfig=${kubeconfig}`], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  for (const s of [standby.stdout!, standby.stderr!]) {
-    s.setEncoding('utf8');
-    s.on('data', (chunk: string) => standbyLog.push(...chunk.split('\n').filter(Boolean)));
-  }
+  standby = spawnReplica();
 });
 
 after(async () => {
-  if (standby && standby.exitCode === null) {
-    const exited = new Promise((r) => standby!.once('exit', r));
-    standby.kill('SIGTERM');
-    await exited;
-  }
+  for (const r of replicas) await stopReplica(r);
   await suite?.stop();
 });
 
@@ -56,12 +80,10 @@ test('two replicas: the standby waits, takes over when the leader is killed, and
   const first = (await holder())!;
   await waitFor(
     'the standby campaigns',
-    async () => logged('attempting to acquire leader lease'),
+    async () => logged(standby, 'attempting to acquire leader lease'),
     wait
   );
-  const standbyId = /"identity":"([^"]+)"/.exec(
-    standbyLog.find((l) => l.includes('attempting to acquire leader lease')) ?? ''
-  )?.[1];
+  const standbyId = identityOf(standby);
   assert.ok(standbyId && standbyId !== first.holderIdentity, 'two identities');
   // The leader renews while the standby keeps trying; the standby runs no controllers.
   await waitFor(
@@ -70,12 +92,13 @@ test('two replicas: the standby waits, takes over when the leader is killed, and
       const r = await suite.request(0, 'GET', leasePath);
       const spec = (r.body as { spec: { renewTime: string; holderIdentity: string } }).spec;
       return (
-        spec.holderIdentity === first.holderIdentity && logged('attempting to acquire leader lease')
+        spec.holderIdentity === first.holderIdentity &&
+        logged(standby, 'attempting to acquire leader lease')
       );
     },
     wait
   );
-  assert.equal(logged('controllers running'), false, 'the standby runs no controllers');
+  assert.equal(logged(standby, 'controllers running'), false, 'the standby runs no controllers');
 
   await suite.kill('controllers');
   await waitFor(
@@ -87,7 +110,7 @@ test('two replicas: the standby waits, takes over when the leader is killed, and
   assert.equal(taken.leaseTransitions, (first.leaseTransitions ?? 0) + 1);
   await waitFor(
     'the standby runs the controllers',
-    async () => logged('controllers running'),
+    async () => logged(standby, 'controllers running'),
     wait
   );
 
@@ -99,6 +122,44 @@ test('two replicas: the standby waits, takes over when the leader is killed, and
     async () =>
       (await suite.request(0, 'GET', `/api/v1/namespaces/${ns}/serviceaccounts/default`)).status ===
       200,
+    wait
+  );
+});
+
+test('a leader stopped cleanly releases the lease: the next replica takes it at its next retry', async () => {
+  // The standby of the test above leads now; a third replica campaigns beside it.
+  const wait = { timeoutMs: 60_000 };
+  const leaderId = identityOf(standby);
+  assert.equal((await holder())?.holderIdentity, leaderId, 'the standby leads');
+  const third = spawnReplica();
+  await waitFor(
+    'the third replica campaigns',
+    async () => logged(third, 'attempting to acquire leader lease'),
+    wait
+  );
+  const thirdId = identityOf(third)!;
+  const before = (await holder())!;
+  assert.equal(before.holderIdentity, leaderId, 'the leader keeps the lease while it runs');
+
+  assert.equal(await stopReplica(standby), 0, 'a clean exit');
+  assert.ok(logged(standby, 'released lease'), standby.log.slice(-10).join('\n'));
+  // Read as soon as the old leader has exited: released (holder cleared), or already taken by
+  // the third replica; without the release it would still name the old leader for 15 s.
+  const released = (await holder())!;
+  assert.ok(
+    released.holderIdentity === '' || released.holderIdentity === thirdId,
+    `holder after the stop: ${released.holderIdentity}`
+  );
+  // The third replica's retries are every 2 s (with jitter): well within the 15 s lease duration.
+  await waitFor(
+    'the third replica takes the released lease',
+    async () => (await holder())?.holderIdentity === thirdId,
+    { timeoutMs: 10_000 }
+  );
+  assert.equal((await holder())!.leaseTransitions, (before.leaseTransitions ?? 0) + 1);
+  await waitFor(
+    'the third replica runs the controllers',
+    async () => logged(third, 'controllers running'),
     wait
   );
 });

@@ -90,10 +90,13 @@ export class ControllersServer implements Runnable {
         leaseDurationMs: le.leaseDurationMs,
         renewDeadlineMs: le.renewDeadlineMs,
         retryPeriodMs: le.retryPeriodMs,
+        // A clean stop (SIGTERM, SIGINT) gives the lease up, so that the next replica (or this
+        // one restarted) leads at once instead of waiting out the lease duration.
+        releaseOnCancel: true,
       },
       log
     );
-    // run() returns once the controllers it started have stopped.
+    // run() returns once the controllers it started have stopped (and the lease is released).
     const outcome = await elector.run(signal, (leading) => this.#runControllers(leading));
     this.#config.close();
     if (outcome === 'lost') throw new Error('leaderelection lost');
