@@ -1,7 +1,7 @@
 // Reads the request body whole, up to --max-request-body-bytes, before routing (upstream's
 // limitedReadBody, done once for every handler): a larger body is 413, and its rest is not kept.
 import { constants } from 'node:http2';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, ServerHttp2Stream } from 'node:http2';
 import { newRequestEntityTooLarge } from '@orch/apimachinery/errors';
 import type { Handler, HttpRequest, HttpResponse } from '../http/handler.js';
@@ -90,27 +90,38 @@ function resetAfterAnswer(stream: ServerHttp2Stream): void {
  * HTTP/1.1: the rest of the upload is read and discarded, so the client can finish writing and
  * read the answer, and the connection stays usable: a body of up to twice the limit (the limit
  * more than a body that is kept). A longer one (announced, or counted past that while discarded),
- * or one whose rest takes longer than drainMs, ends the connection as Go's server ends it: its
- * write side first, after the answer, then the socket after lingerMs of further discarding.
- * (Closing a socket with unread bytes sends a TCP reset, which drops the answer from the client's
- * receive buffer; and a client still writing its request does not reuse the connection.)
+ * or one whose rest takes longer than drainMs, ends the connection as Go's server ends it: after
+ * the answer its write side first, then the socket after lingerMs of further discarding. Closing
+ * a socket with unread bytes at once sends a TCP reset, which drops the answer from the client's
+ * receive buffer (kubectl's `write: broken pipe`).
  */
-function discardUpload(req: IncomingMessage, res: HttpResponse, maxBytes: number): void {
+function discardUpload(req: IncomingMessage, res: ServerResponse, maxBytes: number): void {
   const socket = req.socket;
   const announced = Number(req.headers['content-length']);
   let discarded = 0;
   let closing = false;
+  const linger = (): void => {
+    socket.end();
+    setTimeout(() => socket.destroy(), lingerMs).unref();
+  };
   const close = (): void => {
     if (closing) return;
     closing = true;
     clearTimeout(timer);
-    const halfClose = (): void => {
-      // The whole body arrived after all (the same read as the chunk that crossed the bound).
-      if (req.complete) return;
-      socket.end();
-      setTimeout(() => socket.destroy(), lingerMs).unref();
-    };
-    const afterAnswer = (): void => void setImmediate(halfClose);
+    if (!res.headersSent) {
+      // Said in the answer, so that the client does not reuse the connection; Node then ends
+      // the connection once the answer is written (destroySoon: end and destroy at once),
+      // lingering here instead.
+      res.setHeader('Connection', 'close');
+      socket.destroySoon = linger;
+      return;
+    }
+    // Answered already (the bound crossed later): the client, still writing, does not reuse it.
+    const afterAnswer = (): void =>
+      void setImmediate(() => {
+        // The whole body arrived after all (the same read as the chunk that crossed the bound).
+        if (!req.complete) linger();
+      });
     if (res.writableFinished) afterAnswer();
     else res.once('finish', afterAnswer);
   };
@@ -129,7 +140,7 @@ function discardUpload(req: IncomingMessage, res: HttpResponse, maxBytes: number
 function refuseUpload(req: HttpRequest, res: HttpResponse, maxBytes: number): void {
   const stream = (req as Partial<Http2ServerRequest>).stream;
   if (stream) resetAfterAnswer(stream);
-  else discardUpload(req as IncomingMessage, res, maxBytes);
+  else discardUpload(req as IncomingMessage, res as ServerResponse, maxBytes);
 }
 
 /** The chain's stage that reads the body for the handlers (bodyFrom). */
