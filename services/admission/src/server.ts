@@ -13,6 +13,18 @@ import { admissionService, newAdmissionMetrics } from './grpc/admission-service.
 import type { AdmissionMetrics } from './grpc/admission-service.js';
 import { InformerListers } from './listers.js';
 import { newPlugins, servedPlugins } from './plugins.js';
+import { parseResourceQuotaConfiguration } from './resource-quota/resource-quota-configuration.js';
+
+/** Whether ResourceQuota's configuration has limitedResources (an invalid one: it may). */
+function quotaLimitedResources(configs: ReadonlyMap<string, unknown>): boolean {
+  try {
+    return (
+      parseResourceQuotaConfiguration(configs.get('ResourceQuota')).limitedResources.length > 0
+    );
+  } catch {
+    return true;
+  }
+}
 
 export class AdmissionServer implements Runnable {
   readonly registry: Registry;
@@ -66,6 +78,7 @@ export class AdmissionServer implements Runnable {
             implementation: admissionService({
               plugins,
               served: servedPlugins(this.#config.factories),
+              quotaLimitedResources: quotaLimitedResources(this.#config.pluginConfigs),
               metrics: this.#metrics,
               log,
               ready: () => this.#ready,

@@ -21,6 +21,7 @@ import type { GatewayPluginDeps } from './admission/interfaces.js';
 import { newGatewayPlugins } from './admission/plugins.js';
 import { checkServedPlugins } from './admission/served-plugins.js';
 import { servicePlugins } from './admission/service/service-plugins.js';
+import { cachedScopeSources, dynamicAdmissionScope } from './admission/service/dynamic-scope.js';
 import { certificatePlugins } from './admission/certificates/certificate-plugins.js';
 import { PolicyWatch } from './authz/caching-authorizer.js';
 import { buildAuthentication } from './authn/build-authentication.js';
@@ -62,6 +63,7 @@ export class GatewayServer implements Runnable {
   readonly #informer: NamespaceInformer;
   readonly #customResources: CustomResourceServing;
   readonly #policyWatch: PolicyWatch | undefined;
+  readonly #startAdmissionScope: (() => void) | undefined;
   readonly #authn: ReturnType<typeof buildAuthentication>;
   readonly #audit: ReturnType<typeof fileAuditSink> | undefined;
   readonly #namespaces: Store;
@@ -105,6 +107,12 @@ export class GatewayServer implements Runnable {
       log: log.child({ component: 'custom-resources' }),
       webhookServiceAddresses: options.webhookServiceAddresses,
     });
+    // What the service's webhook, policy and quota plugins may act on, from the gateway's caches.
+    const admissionService = config.admission;
+    const scopeSources = admissionService
+      ? cachedScopeSources(registry, cachers, () => admissionService.client.quotaLimitedResources)
+      : undefined;
+    const dynamicScope = scopeSources ? dynamicAdmissionScope(scopeSources.sources) : undefined;
     const gatewayPlugins = newGatewayPlugins();
     const pluginDeps: GatewayPluginDeps = {
       registry,
@@ -133,7 +141,8 @@ export class GatewayServer implements Runnable {
                 names,
                 config.admission!.client,
                 log.child({ component: 'admission' }),
-                metrics.admissionServiceCalls
+                metrics.admissionServiceCalls,
+                dynamicScope
               )
           : undefined,
         (names) => certificatePlugins(names, config.certificates?.client)
@@ -154,6 +163,7 @@ export class GatewayServer implements Runnable {
     this.#services = stores.get('/v1/services');
     this.#priorityClasses = stores.get('scheduling.orch.io/v1/priorityclasses');
     this.#informer = informer;
+    this.#startAdmissionScope = scopeSources?.start;
     this.#customResources = customResources;
     this.#authn = authn;
     this.#policyWatch = authz.cache
@@ -302,6 +312,7 @@ export class GatewayServer implements Runnable {
       void this.#informer.start();
       void this.#customResources.start();
       void this.#policyWatch?.start();
+      this.#startAdmissionScope?.();
       this.#authn.start();
       const services = this.#services;
       // Runs until the signal, or until a service that does not serve the plugins this gateway

@@ -25,6 +25,11 @@ export class AdmitClient {
   readonly #client: AdmitStub;
   readonly #timeoutMs: number;
   readonly #what: string;
+  /**
+   * What the last ListPlugins answer said of the service's ResourceQuota limitedResources
+   * (they may refuse writes in namespaces without quotas); true until the service has answered.
+   */
+  quotaLimitedResources = true;
 
   constructor(client: AdmitStub, what: string, timeoutMs: number) {
     this.#client = client;
@@ -63,6 +68,7 @@ export class AdmitClient {
     return new Promise((resolve, reject) => {
       this.#client.ListPlugins({}, { deadline: Date.now() + this.#timeoutMs }, (err, res) => {
         if (err || !res) return reject(fromGrpcError(err, `${this.#what} ListPlugins`));
+        this.quotaLimitedResources = res.resource_quota_limited_resources;
         resolve(res.plugins);
       });
     });

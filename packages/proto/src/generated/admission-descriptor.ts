@@ -210,6 +210,10 @@ export const admissionDescriptor = {
                       "rule": "repeated",
                       "type": "string",
                       "id": 1
+                    },
+                    "resource_quota_limited_resources": {
+                      "type": "bool",
+                      "id": 2
                     }
                   }
                 }

@@ -230,6 +230,10 @@ export const certificatesDescriptor = {
                       "rule": "repeated",
                       "type": "string",
                       "id": 1
+                    },
+                    "resource_quota_limited_resources": {
+                      "type": "bool",
+                      "id": 2
                     }
                   }
                 }

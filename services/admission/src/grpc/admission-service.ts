@@ -86,6 +86,8 @@ export interface AdmissionServiceOptions {
    * also one not built for want of its configuration (a call naming it fails saying so).
    */
   served: readonly string[];
+  /** The ResourceQuota plugin's configuration has limitedResources (ListPlugins says it). */
+  quotaLimitedResources?: boolean;
   metrics: AdmissionMetrics;
   log: Logger;
   /** False until the namespaces are synced; calls then fail as unavailable. */
@@ -216,7 +218,10 @@ export function admissionService(opts: AdmissionServiceOptions): AdmissionHandle
   };
 
   return {
-    ListPlugins: unary('ListPlugins', (): ListPluginsResponse => ({ plugins: [...opts.served] })),
+    ListPlugins: unary('ListPlugins', (): ListPluginsResponse => ({
+      plugins: [...opts.served],
+      resource_quota_limited_resources: opts.quotaLimitedResources ?? true,
+    })),
     Admit: ((
       call: ServerUnaryCall<AdmitRequest__Output, AdmitResponse>,
       cb: sendUnaryData<AdmitResponse>

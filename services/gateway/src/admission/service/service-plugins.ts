@@ -7,20 +7,21 @@
 //
 // The mutating reply says when no plugin of the run can act on the request in the validating
 // phase (by resource and operation); the validating call for that object is then left out.
-// When the scope of every plugin of the run (`@orch/apimachinery/admission` servicePluginScopes,
-// which a test holds to the plugins' code) rules the resource out, neither call is made: a
-// webhook, policy or quota plugin in the run always keeps the calls (only the service watches
-// their configurations).
+// When every plugin of the run is out of scope, neither call is made: statically by its scope
+// (`@orch/apimachinery/admission` servicePluginScopes, which a test holds to the plugins' code),
+// or, for a webhook, policy or quota plugin, by what the gateway's caches of their
+// configurations and quotas prove (dynamic-scope.ts; without it such a plugin keeps the calls).
 //
 // Fail closed: if the service cannot be reached or fails, the write fails with a 503
 // (unavailable) or 500 (any other failure) Status saying admission could not run; it never
 // goes on without admission.
-import { mayActOn } from '@orch/apimachinery/admission';
+import { mayActOn, servicePluginScopes } from '@orch/apimachinery/admission';
 import { StatusError, newInternalError, newServiceUnavailable } from '@orch/apimachinery/errors';
 import type { AdmissionCallRequest, AdmitCall, AdmitResult } from '@orch/apimachinery/grpc';
 import type { Logger } from '@orch/component-base/logs';
 import type { ServicePluginName } from '../chain.js';
 import type { AdmissionAttributes, AdmissionPlugin } from '../interfaces.js';
+import type { DynamicAdmissionScope, DynamicPluginName } from './dynamic-scope.js';
 
 /** What the member needs of a client (AdmissionClient satisfies it). */
 export interface AdmissionCaller {
@@ -67,20 +68,28 @@ export function servicePlugins(
   names: readonly ServicePluginName[],
   client: AdmissionCaller,
   log: Logger,
-  calls?: CallCounter
+  calls?: CallCounter,
+  dynamic?: DynamicAdmissionScope
 ): AdmissionPlugin {
   /** Objects whose validating phase the service said is idle (the same object reaches both). */
   const validatingIdle = new WeakSet<object>();
   /** Could any plugin of the run act on a write of this resource? (Memoized per resource.) */
   const inScope = new Map<string, boolean>();
+  /** The run's dynamic plugins: asked at each write, after the static scopes. */
+  const dynamicNames = names.filter(
+    (n): n is ServicePluginName & DynamicPluginName => servicePluginScopes[n] === 'dynamic'
+  );
+  const staticNames = names.filter((n) => servicePluginScopes[n] !== 'dynamic');
   const mayAct = (a: AdmissionAttributes): boolean => {
     const key = `${a.resource.group}/${a.resource.resource}`;
     let v = inScope.get(key);
     if (v === undefined) {
-      v = names.some((n) => mayActOn(n, a.resource));
+      v = staticNames.some((n) => mayActOn(n, a.resource));
       inScope.set(key, v);
     }
-    return v;
+    if (v) return true;
+    if (!dynamic) return dynamicNames.length > 0;
+    return dynamicNames.some((n) => dynamic.mayAct(n, a));
   };
   const skip = (phase: 'mutating' | 'validating'): Promise<void> => {
     calls?.inc({ phase, result: 'skipped' });

@@ -3,8 +3,10 @@
 
 export interface ListPluginsResponse {
   'plugins'?: (string)[];
+  'resource_quota_limited_resources'?: (boolean);
 }
 
 export interface ListPluginsResponse__Output {
   'plugins': (string)[];
+  'resource_quota_limited_resources': (boolean);
 }

@@ -1,0 +1,195 @@
+// The dynamic admission scope over its inputs: real watch caches (WatchCache, filled as a
+// Reflector fills them) holding webhook configurations, policies, bindings and quotas, and
+// writes of several resources, operations and subresources. No process.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { WatchCache } from '../../cache/watch-cache.js';
+import { dynamicAdmissionScope, ruleMayMatch } from './dynamic-scope.js';
+import type { DynamicScopeSources, ScopeAttributes } from './dynamic-scope.js';
+
+type Obj = Record<string, unknown>;
+
+const synced = (items: Obj[] = []): WatchCache => {
+  const c = new WatchCache({ prefix: '/registry/x/' });
+  c.replace(items, 1);
+  return c;
+};
+
+const write = (
+  o: Partial<Omit<ScopeAttributes, 'resource'>> & { resource?: string; group?: string }
+): ScopeAttributes => {
+  const { resource, group, ...rest } = o;
+  return {
+    operation: 'CREATE',
+    resource: { group: group ?? '', version: 'v1', resource: resource ?? 'configmaps' },
+    subresource: '',
+    namespace: 'ns1',
+    object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } },
+    ...rest,
+  } as ScopeAttributes;
+};
+
+const webhookConfig = (name: string, rules: Obj[]): Obj => ({
+  apiVersion: 'admissionregistration.orch.io/v1',
+  kind: 'ValidatingWebhookConfiguration',
+  metadata: { name },
+  webhooks: [{ name: 'w.example.com', rules }],
+});
+
+const rule = (
+  r: Partial<Record<'operations' | 'apiGroups' | 'apiVersions' | 'resources', string[]>>
+) => ({
+  operations: ['CREATE'],
+  apiGroups: [''],
+  apiVersions: ['v1'],
+  resources: ['configmaps'],
+  ...r,
+});
+
+const allSynced = (over: Partial<DynamicScopeSources> = {}): DynamicScopeSources => ({
+  mutatingWebhookConfigurations: synced(),
+  validatingWebhookConfigurations: synced(),
+  validatingAdmissionPolicies: synced(),
+  validatingAdmissionPolicyBindings: synced(),
+  resourceQuotas: synced(),
+  quotaLimitedResources: () => false,
+  ...over,
+});
+
+describe('dynamic admission scope', () => {
+  it('nothing configured, every cache synced: no dynamic plugin may act', () => {
+    const s = dynamicAdmissionScope(allSynced());
+    for (const n of [
+      'MutatingAdmissionWebhook',
+      'ValidatingAdmissionWebhook',
+      'ValidatingAdmissionPolicy',
+      'ResourceQuota',
+    ] as const)
+      assert.equal(s.mayAct(n, write({})), false, n);
+  });
+
+  it('a cache not synced yet, or a kind not served: its plugin may act (fail closed)', () => {
+    const pending = new WatchCache({ prefix: '/registry/x/' });
+    const s = dynamicAdmissionScope(
+      allSynced({ validatingWebhookConfigurations: pending, resourceQuotas: pending })
+    );
+    assert.equal(s.mayAct('ValidatingAdmissionWebhook', write({})), true);
+    assert.equal(s.mayAct('ResourceQuota', write({})), true);
+    assert.equal(s.mayAct('MutatingAdmissionWebhook', write({})), false);
+    const missing = dynamicAdmissionScope({ quotaLimitedResources: () => false });
+    assert.equal(missing.mayAct('MutatingAdmissionWebhook', write({})), true);
+    assert.equal(missing.mayAct('ValidatingAdmissionPolicy', write({})), true);
+    // Synced later: the same scope now proves the plugin idle.
+    pending.replace([], 2);
+    assert.equal(s.mayAct('ValidatingAdmissionWebhook', write({})), false);
+  });
+
+  it('webhooks: a configuration whose rules could match the write; only of its own kind', () => {
+    const validating = synced([webhookConfig('v', [rule({})])]);
+    const s = dynamicAdmissionScope(allSynced({ validatingWebhookConfigurations: validating }));
+    assert.equal(s.mayAct('ValidatingAdmissionWebhook', write({})), true);
+    assert.equal(s.mayAct('MutatingAdmissionWebhook', write({})), false);
+    assert.equal(s.mayAct('ValidatingAdmissionWebhook', write({ resource: 'secrets' })), false);
+    assert.equal(s.mayAct('ValidatingAdmissionWebhook', write({ operation: 'DELETE' })), false);
+    // Deleted: idle again.
+    validating.change('DELETED', webhookConfig('v', [rule({})]), 2);
+    assert.equal(s.mayAct('ValidatingAdmissionWebhook', write({})), false);
+  });
+
+  it('rule matching: operations, groups, resources and subresource forms as upstream; any version', () => {
+    const cm = write({});
+    const status = write({ subresource: 'status', operation: 'UPDATE' });
+    const deploy = write({ group: 'apps', resource: 'deployments' });
+    const table: [Obj, ScopeAttributes, boolean][] = [
+      [rule({}), cm, true],
+      [rule({ apiVersions: ['v2'] }), cm, true], // version not looked at (Equivalent)
+      [rule({ operations: ['*'] }), status, false], // `configmaps` is not its status
+      [rule({ operations: ['*'], resources: ['configmaps/*'] }), status, true],
+      [rule({ operations: ['*'], resources: ['configmaps/*'] }), cm, true],
+      [rule({ operations: ['*'], resources: ['*/status'] }), status, true],
+      [rule({ operations: ['*'], resources: ['*/status'] }), cm, false],
+      [rule({ resources: ['*'] }), cm, true],
+      [rule({ operations: ['*'], resources: ['*'] }), status, false],
+      [rule({ operations: ['*'], resources: ['*/*'] }), status, true],
+      [rule({ operations: ['UPDATE'] }), cm, false],
+      [rule({ resources: ['*'] }), deploy, false], // core group only
+      [rule({ apiGroups: ['*'], resources: ['*'] }), deploy, true],
+      [rule({ apiGroups: ['apps'], resources: ['deployments'] }), deploy, true],
+      [{ operations: ['CREATE'], apiGroups: [''] }, cm, false], // no resources: matches nothing
+    ];
+    for (const [r, a, want] of table)
+      assert.equal(ruleMayMatch(r, a), want, `${JSON.stringify(r)} on ${JSON.stringify(a)}`);
+  });
+
+  it('policies: a binding naming an existing policy whose constraints (and the binding) could match', () => {
+    const policy = (name: string, resources: string[]): Obj => ({
+      metadata: { name },
+      spec: { matchConstraints: { resourceRules: [rule({ resources })] } },
+    });
+    const binding = (name: string, policyName: string, matchResources?: Obj): Obj => ({
+      metadata: { name },
+      spec: { policyName, ...(matchResources ? { matchResources } : {}) },
+    });
+    const policies = synced([policy('p-cm', ['configmaps']), policy('p-sec', ['secrets'])]);
+    const bindings = synced([binding('b-missing', 'nope')]);
+    const s = dynamicAdmissionScope(
+      allSynced({
+        validatingAdmissionPolicies: policies,
+        validatingAdmissionPolicyBindings: bindings,
+      })
+    );
+    // A policy without a binding, or a binding without its policy: idle.
+    assert.equal(s.mayAct('ValidatingAdmissionPolicy', write({})), false);
+    bindings.change('ADDED', binding('b-sec', 'p-sec'), 2);
+    assert.equal(s.mayAct('ValidatingAdmissionPolicy', write({})), false);
+    assert.equal(s.mayAct('ValidatingAdmissionPolicy', write({ resource: 'secrets' })), true);
+    // The binding narrows: its matchResources must match too.
+    bindings.change(
+      'ADDED',
+      binding('b-cm', 'p-cm', { resourceRules: [rule({ resources: ['secrets'] })] }),
+      3
+    );
+    assert.equal(s.mayAct('ValidatingAdmissionPolicy', write({})), false);
+    bindings.change('ADDED', binding('b-cm2', 'p-cm', { namespaceSelector: {} }), 4);
+    assert.equal(s.mayAct('ValidatingAdmissionPolicy', write({})), true);
+    // A policy without matchConstraints rules: may act on anything.
+    const open = dynamicAdmissionScope(
+      allSynced({
+        validatingAdmissionPolicies: synced([{ metadata: { name: 'p' }, spec: {} }]),
+        validatingAdmissionPolicyBindings: synced([binding('b', 'p')]),
+      })
+    );
+    assert.equal(open.mayAct('ValidatingAdmissionPolicy', write({ resource: 'anything' })), true);
+  });
+
+  it('quota: a ResourceQuota in the namespace of a create or update of an object itself', () => {
+    const quotas = synced([
+      { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q', namespace: 'ns2' } },
+    ]);
+    let limited = false;
+    const s = dynamicAdmissionScope(
+      allSynced({ resourceQuotas: quotas, quotaLimitedResources: () => limited })
+    );
+    assert.equal(s.mayAct('ResourceQuota', write({})), false);
+    assert.equal(s.mayAct('ResourceQuota', write({ namespace: 'ns2' })), true);
+    assert.equal(s.mayAct('ResourceQuota', write({ namespace: 'ns2', operation: 'UPDATE' })), true);
+    assert.equal(
+      s.mayAct('ResourceQuota', write({ namespace: 'ns2', operation: 'DELETE' })),
+      false
+    );
+    assert.equal(
+      s.mayAct(
+        'ResourceQuota',
+        write({ namespace: 'ns2', subresource: 'status', operation: 'UPDATE' })
+      ),
+      false
+    );
+    assert.equal(s.mayAct('ResourceQuota', write({ namespace: '', resource: 'nodes' })), false);
+    // limitedResources configured in the service: any namespaced create may be refused.
+    limited = true;
+    assert.equal(s.mayAct('ResourceQuota', write({})), true);
+    // Not told (no answer from the service yet): it may.
+    const untold = dynamicAdmissionScope({ ...allSynced(), quotaLimitedResources: undefined });
+    assert.equal(untold.mayAct('ResourceQuota', write({})), true);
+  });
+});

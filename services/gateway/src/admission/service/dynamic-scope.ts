@@ -1,0 +1,183 @@
+// The dynamic scope of the admission service's plugins whose scope depends on objects in the
+// cluster (`dynamic` in `@orch/apimachinery/admission` servicePluginScopes): from the gateway's
+// own watch caches of webhook configurations, ValidatingAdmissionPolicies and their bindings,
+// and ResourceQuotas, whether such a plugin may act on a write. The answer is conservative: it
+// says "cannot act" only when what the caches hold proves it, so a call is left out only when
+// the service would have admitted the write unchanged without a warning.
+//
+// - any cache not synced yet: may act (the call is made; admission fails closed);
+// - MutatingAdmissionWebhook / ValidatingAdmissionWebhook: may act when a rule of a webhook of
+//   any configuration of its kind could match the write: operation, API group and resource
+//   with subresource forms as upstream's rules match them; API version and scope are not
+//   looked at (matchPolicy Equivalent), nor selectors or matchConditions;
+// - ValidatingAdmissionPolicy: may act when a binding names an existing policy whose
+//   matchConstraints.resourceRules (and the binding's matchResources.resourceRules, when it has
+//   any) could match the write as above; exclusions, selectors and conditions are not looked at;
+// - ResourceQuota: acts on namespaced creates and updates of an object itself (no subresource;
+//   the service's plugin, as upstream's quota admission); may act on such a write when
+//   a ResourceQuota exists in its namespace, or when the service may have limitedResources
+//   configured (they refuse writes in namespaces without quotas), which the gateway is told.
+//
+// The caches lag storage by the time a change takes to reach the gateway, as the admission
+// service's own caches do (upstream's webhook and policy sources are informers too).
+import type { Informer } from '@orch/apimachinery/informer';
+import type { ResourceRegistry } from '@orch/apimachinery/registry';
+import type { Cachers } from '../../cache/cachers.js';
+import type { AdmissionAttributes } from '../interfaces.js';
+
+/** The dynamic plugins (servicePluginScopes `dynamic`). */
+export type DynamicPluginName =
+  | 'MutatingAdmissionWebhook'
+  | 'ValidatingAdmissionWebhook'
+  | 'ValidatingAdmissionPolicy'
+  | 'ResourceQuota';
+
+/** The caches the scope reads; a missing one (kind not served) leaves its plugin in scope. */
+export interface DynamicScopeSources {
+  mutatingWebhookConfigurations?: Informer;
+  validatingWebhookConfigurations?: Informer;
+  validatingAdmissionPolicies?: Informer;
+  validatingAdmissionPolicyBindings?: Informer;
+  resourceQuotas?: Informer;
+  /**
+   * Whether the service's ResourceQuota plugin may have limitedResources configured (then it
+   * may act in namespaces without quotas); read at each write. Absent: it may.
+   */
+  quotaLimitedResources?: () => boolean;
+}
+
+/** The part of a write the scope looks at. */
+export type ScopeAttributes = Pick<
+  AdmissionAttributes,
+  'operation' | 'resource' | 'subresource' | 'namespace' | 'object'
+>;
+
+export interface DynamicAdmissionScope {
+  /** False only when the caches prove plugin `name` cannot act on the write. */
+  mayAct(name: DynamicPluginName, a: ScopeAttributes): boolean;
+}
+
+type Json = Record<string, unknown>;
+interface Rule {
+  operations?: unknown;
+  apiGroups?: unknown;
+  resources?: unknown;
+}
+
+const strings = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+
+const oneOf = (items: unknown, requested: string): boolean =>
+  strings(items).some((i) => i === '*' || i === requested);
+
+/** Could the rule match the write (operation, group, resource/subresource; not version)? */
+export function ruleMayMatch(rule: Rule, a: ScopeAttributes): boolean {
+  if (!oneOf(rule.operations, a.operation) || !oneOf(rule.apiGroups, a.resource.group))
+    return false;
+  return strings(rule.resources).some((entry) => {
+    const slash = entry.indexOf('/');
+    const res = slash < 0 ? entry : entry.slice(0, slash);
+    const sub = slash < 0 ? '' : entry.slice(slash + 1);
+    return (res === '*' || res === a.resource.resource) && (sub === '*' || sub === a.subresource);
+  });
+}
+
+const rulesOf = (v: unknown): Rule[] =>
+  Array.isArray(v) ? v.filter((r): r is Rule => typeof r === 'object' && r !== null) : [];
+
+const field = (o: unknown, k: string): unknown =>
+  typeof o === 'object' && o !== null ? (o as Json)[k] : undefined;
+
+/** A webhook configuration's webhooks' rules could match the write. */
+function configurationMayMatch(config: Json, a: ScopeAttributes): boolean {
+  const webhooks = field(config, 'webhooks');
+  if (!Array.isArray(webhooks)) return false;
+  return webhooks.some((w) => rulesOf(field(w, 'rules')).some((r) => ruleMayMatch(r, a)));
+}
+
+/** The resourceRules of matchResources/matchConstraints; undefined when none are given. */
+function resourceRules(match: unknown): Rule[] | undefined {
+  const rules = field(match, 'resourceRules');
+  return Array.isArray(rules) ? rulesOf(rules) : undefined;
+}
+
+export function dynamicAdmissionScope(sources: DynamicScopeSources): DynamicAdmissionScope {
+  const webhooksMayAct = (informer: Informer | undefined, a: ScopeAttributes): boolean => {
+    if (!informer?.synced) return true;
+    return informer.list().some((c) => configurationMayMatch(c, a));
+  };
+  const policyMayAct = (a: ScopeAttributes): boolean => {
+    const policies = sources.validatingAdmissionPolicies;
+    const bindings = sources.validatingAdmissionPolicyBindings;
+    if (!policies?.synced || !bindings?.synced) return true;
+    return bindings.list().some((b) => {
+      const spec = field(b, 'spec');
+      const policyName = field(spec, 'policyName');
+      if (typeof policyName !== 'string') return false;
+      const policy = policies.get(policyName);
+      if (!policy) return false;
+      const constraints = resourceRules(field(field(policy, 'spec'), 'matchConstraints'));
+      if (constraints && !constraints.some((r) => ruleMayMatch(r, a))) return false;
+      const narrowed = resourceRules(field(spec, 'matchResources'));
+      if (narrowed && narrowed.length > 0 && !narrowed.some((r) => ruleMayMatch(r, a)))
+        return false;
+      return true;
+    });
+  };
+  const quotaMayAct = (a: ScopeAttributes): boolean => {
+    if (a.subresource !== '' || a.namespace === '' || !a.object) return false;
+    if (a.operation !== 'CREATE' && a.operation !== 'UPDATE') return false;
+    if (sources.quotaLimitedResources?.() ?? true) return true;
+    const quotas = sources.resourceQuotas;
+    if (!quotas?.synced) return true;
+    return quotas.list().some((q) => field(field(q, 'metadata'), 'namespace') === a.namespace);
+  };
+  return {
+    mayAct(name, a) {
+      switch (name) {
+        case 'MutatingAdmissionWebhook':
+          return webhooksMayAct(sources.mutatingWebhookConfigurations, a);
+        case 'ValidatingAdmissionWebhook':
+          return webhooksMayAct(sources.validatingWebhookConfigurations, a);
+        case 'ValidatingAdmissionPolicy':
+          return policyMayAct(a);
+        case 'ResourceQuota':
+          return quotaMayAct(a);
+      }
+    },
+  };
+}
+
+/**
+ * The sources from the gateway's watch caches of the kinds the registry serves, and a start
+ * that starts those caches (with the gateway; not required for readiness: until a cache is
+ * synced its plugins keep the calls).
+ */
+export function cachedScopeSources(
+  registry: ResourceRegistry,
+  cachers: Cachers,
+  quotaLimitedResources: () => boolean
+): { sources: DynamicScopeSources; start: () => void } {
+  const started: (() => void)[] = [];
+  const cache = (group: string, resource: string): Informer | undefined => {
+    const def = registry.all().find((d) => d.group === group && d.resource === resource);
+    if (!def) return undefined;
+    const cacher = cachers.for(def);
+    started.push(() => void cacher.start());
+    return cacher.cache;
+  };
+  const ar = 'admissionregistration.orch.io';
+  const sources: DynamicScopeSources = { quotaLimitedResources };
+  const set = <K extends keyof DynamicScopeSources>(
+    k: K,
+    v: DynamicScopeSources[K] | undefined
+  ): void => {
+    if (v) sources[k] = v;
+  };
+  set('mutatingWebhookConfigurations', cache(ar, 'mutatingwebhookconfigurations'));
+  set('validatingWebhookConfigurations', cache(ar, 'validatingwebhookconfigurations'));
+  set('validatingAdmissionPolicies', cache(ar, 'validatingadmissionpolicies'));
+  set('validatingAdmissionPolicyBindings', cache(ar, 'validatingadmissionpolicybindings'));
+  set('resourceQuotas', cache('', 'resourcequotas'));
+  return { sources, start: () => started.forEach((s) => s()) };
+}
