@@ -231,6 +231,20 @@ describe('ListPlugins RPC', () => {
   it('lists every plugin the list places in the admission service, in order, those that need a configuration included', async () => {
     assert.deepEqual(await client.listPlugins(), pluginsPlacedIn('admission'));
   });
+
+  it('says whether ResourceQuota has limitedResources (here it has no configuration: none)', async () => {
+    const fresh = new AdmissionClient({
+      address: `127.0.0.1:${await server.serving}`,
+      credentials: clientCredentials({ caFile: suite.pki.caFile, ...suite.pki.file('gateway') }),
+    });
+    try {
+      assert.equal(fresh.quotaLimitedResources, true, 'until the service answers');
+      await fresh.listPlugins();
+      assert.equal(fresh.quotaLimitedResources, false);
+    } finally {
+      fresh.close();
+    }
+  });
 });
 
 describe('listers', () => {

@@ -13,18 +13,7 @@ import { admissionService, newAdmissionMetrics } from './grpc/admission-service.
 import type { AdmissionMetrics } from './grpc/admission-service.js';
 import { InformerListers } from './listers.js';
 import { newPlugins, servedPlugins } from './plugins.js';
-import { parseResourceQuotaConfiguration } from './resource-quota/resource-quota-configuration.js';
-
-/** Whether ResourceQuota's configuration has limitedResources (an invalid one: it may). */
-function quotaLimitedResources(configs: ReadonlyMap<string, unknown>): boolean {
-  try {
-    return (
-      parseResourceQuotaConfiguration(configs.get('ResourceQuota')).limitedResources.length > 0
-    );
-  } catch {
-    return true;
-  }
-}
+import { hasLimitedResources } from './resource-quota/resource-quota-configuration.js';
 
 export class AdmissionServer implements Runnable {
   readonly registry: Registry;
@@ -78,7 +67,9 @@ export class AdmissionServer implements Runnable {
             implementation: admissionService({
               plugins,
               served: servedPlugins(this.#config.factories),
-              quotaLimitedResources: quotaLimitedResources(this.#config.pluginConfigs),
+              quotaLimitedResources: hasLimitedResources(
+                this.#config.pluginConfigs.get('ResourceQuota')
+              ),
               metrics: this.#metrics,
               log,
               ready: () => this.#ready,

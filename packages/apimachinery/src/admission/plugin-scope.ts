@@ -9,7 +9,8 @@
 // - `none`: never acts (AlwaysAdmit).
 // - `any`: may act on any resource (AlwaysDeny; NodeRestriction, which decides by the user).
 // - `dynamic`: what it acts on depends on objects in the cluster (webhook and policy
-//   configurations, ResourceQuotas): only the service, which watches them, can tell.
+//   configurations, ResourceQuotas): the gateway tells from its caches of them
+//   (services/gateway/src/admission/service/dynamic-scope.ts).
 import type { AdmissionServicePluginName } from './plugins.js';
 
 export type PluginScope = 'none' | 'any' | 'dynamic' | readonly string[];
@@ -63,7 +64,8 @@ export const scopeResource = (r: { group: string; resource: string }): string =>
 
 /**
  * Could plugin `name` act on a write of `resource` (any subresource, operation or phase)?
- * False only when its scope rules it out; `dynamic` and `any` plugins may always act.
+ * False only when its scope rules it out; `dynamic` and `any` plugins may always act (by their
+ * static scope).
  */
 export function mayActOn(
   name: AdmissionServicePluginName,

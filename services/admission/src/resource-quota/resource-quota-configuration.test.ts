@@ -2,7 +2,10 @@
 // with their defaults, and a bad configuration refused naming the field.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseResourceQuotaConfiguration } from './resource-quota-configuration.js';
+import {
+  hasLimitedResources,
+  parseResourceQuotaConfiguration,
+} from './resource-quota-configuration.js';
 
 test('ResourceQuotaConfiguration: none, valid, and refused with the field named', () => {
   assert.deepEqual(parseResourceQuotaConfiguration(undefined), { limitedResources: [] });
@@ -51,4 +54,20 @@ test('ResourceQuotaConfiguration: none, valid, and refused with the field named'
   for (const [name, config, error] of rows) {
     assert.throws(() => parseResourceQuotaConfiguration(config), error, name);
   }
+});
+
+test('hasLimitedResources: none without a configuration or with an empty list; an invalid one may', () => {
+  assert.equal(hasLimitedResources(undefined), false);
+  assert.equal(
+    hasLimitedResources({ kind: 'ResourceQuotaConfiguration', limitedResources: [] }),
+    false
+  );
+  assert.equal(
+    hasLimitedResources({
+      kind: 'ResourceQuotaConfiguration',
+      limitedResources: [{ resource: 'pods', matchContains: ['requests.cpu'] }],
+    }),
+    true
+  );
+  assert.equal(hasLimitedResources({ limitedResources: 'nope' }), true);
 });

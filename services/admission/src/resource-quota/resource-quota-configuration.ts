@@ -71,3 +71,16 @@ export function parseResourceQuotaConfiguration(config: unknown): ResourceQuotaC
   if (errs.length > 0) throw new ResourceQuotaConfigurationError(errs);
   return { limitedResources };
 }
+
+/**
+ * Whether a ResourceQuota configuration has limitedResources (an invalid one: it may), which
+ * the service tells gateways (ListPlugins): they may then refuse writes in namespaces without
+ * quotas.
+ */
+export function hasLimitedResources(config: unknown): boolean {
+  try {
+    return parseResourceQuotaConfiguration(config).limitedResources.length > 0;
+  } catch {
+    return true;
+  }
+}

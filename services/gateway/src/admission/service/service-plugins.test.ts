@@ -1,11 +1,12 @@
 // The service plugins through the gateway, in a real suite (the admission service a process of
 // its own, mutual TLS): gateway 1 runs AlwaysPullImages, gateway 2 AlwaysDeny, gateway 0 the
 // default set, gateway 3 the default set without the plugins whose scope is dynamic (webhooks,
-// policies, quota). Last, the admission service stopped: writes fail closed and store nothing.
+// policies, quota); on gateway 0 a webhook configuration or a quota brings the calls back while
+// it exists. Last, the admission service stopped: writes fail closed and store nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startSuite } from '@orch/testing';
-import type { Suite, SuiteResponse } from '@orch/testing';
+import { reviewResponse, startSuite, startWebhookServer, waitFor } from '@orch/testing';
+import type { Suite, SuiteResponse, WebhookServer } from '@orch/testing';
 
 let suite: Suite;
 const ns = 'admission-service';
@@ -199,14 +200,130 @@ describe('admission calls no plugin can act on', () => {
       r.text
     );
   });
+});
 
-  it('with webhooks, policies and quota enabled (the default set), a ConfigMap is admitted by a call', async () => {
+describe("admission calls the gateway's caches prove idle (the default set: webhooks, quota)", () => {
+  const quotaNs = 'admission-service-quota';
+  let hook: WebhookServer;
+  let n = 0;
+  /** A ConfigMap create on gateway 0 and the calls it made and skipped, by phase. */
+  const create = async (prefix: string, namespace = ns) => {
     const before = await calls(0);
-    const r = await suite.request(0, 'POST', `/api/v1/namespaces/${ns}/configmaps`, cm('c-call'));
-    assert.equal(r.status, 201, r.text);
+    const r = await suite.request(
+      0,
+      'POST',
+      `/api/v1/namespaces/${namespace}/configmaps`,
+      cm(`${prefix}-${++n}`)
+    );
     const after = await calls(0);
-    assert.equal(delta(before, after, 'mutating/made'), 1);
-    assert.equal(delta(before, after, 'mutating/skipped'), 0);
+    const d = (k: string) => delta(before, after, k);
+    return {
+      r,
+      skipped: d('mutating/skipped') === 1 && d('validating/skipped') === 1,
+      made: d('mutating/made') === 1 && d('validating/made') === 1,
+    };
+  };
+  const wait = { timeoutMs: 20_000, intervalMs: 100 };
+  const webhooks = '/apis/admissionregistration.orch.io/v1/validatingwebhookconfigurations';
+
+  before(async () => {
+    // Denies ConfigMaps named dyn-*, admits the rest (a later file's writes are left alone
+    // even while the admission service has not yet seen the configuration go).
+    hook = await startWebhookServer((call) => {
+      const name = (call.body as { request?: { name?: string } }).request?.name ?? '';
+      const deny = name.startsWith('dyn-');
+      return {
+        body: reviewResponse(
+          call.body,
+          deny
+            ? { allowed: false, status: { code: 403, message: 'dyn says no' } }
+            : { allowed: true }
+        ),
+      };
+    });
+    const r = await suite.request(0, 'POST', '/api/v1/namespaces', {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: quotaNs },
+    });
+    assert.equal(r.status, 201, r.text);
+  });
+  after(async () => {
+    await hook?.stop();
+  });
+
+  it('without webhook configurations or quotas, a ConfigMap create skips both calls', async () => {
+    // Once the gateway's caches are synced and the service said it has no limitedResources.
+    await waitFor('a skipped create', async () => (await create('cm')).skipped, wait);
+    const c = await create('cm');
+    assert.equal(c.r.status, 201, c.r.text);
+    assert.ok(c.skipped);
+  });
+
+  it('a webhook configuration matching ConfigMaps makes the calls again; its webhook denies', async () => {
+    const r = await suite.request(0, 'POST', webhooks, {
+      apiVersion: 'admissionregistration.orch.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: 'dyn-deny' },
+      webhooks: [
+        {
+          name: 'deny.dyn.example.com',
+          rules: [
+            {
+              operations: ['CREATE'],
+              apiGroups: [''],
+              apiVersions: ['v1'],
+              resources: ['configmaps'],
+            },
+          ],
+          clientConfig: { url: hook.url('/deny'), caBundle: hook.caBundle },
+          sideEffects: 'None',
+          admissionReviewVersions: ['v1'],
+          failurePolicy: 'Fail',
+        },
+      ],
+    });
+    assert.equal(r.status, 201, r.text);
+    await waitFor('a denied create', async () => (await create('dyn')).r.status === 403, wait);
+    const called = hook.callsTo('/deny').length;
+    const c = await create('dyn');
+    assert.equal(c.r.status, 403, c.r.text);
+    assert.match(messageOf(c.r), /dyn says no/);
+    assert.ok(c.made, 'both calls made');
+    assert.equal(hook.callsTo('/deny').length, called + 1);
+    // Other namespaced writes it does not match (a Secret) still skip.
+    const before = await calls(0);
+    const s = await suite.request(0, 'POST', `/api/v1/namespaces/${ns}/secrets`, {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: `s-${++n}` },
+    });
+    assert.equal(s.status, 201, s.text);
+    assert.equal(delta(before, await calls(0), 'mutating/skipped'), 1);
+  });
+
+  it('the configuration deleted, skipping resumes', async () => {
+    const r = await suite.request(0, 'DELETE', `${webhooks}/dyn-deny`);
+    assert.equal(r.status, 200, r.text);
+    await waitFor('a skipped create', async () => (await create('cm')).skipped, wait);
+  });
+
+  it('a ResourceQuota makes the calls in its namespace only; deleted, skipping resumes', async () => {
+    const quotas = `/api/v1/namespaces/${quotaNs}/resourcequotas`;
+    const r = await suite.request(0, 'POST', quotas, {
+      apiVersion: 'v1',
+      kind: 'ResourceQuota',
+      metadata: { name: 'q' },
+      spec: { hard: { 'count/configmaps': '100' } },
+    });
+    assert.equal(r.status, 201, r.text);
+    // Admitted or refused (no quota controller fills its status here): the calls are made.
+    await waitFor('a create with calls', async () => (await create('q', quotaNs)).made, wait);
+    assert.ok((await create('q', quotaNs)).made);
+    assert.ok((await create('cm')).skipped, 'another namespace still skips');
+    const d = await suite.request(0, 'DELETE', `${quotas}/q`);
+    assert.equal(d.status, 200, d.text);
+    await waitFor('a skipped create', async () => (await create('q', quotaNs)).skipped, wait);
   });
 });
 
@@ -317,21 +434,21 @@ describe('the admission service stopped', () => {
       messageOf(r),
       /^admission could not run: the admission service \(plugins LimitRanger, TaintNodesByCondition, AlwaysPullImages, PodSecurity, Priority, DefaultTolerationSeconds, DefaultStorageClass, StorageObjectInUseProtection, PersistentVolumeClaimResize, RuntimeClass, DefaultIngressClass, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, ResourceQuota\) failed: /
     );
+    const got = await suite.request(0, 'GET', `/api/v1/namespaces/${ns}/pods/p-x`);
+    assert.equal(got.status, 404, 'pods/p-x was not stored');
+    // A ConfigMap no plugin can act on (no webhook configuration, policy or quota in the
+    // gateway's caches) needs no call: admitted as the service would have admitted it.
+    const before = await calls(pullImages);
     const d = await suite.request(
       pullImages,
       'POST',
       `/api/v1/namespaces/${ns}/configmaps`,
       cm('c-x')
     );
-    assert.equal(d.status, 503, d.text);
-    assert.match(messageOf(d), /admission could not run/);
-    for (const [kind, name] of [
-      ['pods', 'p-x'],
-      ['configmaps', 'c-x'],
-    ]) {
-      const got = await suite.request(0, 'GET', `/api/v1/namespaces/${ns}/${kind}/${name}`);
-      assert.equal(got.status, 404, `${kind}/${name} was not stored`);
-    }
+    assert.equal(d.status, 201, d.text);
+    const after = await calls(pullImages);
+    assert.equal(delta(before, after, 'mutating/skipped'), 1);
+    assert.equal(delta(before, after, 'mutating/made'), 0);
     // Reads go on; /readyz says why writes fail.
     assert.equal((await suite.request(0, 'GET', `/api/v1/namespaces/${ns}/pods`)).status, 200);
     const ready = await suite.request(0, 'GET', '/readyz?verbose');
