@@ -185,6 +185,22 @@ describe('dynamic admission scope', () => {
       false
     );
     assert.equal(s.mayAct('ResourceQuota', write({ namespace: '', resource: 'nodes' })), false);
+    // Counted by namespace through the cache's events: added, updated, deleted, relisted.
+    const q3 = {
+      apiVersion: 'v1',
+      kind: 'ResourceQuota',
+      metadata: { name: 'q', namespace: 'ns3' },
+    };
+    assert.equal(s.mayAct('ResourceQuota', write({ namespace: 'ns3' })), false);
+    quotas.change('ADDED', q3, 2);
+    quotas.change('MODIFIED', { ...q3, spec: { hard: { pods: '1' } } }, 3);
+    assert.equal(s.mayAct('ResourceQuota', write({ namespace: 'ns3' })), true);
+    quotas.change('DELETED', q3, 4);
+    assert.equal(s.mayAct('ResourceQuota', write({ namespace: 'ns3' })), false);
+    assert.equal(s.mayAct('ResourceQuota', write({ namespace: 'ns2' })), true);
+    quotas.replace([q3], 5);
+    assert.equal(s.mayAct('ResourceQuota', write({ namespace: 'ns2' })), false);
+    assert.equal(s.mayAct('ResourceQuota', write({ namespace: 'ns3' })), true);
     // limitedResources configured in the service: any namespaced create may be refused.
     limited = true;
     assert.equal(s.mayAct('ResourceQuota', write({})), true);

@@ -101,7 +101,32 @@ function resourceRules(match: unknown): Rule[] | undefined {
   return Array.isArray(rules) ? rulesOf(rules) : undefined;
 }
 
+const namespaceOf = (o: unknown): string => {
+  const ns = field(field(o, 'metadata'), 'namespace');
+  return typeof ns === 'string' ? ns : '';
+};
+
+/** How many objects of the informer each namespace holds, kept by its events. */
+function countByNamespace(informer: Informer): ReadonlyMap<string, number> {
+  const counts = new Map<string, number>();
+  const add = (o: unknown, by: number): void => {
+    const ns = namespaceOf(o);
+    const n = (counts.get(ns) ?? 0) + by;
+    if (n > 0) counts.set(ns, n);
+    else counts.delete(ns);
+  };
+  // Objects already there (a cache synced before the scope was made) count too.
+  for (const o of informer.list()) add(o, 1);
+  informer.addEventHandler({
+    onAdd: (o) => add(o, 1),
+    onDelete: (o) => add(o, -1),
+    onUpdate: (before, o) => (add(before, -1), add(o, 1)),
+  });
+  return counts;
+}
+
 export function dynamicAdmissionScope(sources: DynamicScopeSources): DynamicAdmissionScope {
+  const quotasByNamespace = sources.resourceQuotas && countByNamespace(sources.resourceQuotas);
   const webhooksMayAct = (informer: Informer | undefined, a: ScopeAttributes): boolean => {
     if (!informer?.synced) return true;
     return informer.list().some((c) => configurationMayMatch(c, a));
@@ -130,7 +155,7 @@ export function dynamicAdmissionScope(sources: DynamicScopeSources): DynamicAdmi
     if (sources.quotaLimitedResources?.() ?? true) return true;
     const quotas = sources.resourceQuotas;
     if (!quotas?.synced) return true;
-    return quotas.list().some((q) => field(field(q, 'metadata'), 'namespace') === a.namespace);
+    return (quotasByNamespace?.get(a.namespace) ?? 0) > 0;
   };
   return {
     mayAct(name, a) {
