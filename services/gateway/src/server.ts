@@ -1,6 +1,7 @@
 // The gateway server: the stores and the handler chain wired over the config's clients; run()
 // serves them over HTTPS, HTTP/2 and HTTP/1.1 on one port chosen by ALPN, until its signal, then
 // stops gracefully (/readyz fails first; HTTP/2 sessions get GOAWAY) (k8s secure_serving.go).
+import { setTimeout as sleep } from 'node:timers/promises';
 import { readFileSync } from 'node:fs';
 import { createSecureServer } from 'node:http2';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -289,14 +290,33 @@ export class GatewayServer implements Runnable {
     return this.#serving.promise;
   }
 
-  /** Resolves when every service the enabled plugins run in serves them; throws if one does not. */
+  /**
+   * Throws if a service the enabled plugins run in does not serve them; once the admission
+   * service has answered, asks it again every 10 s until `signal` (see below).
+   */
   async #checkServedPlugins(signal: AbortSignal): Promise<void> {
     const { options, admission, certificates } = this.#config;
     const enabled = options.admissionPlugins;
     await Promise.all([
-      admission && checkServedPlugins('admission', admission.client, enabled, signal),
+      admission &&
+        checkServedPlugins('admission', admission.client, enabled, signal).then(() =>
+          this.#refreshAdmissionServiceInfo(signal)
+        ),
       certificates && checkServedPlugins('certificates', certificates.client, enabled, signal),
     ]);
+  }
+
+  /**
+   * Asks the admission service's ListPlugins again every 10 s until `signal`, so that the
+   * dynamic scope learns of a service restarted with ResourceQuota limitedResources (the
+   * client keeps the last answer; a failed ask changes nothing).
+   */
+  async #refreshAdmissionServiceInfo(signal: AbortSignal): Promise<void> {
+    const client = this.#config.admission?.client;
+    while (client && !signal.aborted) {
+      await sleep(admissionServiceInfoRefreshMs, undefined, { signal }).catch(() => undefined);
+      if (!signal.aborted) await client.listPlugins().catch(() => undefined);
+    }
   }
 
   async run(signal: AbortSignal): Promise<void> {
@@ -390,6 +410,9 @@ function closeWhenIdle(session: ServerHttp2Session, idleMs: number): void {
   session.once('close', () => clearTimeout(timer));
   arm();
 }
+
+/** How often the gateway asks the admission service's ListPlugins again. */
+const admissionServiceInfoRefreshMs = 10_000;
 
 /** The kinds the RBAC decisions stand on. */
 function policyKinds(registry: ResourceRegistry): ResourceDefinition[] {
