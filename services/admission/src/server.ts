@@ -13,6 +13,7 @@ import { admissionService, newAdmissionMetrics } from './grpc/admission-service.
 import type { AdmissionMetrics } from './grpc/admission-service.js';
 import { InformerListers } from './listers.js';
 import { newPlugins, servedPlugins } from './plugins.js';
+import { pluginName as resourceQuotaPluginName } from './resource-quota/resource-quota.js';
 import { hasLimitedResources } from './resource-quota/resource-quota-configuration.js';
 
 export class AdmissionServer implements Runnable {
@@ -68,7 +69,7 @@ export class AdmissionServer implements Runnable {
               plugins,
               served: servedPlugins(this.#config.factories),
               quotaLimitedResources: hasLimitedResources(
-                this.#config.pluginConfigs.get('ResourceQuota')
+                this.#config.pluginConfigs.get(resourceQuotaPluginName)
               ),
               metrics: this.#metrics,
               log,

@@ -30,5 +30,10 @@ export type {
 } from './interfaces.js';
 export type { RegisterOptions } from './registry.js';
 export { Plugins } from './registry.js';
-export type { PluginScope } from './plugin-scope.js';
-export { mayActOn, scopeResource, servicePluginScopes } from './plugin-scope.js';
+export type { DynamicScopeSource, PluginScope } from './plugin-scope.js';
+export {
+  dynamicScopeSources,
+  mayActOn,
+  scopeResource,
+  servicePluginScopes,
+} from './plugin-scope.js';

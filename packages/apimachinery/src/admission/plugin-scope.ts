@@ -58,6 +58,20 @@ export const servicePluginScopes: Readonly<Record<AdmissionServicePluginName, Pl
   AlwaysDeny: 'any',
 };
 
+/** What the scope of a `dynamic` plugin depends on: the objects the gateway watches for it. */
+export type DynamicScopeSource =
+  'mutatingWebhooks' | 'validatingWebhooks' | 'validatingPolicies' | 'resourceQuotas';
+
+/** The source of each `dynamic` plugin's scope (one without an entry always may act). */
+export const dynamicScopeSources: Readonly<
+  Partial<Record<AdmissionServicePluginName, DynamicScopeSource>>
+> = {
+  MutatingAdmissionWebhook: 'mutatingWebhooks',
+  ValidatingAdmissionPolicy: 'validatingPolicies',
+  ValidatingAdmissionWebhook: 'validatingWebhooks',
+  ResourceQuota: 'resourceQuotas',
+};
+
 /** A resource as the scopes spell it: `group/resource`, core resources bare. */
 export const scopeResource = (r: { group: string; resource: string }): string =>
   r.group === '' ? r.resource : `${r.group}/${r.resource}`;

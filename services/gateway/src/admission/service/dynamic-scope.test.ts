@@ -60,10 +60,10 @@ describe('dynamic admission scope', () => {
   it('nothing configured, every cache synced: no dynamic plugin may act', () => {
     const s = dynamicAdmissionScope(allSynced());
     for (const n of [
-      'MutatingAdmissionWebhook',
-      'ValidatingAdmissionWebhook',
-      'ValidatingAdmissionPolicy',
-      'ResourceQuota',
+      'mutatingWebhooks',
+      'validatingWebhooks',
+      'validatingPolicies',
+      'resourceQuotas',
     ] as const)
       assert.equal(s.mayAct(n, write({})), false, n);
   });
@@ -73,27 +73,27 @@ describe('dynamic admission scope', () => {
     const s = dynamicAdmissionScope(
       allSynced({ validatingWebhookConfigurations: pending, resourceQuotas: pending })
     );
-    assert.equal(s.mayAct('ValidatingAdmissionWebhook', write({})), true);
-    assert.equal(s.mayAct('ResourceQuota', write({})), true);
-    assert.equal(s.mayAct('MutatingAdmissionWebhook', write({})), false);
+    assert.equal(s.mayAct('validatingWebhooks', write({})), true);
+    assert.equal(s.mayAct('resourceQuotas', write({})), true);
+    assert.equal(s.mayAct('mutatingWebhooks', write({})), false);
     const missing = dynamicAdmissionScope({ quotaLimitedResources: () => false });
-    assert.equal(missing.mayAct('MutatingAdmissionWebhook', write({})), true);
-    assert.equal(missing.mayAct('ValidatingAdmissionPolicy', write({})), true);
+    assert.equal(missing.mayAct('mutatingWebhooks', write({})), true);
+    assert.equal(missing.mayAct('validatingPolicies', write({})), true);
     // Synced later: the same scope now proves the plugin idle.
     pending.replace([], 2);
-    assert.equal(s.mayAct('ValidatingAdmissionWebhook', write({})), false);
+    assert.equal(s.mayAct('validatingWebhooks', write({})), false);
   });
 
   it('webhooks: a configuration whose rules could match the write; only of its own kind', () => {
     const validating = synced([webhookConfig('v', [rule({})])]);
     const s = dynamicAdmissionScope(allSynced({ validatingWebhookConfigurations: validating }));
-    assert.equal(s.mayAct('ValidatingAdmissionWebhook', write({})), true);
-    assert.equal(s.mayAct('MutatingAdmissionWebhook', write({})), false);
-    assert.equal(s.mayAct('ValidatingAdmissionWebhook', write({ resource: 'secrets' })), false);
-    assert.equal(s.mayAct('ValidatingAdmissionWebhook', write({ operation: 'DELETE' })), false);
+    assert.equal(s.mayAct('validatingWebhooks', write({})), true);
+    assert.equal(s.mayAct('mutatingWebhooks', write({})), false);
+    assert.equal(s.mayAct('validatingWebhooks', write({ resource: 'secrets' })), false);
+    assert.equal(s.mayAct('validatingWebhooks', write({ operation: 'DELETE' })), false);
     // Deleted: idle again.
     validating.change('DELETED', webhookConfig('v', [rule({})]), 2);
-    assert.equal(s.mayAct('ValidatingAdmissionWebhook', write({})), false);
+    assert.equal(s.mayAct('validatingWebhooks', write({})), false);
   });
 
   it('rule matching: operations, groups, resources and subresource forms as upstream; any version', () => {
@@ -139,19 +139,19 @@ describe('dynamic admission scope', () => {
       })
     );
     // A policy without a binding, or a binding without its policy: idle.
-    assert.equal(s.mayAct('ValidatingAdmissionPolicy', write({})), false);
+    assert.equal(s.mayAct('validatingPolicies', write({})), false);
     bindings.change('ADDED', binding('b-sec', 'p-sec'), 2);
-    assert.equal(s.mayAct('ValidatingAdmissionPolicy', write({})), false);
-    assert.equal(s.mayAct('ValidatingAdmissionPolicy', write({ resource: 'secrets' })), true);
+    assert.equal(s.mayAct('validatingPolicies', write({})), false);
+    assert.equal(s.mayAct('validatingPolicies', write({ resource: 'secrets' })), true);
     // The binding narrows: its matchResources must match too.
     bindings.change(
       'ADDED',
       binding('b-cm', 'p-cm', { resourceRules: [rule({ resources: ['secrets'] })] }),
       3
     );
-    assert.equal(s.mayAct('ValidatingAdmissionPolicy', write({})), false);
+    assert.equal(s.mayAct('validatingPolicies', write({})), false);
     bindings.change('ADDED', binding('b-cm2', 'p-cm', { namespaceSelector: {} }), 4);
-    assert.equal(s.mayAct('ValidatingAdmissionPolicy', write({})), true);
+    assert.equal(s.mayAct('validatingPolicies', write({})), true);
     // A policy without matchConstraints rules: may act on anything.
     const open = dynamicAdmissionScope(
       allSynced({
@@ -159,53 +159,56 @@ describe('dynamic admission scope', () => {
         validatingAdmissionPolicyBindings: synced([binding('b', 'p')]),
       })
     );
-    assert.equal(open.mayAct('ValidatingAdmissionPolicy', write({ resource: 'anything' })), true);
+    assert.equal(open.mayAct('validatingPolicies', write({ resource: 'anything' })), true);
   });
 
   it('quota: a ResourceQuota in the namespace of a create or update of an object itself', () => {
     const quotas = synced([
-      { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q', namespace: 'ns2' } },
+      { apiVersion: 'v1', kind: 'resourceQuotas', metadata: { name: 'q', namespace: 'ns2' } },
     ]);
     let limited = false;
     const s = dynamicAdmissionScope(
       allSynced({ resourceQuotas: quotas, quotaLimitedResources: () => limited })
     );
-    assert.equal(s.mayAct('ResourceQuota', write({})), false);
-    assert.equal(s.mayAct('ResourceQuota', write({ namespace: 'ns2' })), true);
-    assert.equal(s.mayAct('ResourceQuota', write({ namespace: 'ns2', operation: 'UPDATE' })), true);
+    assert.equal(s.mayAct('resourceQuotas', write({})), false);
+    assert.equal(s.mayAct('resourceQuotas', write({ namespace: 'ns2' })), true);
     assert.equal(
-      s.mayAct('ResourceQuota', write({ namespace: 'ns2', operation: 'DELETE' })),
+      s.mayAct('resourceQuotas', write({ namespace: 'ns2', operation: 'UPDATE' })),
+      true
+    );
+    assert.equal(
+      s.mayAct('resourceQuotas', write({ namespace: 'ns2', operation: 'DELETE' })),
       false
     );
     assert.equal(
       s.mayAct(
-        'ResourceQuota',
+        'resourceQuotas',
         write({ namespace: 'ns2', subresource: 'status', operation: 'UPDATE' })
       ),
       false
     );
-    assert.equal(s.mayAct('ResourceQuota', write({ namespace: '', resource: 'nodes' })), false);
+    assert.equal(s.mayAct('resourceQuotas', write({ namespace: '', resource: 'nodes' })), false);
     // Counted by namespace through the cache's events: added, updated, deleted, relisted.
     const q3 = {
       apiVersion: 'v1',
-      kind: 'ResourceQuota',
+      kind: 'resourceQuotas',
       metadata: { name: 'q', namespace: 'ns3' },
     };
-    assert.equal(s.mayAct('ResourceQuota', write({ namespace: 'ns3' })), false);
+    assert.equal(s.mayAct('resourceQuotas', write({ namespace: 'ns3' })), false);
     quotas.change('ADDED', q3, 2);
     quotas.change('MODIFIED', { ...q3, spec: { hard: { pods: '1' } } }, 3);
-    assert.equal(s.mayAct('ResourceQuota', write({ namespace: 'ns3' })), true);
+    assert.equal(s.mayAct('resourceQuotas', write({ namespace: 'ns3' })), true);
     quotas.change('DELETED', q3, 4);
-    assert.equal(s.mayAct('ResourceQuota', write({ namespace: 'ns3' })), false);
-    assert.equal(s.mayAct('ResourceQuota', write({ namespace: 'ns2' })), true);
+    assert.equal(s.mayAct('resourceQuotas', write({ namespace: 'ns3' })), false);
+    assert.equal(s.mayAct('resourceQuotas', write({ namespace: 'ns2' })), true);
     quotas.replace([q3], 5);
-    assert.equal(s.mayAct('ResourceQuota', write({ namespace: 'ns2' })), false);
-    assert.equal(s.mayAct('ResourceQuota', write({ namespace: 'ns3' })), true);
+    assert.equal(s.mayAct('resourceQuotas', write({ namespace: 'ns2' })), false);
+    assert.equal(s.mayAct('resourceQuotas', write({ namespace: 'ns3' })), true);
     // limitedResources configured in the service: any namespaced create may be refused.
     limited = true;
-    assert.equal(s.mayAct('ResourceQuota', write({})), true);
+    assert.equal(s.mayAct('resourceQuotas', write({})), true);
     // Not told (no answer from the service yet): it may.
     const untold = dynamicAdmissionScope({ ...allSynced(), quotaLimitedResources: undefined });
-    assert.equal(untold.mayAct('ResourceQuota', write({})), true);
+    assert.equal(untold.mayAct('resourceQuotas', write({})), true);
   });
 });

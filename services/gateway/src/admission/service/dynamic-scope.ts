@@ -6,31 +6,25 @@
 // the service would have admitted the write unchanged without a warning.
 //
 // - any cache not synced yet: may act (the call is made; admission fails closed);
-// - MutatingAdmissionWebhook / ValidatingAdmissionWebhook: may act when a rule of a webhook of
+// - the webhook plugins: may act when a rule of a webhook of
 //   any configuration of its kind could match the write: operation, API group and resource
 //   with subresource forms as upstream's rules match them; API version and scope are not
 //   looked at (matchPolicy Equivalent), nor selectors or matchConditions;
-// - ValidatingAdmissionPolicy: may act when a binding names an existing policy whose
+// - the policy plugin: may act when a binding names an existing policy whose
 //   matchConstraints.resourceRules (and the binding's matchResources.resourceRules, when it has
 //   any) could match the write as above; exclusions, selectors and conditions are not looked at;
-// - ResourceQuota: acts on namespaced creates and updates of an object itself (no subresource;
+// - the quota plugin: acts on namespaced creates and updates of an object itself (no subresource;
 //   the service's plugin, as upstream's quota admission); may act on such a write when
 //   a ResourceQuota exists in its namespace, or when the service may have limitedResources
 //   configured (they refuse writes in namespaces without quotas), which the gateway is told.
 //
 // The caches lag storage by the time a change takes to reach the gateway, as the admission
 // service's own caches do (upstream's webhook and policy sources are informers too).
+import type { DynamicScopeSource } from '@orch/apimachinery/admission';
 import type { Informer } from '@orch/apimachinery/informer';
 import type { ResourceRegistry } from '@orch/apimachinery/registry';
 import type { Cachers } from '../../cache/cachers.js';
 import type { AdmissionAttributes } from '../interfaces.js';
-
-/** The dynamic plugins (servicePluginScopes `dynamic`). */
-export type DynamicPluginName =
-  | 'MutatingAdmissionWebhook'
-  | 'ValidatingAdmissionWebhook'
-  | 'ValidatingAdmissionPolicy'
-  | 'ResourceQuota';
 
 /** The caches the scope reads; a missing one (kind not served) leaves its plugin in scope. */
 export interface DynamicScopeSources {
@@ -53,8 +47,11 @@ export type ScopeAttributes = Pick<
 >;
 
 export interface DynamicAdmissionScope {
-  /** False only when the caches prove plugin `name` cannot act on the write. */
-  mayAct(name: DynamicPluginName, a: ScopeAttributes): boolean;
+  /**
+   * False only when the caches prove the plugin whose scope depends on `source`
+   * (`@orch/apimachinery/admission` dynamicScopeSources) cannot act on the write.
+   */
+  mayAct(source: DynamicScopeSource, a: ScopeAttributes): boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -158,15 +155,15 @@ export function dynamicAdmissionScope(sources: DynamicScopeSources): DynamicAdmi
     return (quotasByNamespace?.get(a.namespace) ?? 0) > 0;
   };
   return {
-    mayAct(name, a) {
-      switch (name) {
-        case 'MutatingAdmissionWebhook':
+    mayAct(source, a) {
+      switch (source) {
+        case 'mutatingWebhooks':
           return webhooksMayAct(sources.mutatingWebhookConfigurations, a);
-        case 'ValidatingAdmissionWebhook':
+        case 'validatingWebhooks':
           return webhooksMayAct(sources.validatingWebhookConfigurations, a);
-        case 'ValidatingAdmissionPolicy':
+        case 'validatingPolicies':
           return policyMayAct(a);
-        case 'ResourceQuota':
+        case 'resourceQuotas':
           return quotaMayAct(a);
       }
     },

@@ -15,13 +15,13 @@
 // Fail closed: if the service cannot be reached or fails, the write fails with a 503
 // (unavailable) or 500 (any other failure) Status saying admission could not run; it never
 // goes on without admission.
-import { mayActOn, servicePluginScopes } from '@orch/apimachinery/admission';
+import { dynamicScopeSources, mayActOn, servicePluginScopes } from '@orch/apimachinery/admission';
 import { StatusError, newInternalError, newServiceUnavailable } from '@orch/apimachinery/errors';
 import type { AdmissionCallRequest, AdmitCall, AdmitResult } from '@orch/apimachinery/grpc';
 import type { Logger } from '@orch/component-base/logs';
 import type { ServicePluginName } from '../chain.js';
 import type { AdmissionAttributes, AdmissionPlugin } from '../interfaces.js';
-import type { DynamicAdmissionScope, DynamicPluginName } from './dynamic-scope.js';
+import type { DynamicAdmissionScope } from './dynamic-scope.js';
 
 /** What the member needs of a client (AdmissionClient satisfies it). */
 export interface AdmissionCaller {
@@ -76,9 +76,7 @@ export function servicePlugins(
   /** Could any plugin of the run act on a write of this resource? (Memoized per resource.) */
   const inScope = new Map<string, boolean>();
   /** The run's dynamic plugins: asked at each write, after the static scopes. */
-  const dynamicNames = names.filter(
-    (n): n is ServicePluginName & DynamicPluginName => servicePluginScopes[n] === 'dynamic'
-  );
+  const dynamicNames = names.filter((n) => servicePluginScopes[n] === 'dynamic');
   const staticNames = names.filter((n) => servicePluginScopes[n] !== 'dynamic');
   const mayAct = (a: AdmissionAttributes): boolean => {
     const key = `${a.resource.group}/${a.resource.resource}`;
@@ -89,7 +87,10 @@ export function servicePlugins(
     }
     if (v) return true;
     if (!dynamic) return dynamicNames.length > 0;
-    return dynamicNames.some((n) => dynamic.mayAct(n, a));
+    return dynamicNames.some((n) => {
+      const source = dynamicScopeSources[n];
+      return source === undefined || dynamic.mayAct(source, a);
+    });
   };
   const skip = (phase: 'mutating' | 'validating'): Promise<void> => {
     calls?.inc({ phase, result: 'skipped' });
