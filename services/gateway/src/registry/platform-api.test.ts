@@ -85,7 +85,7 @@ test('status subresources: a write to the object keeps status, the status subres
   const def = defOf('volumeattachments');
   const p = `${pathOf(def)}/csi-0123456789abcdef`;
   const va = (await suite.request(0, 'GET', p)).body as Json;
-  assert.equal(va['status'], undefined, 'status a client sent on create was dropped');
+  assert.deepEqual(va['status'], { attached: false }, 'status a client sent on create was reset');
   va['status'] = { attached: true };
   const put = await suite.request(0, 'PUT', `${p}/status`, va);
   assert.equal(put.status, 200, JSON.stringify(put.body));

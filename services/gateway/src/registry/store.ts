@@ -43,6 +43,7 @@ import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { formatApiVersion } from '@orch/apimachinery/schema';
 import type { GroupVersion } from '@orch/apimachinery/schema';
 import type { ApiObject } from '@orch/apimachinery/meta';
+import { fillGoShape } from './go-shape.js';
 import { specChanged } from './strategy.js';
 import type { Cacher } from '../cache/cacher.js';
 import type { Cachers } from '../cache/cachers.js';
@@ -313,6 +314,8 @@ export class Store implements StandardStorage {
       try {
         const read = await this.#read(cached ?? (await this.#storage.get(key, 'MOST_RECENT')));
         ({ stored, served: current } = read);
+        fillGoShape(this.def, current);
+        if (stored !== current) fillGoShape(this.def, stored);
       } catch (err) {
         if (!isNotFound(err)) throw err;
       }
@@ -478,11 +481,13 @@ export class Store implements StandardStorage {
     this.strategy.prepareForCreate(obj, ctx);
     const errs = [...rvErrs, ...this.#validateMeta(obj), ...this.strategy.validate(obj)];
     if (errs.length > 0) throw this.#invalid(meta, errs);
+    fillGoShape(this.def, obj);
   }
 
   /** Immutable metadata is carried over, generation follows spec changes (k8s rest.BeforeUpdate). */
   #beforeUpdate(next: ApiObject, old: ApiObject): ApiObject {
     this.strategy.prepareForUpdate(next, old);
+    fillGoShape(this.def, next);
     const meta = next.metadata;
     // As upstream's BeforeUpdate: a uid is kept when the client sent none (a different one is
     // refused as immutable), creationTimestamp and a set deletionTimestamp always carried over.

@@ -44,7 +44,8 @@ const specOf = (o: ApiObject): { replicas: number; selector: unknown } =>
 test('create drops the status a client sent (deploymentStrategy.PrepareForCreate)', async () => {
   const store = newStore();
   const created = await store.create(ctx, deployment(1, { replicas: 5 }), write);
-  assert.equal(created['status'], undefined);
+  // Reset to the empty DeploymentStatus, which Go writes as `status: {}`.
+  assert.deepEqual(created['status'], {});
   assert.equal(created.metadata.generation, 1);
 });
 

@@ -8,6 +8,7 @@ import type { ApiObject } from '@orch/apimachinery/meta';
 import { sameJson } from '@orch/apimachinery/meta';
 import { defaultStrategy } from '../../strategy.js';
 import type { Strategy } from '../../strategy.js';
+import { computePodQOS } from './qos.js';
 import { validatePodSpec } from './validate-pod-spec.js';
 
 type Json = Record<string, unknown>;
@@ -70,8 +71,33 @@ export function validatePodUpdate(next: ApiObject, old: ApiObject): FieldError[]
   return errs;
 }
 
+/**
+ * PrepareForCreate: the status a pod starts with, phase Pending and its QoS class (GetPodQOS:
+ * one the client set is kept, else computed), and the PodScheduled condition a pod with
+ * scheduling gates starts with (applySchedulingGatedCondition).
+ */
+export function preparePodForCreate(pod: ApiObject): void {
+  const given = isObject(pod['status']) ? pod['status']['qosClass'] : undefined;
+  const qosClass = typeof given === 'string' && given !== '' ? given : computePodQOS(specOf(pod));
+  const status: Json = { phase: 'Pending', qosClass };
+  const gates = specOf(pod)['schedulingGates'];
+  if (Array.isArray(gates) && gates.length > 0) {
+    status['conditions'] = [
+      {
+        type: 'PodScheduled',
+        status: 'False',
+        reason: 'SchedulingGated',
+        message: 'Scheduling is blocked due to non-empty scheduling gates',
+        lastTransitionTime: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      },
+    ];
+  }
+  pod['status'] = status;
+}
+
 export const podStrategy: Strategy = {
   ...defaultStrategy({ hasStatus: true }),
+  prepareForCreate: preparePodForCreate,
   validate: validatePod,
   validateUpdate: validatePodUpdate,
 };
