@@ -6,6 +6,7 @@
 // Applying defaults twice changes nothing, and a value the client set is never replaced.
 import type { FieldSchema, MessageSchema } from './schema-model.js';
 import { builtinDefaulters } from '../apis/index.js';
+import { fillAlwaysWritten } from './go-zero-shape.js';
 import type { Defaulters } from '../apis/index.js';
 
 type Json = Record<string, unknown>;
@@ -18,17 +19,23 @@ function isUnset(f: FieldSchema, v: unknown): boolean {
   return v === '' || v === 0 || v === false;
 }
 
-/** Sets the defaults of an object of message `m` (a top-level object may carry apiVersion and kind), in place. */
+/**
+ * Sets the defaults of an object of message `m` (a top-level object may carry apiVersion and
+ * kind), in place. With `goShape`, each object visited first gets the fields Go always writes
+ * (./go-zero-shape.ts), so that the structs Go would have decoded are defaulted too.
+ */
 export function applyDefaults(
   m: MessageSchema,
   obj: unknown,
-  defaulters: Defaulters = builtinDefaulters
+  defaulters: Defaulters = builtinDefaulters,
+  opts: { goShape?: boolean } = {}
 ): void {
-  if (isPlainObject(obj)) defaultObject(m, obj, defaulters);
+  if (isPlainObject(obj)) defaultObject(m, obj, defaulters, opts.goShape === true);
 }
 
-function defaultObject(m: MessageSchema, obj: Json, defaulters: Defaulters): void {
+function defaultObject(m: MessageSchema, obj: Json, defaulters: Defaulters, shape: boolean): void {
   if (m.jsonType) return;
+  if (shape) fillAlwaysWritten(m, obj);
   for (const [key, { field }] of m.jsonFields) {
     if (field.default !== undefined && isUnset(field, obj[key]))
       obj[key] = structuredClone(field.default);
@@ -46,12 +53,13 @@ function defaultObject(m: MessageSchema, obj: Json, defaulters: Defaulters): voi
     const inner = field.value.message;
     if (field.map) {
       if (isPlainObject(v))
-        for (const x of Object.values(v)) if (isPlainObject(x)) defaultObject(inner, x, defaulters);
+        for (const x of Object.values(v))
+          if (isPlainObject(x)) defaultObject(inner, x, defaulters, shape);
     } else if (field.repeated) {
       if (Array.isArray(v))
-        for (const x of v) if (isPlainObject(x)) defaultObject(inner, x, defaulters);
+        for (const x of v) if (isPlainObject(x)) defaultObject(inner, x, defaulters, shape);
     } else if (isPlainObject(v)) {
-      defaultObject(inner, v, defaulters);
+      defaultObject(inner, v, defaulters, shape);
     }
   }
 }

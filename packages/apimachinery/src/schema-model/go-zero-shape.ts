@@ -1,15 +1,14 @@
 // The shape upstream's objects always have because Go writes them from typed structs: a field
 // Go always writes (./go-always-written.ts) that an object leaves out gets its zero value, an
-// empty struct as `{}` (filled the same way, so `status: {loadBalancer: {}}` for a Service) or a
-// scalar as 0, "" or false. Every object below is visited (list items and map values
-// included), so a Container's `resources: {}` appears wherever a pod template is. What the
-// client set is never changed, and filling twice changes nothing.
+// empty struct as `{}` or a scalar as 0, "" or false. applyDefaults with `goShape` fills each
+// object it visits before its defaults (as Go decodes into zero structs, then defaults them), so
+// `status: {loadBalancer: {}}` for a Service, `status: {phase: Pending}` in a StatefulSet's
+// claim templates, and `resources: {}` wherever a container is. What the client set is never
+// changed, and filling twice changes nothing.
 import type { FieldSchema, MessageSchema } from './schema-model.js';
 import { goAlwaysWritten } from './go-always-written.js';
 
 type Json = Record<string, unknown>;
-const isPlainObject = (v: unknown): v is Json =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const prefix = 'orch.api.';
 
@@ -32,28 +31,13 @@ function zeroOf(f: FieldSchema): unknown {
   }
 }
 
-/** Fills, in place, what Go would write of an object of message `m` that the object leaves out. */
-export function fillGoZeroShape(m: MessageSchema, obj: unknown): void {
-  if (isPlainObject(obj)) fillObject(m, obj);
-}
-
-function fillObject(m: MessageSchema, obj: Json): void {
-  if (m.jsonType) return;
+/**
+ * Sets, in place, the always-written fields an object of message `m` leaves out to their zero
+ * value (not its children: applyDefaults visits them, see its `goShape` option).
+ */
+export function fillAlwaysWritten(m: MessageSchema, obj: Json): void {
   for (const key of alwaysWritten(m) ?? []) {
     const f = m.jsonFields.get(key)?.field;
     if (f && obj[key] === undefined) obj[key] = zeroOf(f);
-  }
-  for (const [key, { field }] of m.jsonFields) {
-    const v = obj[key];
-    if (v === undefined || v === null || !('message' in field.value)) continue;
-    const inner = field.value.message;
-    if (inner.jsonType) continue;
-    if (field.map) {
-      if (isPlainObject(v)) for (const x of Object.values(v)) fillGoZeroShape(inner, x);
-    } else if (field.repeated) {
-      if (Array.isArray(v)) for (const x of v) fillGoZeroShape(inner, x);
-    } else {
-      fillGoZeroShape(inner, v);
-    }
   }
 }

@@ -13,7 +13,6 @@ export { encodeMessage } from './encode-message.js';
 export type { FieldProblem, FieldValidationResult } from './validate-object.js';
 export { validateObject } from './validate-object.js';
 export { applyDefaults } from './apply-defaults.js';
-export { fillGoZeroShape } from './go-zero-shape.js';
 export { goAlwaysWritten } from './go-always-written.js';
 export type { Defaulter, Defaulters } from '../apis/index.js';
 export { builtinDefaulters } from '../apis/index.js';

@@ -201,6 +201,12 @@ const specRows: [string, string, (o: Json) => unknown, unknown, ((o: Json) => vo
     (o) => delete o['source'],
   ],
   [
+    'core/v1 PersistentVolumeClaim.Status of a claim template, defaulted (SetDefaults_PersistentVolumeClaim)',
+    'apps/v1/StatefulSet',
+    (o) => o['spec'].volumeClaimTemplates[0].status,
+    { phase: 'Pending' },
+  ],
+  [
     'core/v1 PodTemplateSpec.ObjectMeta',
     'batch/v1/CronJob',
     (o) => o['spec'].jobTemplate.spec.template.metadata,

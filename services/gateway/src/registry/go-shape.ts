@@ -6,10 +6,14 @@
 // changes nothing). Custom resources keep their own shape.
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { parseApiVersion } from '@orch/apimachinery/schema';
-import { builtinSchemaModel, fillGoZeroShape } from '@orch/apimachinery/schema-model';
+import { applyDefaults, builtinSchemaModel } from '@orch/apimachinery/schema-model';
 import type { ApiObject } from '@orch/apimachinery/meta';
 
-/** Gives `obj` (of `def`, at the version its apiVersion names) the shape Go writes, in place. */
+/**
+ * Gives `obj` (of `def`, at the version its apiVersion names) the shape Go writes, in place, and
+ * defaults what that adds (as decoding it from storage does upstream: a claim template's
+ * `status: {}` becomes `{phase: Pending}`).
+ */
 export function fillGoShape(def: ResourceDefinition, obj: ApiObject): void {
   if (def.customResource) return;
   const gv = typeof obj['apiVersion'] === 'string' ? parseApiVersion(obj['apiVersion']) : undefined;
@@ -18,5 +22,5 @@ export function fillGoShape(def: ResourceDefinition, obj: ApiObject): void {
     version: gv?.version ?? def.version,
     kind: typeof obj['kind'] === 'string' ? obj['kind'] : def.kind,
   });
-  if (kind) fillGoZeroShape(kind.message, obj);
+  if (kind) applyDefaults(kind.message, obj, undefined, { goShape: true });
 }
