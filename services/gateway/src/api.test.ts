@@ -300,10 +300,10 @@ test('status subresource: main writes keep status, status writes change nothing 
   };
   const created = await suite.request(0, 'POST', `/api/v1/namespaces/${ns}/pods`, pod);
   assert.equal(created.status, 201);
-  assert.equal(
+  assert.deepEqual(
     (created.body as { status?: unknown }).status,
-    undefined,
-    'status is not set on create'
+    { phase: 'Pending', qosClass: 'BestEffort' },
+    "the client's status is replaced by the one a pod starts with (PrepareForCreate)"
   );
   const st = await suite.request(
     0,
@@ -313,7 +313,10 @@ test('status subresource: main writes keep status, status writes change nothing 
     { 'Content-Type': 'application/merge-patch+json' }
   );
   assert.equal(st.status, 200);
-  assert.deepEqual((st.body as { status: unknown }).status, { phase: 'Running' });
+  assert.deepEqual((st.body as { status: unknown }).status, {
+    phase: 'Running',
+    qosClass: 'BestEffort',
+  });
   assert.equal(
     (st.body as { spec: { nodeName?: string } }).spec.nodeName,
     undefined,
@@ -329,7 +332,7 @@ test('status subresource: main writes keep status, status writes change nothing 
   );
   assert.deepEqual(
     (main.body as { status: unknown }).status,
-    { phase: 'Running' },
+    { phase: 'Running', qosClass: 'BestEffort' },
     'a main write keeps status'
   );
   assert.equal((main.body as { metadata: { generation: number } }).metadata.generation, 2);
