@@ -1,5 +1,5 @@
 export type { CauseType, Status, StatusCause, StatusDetails, StatusReason } from './status.js';
-export { isStatus } from './status.js';
+export { isStatus, statusInWireOrder } from './status.js';
 export type { FieldError, GroupResource } from './status-error.js';
 export {
   StatusError,

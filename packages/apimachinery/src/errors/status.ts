@@ -70,3 +70,41 @@ export function isStatus(value: unknown): value is Status {
     typeof (value as { code?: unknown }).code === 'number'
   );
 }
+
+/**
+ * A Status with its fields in the order upstream's Go types write them (metav1.Status: kind,
+ * apiVersion, metadata, status, message, reason, details, code; StatusDetails: name, group,
+ * kind, uid, causes, retryAfterSeconds; StatusCause: reason, message, field), the omitempty ones
+ * left out when empty, so that the bytes of a body are upstream's.
+ */
+export function statusInWireOrder(s: Status): Status {
+  const out: Record<string, unknown> = {
+    kind: s.kind,
+    apiVersion: s.apiVersion,
+    metadata: s.metadata ?? {},
+  };
+  if (s.status) out['status'] = s.status;
+  if (s.message) out['message'] = s.message;
+  if (s.reason) out['reason'] = s.reason;
+  if (s.details) out['details'] = detailsInWireOrder(s.details);
+  if (s.code) out['code'] = s.code;
+  return out as unknown as Status;
+}
+
+function detailsInWireOrder(d: StatusDetails): StatusDetails {
+  const out: StatusDetails = {};
+  if (d.name) out.name = d.name;
+  if (d.group) out.group = d.group;
+  if (d.kind) out.kind = d.kind;
+  if (d.uid) out.uid = d.uid;
+  if (d.causes && d.causes.length > 0)
+    out.causes = d.causes.map((c) => {
+      const cause: StatusCause = {};
+      if (c.reason) cause.reason = c.reason;
+      if (c.message) cause.message = c.message;
+      if (c.field) cause.field = c.field;
+      return cause;
+    });
+  if (d.retryAfterSeconds) out.retryAfterSeconds = d.retryAfterSeconds;
+  return out;
+}

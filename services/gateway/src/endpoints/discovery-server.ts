@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ResourceRegistry } from '@orch/apimachinery/registry';
-import { newPathNotFound } from '@orch/apimachinery/errors';
+import { newPathNotFound, statusInWireOrder } from '@orch/apimachinery/errors';
 import { requestListener } from '../http/handler.js';
 import { PathMux } from '../http/path-mux.js';
 import { installDiscovery } from './discovery.js';
@@ -31,7 +31,7 @@ export async function startDiscoveryServer(
     requestListener(
       mux.handler((_req, res) => {
         res.writeHead(404, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify(newPathNotFound().status));
+        res.end(`${JSON.stringify(statusInWireOrder(newPathNotFound().status))}\n`);
       })
     )
   );

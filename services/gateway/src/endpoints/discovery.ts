@@ -7,7 +7,7 @@
 // the fallback and then walks /api, /apis and each group version.
 import type { HttpResponse } from '../http/handler.js';
 import type { PathMux, RouteParams } from '../http/path-mux.js';
-import { newPathNotFound } from '@orch/apimachinery/errors';
+import { newPathNotFound, statusInWireOrder } from '@orch/apimachinery/errors';
 import type { ResourceDefinition, ResourceRegistry, Verb } from '@orch/apimachinery/registry';
 import { formatApiVersion } from '@orch/apimachinery/schema';
 import type { GroupVersion } from '@orch/apimachinery/schema';
@@ -181,15 +181,16 @@ export function apiResourceList(
   };
 }
 
+/** As upstream's discovery answers (json.Encoder): one line ending in a newline. */
 function writeJson(res: HttpResponse, code: number, body: unknown): void {
   res.statusCode = code;
   res.setHeader('Content-Type', 'application/json');
   res.setHeader('Cache-Control', 'no-cache, private');
-  res.end(JSON.stringify(body));
+  res.end(`${JSON.stringify(body)}\n`);
 }
 
 function writeNotFound(res: HttpResponse): void {
-  writeJson(res, 404, newPathNotFound().status);
+  writeJson(res, 404, statusInWireOrder(newPathNotFound().status));
 }
 
 function param(params: RouteParams, name: string): string {
@@ -230,7 +231,13 @@ export function installDiscovery(
     return computed.groups;
   };
 
-  app.get('/version', (_req, res) => writeJson(res, 200, version));
+  // Upstream writes the version with WriteRawJSON: indented, without a newline.
+  app.get('/version', (_req, res) => {
+    res.statusCode = 200;
+    res.setHeader('Content-Type', 'application/json');
+    res.setHeader('Cache-Control', 'no-cache, private');
+    res.end(JSON.stringify(version, null, 2));
+  });
 
   app.get('/api', (req, res) => {
     writeJson(res, 200, {

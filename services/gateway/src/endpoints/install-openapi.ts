@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { HttpRequest, HttpResponse } from '../http/handler.js';
 import type { PathMux } from '../http/path-mux.js';
 import { requestUrl } from '../http/request-url.js';
-import { newNotAcceptable, newPathNotFound } from '@orch/apimachinery/errors';
+import { newNotAcceptable, newPathNotFound, statusInWireOrder } from '@orch/apimachinery/errors';
 import type { StatusError } from '@orch/apimachinery/errors';
 import type { ResourceRegistry } from '@orch/apimachinery/registry';
 import { buildOpenApiV3 } from './build-openapi-v3.js';
@@ -100,7 +100,7 @@ function send(req: HttpRequest, res: HttpResponse, doc: Rendered, cacheControl: 
 function writeStatus(res: HttpResponse, err: StatusError): void {
   res.statusCode = err.code;
   res.setHeader('Content-Type', 'application/json');
-  res.end(JSON.stringify(err.status));
+  res.end(`${JSON.stringify(statusInWireOrder(err.status))}\n`);
 }
 
 /** The v2 representation for an Accept header: protobuf when asked for first, JSON otherwise. */

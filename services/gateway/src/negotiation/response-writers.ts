@@ -2,7 +2,7 @@
 // (indented with pretty=true), YAML, the binary envelope, a Table or PartialObjectMetadata(List).
 import type { HttpRequest, HttpResponse } from '../http/handler.js';
 import { stringify as toYaml } from 'yaml';
-import { toStatusError } from '@orch/apimachinery/errors';
+import { isStatus, statusInWireOrder, toStatusError } from '@orch/apimachinery/errors';
 import { canEncode, encodeEnvelope } from '@orch/apimachinery/protobuf';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import {
@@ -25,12 +25,35 @@ export function warningHeader(text: string): string {
   return Buffer.from(`299 - ${quoted}`, 'utf8').toString('latin1');
 }
 
+const htmlUnsafe = /[<>&\u2028\u2029]/g;
+const goEscapes: Record<string, string> = {
+  '<': '\\u003c',
+  '>': '\\u003e',
+  '&': '\\u0026',
+  '\u2028': '\\u2028',
+  '\u2029': '\\u2029',
+};
+
+/**
+ * JSON text as Go's encoder writes it: `<`, `>`, `&`, U+2028 and U+2029 escaped (they can only
+ * be inside strings, so the value is the same).
+ */
+export function goJson(text: string): string {
+  return text.replace(htmlUnsafe, (c) => goEscapes[c] ?? c);
+}
+
+/**
+ * An object in the media type, as upstream's serializer writes it: JSON as Go's json.Encoder
+ * does (one line ending in a newline; indented, without one, with pretty, as MarshalIndent), a
+ * Status with its fields in upstream's order.
+ */
 export function encode(
-  obj: unknown,
+  value: unknown,
   media: MediaType,
   pretty: boolean,
   contentType?: string
 ): { body: string | Buffer; contentType: string } {
+  const obj = isStatus(value) ? statusInWireOrder(value) : value;
   if (media === 'protobuf')
     return {
       body: encodeEnvelope(obj),
@@ -38,7 +61,7 @@ export function encode(
     };
   if (media === 'yaml') return { body: toYaml(obj), contentType: 'application/yaml' };
   return {
-    body: pretty ? `${JSON.stringify(obj, null, 2)}\n` : JSON.stringify(obj),
+    body: pretty ? goJson(JSON.stringify(obj, null, 2)) : `${goJson(JSON.stringify(obj))}\n`,
     contentType: 'application/json',
   };
 }
@@ -135,7 +158,10 @@ export function answersPlainJson(req: HttpRequest): boolean {
 
 const comma = Buffer.from(',');
 
-/** A list in JSON from its head (kind, apiVersion, metadata) and each item's JSON bytes, without parsing them. */
+/**
+ * A list in JSON from its head (kind, apiVersion, metadata) and each item's JSON bytes, without
+ * parsing them; ending in a newline, as every JSON answer.
+ */
 export function writeJsonList(
   req: HttpRequest,
   res: HttpResponse,
@@ -145,7 +171,7 @@ export function writeJsonList(
   const open = JSON.stringify({ ...head, items: [] }).slice(0, -2); // ends in ..."items":[
   const parts: Buffer[] = [Buffer.from(open)];
   items.forEach((item, i) => parts.push(...(i === 0 ? [item] : [comma, item])));
-  parts.push(Buffer.from(']}'));
+  parts.push(Buffer.from(']}\n'));
   send(req, res, 200, 'application/json', Buffer.concat(parts));
 }
 
