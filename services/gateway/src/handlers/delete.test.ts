@@ -9,6 +9,7 @@ import { ResourceRegistry, builtinResources } from '@orch/apimachinery/registry'
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { MemoryStorage } from '@orch/testing/memory-storage';
 import { configMapStrategy } from '../registry/core/configmaps/strategy.js';
+import { podStrategy } from '../registry/core/pods/strategy.js';
 import { Store } from '../registry/store.js';
 import { deleteResource } from './delete.js';
 import { runHandler } from './verb-test-kit.js';
@@ -40,18 +41,39 @@ const del = (store: Store, query = '', body?: unknown) =>
     body,
   });
 
-test('DELETE answers the Success Status of the removed object', async () => {
+test('DELETE answers the Success Status of the removed object, as upstream writes it (no code)', async () => {
   const { store, created } = await storeWith();
   const answer = await del(store);
   assert.equal(answer.code, 200);
-  assert.deepEqual(answer.json(), {
-    kind: 'Status',
+  assert.equal(
+    answer.body.toString('utf8'),
+    `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Success","details":{"name":"cfg","kind":"configmaps","uid":"${created.metadata.uid}"}}\n`
+  );
+});
+
+test('DELETE of a kind whose store returns the deleted object answers it (pods)', async () => {
+  const pods = new ResourceRegistry(builtinResources).lookup(
+    '',
+    'v1',
+    'pods'
+  ) as ResourceDefinition;
+  const store = new Store(pods, podStrategy, new MemoryStorage());
+  const pod = {
     apiVersion: 'v1',
-    metadata: {},
-    status: 'Success',
-    code: 200,
-    details: { name: 'cfg', kind: 'configmaps', uid: created.metadata.uid },
+    kind: 'Pod',
+    metadata: { name: 'p', namespace: 'ns' },
+    spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] },
+  } as ApiObject;
+  const created = await store.create(ctx, pod, { dryRun: false });
+  const answer = await runHandler(deleteResource, {
+    def: pods,
+    rest: store,
+    method: 'DELETE',
+    path: '/api/v1/namespaces/ns/pods/p',
   });
+  assert.equal(answer.code, 200);
+  assert.deepEqual(answer.json(), created);
+  await assert.rejects(store.get(ctx, 'p', { consistency: 'MOST_RECENT' }));
 });
 
 test('DELETE with a failing uid precondition in the body is 409 and removes nothing', async () => {

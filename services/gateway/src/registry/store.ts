@@ -443,17 +443,16 @@ export class Store implements StandardStorage {
             return left(this.#storageGV ? await this.#outOne(marked) : marked);
           return left(await this.#outOne(await this.#storage.update(key, marked, { revision })));
         }
-        if (opts.dryRun) return { object: current, code: 200 };
-        await this.#storage.delete(key, { revision });
-        return {
-          object: newSuccess({
-            name,
-            group: this.def.group,
-            kind: this.def.resource,
-            uid: current.metadata.uid ?? '',
-          }),
-          code: 200,
+        if (!opts.dryRun) await this.#storage.delete(key, { revision });
+        // k8s finalizeDelete (dry run included): the object, or a Success Status without a code.
+        if (this.strategy.returnDeletedObject) return { object: current, code: 200 };
+        const details = {
+          name,
+          group: this.def.group,
+          kind: this.def.resource,
+          uid: current.metadata.uid ?? '',
         };
+        return { object: { ...newSuccess(details), code: 0 }, code: 200 };
       } catch (err) {
         if (isConflict(err) && !pre?.resourceVersion && attempt < maxConflictRetries) continue;
         throw err;

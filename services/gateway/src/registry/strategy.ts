@@ -36,6 +36,11 @@ export interface Strategy {
    * GC finalizer whatever the options.
    */
   readonly defaultGarbageCollectionPolicy?: 'DeleteDependents' | 'OrphanDependents' | 'Unsupported';
+  /**
+   * A delete that removes the object answers the object (k8s Store.ReturnDeletedObject: pods,
+   * services, service accounts, storage classes); otherwise a Success Status naming it.
+   */
+  readonly returnDeletedObject?: boolean;
   /** Finalizers that block removal besides metadata.finalizers (e.g. namespace spec.finalizers). */
   pendingFinalizers?(obj: ApiObject): string[];
 }

@@ -7,6 +7,7 @@ import { restKey } from '../rest.js';
 import { ScaleRest } from '../scale-rest.js';
 import { StatusRest } from '../status-rest.js';
 import { Store } from '../store.js';
+import { defaultStrategy } from '../strategy.js';
 import { configMapStrategy } from './configmaps/strategy.js';
 import { endpointsStrategy } from './endpoints/strategy.js';
 import { coreEventStrategy } from './events/strategy.js';
@@ -48,7 +49,9 @@ export function coreProvider(opts: CoreStorageOptions = {}): RestStorageProvider
       },
       configmaps: { strategy: configMapStrategy },
       secrets: { strategy: secretStrategy },
-      serviceaccounts: {},
+      serviceaccounts: {
+        strategy: { ...defaultStrategy({ hasStatus: false }), returnDeletedObject: true },
+      },
       pods: {
         strategy: podStrategy,
         subresources: {

@@ -97,6 +97,7 @@ export function preparePodForCreate(pod: ApiObject): void {
 
 export const podStrategy: Strategy = {
   ...defaultStrategy({ hasStatus: true }),
+  returnDeletedObject: true,
   prepareForCreate: preparePodForCreate,
   validate: validatePod,
   validateUpdate: validatePodUpdate,

@@ -290,6 +290,7 @@ const base = defaultStrategy({ hasStatus: true });
 
 export const serviceStrategy: Strategy = {
   ...base,
+  returnDeletedObject: true,
   // Service names are DNS labels (upstream: DNS-1035 labels).
   nameRule: 'label',
   prepareForCreate(obj) {

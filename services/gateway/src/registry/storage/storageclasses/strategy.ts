@@ -67,6 +67,7 @@ export function validateStorageClassUpdate(next: ApiObject, old: ApiObject): Fie
 
 export const storageClassStrategy: Strategy = {
   ...defaultStrategy({ hasStatus: false }),
+  returnDeletedObject: true,
   validate: validateStorageClass,
   validateUpdate: validateStorageClassUpdate,
 };
