@@ -87,6 +87,34 @@ def main():
     assert s.spec.cluster_i_ps == [s.spec.cluster_ip], s.spec.cluster_i_ps
     report("create service", clusterIP=s.spec.cluster_ip)
 
+    # Upstream always writes a Service's status.loadBalancer (an empty struct); clients read it.
+    assert s.status is not None and s.status.load_balancer is not None, s.status
+    assert s.status.load_balancer.ingress is None, s.status.load_balancer
+    report("service status.loadBalancer", loadBalancer=s.status.load_balancer.to_dict())
+
+    # A created Pod answers phase Pending and its QoS class (limits on cpu and memory, requests
+    # defaulted from them: Guaranteed); deleting it answers the Pod.
+    limits = {"cpu": "100m", "memory": "64Mi"}
+    pod = client.V1Pod(
+        metadata=client.V1ObjectMeta(name="py-pod"),
+        spec=client.V1PodSpec(
+            containers=[
+                client.V1Container(
+                    name="c",
+                    image="nginx:1.27",
+                    resources=client.V1ResourceRequirements(limits=limits),
+                )
+            ]
+        ),
+    )
+    p = core.create_namespaced_pod(ns, pod)
+    assert p.status is not None and p.status.phase == "Pending", p.status
+    assert p.status.qos_class == "Guaranteed", p.status.qos_class
+    report("pod status", phase=p.status.phase, qosClass=p.status.qos_class)
+    deleted = core.delete_namespaced_pod("py-pod", ns)
+    assert deleted.metadata.name == "py-pod" and deleted.kind == "Pod", deleted.metadata
+    report("delete pod answers the pod", name=deleted.metadata.name)
+
     np = client.V1Service(
         metadata=client.V1ObjectMeta(name="py-np"),
         spec=client.V1ServiceSpec(type="NodePort", ports=[client.V1ServicePort(port=443)]),

@@ -1,7 +1,8 @@
 // The official Python client (Debian's python3-kubernetes, installed by scripts/ensure-deps.sh)
 // against a running suite: create, list, watch, patch and delete of configmaps, services with
-// allocated cluster IPs and node ports, a deployment in apps/v1. client_calls.py does the calls
-// and reports each step; this test checks the steps and what the server holds afterwards.
+// allocated cluster IPs and node ports and their status.loadBalancer, a pod's status.phase and
+// qosClass and its delete answering the pod, a deployment in apps/v1. client_calls.py does the
+// calls and reports each step; this test checks the steps and what the server holds afterwards.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -34,7 +35,7 @@ function runPython(args: string[]): Promise<{ code: number; stdout: string; stde
   });
 }
 
-test('the official Python client: configmaps (create, list, watch, patch, delete), services with allocated IPs, apps/v1', async () => {
+test('the official Python client: configmaps (create, list, watch, patch, delete), services with allocated IPs and status.loadBalancer, a pod with status.phase and qosClass, apps/v1', async () => {
   const ns = 'python-client';
   const r = await runPython([suite.kubeconfigs[0]!, ns, '10.97.0.']);
   const steps = r.stdout
@@ -53,6 +54,9 @@ test('the official Python client: configmaps (create, list, watch, patch, delete
       'delete configmap',
       'watch configmaps',
       'create service',
+      'service status.loadBalancer',
+      'pod status',
+      'delete pod answers the pod',
       'create nodeport service',
       'taken clusterIP refused',
       'list services',
@@ -71,6 +75,10 @@ test('the official Python client: configmaps (create, list, watch, patch, delete
     404,
     'deleted through the client'
   );
+  const lb = steps.find((s) => s.step === 'service status.loadBalancer')?.['loadBalancer'];
+  assert.deepEqual(lb, { ingress: null });
+  const pod = steps.find((s) => s.step === 'pod status');
+  assert.deepEqual([pod?.['phase'], pod?.['qosClass']], ['Pending', 'Guaranteed']);
   const watched = steps.find((s) => s.step === 'watch configmaps')?.['events'] as string[];
   assert.deepEqual(watched, ['ADDED py-cm', 'MODIFIED py-cm', 'MODIFIED py-cm', 'DELETED py-cm']);
 });
