@@ -244,8 +244,12 @@ describe('CustomResourceDefinitions', () => {
     const c = crd('doohickeys', 'Doohickey');
     (c as any).status = { storedVersions: ['v9'], acceptedNames: { plural: 'x', kind: 'X' } };
     const created = await create(c);
-    // On create the status is cleared and storedVersions holds the storage version.
-    assert.deepEqual(created.status, { storedVersions: ['v1'] });
+    // On create the status is cleared (to the empty CustomResourceDefinitionStatus, whose
+    // acceptedNames Go always writes) and storedVersions holds the storage version.
+    assert.deepEqual(created.status, {
+      acceptedNames: { plural: '', kind: '' },
+      storedVersions: ['v1'],
+    });
     assert.equal(created.metadata.generation, 1);
     await until(`${name} Established`, () => conditionIs(name, 'Established', 'True'));
 
