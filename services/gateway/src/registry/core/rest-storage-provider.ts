@@ -18,7 +18,7 @@ import { persistentVolumeClaimStrategy } from './persistentvolumeclaims/strategy
 import { persistentVolumeStrategy } from './persistentvolumes/strategy.js';
 import { BindingRest } from './pods/binding-rest.js';
 import { evictionRestFor } from './pods/eviction-rest.js';
-import { podStrategy } from './pods/strategy.js';
+import { podStatusStrategy, podStrategy } from './pods/strategy.js';
 import { podTemplateStrategy } from './podtemplates/strategy.js';
 import { replicationControllerStrategy } from './replicationcontrollers/strategy.js';
 import { resourceQuotaStrategy } from './resourcequotas/strategy.js';
@@ -55,7 +55,7 @@ export function coreProvider(opts: CoreStorageOptions = {}): RestStorageProvider
       pods: {
         strategy: podStrategy,
         subresources: {
-          status,
+          status: (store) => new StatusRest(store, podStatusStrategy(store.strategy)),
           binding: (store) => new BindingRest(store),
           eviction: evictionRestFor,
         },

@@ -6,6 +6,7 @@ import { fieldForbidden, fieldNotSupported, newPath } from '@orch/apimachinery/e
 import type { FieldError } from '@orch/apimachinery/errors';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import { sameJson } from '@orch/apimachinery/meta';
+import { statusStrategy } from '../../status-rest.js';
 import { defaultStrategy } from '../../strategy.js';
 import type { Strategy } from '../../strategy.js';
 import { computePodQOS } from './qos.js';
@@ -102,3 +103,22 @@ export const podStrategy: Strategy = {
   validate: validatePod,
   validateUpdate: validatePodUpdate,
 };
+
+/**
+ * podStatusStrategy: a status write as every kind's, and the QoS class, set on create and
+ * immutable, kept when the write leaves it out (old kubelets dropped it).
+ */
+export function podStatusStrategy(main: Strategy): Strategy {
+  const base = statusStrategy(main);
+  return {
+    ...base,
+    prepareForUpdate(obj, old) {
+      base.prepareForUpdate(obj, old);
+      const kept = isObject(old['status']) ? old['status']['qosClass'] : undefined;
+      if (typeof kept !== 'string' || kept === '') return;
+      const status = isObject(obj['status']) ? obj['status'] : (obj['status'] = {});
+      if (typeof status['qosClass'] !== 'string' || status['qosClass'] === '')
+        status['qosClass'] = kept;
+    },
+  };
+}
