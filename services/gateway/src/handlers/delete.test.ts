@@ -11,6 +11,7 @@ import { MemoryStorage } from '@orch/testing/memory-storage';
 import { configMapStrategy } from '../registry/core/configmaps/strategy.js';
 import { podStrategy } from '../registry/core/pods/strategy.js';
 import { Store } from '../registry/store.js';
+import { deleteCollection } from './delete-collection.js';
 import { deleteResource } from './delete.js';
 import { runHandler } from './verb-test-kit.js';
 
@@ -104,4 +105,20 @@ test('DELETE with an unknown propagationPolicy is 422 (ValidateDeleteOptions)', 
       err.code === 422 &&
       err.status.details?.causes?.[0]?.field === 'propagationPolicy'
   );
+});
+
+test('DELETE of a collection answers the list of what it deleted (k8s Store.DeleteCollection)', async () => {
+  const { store, created } = await storeWith();
+  const answer = await runHandler(deleteCollection, {
+    def: configMaps,
+    rest: store,
+    method: 'DELETE',
+    path: '/api/v1/namespaces/ns/configmaps',
+  });
+  assert.equal(answer.code, 200);
+  const list = answer.json<{ kind: string; apiVersion: string; items: ApiObject[] }>();
+  assert.equal(list.kind, 'ConfigMapList');
+  assert.equal(list.apiVersion, 'v1');
+  assert.deepEqual(list.items, [created]);
+  assert.equal((await store.list(ctx, { consistency: 'MOST_RECENT' })).items.length, 0);
 });

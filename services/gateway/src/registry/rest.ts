@@ -155,13 +155,16 @@ export interface GracefulDeleter extends Storage {
   delete(ctx: RestContext, name: string, opts: DeleteOptions): Promise<DeleteResult>;
 }
 
-/** k8s rest.CollectionDeleter: the objects a list selects, deleted one by one. */
+/**
+ * k8s rest.CollectionDeleter: the objects a list selects, deleted one by one; answers the list
+ * as it was read (upstream's Store.DeleteCollection returns it).
+ */
 export interface CollectionDeleter extends Storage {
   deleteCollection(
     ctx: RestContext,
     opts: DeleteOptions,
     listOpts: Pick<ListOptions, 'labelSelector' | 'fieldSelector'>
-  ): Promise<void>;
+  ): Promise<ObjectList<ApiObject>>;
 }
 
 /**

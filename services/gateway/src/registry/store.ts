@@ -566,12 +566,12 @@ export class Store implements StandardStorage {
     return { ...res, items };
   }
 
-  /** The objects the selectors pick, deleted one by one; those gone meanwhile are skipped. */
+  /** The objects the selectors pick, deleted one by one (those gone meanwhile skipped); the list. */
   async deleteCollection(
     ctx: RestContext,
     opts: DeleteOptions,
     listOpts: Pick<ListOptions, 'labelSelector' | 'fieldSelector'>
-  ): Promise<void> {
+  ): Promise<ObjectList<ApiObject>> {
     const items = await this.list(ctx, { consistency: 'MOST_RECENT', ...listOpts });
     for (const item of items.items) {
       try {
@@ -581,6 +581,7 @@ export class Store implements StandardStorage {
         if (!isNotFound(err)) throw err;
       }
     }
+    return items;
   }
 
   /** This type's changes after fromRevision, to the listener, from the watch cache. */
