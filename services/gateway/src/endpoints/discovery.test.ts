@@ -150,6 +150,22 @@ describe('discovery', () => {
     assert.equal(res.body['compiler'], 'tsc');
   });
 
+  it('writes as upstream: discovery and 404 one line ending in a newline, /version indented without one', async () => {
+    const text = async (path: string) =>
+      (await fetch(`${base}${path}`, { headers: { accept } })).text();
+    for (const path of ['/api', '/apis', '/api/v1', '/no/such/path']) {
+      const body = await text(path);
+      assert.ok(body.endsWith('}\n') && !body.slice(0, -1).includes('\n'), `${path}: ${body}`);
+    }
+    assert.ok(
+      (await text('/no/such/path')).startsWith(
+        '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure"'
+      )
+    );
+    const version = await text('/version');
+    assert.ok(version.startsWith('{\n  "major": ') && version.endsWith('\n}'), version);
+  });
+
   it('orders versions as k8s does', () => {
     assert.deepEqual(
       ['v1alpha1', 'v1beta2', 'v2', 'foo', 'v1', 'v1beta1'].sort(compareKubeVersions),
