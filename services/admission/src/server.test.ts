@@ -1,4 +1,4 @@
-// The admission service over real gRPC (mutual TLS) against a real suite's storage and NATS:
+// The admission service over real gRPC (mutual TLS) against the shared suite's storage and NATS:
 // the RPC runs the named plugins (AlwaysDeny's Status, AlwaysPullImages' mutation, an unknown
 // name refused), the listers read the cluster through informers, the metrics carry upstream's
 // names. The service here is built in-process from its options like main.ts builds it.
@@ -13,7 +13,7 @@ import { clientCredentials } from '@orch/component-base/grpc-server';
 import { createLogger } from '@orch/component-base/logs';
 import { startInBackground } from '@orch/component-base/run';
 import type { Started } from '@orch/component-base/run';
-import { startSuite, waitFor } from '@orch/testing';
+import { sharedSuite, waitFor } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 import { newAdmissionConfig } from './config.js';
 import { admissionOptions } from './options.js';
@@ -63,7 +63,7 @@ const policiesOf = (o: ApiObject | undefined): string[] => {
 };
 
 before(async () => {
-  suite = await startSuite();
+  suite = await sharedSuite();
   const a = suite.pki.file('admission');
   const options = admissionOptions([
     '--secure-port=0',
@@ -267,16 +267,19 @@ describe('listers', () => {
     const created = await suite.request(0, 'POST', '/api/v1/namespaces/default/configmaps', {
       apiVersion: 'v1',
       kind: 'ConfigMap',
-      metadata: { name: 'params' },
+      metadata: { name: 'admission-server-params' },
       data: { max: '3' },
     });
     assert.equal(created.status, 201, created.text);
     const lister = await server.listers.forResource('', 'configmaps');
     assert.equal(await server.listers.forResource('', 'configmaps'), lister, 'one per resource');
-    assert.deepEqual((lister.get('default', 'params') as unknown as { data: unknown }).data, {
-      max: '3',
-    });
-    assert.ok(lister.list('default').some((o) => o.metadata.name === 'params'));
+    assert.deepEqual(
+      (lister.get('default', 'admission-server-params') as unknown as { data: unknown }).data,
+      {
+        max: '3',
+      }
+    );
+    assert.ok(lister.list('default').some((o) => o.metadata.name === 'admission-server-params'));
     assert.equal(lister.list('kube-nowhere').length, 0);
     const roles = await server.listers.forResource('rbac.authorization.orch.io', 'clusterroles');
     assert.ok(roles.get('', 'cluster-admin'), 'a cluster-scoped resource of another group');
