@@ -6,7 +6,8 @@
 // gateway pointing at it. The warnings reach the client as `Warning: 299` headers within the
 // limits of the one recorder; a denial carries the plugin's Status and its warnings; a change
 // made by the plugin is in place before the strategy validates. A gateway enabling a plugin the
-// service does not serve refuses to start.
+// service does not serve refuses to start. Both on the shared suite's storage and NATS, in a
+// namespace of this file's own.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
@@ -15,7 +16,7 @@ import { StatusError } from '@orch/apimachinery/errors';
 import { createLogger } from '@orch/component-base/logs';
 import { startInBackground } from '@orch/component-base/run';
 import type { Started } from '@orch/component-base/run';
-import { startSuite } from '@orch/testing';
+import { sharedSuite } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 import { newAdmissionConfig } from '@orch/admission/config';
 import { admissionOptions } from '@orch/admission/options';
@@ -28,6 +29,8 @@ import { suiteGatewayArgs } from '../../suite-gateway-args.js';
 let suite: Suite;
 let admission: Started;
 let gateway: Started;
+const ns = 'service-warnings';
+const cms = `/api/v1/namespaces/${ns}/configmaps`;
 
 const long = (n: number, c: string): string => c.repeat(n);
 
@@ -37,7 +40,13 @@ const onlyTheTestPlugin = [
 ];
 
 before(async () => {
-  suite = await startSuite();
+  suite = await sharedSuite();
+  const created = await suite.request(0, 'POST', '/api/v1/namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: ns },
+  });
+  assert.equal(created.status, 201, created.text);
   const a = suite.pki.file('admission');
   const options = admissionOptions([
     '--secure-port=0',
@@ -155,7 +164,7 @@ const texts = (warnings: string[]): string[] =>
   });
 
 test('a service plugin’s warnings reach the client as Warning: 299 headers, repeats once', async () => {
-  const r = await post('/api/v1/namespaces/default/configmaps', cm('w1', { warnings: '1' }));
+  const r = await post(cms, cm('w1', { warnings: '1' }));
   assert.equal(r.status, 201, JSON.stringify(r.body));
   assert.deepEqual(texts(r.warnings), ['first "quoted" warning', long(300, 'A')]);
 });
@@ -163,7 +172,7 @@ test('a service plugin’s warnings reach the client as Warning: 299 headers, re
 test('warnings past 4096 characters in total: truncated to 256 each, then dropped', async () => {
   // 22 + 17 × 300: the 14th long one passes 4096, all are cut to 256 from then on, and the
   // ones after the total reaches 4096 are dropped.
-  const r = await post('/api/v1/namespaces/default/configmaps', cm('w2', { warnings: '17' }));
+  const r = await post(cms, cm('w2', { warnings: '17' }));
   assert.equal(r.status, 201, JSON.stringify(r.body));
   const got = texts(r.warnings);
   assert.equal(got[0], 'first "quoted" warning');
@@ -175,14 +184,14 @@ test('warnings past 4096 characters in total: truncated to 256 each, then droppe
 
 test('the mutating phase runs before the strategy validates: a label it fixes is stored', async () => {
   const body = { ...cm('w4', {}), metadata: { name: 'w4', labels: { fix: 'not valid!' } } };
-  const r = await post('/api/v1/namespaces/default/configmaps', body);
+  const r = await post(cms, body);
   assert.equal(r.status, 201, JSON.stringify(r.body));
-  const stored = await suite.request(0, 'GET', '/api/v1/namespaces/default/configmaps/w4');
+  const stored = await suite.request(0, 'GET', `${cms}/w4`);
   assert.deepEqual((stored.body as { metadata: { labels: unknown } }).metadata.labels, {
     fix: 'fixed',
   });
   // The same object through a gateway without the plugin: the strategy refuses the label.
-  const refused = await suite.request(0, 'POST', '/api/v1/namespaces/default/configmaps', {
+  const refused = await suite.request(0, 'POST', cms, {
     ...body,
     metadata: { ...body.metadata, name: 'w5' },
   });
@@ -191,14 +200,11 @@ test('the mutating phase runs before the strategy validates: a label it fixes is
 });
 
 test('a denial carries the plugin’s code and message, with its warnings; nothing is stored', async () => {
-  const r = await post('/api/v1/namespaces/default/configmaps', cm('w3', { deny: 'no teapots' }));
+  const r = await post(cms, cm('w3', { deny: 'no teapots' }));
   assert.equal(r.status, 418);
   assert.equal(r.body['message'], 'refused by the test plugin: no teapots');
   assert.deepEqual(texts(r.warnings), ['first "quoted" warning']);
-  assert.equal(
-    (await suite.request(0, 'GET', '/api/v1/namespaces/default/configmaps/w3')).status,
-    404
-  );
+  assert.equal((await suite.request(0, 'GET', `${cms}/w3`)).status, 404);
 });
 
 test('a gateway enabling a plugin the admission service does not serve refuses to start, naming it', async () => {
