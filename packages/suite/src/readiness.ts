@@ -43,25 +43,30 @@ export function describeReadiness(r: Readiness): string {
 }
 
 /**
- * An agent per set of files, with their TLS context built once for the many probes of a start
- * (a probe with ca/cert/key of its own would parse them into a new context each time).
+ * One value per set of TLS files, made once for the many probes of a start (a probe given
+ * ca/cert/key of its own parses them into a new TLS context each time).
  */
-const agents = new Map<string, Agent>();
-
-function agentOf(tls: TlsFiles): Agent {
-  const key = `${tls.caFile}\0${tls.certFile}\0${tls.keyFile}`;
-  let agent = agents.get(key);
-  if (!agent) {
-    const secureContext = createSecureContext({
-      ca: readFileSync(tls.caFile),
-      cert: readFileSync(tls.certFile),
-      key: readFileSync(tls.keyFile),
-    });
-    agent = new Agent({ secureContext, keepAlive: false });
-    agents.set(key, agent);
-  }
-  return agent;
+function perFiles<T>(make: (tls: TlsFiles) => T): (tls: TlsFiles) => T {
+  const made = new Map<string, T>();
+  return (tls) => {
+    const key = `${tls.caFile}\0${tls.certFile}\0${tls.keyFile}`;
+    let v = made.get(key);
+    if (v === undefined) {
+      v = make(tls);
+      made.set(key, v);
+    }
+    return v;
+  };
 }
+
+const agentOf = perFiles((tls) => {
+  const secureContext = createSecureContext({
+    ca: readFileSync(tls.caFile),
+    cert: readFileSync(tls.certFile),
+    key: readFileSync(tls.keyFile),
+  });
+  return new Agent({ secureContext, keepAlive: false });
+});
 
 function httpsGetStatus(url: string, tls: TlsFiles): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -80,18 +85,7 @@ function httpsGetStatus(url: string, tls: TlsFiles): Promise<number> {
   });
 }
 
-/** gRPC channel credentials per set of files, for the same reason. */
-const credentials = new Map<string, ReturnType<typeof clientCredentials>>();
-
-function credentialsOf(tls: TlsFiles): ReturnType<typeof clientCredentials> {
-  const key = `${tls.caFile}\0${tls.certFile}\0${tls.keyFile}`;
-  let c = credentials.get(key);
-  if (!c) {
-    c = clientCredentials(tls);
-    credentials.set(key, c);
-  }
-  return c;
-}
+const credentialsOf = perFiles(clientCredentials);
 
 async function grpcHealth(address: string, tls: TlsFiles): Promise<string> {
   // Every component certificate names localhost; an IP as TLS server name is not allowed.
