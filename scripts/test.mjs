@@ -15,7 +15,10 @@
 //   integration  files under packages/ and services/ whose compiled text names a harness
 //                function that starts processes: startSuite, sharedSuite, startGateway,
 //                startEtcd, startNats or spawnBackend (@orch/testing);
-//   unit         the rest: no process, several files at a time.
+//   unit         the rest: no process. They run in a pool of worker processes
+//                (scripts/unit-worker.mjs; cores + 2, ORCH_TEST_UNIT_WORKERS overrides), each
+//                running one file at a time as a suite named after its path, instead of a
+//                process per file: the modules the files share are loaded once per worker.
 // The rule is enforced: the runner sets ORCH_TEST_TIER to the tier, and in the unit tier those
 // harness functions throw "a unit test may not start processes", so a file that reaches the
 // harness in a way this reading does not see (a helper module) fails loudly.
@@ -32,7 +35,7 @@
 // therefore run beside another file on the same suite: they use names of their own.
 //
 // Expects a build (`npx tsc --build`, or `make test` which builds first).
-import { spawn } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { availableParallelism, constants, tmpdir } from 'node:os';
@@ -41,6 +44,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const tierNames = ['unit', 'integration', 'e2e'];
+const countNames = ['tests', 'pass', 'fail', 'cancelled', 'skipped', 'todo'];
 const harness = /\b(?:startSuite|sharedSuite|startGateway|startEtcd|startNats|spawnBackend)\b/;
 const usesShared = /\bsharedSuite\(\s*\)/;
 const usesSharedControllers = /\bsharedSuite\(\s*\{\s*controllers:\s*true\s*\}\s*\)/;
@@ -48,6 +52,9 @@ const usesSharedControllers = /\bsharedSuite\(\s*\{\s*controllers:\s*true\s*\}\s
 /** Integration and e2e files run at once (ORCH_TEST_CONCURRENCY overrides). */
 const suiteConcurrency =
   Number(process.env.ORCH_TEST_CONCURRENCY) || Math.min(4, Math.max(2, availableParallelism()));
+/** Worker processes of the unit tier (ORCH_TEST_UNIT_WORKERS overrides). */
+const unitWorkers =
+  Number(process.env.ORCH_TEST_UNIT_WORKERS) || Math.min(8, availableParallelism() + 2);
 
 const argv = process.argv.slice(2);
 const privateSuites = argv.includes('--private-suites');
@@ -126,12 +133,16 @@ try {
         env.ORCH_SHARED_SUITE_CONTROLLERS = shared.get('controllers').layoutFile;
       }
     }
+    if (tier === 'unit') {
+      const run = await runUnitPool(files, unitWorkers, env);
+      results.push({ tier, files: files.length, ms: Date.now() - started, ...run });
+      continue;
+    }
     const tap = join(scratch, `${tier}.tap`);
-    const concurrency = tier === 'unit' ? Math.max(2, availableParallelism()) : suiteConcurrency;
     const code = await runNode(
       [
         '--test',
-        `--test-concurrency=${concurrency}`,
+        `--test-concurrency=${suiteConcurrency}`,
         `--test-reporter=${process.stdout.isTTY ? 'spec' : 'tap'}`,
         '--test-reporter-destination=stdout',
         '--test-reporter=tap',
@@ -145,7 +156,7 @@ try {
       files: files.length,
       code,
       ms: Date.now() - started,
-      ...(await counts(tap)),
+      ...counts(await readFile(tap, 'utf8').catch(() => '')),
     });
   }
 } finally {
@@ -205,20 +216,84 @@ function runNode(nodeArgs, env) {
 }
 
 /** The totals node's TAP reporter writes last (`# tests 12`, `# pass 11`, ...). */
-async function counts(tapFile) {
-  const text = await readFile(tapFile, 'utf8').catch(() => '');
+function counts(text) {
   const total = (name) => {
     const all = [...text.matchAll(new RegExp(`^# ${name} (\\d+)$`, 'gm'))];
     return all.length > 0 ? Number(all.at(-1)[1]) : undefined;
   };
-  return {
-    tests: total('tests'),
-    pass: total('pass'),
-    fail: total('fail'),
-    cancelled: total('cancelled'),
-    skipped: total('skipped'),
-    todo: total('todo'),
-  };
+  return Object.fromEntries(countNames.map((name) => [name, total(name)]));
+}
+
+/**
+ * The unit tier: `workers` processes of scripts/unit-worker.mjs, each running one file at a
+ * time as a suite named after its path and taking the next from the queue when it ends (so a
+ * file that waits on timers holds one worker, not the tier). Each worker's TAP is written out a
+ * file at a time (spec-like lines on a terminal, whole blocks otherwise, a failing file's block
+ * always), and the totals are summed over the workers.
+ */
+function runUnitPool(files, workers, env) {
+  const queue = [...files];
+  const started = [];
+  const pool = Array.from({ length: Math.min(workers, files.length) }, () => {
+    const worker = fork(join(repo, 'scripts', 'unit-worker.mjs'), [], {
+      cwd: repo,
+      env,
+      execArgv: ['--test-reporter=tap', '--test-reporter-destination=stdout'],
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    });
+    started.push(worker);
+    worker.on('message', () => worker.send(queue.shift() ?? null));
+    let tap = '';
+    let pending = '';
+    worker.stdout.setEncoding('utf8');
+    worker.stdout.on('data', (chunk) => {
+      tap += chunk;
+      pending += chunk;
+      // A file's block is complete when the next one starts (a top-level `# Subtest:`).
+      const next = pending.lastIndexOf('\n# Subtest: ');
+      if (next > 0) {
+        printFileBlocks(pending.slice(0, next + 1));
+        pending = pending.slice(next + 1);
+      }
+    });
+    return new Promise((done) => {
+      worker.once('error', (err) => {
+        process.stderr.write(`cannot start a unit worker: ${err.message}\n`);
+        done({ code: 1, tap });
+      });
+      worker.once('exit', (code, signal) => {
+        printFileBlocks(pending);
+        done({ code: code ?? 128 + (constants.signals[signal] ?? 0), tap });
+      });
+    });
+  });
+  child = { kill: (signal) => started.forEach((worker) => worker.kill(signal)) };
+  return Promise.all(pool).then((ends) => {
+    child = undefined;
+    const sum = {};
+    for (const name of countNames) {
+      const each = ends.map((e) => counts(e.tap)[name]);
+      sum[name] = each.includes(undefined) ? undefined : each.reduce((a, b) => a + b, 0);
+    }
+    return { code: ends.find((e) => e.code !== 0)?.code ?? 0, ...sum };
+  });
+}
+
+/** Top-level blocks of a worker's TAP, one per file, without the plan and the totals. */
+function printFileBlocks(text) {
+  const blocks = text
+    .split(/^(?=# Subtest: )/m)
+    .map((b) => b.replace(/^(TAP version 13|1\.\.\d+|# (?:suites|duration_ms|\w+) \S+)\n/gm, ''))
+    .filter((b) => b.trim() !== '');
+  for (const block of blocks) {
+    const end = /^(not )?ok \d+ - (.*)$/m.exec(block);
+    if (process.stdout.isTTY && end && !end[1]) {
+      const ms = /^ {2}duration_ms: ([\d.]+)/m.exec(block.slice(end.index));
+      process.stdout.write(`✔ ${end[2]}${ms ? ` (${Math.round(Number(ms[1]))} ms)` : ''}\n`);
+    } else {
+      process.stdout.write(block.endsWith('\n') ? block : `${block}\n`);
+    }
+  }
 }
 
 function printSummary(rows) {
