@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The runner behind `make test`: every compiled test file (`dist/**/*.test.js`) under packages/,
-// services/ and e2e/, in three tiers run one after the other by `node --test`, and at the end
+// services/ and e2e/, in three tiers run one after the other with node's test runner, and at the end
 // the count of tests (pass, fail) per tier. The exit code is 0 when every tier passed.
 //
 //   node scripts/test.mjs                        the three tiers: unit, integration, e2e
@@ -9,16 +9,19 @@
 //   node scripts/test.mjs --unit                 the unit tier (the former flag)
 //   node scripts/test.mjs --private-suites ...   no shared suite: sharedSuite() starts one per file
 //                                                (as before the tiers; to compare, or to bisect)
+//   node scripts/test.mjs --isolate ...          a process per file, as `node --test` runs them
 //
 // The tiers, decided per file:
 //   e2e          files under e2e/: real kubectl, client-node and the Python client;
 //   integration  files under packages/ and services/ whose compiled text names a harness
 //                function that starts processes: startSuite, sharedSuite, startGateway,
 //                startEtcd, startNats or spawnBackend (@orch/testing);
-//   unit         the rest: no process. They run in a pool of worker processes
-//                (scripts/unit-worker.mjs; cores + 2, ORCH_TEST_UNIT_WORKERS overrides), each
-//                running one file at a time as a suite named after its path, instead of a
-//                process per file: the modules the files share are loaded once per worker.
+//   unit         the rest: no process.
+// Each tier's files run in a pool of worker processes (scripts/test-worker.mjs), each running one
+// file at a time as a suite named after its path and taking the next when it ends, instead of a
+// process per file: the modules the files share (the harness, the API model) are loaded once
+// per worker. The unit tier has cores + 2 workers (ORCH_TEST_UNIT_WORKERS overrides); --isolate
+// runs each file in a process of its own (`node --test`), to find a test that leaks state.
 // The rule is enforced: the runner sets ORCH_TEST_TIER to the tier, and in the unit tier those
 // harness functions throw "a unit test may not start processes", so a file that reaches the
 // harness in a way this reading does not see (a helper module) fails loudly.
@@ -29,8 +32,8 @@
 // uses it and stopped at the end (also on failure or Ctrl-C). The runner passes each one's
 // layout file (JSON: gateway URLs, kubeconfigs, PKI, ports) in ORCH_SHARED_SUITE and
 // ORCH_SHARED_SUITE_CONTROLLERS; a file run alone (`node --test x.test.js`) gets a private one.
-// Integration and e2e files run two at a time (as many as the machine has cores, at most
-// four; ORCH_TEST_CONCURRENCY sets it, 1 for one at a time): a file mostly waits on its
+// Integration and e2e files run two at a time (as many workers as the machine has cores, at
+// most four; ORCH_TEST_CONCURRENCY sets it, 1 for one at a time): a file mostly waits on its
 // processes, so one file alone keeps two cores about 60% busy. Files on a shared suite may
 // therefore run beside another file on the same suite: they use names of their own.
 //
@@ -58,11 +61,14 @@ const unitWorkers =
 
 const argv = process.argv.slice(2);
 const privateSuites = argv.includes('--private-suites');
-const args = argv.filter((a) => a !== '--private-suites').map((a) => (a === '--unit' ? 'unit' : a));
+const isolate = argv.includes('--isolate');
+const args = argv
+  .filter((a) => a !== '--private-suites' && a !== '--isolate')
+  .map((a) => (a === '--unit' ? 'unit' : a));
 const badFlags = args.filter((a) => a.startsWith('-'));
 if (badFlags.length > 0) {
   process.stderr.write(
-    `usage: node scripts/test.mjs [--private-suites] [unit|integration|e2e]... [path filter]...\nunknown flag: ${badFlags.join(' ')}\n`
+    `usage: node scripts/test.mjs [--private-suites] [--isolate] [unit|integration|e2e]... [path filter]...\nunknown flag: ${badFlags.join(' ')}\n`
   );
   process.exit(2);
 }
@@ -133,8 +139,9 @@ try {
         env.ORCH_SHARED_SUITE_CONTROLLERS = shared.get('controllers').layoutFile;
       }
     }
-    if (tier === 'unit') {
-      const run = await runUnitPool(files, unitWorkers, env);
+    const workers = tier === 'unit' ? unitWorkers : suiteConcurrency;
+    if (!isolate) {
+      const run = await runPool(files, workers, env);
       results.push({ tier, files: files.length, ms: Date.now() - started, ...run });
       continue;
     }
@@ -142,7 +149,7 @@ try {
     const code = await runNode(
       [
         '--test',
-        `--test-concurrency=${suiteConcurrency}`,
+        `--test-concurrency=${workers}`,
         `--test-reporter=${process.stdout.isTTY ? 'spec' : 'tap'}`,
         '--test-reporter-destination=stdout',
         '--test-reporter=tap',
@@ -225,17 +232,17 @@ function counts(text) {
 }
 
 /**
- * The unit tier: `workers` processes of scripts/unit-worker.mjs, each running one file at a
+ * A tier's files in `workers` processes of scripts/test-worker.mjs, each running one file at a
  * time as a suite named after its path and taking the next from the queue when it ends (so a
  * file that waits on timers holds one worker, not the tier). Each worker's TAP is written out a
  * file at a time (spec-like lines on a terminal, whole blocks otherwise, a failing file's block
  * always), and the totals are summed over the workers.
  */
-function runUnitPool(files, workers, env) {
+function runPool(files, workers, env) {
   const queue = [...files];
   const started = [];
   const pool = Array.from({ length: Math.min(workers, files.length) }, () => {
-    const worker = fork(join(repo, 'scripts', 'unit-worker.mjs'), [], {
+    const worker = fork(join(repo, 'scripts', 'test-worker.mjs'), [], {
       cwd: repo,
       env,
       execArgv: ['--test-reporter=tap', '--test-reporter-destination=stdout'],
