@@ -249,7 +249,12 @@ function runPool(files, workers, env) {
       stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
     });
     started.push(worker);
-    worker.on('message', () => worker.send(queue.shift() ?? null));
+    let ran = 0;
+    worker.on('message', () => {
+      const file = queue.shift() ?? null;
+      if (file !== null) ran += 1;
+      worker.send(file);
+    });
     let tap = '';
     let pending = '';
     worker.stdout.setEncoding('utf8');
@@ -266,11 +271,11 @@ function runPool(files, workers, env) {
     return new Promise((done) => {
       worker.once('error', (err) => {
         process.stderr.write(`cannot start a unit worker: ${err.message}\n`);
-        done({ code: 1, tap });
+        done({ code: 1, ran, tap });
       });
       worker.once('exit', (code, signal) => {
         printFileBlocks(pending);
-        done({ code: code ?? 128 + (constants.signals[signal] ?? 0), tap });
+        done({ code: code ?? 128 + (constants.signals[signal] ?? 0), ran, tap });
       });
     });
   });
@@ -279,7 +284,8 @@ function runPool(files, workers, env) {
     child = undefined;
     const sum = {};
     for (const name of countNames) {
-      const each = ends.map((e) => counts(e.tap)[name]);
+      // A worker that found the queue empty ran nothing and writes no totals.
+      const each = ends.filter((e) => e.ran > 0).map((e) => counts(e.tap)[name]);
       sum[name] = each.includes(undefined) ? undefined : each.reduce((a, b) => a + b, 0);
     }
     return { code: ends.find((e) => e.code !== 0)?.code ?? 0, ...sum };
