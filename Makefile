@@ -4,9 +4,17 @@ SHELL := /bin/bash
 
 NODE ?= node
 IMAGE ?= orch:dev
+# The Docker CLI (DOCKER=/usr/bin/docker picks Debian's where another one lacks buildx).
+DOCKER ?= docker
+NODE_IMAGE ?= node:20-bookworm-slim
+# The CA bundle npm trusts here (npm's cafile) goes to the image build as a secret, for builds
+# behind a TLS-inspecting proxy; NPMRC names an .npmrc to pass the same way.
+NPM_CA ?= $(shell npm config get cafile 2>/dev/null | grep -v '^null$$' | grep -v '^undefined$$')
+NPMRC ?=
+comma := ,
 TEST_ARGS ?=
 
-.PHONY: help deps build run test test-unit test-integration test-e2e chaos lint format fuzz proto verify-proto bench images compose-config clean
+.PHONY: help deps build run test test-unit test-integration test-e2e chaos lint format fuzz proto verify-proto bench images local-base-images compose-config clean
 
 help: ## list the targets
 	@echo 'usage: make <target>'
@@ -61,8 +69,14 @@ verify-proto: proto ## fail if the committed generated code differs from a fresh
 bench: build ## run the load generators (bench/)
 	$(NODE) bench/dist/main.js
 
-images: ## build the image (IMAGE=orch:dev) from deploy/Dockerfile; needs a Docker engine
-	docker build -f deploy/Dockerfile -t $(IMAGE) .
+images: ## build the image (IMAGE=orch:dev, NODE_IMAGE=...) from deploy/Dockerfile with BuildKit; prints its size
+	DOCKER_BUILDKIT=1 $(DOCKER) build -f deploy/Dockerfile -t $(IMAGE) --build-arg NODE_IMAGE=$(NODE_IMAGE) \
+	  $(if $(wildcard $(NPM_CA)),--secret id=ca$(comma)src=$(NPM_CA)) $(if $(NPMRC),--secret id=npmrc$(comma)src=$(NPMRC)) .
+	@$(DOCKER) image inspect -f '{{index .RepoTags 0}}: {{.Size}} bytes' $(IMAGE) \
+	  | awk -F': ' '{ printf "%s: %.0f MB\n", $$1, $$2 / 1e6 }'
+
+local-base-images: ## build stand-ins for the public base images from Debian's packages (root, Docker engine; deploy/local-base)
+	DOCKER=$(DOCKER) sh deploy/local-base/build.sh
 
 compose-config: ## check docker-compose.yml (docker-compose or docker compose; no engine needed)
 	@if command -v docker-compose >/dev/null 2>&1; then docker-compose config -q; \
