@@ -52,11 +52,13 @@ const rbacKinds: [string, string][] = [
 ];
 
 /**
- * One entry per kind and version of the spec's table, in its order. The flowcontrol rows name
- * v1beta3 there; this server reports 1.32, where upstream removed v1beta3 too, so they name
- * flowcontrol's v1 (since 1.29), and v1beta3 has its own row.
+ * One entry per kind and version of the spec's table, in its order, naming the replacement the
+ * spec names; removed-versions.test.ts holds it to the spec's rows. Where that replacement is
+ * not served, the answer follows it when it was removed too, or says it is not served
+ * (replacementFor).
  */
 export const removedVersions: readonly RemovedVersion[] = [
+  // Not in the spec's table (which names v1beta3 as the replacement): upstream removed it in 1.32.
   ...row('1.32', [`${fc}/v1beta3`], flowKinds, `${fc}/v1`, '1.29'),
   // Not in the spec's table (its note calls the API alpha in 1.26): upstream removed it in 1.32.
   ...row(
@@ -66,7 +68,7 @@ export const removedVersions: readonly RemovedVersion[] = [
     'authentication.orch.io/v1',
     '1.28'
   ),
-  ...row('1.29', [`${fc}/v1beta2`], flowKinds, `${fc}/v1`, '1.29'),
+  ...row('1.29', [`${fc}/v1beta2`], flowKinds, `${fc}/v1beta3`, '1.26'),
   ...row(
     '1.27',
     ['storage.orch.io/v1beta1'],
@@ -74,7 +76,7 @@ export const removedVersions: readonly RemovedVersion[] = [
     'storage.orch.io/v1',
     '1.24'
   ),
-  ...row('1.26', [`${fc}/v1beta1`], flowKinds, `${fc}/v1`, '1.29'),
+  ...row('1.26', [`${fc}/v1beta1`], flowKinds, `${fc}/v1beta3`, '1.26'),
   ...row(
     '1.26',
     ['autoscaling/v2beta2'],
@@ -266,12 +268,12 @@ export const removedVersions: readonly RemovedVersion[] = [
     'apps/v1',
     '1.9'
   ),
-  // Moved to policy/v1beta1 in 1.10, itself removed in 1.25 (row above).
   ...row(
     '1.16',
     ['extensions/v1beta1'],
     [['PodSecurityPolicy', 'podsecuritypolicies']],
-    'Pod security admission or a third-party admission webhook'
+    'policy/v1beta1',
+    '1.10'
   ),
 ];
 
@@ -286,23 +288,58 @@ export function removedVersionOf(
   );
 }
 
+/** The versions of a group that serve a resource (the gateway's registry, after --runtime-config). */
+export type ServedVersions = (group: string, resource: string) => readonly string[];
+
+/** `<group>/<version>` of a replacement that names one; undefined for a sentence. */
+export function replacementGroupVersion(
+  r: RemovedVersion
+): { group: string; version: string } | undefined {
+  const m = /^(?:([a-z0-9.-]+)\/)?(v[0-9]+(?:(?:alpha|beta)[0-9]+)?)$/.exec(r.replacement);
+  return m ? { group: m[1] ?? '', version: m[2]! } : undefined;
+}
+
+/**
+ * What the answer tells the client to use: the spec's replacement when it is served or is a
+ * sentence; when it was itself removed, what replaces that in turn; else nothing (a 404 must
+ * not send clients to another 404).
+ */
+export function replacementFor(
+  r: RemovedVersion,
+  served: ServedVersions
+): { use: string; since?: string } | { none: string } {
+  const gv = replacementGroupVersion(r);
+  const resource = r.resources[0]!;
+  if (!gv || served(gv.group, resource).includes(gv.version)) {
+    return r.since ? { use: r.replacement, since: r.since } : { use: r.replacement };
+  }
+  const removed = removedVersionOf(gv.group, gv.version, resource);
+  return removed ? replacementFor(removed, served) : { none: r.replacement };
+}
+
 /** The message of the 404: what was asked, when it went, and what to use instead. */
-export function removedVersionMessage(r: RemovedVersion): string {
+export function removedVersionMessage(r: RemovedVersion, served: ServedVersions): string {
   const gv = r.group === '' ? r.version : `${r.group}/${r.version}`;
-  const use = r.since
-    ? `use ${r.replacement} (available since ${r.since})`
-    : `use ${r.replacement}`;
-  return `${r.kind} ${gv} was removed in v${r.removedIn} and is not served; ${use}`;
+  const head = `${r.kind} ${gv} was removed in v${r.removedIn} and is not served`;
+  const repl = replacementFor(r, served);
+  if ('none' in repl) return `${head}; its replacement ${repl.none} is not served either`;
+  return repl.since
+    ? `${head}; use ${repl.use} (available since ${repl.since})`
+    : `${head}; use ${repl.use}`;
 }
 
 /** The 404 Status of a request to a removed version (reason NotFound, the group and resource in details). */
-export function newRemovedVersionNotFound(r: RemovedVersion, resource: string): StatusError {
+export function newRemovedVersionNotFound(
+  r: RemovedVersion,
+  resource: string,
+  served: ServedVersions
+): StatusError {
   return new StatusError({
     kind: 'Status',
     apiVersion: 'v1',
     metadata: {},
     status: 'Failure',
-    message: removedVersionMessage(r),
+    message: removedVersionMessage(r, served),
     reason: 'NotFound',
     details: { group: r.group, kind: resource },
     code: 404,
