@@ -16,6 +16,7 @@ export {
   newGone,
   newInternalError,
   newInvalid,
+  newMethodNotAllowed,
   newMethodNotSupported,
   newNotAcceptable,
   newNotFound,

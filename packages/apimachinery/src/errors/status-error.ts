@@ -181,6 +181,19 @@ export function newForbidden(gr: GroupResource, name: string, why: string): Stat
   return failure(403, 'Forbidden', `${target} is forbidden: ${why}`, detailsFor(gr, name));
 }
 
+/**
+ * A method no route of the path takes (go-restful's 405, written by k8s' serviceErrorHandler
+ * through NewGenericServerResponse): no resource to name, details empty.
+ */
+export function newMethodNotAllowed(): StatusError {
+  return failure(
+    405,
+    'MethodNotAllowed',
+    'the server does not allow this method on the requested resource',
+    {}
+  );
+}
+
 export function newMethodNotSupported(gr: GroupResource, action: string): StatusError {
   return failure(
     405,

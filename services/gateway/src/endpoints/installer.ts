@@ -1,8 +1,9 @@
 // Resource routes from the resource registry: every /api and /apis request with a resource goes
 // to the REST object of its path, keyed `<group>/<version>/<resource>[/<subresource>]`, and to
 // the handler of its verb when the object implements the role that verb needs (k8s
-// registerResourceHandlers, which inspects rest.Creater, rest.Getter, ...); otherwise 405.
-import { newMethodNotSupported, newNotFound, newPathNotFound } from '@orch/apimachinery/errors';
+// registerResourceHandlers, which inspects rest.Creater, rest.Getter, ...); otherwise 405, as
+// go-restful answers a method no route of the path takes.
+import { newMethodNotAllowed, newNotFound, newPathNotFound } from '@orch/apimachinery/errors';
 import type { ResourceRegistry } from '@orch/apimachinery/registry';
 import type { Handler as HttpHandler, HttpResponse } from '../http/handler.js';
 import { writeErrorNegotiated } from '../negotiation/response-writers.js';
@@ -107,15 +108,20 @@ export function resourceHandler(deps: InstallerDeps): HttpHandler {
     }
     const removed = !def && removedVersionOf(info.apiGroup, info.apiVersion, info.resource);
     if (removed) {
-      return writeErrorNegotiated(req, res, newRemovedVersionNotFound(removed, info.resource));
-    }
-    if (!def || !rest) {
+      const served = (group: string, resource: string): string[] =>
+        deps.registry
+          .all()
+          .filter((d) => d.group === group && d.resource === resource)
+          .map((d) => d.version);
       return writeErrorNegotiated(
         req,
         res,
-        newNotFound({ group: info.apiGroup, resource: info.resource }, info.name)
+        newRemovedVersionNotFound(removed, info.resource, served)
       );
     }
+    // A resource the group version does not serve matches no route upstream either (the
+    // NotFound handler's 404; there is no kind `List`, so `/api/v1/lists` is one of these).
+    if (!def || !rest) return writeErrorNegotiated(req, res, newPathNotFound());
     if (!def.namespaced && info.namespace && info.resource !== 'namespaces') {
       return writeErrorNegotiated(
         req,
@@ -127,13 +133,7 @@ export function resourceHandler(deps: InstallerDeps): HttpHandler {
     const crWarning = customResourceDeprecationWarning(def);
     if (crWarning) addWarning(req, crWarning);
     const handler = handlerFor(info, rest);
-    if (!handler) {
-      return writeErrorNegotiated(
-        req,
-        res,
-        newMethodNotSupported({ group: def.group, resource: def.resource }, req.method ?? '')
-      );
-    }
+    if (!handler) return writeErrorNegotiated(req, res, newMethodNotAllowed());
     const scope: RequestScope = {
       def,
       rest,

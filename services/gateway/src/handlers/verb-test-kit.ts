@@ -5,10 +5,11 @@ import { Readable, Writable } from 'node:stream';
 import type { Socket } from 'node:net';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import type { Admission } from '../admission/interfaces.js';
-import type { HttpRequest, HttpResponse } from '../http/handler.js';
+import type { Handler as HttpHandler, HttpRequest, HttpResponse } from '../http/handler.js';
 import type { Storage } from '../registry/rest.js';
 import { withBody, withRequestInfo, withUser } from '../request/context.js';
 import { requestInfoOf } from '../request/request-info.js';
+import type { RequestInfo } from '../request/request-info.js';
 import type { RequestScope } from './scope.js';
 
 /** What a handler wrote: status, headers, body. */
@@ -57,21 +58,14 @@ class MemoryResponse extends Writable implements HttpResponse {
   }
 }
 
-/**
- * Runs a handler on `method path` with a JSON body, as user `tester` (user-agent `kit/1.0`),
- * answering JSON; resolves with what it wrote, rejects with what it threw.
- */
-export async function runHandler<R extends Storage>(
-  handler: (scope: RequestScope<R>, res: HttpResponse) => Promise<void>,
-  o: {
-    def: ResourceDefinition;
-    rest: R;
-    method: string;
-    path: string;
-    body?: unknown;
-    admission?: Admission;
-  }
-): Promise<Answer> {
+/** A request as the chain hands it on after request info and authentication, and a response kept in memory. */
+function kitExchange(o: { method: string; path: string; body?: unknown }): {
+  req: HttpRequest;
+  res: MemoryResponse;
+  url: URL;
+  info: RequestInfo;
+  finished: Promise<void>;
+} {
   const url = new URL(o.path, 'https://gateway.test');
   const headers = {
     'content-type': 'application/json',
@@ -92,6 +86,35 @@ export async function runHandler<R extends Storage>(
   if (o.body !== undefined) withBody(req, Buffer.from(JSON.stringify(o.body)));
   const res = new MemoryResponse();
   const finished = new Promise<void>((resolve) => res.once('finish', resolve));
+  return { req, res, url, info, finished };
+}
+
+function answerOf(res: MemoryResponse): Answer {
+  const body = Buffer.concat(res.chunks);
+  return {
+    code: res.statusCode,
+    headers: res.headers,
+    body,
+    json: <T>() => JSON.parse(body.toString('utf8')) as T,
+  };
+}
+
+/**
+ * Runs a handler on `method path` with a JSON body, as user `tester` (user-agent `kit/1.0`),
+ * answering JSON; resolves with what it wrote, rejects with what it threw.
+ */
+export async function runHandler<R extends Storage>(
+  handler: (scope: RequestScope<R>, res: HttpResponse) => Promise<void>,
+  o: {
+    def: ResourceDefinition;
+    rest: R;
+    method: string;
+    path: string;
+    body?: unknown;
+    admission?: Admission;
+  }
+): Promise<Answer> {
+  const { req, res, url, info, finished } = kitExchange(o);
   await handler(
     {
       def: o.def,
@@ -105,11 +128,19 @@ export async function runHandler<R extends Storage>(
     res
   );
   await finished;
-  const body = Buffer.concat(res.chunks);
-  return {
-    code: res.statusCode,
-    headers: res.headers,
-    body,
-    json: <T>() => JSON.parse(body.toString('utf8')) as T,
-  };
+  return answerOf(res);
+}
+
+/**
+ * Serves `method path` (JSON body) with an HTTP handler of the chain's end (the resource
+ * routes, a filter), as runHandler does; resolves once the answer is complete.
+ */
+export async function serveRequest(
+  handler: HttpHandler,
+  o: { method: string; path: string; body?: unknown }
+): Promise<Answer> {
+  const { req, res, finished } = kitExchange(o);
+  await handler(req, res);
+  await finished;
+  return answerOf(res);
 }
