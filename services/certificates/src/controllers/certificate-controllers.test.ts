@@ -340,7 +340,7 @@ function tokenSecret(id: string, secret: string, extra: Record<string, string> =
   };
 }
 
-test('bootstrap signer: cluster-info read anonymously, its JWS verified with jose (HS256 only, the full token); the token cleaner removes an expired token and its signature goes', async () => {
+test('bootstrap signer: cluster-info read anonymously, its JWS verified with jose (HS256 only, the full token); Bootstrap token "valid | expiration time reached | expired ... ignored for signing": its signature goes while its secret is still there; the token cleaner deletes it', async () => {
   const token = 'abcdef.0123456789abcdef';
   const r = await admin(
     'POST',
@@ -349,11 +349,14 @@ test('bootstrap signer: cluster-info read anonymously, its JWS verified with jos
   );
   assert.equal(r.status, 201, r.text);
   const expiring = new Date(Date.now() + 3000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-  const r2 = await admin(
-    'POST',
-    '/api/v1/namespaces/orch-system/secrets',
-    tokenSecret('zzzzzz', 'ffffffffffffffff', { expiration: expiring })
-  );
+  // A finalizer keeps the expired secret after the token cleaner's delete, so the signer sees
+  // an expired token that still exists: its signature must go for the expiry alone.
+  const keep = 'example.com/keep';
+  const expiringSecret = tokenSecret('zzzzzz', 'ffffffffffffffff', { expiration: expiring });
+  const r2 = await admin('POST', '/api/v1/namespaces/orch-system/secrets', {
+    ...expiringSecret,
+    metadata: { ...expiringSecret.metadata, finalizers: [keep] },
+  });
   assert.equal(r2.status, 201, r2.text);
   let data: Record<string, string> = {};
   await waitFor(
@@ -384,14 +387,9 @@ test('bootstrap signer: cluster-info read anonymously, its JWS verified with jos
   );
   // anonymous may read cluster-info, nothing else there
   assert.equal((await bare('/api/v1/namespaces/orch-public/configmaps')).status, 403);
-  // the expired token: deleted by the token cleaner, its signature gone
-  await waitFor(
-    'expired token deleted',
-    async () =>
-      (await admin('GET', '/api/v1/namespaces/orch-system/secrets/bootstrap-token-zzzzzz'))
-        .status === 404,
-    { timeoutMs: 30_000 }
-  );
+  // the expired token: its signature gone, its secret still there (deleted by the token
+  // cleaner, kept by the finalizer)
+  const expiredPath = '/api/v1/namespaces/orch-system/secrets/bootstrap-token-zzzzzz';
   await waitFor(
     'its signature removed',
     async () => {
@@ -403,6 +401,33 @@ test('bootstrap signer: cluster-info read anonymously, its JWS verified with jos
       );
     },
     { timeoutMs: 30_000 }
+  );
+  await waitFor(
+    'the token cleaner deleted it (the finalizer keeps it)',
+    async () => {
+      const got = await admin('GET', expiredPath);
+      assert.equal(got.status, 200, 'the expired secret still exists');
+      return !!(got.body as { metadata: { deletionTimestamp?: string } }).metadata
+        .deletionTimestamp;
+    },
+    { timeoutMs: 30_000 }
+  );
+  const cm = await bare('/api/v1/namespaces/orch-public/configmaps/cluster-info');
+  assert.equal(cm.body.data['jws-kubeconfig-zzzzzz'], undefined, 'and it is not signed again');
+  const lift = await suite.request(
+    0,
+    'PATCH',
+    expiredPath,
+    { metadata: { finalizers: null } },
+    { 'Content-Type': 'application/merge-patch+json' }
+  );
+  assert.equal(lift.status, 200, lift.text);
+  await waitFor(
+    'expired token gone',
+    async () => (await admin('GET', expiredPath)).status === 404,
+    {
+      timeoutMs: 30_000,
+    }
   );
 });
 
