@@ -11,6 +11,7 @@ import { startEtcd, startNats, throwawayPki, waitFor } from '@orch/testing';
 import type { EtcdServer, NatsServer, ThrowawayPki } from '@orch/testing';
 import { startInBackground } from '@orch/component-base/run';
 import { collectPublished } from './collect-published.js';
+import { Compactor } from './etcd3/compactor.js';
 import { newStorageConfig } from './config.js';
 import { storageOptions } from './options.js';
 import { StorageServer } from './server.js';
@@ -198,6 +199,54 @@ test('paged lists keep one snapshot revision and count what remains', async () =
     ),
     '400 BadRequest'
   );
+});
+
+test('List and watch continuity: "list in progress | token older than its lifetime | 410 error, restart the list"; Limits: "Continue token lifetime | 5 minutes by default"', async () => {
+  // The token lives as long as its revision's history: the default compaction (the clock
+  // given to compactOnce) keeps five minutes of it.
+  const defaults = storageOptions(
+    replicaFlags({ etcdEndpoint: etcd.endpoint, natsUrl: nats.url, pki, port: 0, identity: 'd' })
+  );
+  assert.equal(defaults.compactionRetentionMs, 5 * 60_000);
+  const { Etcd3 } = await import('etcd3');
+  const e = new Etcd3({ hosts: etcd.endpoint });
+  const compactor = new Compactor(e, log, {
+    retentionMs: defaults.compactionRetentionMs,
+    intervalMs: defaults.compactionIntervalMs,
+  });
+  try {
+    const at = `${prefix}token-life/`;
+    for (let i = 0; i < 3; i++) await client.create(`${at}t${i}`, cm(`t${i}`));
+    const first = await client.list({ prefix: at, consistency: 'MOST_RECENT', limit: 1 });
+    assert.ok(first.continueToken);
+    await client.create(`${at}later`, cm('later')); // writes go on after the first page
+    const t0 = Date.now();
+    await compactor.compactOnce(t0);
+    // A moment short of five minutes: the token still pages, at the first page's revision.
+    await compactor.compactOnce(t0 + defaults.compactionRetentionMs - 1);
+    const next = { prefix: at, consistency: 'MOST_RECENT' as const, limit: 1 };
+    const second = await client.list({ ...next, continueToken: first.continueToken });
+    assert.equal(second.revision, first.revision);
+    assert.deepEqual(
+      second.items.map((o) => (o['metadata'] as { name: string }).name),
+      ['t1']
+    );
+    // Five minutes on: the token is 410 Expired, and a new list starts over.
+    assert.ok((await compactor.compactOnce(t0 + defaults.compactionRetentionMs)) > first.revision);
+    const expired = await client.list({ ...next, continueToken: second.continueToken }).then(
+      () => undefined,
+      (err: unknown) => err
+    );
+    assert.ok(expired instanceof StatusError, String(expired));
+    assert.equal(expired.code, 410);
+    assert.equal(expired.reason, 'Expired');
+    assert.match(expired.message, /^The provided continue parameter is too old/);
+    const again = await client.list({ prefix: at, consistency: 'MOST_RECENT' });
+    assert.equal(again.items.length, 4);
+  } finally {
+    compactor.stop();
+    e.close();
+  }
 });
 
 test('history replays every change after a revision, in order, and compaction makes it 410', async () => {
