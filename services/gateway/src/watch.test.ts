@@ -35,9 +35,10 @@ interface Event {
 function openWatch(
   url: string,
   path: string
-): { events: Event[]; ended: Promise<void>; close(): void } {
+): { events: Event[]; ended: Promise<void>; close(): void; status(): number } {
   const admin = suite.pki.file('admin');
   const events: Event[] = [];
+  let status = 0;
   let close = (): void => undefined;
   const ended = new Promise<void>((resolve, reject) => {
     const req = request(
@@ -48,6 +49,7 @@ function openWatch(
         key: readFileSync(admin.keyFile),
       },
       (res) => {
+        status = res.statusCode ?? 0;
         let buf = '';
         res.setEncoding('utf8');
         res.on('data', (c: string) => {
@@ -67,7 +69,7 @@ function openWatch(
     req.end();
     close = () => req.destroy();
   });
-  return { events, ended, close };
+  return { events, ended, close, status: () => status };
 }
 
 async function until(cond: () => boolean, what: string, ms = 10_000): Promise<void> {
@@ -119,6 +121,46 @@ test('watch table: other RV starts exactly there, without synthetic events', asy
   await until(() => w.events.length >= 2, 'replayed events');
   assert.deepEqual(names(w.events), ['MODIFIED w0', 'DELETED w1']);
   w.close();
+});
+
+test('watch table: "A watch on an unknown version may wait until the request times out": a resourceVersion ahead of the store sends nothing and ends cleanly at timeoutSeconds', async () => {
+  const current = Number(rvOf((await suite.request(0, 'GET', base)).body));
+  const started = Date.now();
+  const w = openWatch(
+    suite.gateways[0]!,
+    `${base}?watch=1&resourceVersion=${current + 1_000_000}&timeoutSeconds=2`
+  );
+  // A change the store makes meanwhile is older than the version asked for: not sent.
+  assert.equal((await suite.request(0, 'POST', base, cm('before-future'))).status, 201);
+  await w.ended;
+  const took = Date.now() - started;
+  assert.equal(w.status(), 200);
+  assert.deepEqual(w.events, [], 'no event, no ERROR');
+  assert.ok(took >= 1900 && took < 10_000, `ended after ${took} ms`);
+});
+
+test('Resource paths: "GET with watch | collection or object path": a watch on one object\'s path, or with fieldSelector metadata.name, sees only that object', async () => {
+  assert.equal((await suite.request(0, 'POST', base, cm('solo'))).status, 201);
+  assert.equal((await suite.request(0, 'POST', base, cm('other'))).status, 201);
+  const byPath = openWatch(suite.gateways[0]!, `${base}/solo?watch=1`);
+  const byField = openWatch(
+    suite.gateways[1]!,
+    `${base}?watch=1&fieldSelector=metadata.name%3Dsolo`
+  );
+  try {
+    await until(() => byPath.events.length >= 1 && byField.events.length >= 1, 'synthetic ADDED');
+    await suite.request(0, 'PUT', `${base}/other`, cm('other', {}, { a: '2' }));
+    await suite.request(0, 'PUT', `${base}/solo`, cm('solo', {}, { a: '2' }));
+    await suite.request(0, 'DELETE', `${base}/other`);
+    await suite.request(0, 'DELETE', `${base}/solo`);
+    await until(() => byPath.events.length >= 3 && byField.events.length >= 3, 'its changes');
+    // The last change of all is solo's: had other's reached a watch, it would be there now.
+    assert.deepEqual(names(byPath.events), ['ADDED solo', 'MODIFIED solo', 'DELETED solo']);
+    assert.deepEqual(names(byField.events), ['ADDED solo', 'MODIFIED solo', 'DELETED solo']);
+  } finally {
+    byPath.close();
+    byField.close();
+  }
 });
 
 test('watch: selector transitions become ADDED and DELETED; timeoutSeconds ends the stream', async () => {
