@@ -41,6 +41,16 @@ function get(
   path: string,
   cert?: { certFile: string; keyFile: string }
 ): Promise<{ status: number; body: Record<string, unknown> }> {
+  return send(port, 'GET', path, cert);
+}
+
+function send(
+  port: number,
+  method: string,
+  path: string,
+  cert?: { certFile: string; keyFile: string },
+  body?: unknown
+): Promise<{ status: number; body: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const tls = cert ? { cert: readFileSync(cert.certFile), key: readFileSync(cert.keyFile) } : {};
     const req = request(
@@ -48,9 +58,13 @@ function get(
         host: '127.0.0.1',
         port,
         path,
+        method,
         ca: readFileSync(suite.pki.caFile),
         ...tls,
-        headers: { Accept: 'application/json' },
+        headers: {
+          Accept: 'application/json',
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
       },
       (res) => {
         let text = '';
@@ -64,7 +78,7 @@ function get(
       }
     );
     req.on('error', reject);
-    req.end();
+    req.end(body === undefined ? undefined : JSON.stringify(body));
   });
 }
 
@@ -237,5 +251,58 @@ describe('the decision cache under RBAC', () => {
         [await status('allowed'), await status('other'), await status('allowed')],
         [200, 403, 200]
       );
+  });
+  it('Dry run: "Authorization equals the non-dry-run request": a user RBAC refuses create is refused its dry run with the same Status; granted create, the dry run is 201 and stores nothing', async () => {
+    const port = Number(new URL(suite.gateways[0]!).port);
+    const user = await userKubeconfig(suite.pki, suite.gateways[0]!, 'dry-runner');
+    const rbac = '/apis/rbac.authorization.orch.io/v1/namespaces/default';
+    const role = (verbs: string[]) => ({
+      apiVersion: 'rbac.authorization.orch.io/v1',
+      kind: 'Role',
+      metadata: { name: 'dry-runner' },
+      rules: [{ verbs, apiGroups: [''], resources: ['configmaps'] }],
+    });
+    const made = await suite.request(0, 'POST', `${rbac}/roles`, role(['get', 'list']));
+    assert.equal(made.status, 201, made.text);
+    const bound = await suite.request(0, 'POST', `${rbac}/rolebindings`, {
+      apiVersion: 'rbac.authorization.orch.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: 'dry-runner' },
+      roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'Role', name: 'dry-runner' },
+      subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.orch.io', name: 'dry-runner' }],
+    });
+    assert.equal(bound.status, 201, bound.text);
+    const configMaps = '/api/v1/namespaces/default/configmaps';
+    await waitFor(
+      'the role to take effect',
+      async () => (await get(port, configMaps, user)).status === 200,
+      {
+        timeoutMs: 10_000,
+      }
+    );
+    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'dry-made' } };
+    const real = await send(port, 'POST', configMaps, user, cm);
+    const dry = await send(port, 'POST', `${configMaps}?dryRun=All`, user, cm);
+    assert.equal(real.status, 403);
+    assert.equal(dry.status, 403);
+    assert.deepEqual(dry.body, real.body);
+    assert.equal(
+      dry.body['message'],
+      'configmaps is forbidden: User "dry-runner" cannot create resource "configmaps" in API group "" in the namespace "default"'
+    );
+    const current = (await suite.request(0, 'GET', `${rbac}/roles/dry-runner`)).body;
+    const granted = await suite.request(0, 'PUT', `${rbac}/roles/dry-runner`, {
+      ...(current as Record<string, unknown>),
+      rules: role(['get', 'list', 'create']).rules,
+    });
+    assert.equal(granted.status, 200, granted.text);
+    await waitFor(
+      'create granted: the dry run answered',
+      async () => (await send(port, 'POST', `${configMaps}?dryRun=All`, user, cm)).status === 201,
+      { timeoutMs: 10_000 }
+    );
+    assert.equal((await suite.request(0, 'GET', `${configMaps}/dry-made`)).status, 404);
+    await suite.request(0, 'DELETE', `${rbac}/rolebindings/dry-runner`);
+    await suite.request(0, 'DELETE', `${rbac}/roles/dry-runner`);
   });
 });
