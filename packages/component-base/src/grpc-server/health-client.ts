@@ -31,6 +31,13 @@ export class HealthClient {
     );
   }
 
+  /** Resolves once the channel is connected; rejects after `timeoutMs`. */
+  waitForReady(timeoutMs: number): Promise<void> {
+    return new Promise((resolve, reject) =>
+      this.#client.waitForReady(Date.now() + timeoutMs, (err) => (err ? reject(err) : resolve()))
+    );
+  }
+
   close(): void {
     this.#client.close();
   }
