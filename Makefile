@@ -78,11 +78,12 @@ images: ## build the image (IMAGE=orch:dev, NODE_IMAGE=...) from deploy/Dockerfi
 local-base-images: ## build stand-ins for the public base images from Debian's packages (root, Docker engine; deploy/local-base)
 	DOCKER=$(DOCKER) sh deploy/local-base/build.sh
 
-compose-config: ## check docker-compose.yml (docker-compose or docker compose; no engine needed)
-	@if command -v docker-compose >/dev/null 2>&1; then docker-compose config -q; \
-	elif docker compose version >/dev/null 2>&1; then docker compose config -q; \
-	else echo 'neither docker-compose nor the docker compose plugin is installed' >&2; exit 1; fi
-	@echo 'docker-compose.yml: ok'
+compose-config: ## check docker-compose.yml and deploy/compose/ha.yml (docker-compose or docker compose; no engine needed)
+	@if command -v docker-compose >/dev/null 2>&1; then c=docker-compose; \
+	elif docker compose version >/dev/null 2>&1; then c='docker compose'; \
+	else echo 'neither docker-compose nor the docker compose plugin is installed' >&2; exit 1; fi; \
+	$$c config -q && $$c -f deploy/compose/ha.yml --project-directory . config -q
+	@echo 'docker-compose.yml, deploy/compose/ha.yml: ok'
 
 clean: ## remove build outputs (dist/, *.tsbuildinfo); keeps .run/ state
 	-npx tsc --build --clean

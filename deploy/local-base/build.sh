@@ -9,9 +9,12 @@
 #                                      at /usr/local/bin as in quay.io/coreos/etcd
 #   orch-local/nats:bookworm           Debian's nats-server, listening on 4222 with monitoring on
 #                                      8222, as the official nats image's default configuration
+#   orch-local/haproxy:bookworm        Debian's haproxy, reading /usr/local/etc/haproxy/haproxy.cfg
+#                                      as the official haproxy image does
 #
 # Then: make images NODE_IMAGE=orch-local/node:20-bookworm-slim, and docker-compose with
-# ETCD_IMAGE=orch-local/etcd:bookworm NATS_IMAGE=orch-local/nats:bookworm (docs/deploying.md).
+# ETCD_IMAGE=orch-local/etcd:bookworm NATS_IMAGE=orch-local/nats:bookworm (and for
+# deploy/compose/ha.yml HAPROXY_IMAGE=orch-local/haproxy:bookworm; docs/deploying.md).
 # Needs root (debootstrap), a running Docker engine, and Debian's mirror. The root filesystem
 # is kept in $ORCH_LOCAL_BASE_CACHE (default /var/cache/orch-local-base) for the next build.
 set -eu
@@ -43,4 +46,5 @@ cp "$here/node.Dockerfile" "$ctx/Dockerfile"
 docker build -q -t orch-local/node:20-bookworm-slim "$ctx" >/dev/null
 docker build -q -t orch-local/etcd:bookworm -f "$here/etcd.Dockerfile" "$here" >/dev/null
 docker build -q -t orch-local/nats:bookworm -f "$here/nats.Dockerfile" "$here" >/dev/null
+docker build -q -t orch-local/haproxy:bookworm -f "$here/haproxy.Dockerfile" "$here" >/dev/null
 docker image ls --format '{{.Repository}}:{{.Tag}}\t{{.Size}}' | grep '^orch-local/'
