@@ -14,7 +14,7 @@ NPMRC ?=
 comma := ,
 TEST_ARGS ?=
 
-.PHONY: help deps build run test test-unit test-integration test-e2e chaos lint format fuzz proto verify-proto bench images local-base-images compose-config clean
+.PHONY: help deps build run test test-unit test-integration test-e2e chaos lint format fuzz proto verify-proto bench images e2e-deploy local-base-images compose-config clean
 
 help: ## list the targets
 	@echo 'usage: make <target>'
@@ -74,6 +74,9 @@ images: ## build the image (IMAGE=orch:dev, NODE_IMAGE=...) from deploy/Dockerfi
 	  $(if $(wildcard $(NPM_CA)),--secret id=ca$(comma)src=$(NPM_CA)) $(if $(NPMRC),--secret id=npmrc$(comma)src=$(NPMRC)) .
 	@$(DOCKER) image inspect -f '{{index .RepoTags 0}}: {{.Size}} bytes' $(IMAGE) \
 	  | awk -F': ' '{ printf "%s: %.0f MB\n", $$1, $$2 / 1e6 }'
+
+e2e-deploy: ## the HA topology in containers under load through container faults (scripts/e2e-deploy.mjs; root, installs and starts a Docker engine if missing)
+	$(NODE) scripts/e2e-deploy.mjs
 
 local-base-images: ## build stand-ins for the public base images from Debian's packages (root, Docker engine; deploy/local-base)
 	DOCKER=$(DOCKER) sh deploy/local-base/build.sh
