@@ -43,6 +43,11 @@ export const knownControllers: readonly ControllerName[] = [
     aliases: ['pv-protection'],
     serviceAccount: 'pv-protection-controller',
   },
+  {
+    name: 'disruption-controller',
+    aliases: ['disruption'],
+    serviceAccount: 'disruption-controller',
+  },
   // The apiextensions controllers (upstream runs them inside kube-apiserver, unnamed there).
   {
     name: 'crd-naming-controller',

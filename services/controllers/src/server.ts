@@ -14,6 +14,7 @@ import { LeaderElector, defaultIdentity } from '@orch/component-base/leaderelect
 import { CrdFinalizer } from './apiextensions/crd-finalizer.js';
 import { EstablishingController } from './apiextensions/establishing-controller.js';
 import { NamingController } from './apiextensions/naming-controller.js';
+import { DisruptionController } from './disruption/disruption-controller.js';
 import { NamespaceController } from './namespace/namespace-controller.js';
 import { ResourceQuotaController } from './resourcequota/resource-quota-controller.js';
 import { ServiceAccountsController } from './serviceaccount/serviceaccounts-controller.js';
@@ -43,6 +44,7 @@ export const controllerFactories: Record<
     new PVCProtectionController(client, c.log),
   'persistentvolume-protection-controller': (c, client) =>
     new PVProtectionController(client, c.log),
+  'disruption-controller': (c, client) => new DisruptionController(client, c.log),
   'crd-naming-controller': (c, client) => new NamingController(client, c.log),
   'crd-establishing-controller': (c, client) => new EstablishingController(client, c.log),
   'crd-finalizer-controller': (c, client) => new CrdFinalizer(client, c.log),

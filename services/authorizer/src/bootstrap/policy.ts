@@ -29,6 +29,7 @@ const urls = (verbs: string[], nonResourceURLs: string[]): PolicyRule => ({
 
 const core = '';
 const apps = 'apps';
+const policy = 'policy';
 const coordination = 'coordination.orch.io';
 const events = 'events.orch.io';
 const certificates = 'certificates.orch.io';
@@ -299,6 +300,17 @@ export function bootstrapClusterRoles(): Role[] {
       rule(['get', 'list', 'watch', 'update'], [core], ['persistentvolumes']),
       rule(['create', 'update', 'patch'], [core, events], ['events']),
     ]),
+    // k8s system:controller:disruption-controller, with the pods it reads through its own informer.
+    clusterRole('system:controller:disruption-controller', [
+      rule(read, [apps, 'extensions'], ['deployments', 'replicasets']),
+      rule(read, [core], ['replicationcontrollers', 'pods']),
+      rule(read, [policy], ['poddisruptionbudgets']),
+      rule(read, [apps], ['statefulsets']),
+      rule(['update'], [policy], ['poddisruptionbudgets/status']),
+      rule(['patch', 'update'], [core], ['pods/status']),
+      rule(['get'], ['*'], ['*/scale']),
+      rule(['create', 'update', 'patch'], [core, events], ['events']),
+    ]),
   ];
 }
 
@@ -380,6 +392,11 @@ export function bootstrapClusterRoleBindings(): RoleBinding[] {
       'system:controller:pv-protection-controller',
       'system:controller:pv-protection-controller',
       [user(controllers), controllerServiceAccount('pv-protection-controller')]
+    ),
+    clusterRoleBinding(
+      'system:controller:disruption-controller',
+      'system:controller:disruption-controller',
+      [user(controllers), controllerServiceAccount('disruption-controller')]
     ),
   ];
 }
