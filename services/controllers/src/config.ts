@@ -1,4 +1,7 @@
-// The controllers' dependencies: a client of the public API with this component's identity.
+// The controllers' dependencies: a client of the public API with this component's identity, and
+// the cluster's CA bundle the root CA publisher and the token controller hand out.
+import { X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { RestClient, loadKubeconfig } from '@orch/apimachinery/client';
 import type { RestConfig } from '@orch/apimachinery/client';
 import type { Logger } from '@orch/component-base/logs';
@@ -10,6 +13,8 @@ export interface ControllersConfig {
   client: RestClient;
   /** The kubeconfig's server and credentials, for the controllers' own clients. */
   restConfig: RestConfig;
+  /** The CA bundle (PEM): --root-ca-file, else the kubeconfig's certificate authority. */
+  rootCa: string;
   close(): void;
 }
 
@@ -21,5 +26,21 @@ export function newControllersConfig(
   // resource), and requests must never wait behind them.
   const restConfig = loadKubeconfig(options.kubeconfig);
   const client = new RestClient(restConfig, { maxSockets: Infinity });
-  return { options, log, client, restConfig, close: () => client.close() };
+  const rootCa = options.rootCaFile ? readCa(options.rootCaFile) : restConfig.ca.toString('utf8');
+  return { options, log, client, restConfig, rootCa, close: () => client.close() };
+}
+
+/** k8s readCA: the file, which must hold PEM certificates (certutil.ParseCertsPEM). */
+export function readCa(file: string): string {
+  try {
+    const pem = readFileSync(file, 'utf8');
+    const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g);
+    if (!blocks) throw new Error('data does not contain any valid RSA or ECDSA certificates');
+    for (const b of blocks) new X509Certificate(b);
+    return pem;
+  } catch (err) {
+    throw new Error(`error parsing root-ca-file at ${file}: ${(err as Error).message}`, {
+      cause: err,
+    });
+  }
 }

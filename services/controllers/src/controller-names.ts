@@ -48,6 +48,11 @@ export const knownControllers: readonly ControllerName[] = [
     aliases: ['disruption'],
     serviceAccount: 'disruption-controller',
   },
+  {
+    name: 'root-ca-certificate-publisher-controller',
+    aliases: ['root-ca-cert-publisher'],
+    serviceAccount: 'root-ca-cert-publisher',
+  },
   // The apiextensions controllers (upstream runs them inside kube-apiserver, unnamed there).
   {
     name: 'crd-naming-controller',

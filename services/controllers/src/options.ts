@@ -56,6 +56,13 @@ export const controllersFlags = {
       'Each controller acts with its own ServiceAccount token (orch-system/<controller>), bound ' +
       'to its system:controller:<name> role; false: all act with this component certificate.',
   },
+  'root-ca-file': {
+    type: 'string',
+    description:
+      "If set, this root certificate authority will be included in service account's token " +
+      "secret and in every namespace's kube-root-ca.crt ConfigMap. This must be a valid " +
+      "PEM-encoded CA bundle (default: the kubeconfig's certificate authority).",
+  },
   ...leaderElectionFlags(leaseDefaults),
   ...loggingFlags(),
   ...featureGateFlags(),
@@ -68,6 +75,8 @@ export interface CompletedControllersOptions {
   kubeconfig: string;
   controllers: string[];
   useServiceAccountCredentials: boolean;
+  /** --root-ca-file ('' when not given: the kubeconfig's certificate authority). */
+  rootCaFile: string;
   leaderElection: LeaderElectionOptions;
   logLevel: LogLevel;
   /** The resource quota controller's full resync period. */
@@ -95,6 +104,7 @@ export function completeControllersOptions(f: ControllersOptions): CompletedCont
       () => mustParseGoBool(f['use-service-account-credentials'] ?? 'true'),
       true
     ),
+    rootCaFile: f['root-ca-file'] ?? '',
     leaderElection: completeLeaderElection(f, problems, leaseDefaults),
     logLevel: logLevel(f),
     resourceQuotaSyncMs: deriveDuration(

@@ -15,6 +15,7 @@ import { CrdFinalizer } from './apiextensions/crd-finalizer.js';
 import { EstablishingController } from './apiextensions/establishing-controller.js';
 import { NamingController } from './apiextensions/naming-controller.js';
 import { DisruptionController } from './disruption/disruption-controller.js';
+import { RootCaCertPublisher } from './rootcacertpublisher/root-ca-cert-publisher.js';
 import { NamespaceController } from './namespace/namespace-controller.js';
 import { ResourceQuotaController } from './resourcequota/resource-quota-controller.js';
 import { ServiceAccountsController } from './serviceaccount/serviceaccounts-controller.js';
@@ -45,6 +46,8 @@ export const controllerFactories: Record<
   'persistentvolume-protection-controller': (c, client) =>
     new PVProtectionController(client, c.log),
   'disruption-controller': (c, client) => new DisruptionController(client, c.log),
+  'root-ca-certificate-publisher-controller': (c, client) =>
+    new RootCaCertPublisher(client, c.log, c.rootCa),
   'crd-naming-controller': (c, client) => new NamingController(client, c.log),
   'crd-establishing-controller': (c, client) => new EstablishingController(client, c.log),
   'crd-finalizer-controller': (c, client) => new CrdFinalizer(client, c.log),

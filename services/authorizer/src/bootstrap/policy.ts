@@ -311,6 +311,12 @@ export function bootstrapClusterRoles(): Role[] {
       rule(['get'], ['*'], ['*/scale']),
       rule(['create', 'update', 'patch'], [core, events], ['events']),
     ]),
+    // k8s system:controller:root-ca-cert-publisher, with the reads of its own informers.
+    clusterRole('system:controller:root-ca-cert-publisher', [
+      rule(['create', 'update'], [core], ['configmaps']),
+      rule(read, [core], ['configmaps', 'namespaces']),
+      rule(['create', 'update', 'patch'], [core, events], ['events']),
+    ]),
   ];
 }
 
@@ -397,6 +403,11 @@ export function bootstrapClusterRoleBindings(): RoleBinding[] {
       'system:controller:disruption-controller',
       'system:controller:disruption-controller',
       [user(controllers), controllerServiceAccount('disruption-controller')]
+    ),
+    clusterRoleBinding(
+      'system:controller:root-ca-cert-publisher',
+      'system:controller:root-ca-cert-publisher',
+      [user(controllers), controllerServiceAccount('root-ca-cert-publisher')]
     ),
   ];
 }

@@ -33,6 +33,15 @@ async function createNamespace(name: string): Promise<void> {
     metadata: { name },
   });
   assert.equal(r.status, 201, r.text);
+  // Every namespace holds the root CA publisher's ConfigMap (upstream's kube-root-ca.crt), which
+  // object-count quotas count as upstream's do: wait for it, so that the counts below are stable.
+  await waitFor(
+    `kube-root-ca.crt in ${name}`,
+    async () =>
+      (await suite.request(0, 'GET', `/api/v1/namespaces/${name}/configmaps/kube-root-ca.crt`))
+        .status === 200,
+    { timeoutMs: 30_000, intervalMs: 100 }
+  );
 }
 
 async function quota(ns: string, name: string): Promise<Quota> {
@@ -106,12 +115,12 @@ describe('ResourceQuota on pods across two gateways', () => {
       apiVersion: 'v1',
       kind: 'ResourceQuota',
       metadata: { name: 'q' },
-      spec: { hard: { pods: '3', 'count/configmaps': '2' } },
+      spec: { hard: { pods: '3', 'count/configmaps': '3' } },
     });
     assert.equal(r.status, 201, r.text);
     assert.deepEqual((r.body as Quota).status, {}, 'a create starts with an empty status');
-    await usedConverges(ns, 'q', { 'count/configmaps': '0', pods: '0' });
-    assert.deepEqual((await quota(ns, 'q')).status?.hard, { 'count/configmaps': '2', pods: '3' });
+    await usedConverges(ns, 'q', { 'count/configmaps': '1', pods: '0' });
+    assert.deepEqual((await quota(ns, 'q')).status?.hard, { 'count/configmaps': '3', pods: '3' });
   });
 
   it('concurrent creates through both gateways: exactly hard succeed, the rest get upstream’s 403', async () => {
@@ -140,7 +149,7 @@ describe('ResourceQuota on pods across two gateways', () => {
     );
     const del = await suite.request(1, 'DELETE', `${base}/${names[0]}`);
     assert.equal(del.status, 200, del.text);
-    await usedConverges(ns, 'q', { 'count/configmaps': '0', pods: '2' });
+    await usedConverges(ns, 'q', { 'count/configmaps': '1', pods: '2' });
     const again = await suite.request(1, 'POST', base, pod('p-again'));
     assert.equal(again.status, 201, again.text);
     const over = await suite.request(0, 'POST', base, pod('p-over'));
@@ -156,7 +165,7 @@ describe('ResourceQuota on pods across two gateways', () => {
     const cms = `/api/v1/namespaces/${ns}/configmaps`;
     const dry = await suite.request(0, 'POST', `${cms}?dryRun=All`, cm('dry'));
     assert.equal(dry.status, 201, dry.text);
-    assert.equal((await quota(ns, 'q')).status?.used?.['count/configmaps'], '0');
+    assert.equal((await quota(ns, 'q')).status?.used?.['count/configmaps'], '1');
     for (const n of ['a', 'b']) {
       const r = await suite.request(0, 'POST', cms, cm(n));
       assert.equal(r.status, 201, r.text);
@@ -165,7 +174,7 @@ describe('ResourceQuota on pods across two gateways', () => {
     assert.equal(r.status, 403, r.text);
     assert.equal(
       messageOf(r),
-      'configmaps "c" is forbidden: exceeded quota: q, requested: count/configmaps=1, used: count/configmaps=2, limited: count/configmaps=2'
+      'configmaps "c" is forbidden: exceeded quota: q, requested: count/configmaps=1, used: count/configmaps=3, limited: count/configmaps=3'
     );
   });
 
@@ -208,11 +217,11 @@ describe('ResourceQuota on pods across two gateways', () => {
       0,
       'PATCH',
       `/api/v1/namespaces/${ns}/resourcequotas/q`,
-      { spec: { hard: { pods: '4', 'count/configmaps': '2' } } },
+      { spec: { hard: { pods: '4', 'count/configmaps': '3' } } },
       { 'Content-Type': 'application/merge-patch+json' }
     );
     assert.equal(p.status, 200, p.text);
-    await usedConverges(ns, 'q', { 'count/configmaps': '2', pods: '3' });
+    await usedConverges(ns, 'q', { 'count/configmaps': '3', pods: '3' });
     assert.equal((await quota(ns, 'q')).status?.hard?.['pods'], '4');
   });
 });
