@@ -370,13 +370,18 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
   }
   stages.push(afterGateways);
   // controllers: through the public API with their own certificate. No endpoint of their own:
-  // a moment's run shows that they started.
+  // a moment's run shows that they started. The token controller signs with the key the
+  // gateways verify service-account tokens with (their --tls-private-key-file, as kubeadm gives
+  // kube-controller-manager the apiserver's sa.key).
   if (controllers) {
     afterGateways.push(
       service(
         'controllers',
         'controllers',
-        [`--kubeconfig=${kubeconfigs['controllers']!.path}`],
+        [
+          `--kubeconfig=${kubeconfigs['controllers']!.path}`,
+          `--service-account-private-key-file=${cert('gateway').keyFile}`,
+        ],
         [{ kind: 'running', forMs: 1500 }],
         10_000
       )

@@ -6,6 +6,8 @@ import { RestClient, loadKubeconfig } from '@orch/apimachinery/client';
 import type { RestConfig } from '@orch/apimachinery/client';
 import type { Logger } from '@orch/component-base/logs';
 import type { CompletedControllersOptions } from './options.js';
+import { readTokenSigningKey } from './serviceaccount/legacy-token.js';
+import type { TokenSigningKey } from './serviceaccount/legacy-token.js';
 
 export interface ControllersConfig {
   options: CompletedControllersOptions;
@@ -15,6 +17,8 @@ export interface ControllersConfig {
   restConfig: RestConfig;
   /** The CA bundle (PEM): --root-ca-file, else the kubeconfig's certificate authority. */
   rootCa: string;
+  /** --service-account-private-key-file's key; undefined: no token controller. */
+  tokenSigningKey: TokenSigningKey | undefined;
   close(): void;
 }
 
@@ -27,7 +31,18 @@ export function newControllersConfig(
   const restConfig = loadKubeconfig(options.kubeconfig);
   const client = new RestClient(restConfig, { maxSockets: Infinity });
   const rootCa = options.rootCaFile ? readCa(options.rootCaFile) : restConfig.ca.toString('utf8');
-  return { options, log, client, restConfig, rootCa, close: () => client.close() };
+  const tokenSigningKey = options.serviceAccountPrivateKeyFile
+    ? readTokenSigningKey(options.serviceAccountPrivateKeyFile)
+    : undefined;
+  return {
+    options,
+    log,
+    client,
+    restConfig,
+    rootCa,
+    tokenSigningKey,
+    close: () => client.close(),
+  };
 }
 
 /** k8s readCA: the file, which must hold PEM certificates (certutil.ParseCertsPEM). */

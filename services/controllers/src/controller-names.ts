@@ -29,6 +29,11 @@ export const knownControllers: readonly ControllerName[] = [
     serviceAccount: 'service-account-controller',
   },
   {
+    name: 'serviceaccount-token-controller',
+    aliases: ['serviceaccount-token'],
+    serviceAccount: 'tokens-controller',
+  },
+  {
     name: 'resourcequota-controller',
     aliases: ['resourcequota'],
     serviceAccount: 'resourcequota-controller',

@@ -56,6 +56,13 @@ export const controllersFlags = {
       'Each controller acts with its own ServiceAccount token (orch-system/<controller>), bound ' +
       'to its system:controller:<name> role; false: all act with this component certificate.',
   },
+  'service-account-private-key-file': {
+    type: 'string',
+    description:
+      'Filename containing a PEM-encoded private RSA or ECDSA key used to sign service account ' +
+      'tokens (the tokens of kubernetes.io/service-account-token Secrets); without it the ' +
+      'serviceaccount-token controller does not run.',
+  },
   'root-ca-file': {
     type: 'string',
     description:
@@ -75,6 +82,8 @@ export interface CompletedControllersOptions {
   kubeconfig: string;
   controllers: string[];
   useServiceAccountCredentials: boolean;
+  /** --service-account-private-key-file ('' when not given). */
+  serviceAccountPrivateKeyFile: string;
   /** --root-ca-file ('' when not given: the kubeconfig's certificate authority). */
   rootCaFile: string;
   leaderElection: LeaderElectionOptions;
@@ -104,6 +113,7 @@ export function completeControllersOptions(f: ControllersOptions): CompletedCont
       () => mustParseGoBool(f['use-service-account-credentials'] ?? 'true'),
       true
     ),
+    serviceAccountPrivateKeyFile: f['service-account-private-key-file'] ?? '',
     rootCaFile: f['root-ca-file'] ?? '',
     leaderElection: completeLeaderElection(f, problems, leaseDefaults),
     logLevel: logLevel(f),

@@ -19,6 +19,7 @@ import { RootCaCertPublisher } from './rootcacertpublisher/root-ca-cert-publishe
 import { NamespaceController } from './namespace/namespace-controller.js';
 import { ResourceQuotaController } from './resourcequota/resource-quota-controller.js';
 import { ServiceAccountsController } from './serviceaccount/serviceaccounts-controller.js';
+import { TokensController } from './serviceaccount/tokens-controller.js';
 import { PVCProtectionController } from './volumeprotection/pvc-protection-controller.js';
 import { PVProtectionController } from './volumeprotection/pv-protection-controller.js';
 
@@ -34,11 +35,14 @@ export interface Controller {
  */
 export const controllerFactories: Record<
   string,
-  (config: ControllersConfig, client: RestClient) => Controller
+  (config: ControllersConfig, client: RestClient) => Controller | undefined
 > = {
   'namespace-controller': (c, client) => new NamespaceController(client, c.log),
   'garbage-collector-controller': (c, client) => new GarbageCollector(client, c.log),
   'serviceaccount-controller': (c, client) => new ServiceAccountsController(client, c.log),
+  // k8s startServiceAccountTokenController: off without a private key to sign with.
+  'serviceaccount-token-controller': (c, client) =>
+    c.tokenSigningKey && new TokensController(client, c.log, c.tokenSigningKey, c.rootCa),
   'resourcequota-controller': (c, client) =>
     new ResourceQuotaController(client, c.log, { resyncMs: c.options.resourceQuotaSyncMs }),
   'persistentvolumeclaim-protection-controller': (c, client) =>
@@ -123,6 +127,10 @@ export class ControllersServer implements Runnable {
           client = creds.client;
         }
         const c = controllerFactories[name]!(this.#config, client);
+        if (!c) {
+          log.info('controller is disabled by its configuration', { name });
+          continue;
+        }
         const done = c.run().catch((err: unknown) => log.error('controller failed', { name, err }));
         controllers.push({ name, c, done });
       }

@@ -286,6 +286,12 @@ export function bootstrapClusterRoles(): Role[] {
         ['customresourcedefinitions', 'customresourcedefinitions/status']
       ),
     ]),
+    // The token controller (upstream runs it with kube-controller-manager's own credentials).
+    clusterRole('system:controller:tokens-controller', [
+      rule(['get', 'list', 'watch', 'update', 'delete'], [core], ['secrets']),
+      rule(read, [core], ['serviceaccounts']),
+      rule(['create', 'update', 'patch'], [core, events], ['events']),
+    ]),
     clusterRole('system:controller:service-account-controller', [
       rule(['create'], [core], ['serviceaccounts']),
       rule(read, [core], ['serviceaccounts', 'namespaces']),
@@ -383,6 +389,11 @@ export function bootstrapClusterRoleBindings(): RoleBinding[] {
         user(controllers),
         controllerServiceAccount(sa),
       ])
+    ),
+    clusterRoleBinding(
+      'system:controller:tokens-controller',
+      'system:controller:tokens-controller',
+      [user(controllers), controllerServiceAccount('tokens-controller')]
     ),
     clusterRoleBinding(
       'system:controller:service-account-controller',

@@ -13,6 +13,19 @@ import type { SigningKey, VerifyKey } from './service-account-keys.js';
 /** The private claim holding namespace, account and bound object (k8s `kubernetes.io`). */
 export const privateClaim = 'orch.io';
 
+/**
+ * The issuer and private claims of legacy tokens, the ones the controllers' token controller
+ * writes into kubernetes.io/service-account-token Secrets (k8s serviceaccount LegacyIssuer,
+ * legacyPrivateClaims).
+ */
+export const legacyIssuer = 'kubernetes/serviceaccount';
+const legacyClaim = {
+  namespace: 'kubernetes.io/serviceaccount/namespace',
+  secretName: 'kubernetes.io/serviceaccount/secret.name',
+  serviceAccountName: 'kubernetes.io/serviceaccount/service-account.name',
+  serviceAccountUid: 'kubernetes.io/serviceaccount/service-account.uid',
+} as const;
+
 export interface BoundObject {
   kind: 'Pod' | 'Secret';
   name: string;
@@ -126,30 +139,14 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
     } catch {
       return undefined; // not a JWT
     }
+    if (iss === legacyIssuer) return this.#authenticateLegacy(token, kid, audiences);
     if (iss !== this.issuer) return undefined; // another issuer's token (OIDC, ...)
     const wanted = audiences.length > 0 ? audiences : this.apiAudiences;
-    const candidates = this.keys.filter((k) => !kid || k.kid === kid);
-    let payload: Record<string, unknown> | undefined;
-    let lastErr: unknown;
-    for (const k of candidates.length > 0 ? candidates : this.keys) {
-      try {
-        payload = (
-          await jwtVerify(token, k.key, {
-            issuer: this.issuer,
-            algorithms: [k.alg],
-            audience: wanted,
-            requiredClaims: ['exp', 'sub'],
-          })
-        ).payload;
-        break;
-      } catch (err) {
-        lastErr = err;
-      }
-    }
-    if (!payload)
-      throw newUnauthorized(
-        `invalid service-account token: ${(lastErr as Error | undefined)?.message ?? 'no key'}`
-      );
+    const payload = await this.#verify(token, kid, {
+      issuer: this.issuer,
+      audience: wanted,
+      requiredClaims: ['exp', 'sub'],
+    });
     const sub = splitServiceAccountName(String(payload['sub'] ?? ''));
     const pc = payload[privateClaim] as PrivateClaims | undefined;
     if (!sub || !pc || pc.namespace !== sub.namespace || pc.serviceaccount?.name !== sub.name) {
@@ -167,6 +164,111 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
       user: serviceAccountUser(sub.namespace, sub.name, pc.serviceaccount.uid, bound),
       audiences: wanted.filter((a) => tokenAud.includes(a)),
     };
+  }
+
+  /** The token's payload once a key (the one its kid names, else any) verifies it. */
+  async #verify(
+    token: string,
+    kid: string | undefined,
+    opts: { issuer: string; audience?: string[]; requiredClaims: string[] }
+  ): Promise<Record<string, unknown>> {
+    const candidates = this.keys.filter((k) => !kid || k.kid === kid);
+    let lastErr: unknown;
+    for (const k of candidates.length > 0 ? candidates : this.keys) {
+      try {
+        return (await jwtVerify(token, k.key, { ...opts, algorithms: [k.alg] })).payload;
+      } catch (err) {
+        lastErr = err;
+      }
+    }
+    throw newUnauthorized(
+      `invalid service-account token: ${(lastErr as Error | undefined)?.message ?? 'no key'}`
+    );
+  }
+
+  /**
+   * A legacy token (k8s legacyValidator): no expiry and no audience (it is good for the API's
+   * audiences); with lookup, its Secret must still exist, not be deleted, and hold this very
+   * token, and its ServiceAccount must exist with the uid the token names.
+   */
+  async #authenticateLegacy(
+    token: string,
+    kid: string | undefined,
+    audiences: string[]
+  ): Promise<TokenResponse> {
+    const payload = await this.#verify(token, kid, {
+      issuer: legacyIssuer,
+      requiredClaims: ['sub'],
+    });
+    const claim = (k: string): string => {
+      const v = payload[k];
+      return typeof v === 'string' ? v : '';
+    };
+    const namespace = claim(legacyClaim.namespace);
+    const secretName = claim(legacyClaim.secretName);
+    const name = claim(legacyClaim.serviceAccountName);
+    const uid = claim(legacyClaim.serviceAccountUid);
+    const missing = !namespace
+      ? 'namespace'
+      : !secretName
+        ? 'secretName'
+        : !name
+          ? 'serviceAccountName'
+          : !uid
+            ? 'serviceAccountUID'
+            : '';
+    if (missing)
+      throw newUnauthorized(`invalid service-account token: ${missing} claim is missing`);
+    const sub = splitServiceAccountName(String(payload['sub'] ?? ''));
+    if (!sub || sub.namespace !== namespace || sub.name !== name) {
+      throw newUnauthorized('invalid service-account token: sub claim is invalid');
+    }
+    if (this.lookup) await this.#lookupLegacy(token, namespace, secretName, name, uid);
+    const wanted = audiences.length > 0 ? audiences : this.apiAudiences;
+    const granted = wanted.filter((a) => this.apiAudiences.includes(a));
+    if (granted.length === 0) {
+      throw newUnauthorized(
+        `invalid service-account token: token audiences ${JSON.stringify(this.apiAudiences)} is invalid for the target audiences ${JSON.stringify(audiences)}`
+      );
+    }
+    return { user: serviceAccountUser(namespace, name, uid), audiences: granted };
+  }
+
+  async #lookupLegacy(
+    token: string,
+    namespace: string,
+    secretName: string,
+    name: string,
+    uid: string
+  ): Promise<void> {
+    const get = async (
+      store: ObjectGetter | undefined,
+      n: string
+    ): Promise<ApiObject | undefined> => {
+      try {
+        return await store?.get({ namespace }, n, { consistency: 'MOST_RECENT' });
+      } catch (err) {
+        if (isNotFound(err)) return undefined;
+        throw err;
+      }
+    };
+    const secret = await get(this.lookup?.secrets, secretName);
+    if (!secret || secret.metadata.deletionTimestamp) {
+      throw newUnauthorized('invalid service-account token: Token has been invalidated');
+    }
+    const held = (secret['data'] as Record<string, string> | undefined)?.['token'] ?? '';
+    if (Buffer.from(held, 'base64').toString('utf8') !== token) {
+      throw newUnauthorized("invalid service-account token: Token does not match server's copy");
+    }
+    const sa = await get(this.lookup?.serviceAccounts, name);
+    if (!sa || sa.metadata.deletionTimestamp) {
+      throw newUnauthorized(`ServiceAccount ${namespace}/${name} has been deleted`);
+    }
+    if (sa.metadata.uid !== uid) {
+      throw newUnauthorized(
+        `ServiceAccount UID (${sa.metadata.uid ?? ''}) does not match claim (${uid})`
+      );
+    }
   }
 
   async #lookup(
