@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { sharedSuite } from '@orch/testing';
+import { sharedSuite, waitFor } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 import { runKubectl } from './run-kubectl.js';
 
@@ -92,10 +92,16 @@ test('kubectl get -w sees a change made by another client', async () => {
 });
 
 test('kubectl get --chunk-size=2 over 5 objects pages through all of them', async () => {
-  for (let i = 0; i < 4; i++) {
+  for (let i = 0; i < 3; i++) {
     const r = await kubectl(['create', '-f', '-'], manifest(`chunk-${i}`, { i: String(i) }));
     assert.equal(r.code, 0, r.stderr);
   }
+  // The fifth: the root CA publisher's ConfigMap, in every namespace as upstream's.
+  await waitFor(
+    'kube-root-ca.crt in e2e',
+    async () => (await kubectl(['-n', 'e2e', 'get', 'configmap', 'kube-root-ca.crt'])).code === 0,
+    { timeoutMs: 30_000, intervalMs: 200 }
+  );
   const r = await kubectl([
     '-n',
     'e2e',
@@ -111,7 +117,7 @@ test('kubectl get --chunk-size=2 over 5 objects pages through all of them', asyn
     'configmap/chunk-0',
     'configmap/chunk-1',
     'configmap/chunk-2',
-    'configmap/chunk-3',
+    'configmap/kube-root-ca.crt',
     'configmap/settings',
   ]);
   assert.equal(
