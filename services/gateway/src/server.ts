@@ -42,6 +42,11 @@ import { bootstrapPolicyCheck } from './health/bootstrap-policy-check.js';
 import { healthCheckerFunc, installHealthChecks } from './health/healthz.js';
 import { ShutdownState } from './health/shutdown-state.js';
 import { ensureKubernetesService } from './registry/core/services/ensure-kubernetes-service.js';
+import {
+  LeaseEndpointReconciler,
+  advertiseAddress,
+} from './registry/core/endpoints/lease-endpoint-reconciler.js';
+import type { EndpointStores } from './registry/core/endpoints/lease-endpoint-reconciler.js';
 import { ensureSystemNamespaces } from './registry/core/namespaces/ensure-system-namespaces.js';
 import { ensureSystemPriorityClasses } from './registry/scheduling/priorityclasses/ensure-system-priority-classes.js';
 import { NamespaceInformer } from './registry/core/namespaces/namespace-informer.js';
@@ -70,6 +75,7 @@ export class GatewayServer implements Runnable {
   readonly #namespaces: Store;
   readonly #services: Store | undefined;
   readonly #priorityClasses: Store | undefined;
+  readonly #endpointStores: EndpointStores | undefined;
   readonly #shutdown = new ShutdownState();
   readonly #serving = new Deferred<number>();
   /** Every open connection, by protocol: HTTP/2 sessions and all TLS sockets (for shutdown). */
@@ -163,6 +169,13 @@ export class GatewayServer implements Runnable {
     this.#namespaces = namespaces;
     this.#services = stores.get('/v1/services');
     this.#priorityClasses = stores.get('scheduling.orch.io/v1/priorityclasses');
+    const leases = stores.get('coordination.orch.io/v1/leases');
+    const endpoints = stores.get('/v1/endpoints');
+    const endpointSlices = stores.get('discovery.orch.io/v1/endpointslices');
+    this.#endpointStores =
+      leases && endpoints && endpointSlices && this.#services
+        ? { leases, endpoints, endpointSlices, services: this.#services }
+        : undefined;
     this.#informer = informer;
     this.#startAdmissionScope = scopeSources?.start;
     this.#customResources = customResources;
@@ -346,11 +359,19 @@ export class GatewayServer implements Runnable {
         mismatch = err;
         stop.abort();
       });
-      void ensureSystemNamespaces(this.#namespaces, log, stop.signal).then(
-        () =>
-          services &&
-          ensureKubernetesService(services, options.serviceRanges, port, log, stop.signal)
-      );
+      const advertised = advertiseAddress(options.address);
+      if (!advertised) log.warn('no address to advertise: default/kubernetes gets no endpoints');
+      const endpointReconciler =
+        this.#endpointStores && advertised !== undefined
+          ? new LeaseEndpointReconciler(this.#endpointStores, advertised, port, log)
+          : undefined;
+      const endpointsReconciled = ensureSystemNamespaces(this.#namespaces, log, stop.signal)
+        .then(
+          () =>
+            services &&
+            ensureKubernetesService(services, options.serviceRanges, port, log, stop.signal)
+        )
+        .then(() => endpointReconciler?.run(stop.signal));
       if (this.#priorityClasses)
         void ensureSystemPriorityClasses(this.#priorityClasses, log, stop.signal);
       log.info('gateway serving', { address: `https://${options.address}:${port}` });
@@ -358,6 +379,12 @@ export class GatewayServer implements Runnable {
 
       await aborted(stop.signal);
       signal.removeEventListener('abort', onAbort);
+      // Upstream's RemoveEndpoints at shutdown: this gateway's address leaves default/kubernetes.
+      await endpointReconciler?.stop(endpointsReconciled, 2000).catch((err: unknown) =>
+        log.warn('removing this gateway from the kubernetes endpoints failed', {
+          err: String(err),
+        })
+      );
       // readyz fails first; then the listener closes, watches end, idle HTTP/1.1 connections
       // close (and the others once their request is answered) and HTTP/2 sessions get GOAWAY (no
       // new streams); requests in flight finish, and whatever still runs after the grace has its

@@ -1,6 +1,7 @@
 // The `default/kubernetes` Service: the API's own address inside the cluster, the first address
 // of the primary --service-cluster-ip-range, port 443 to the gateway's secure port (upstream's
-// controlplane kubernetesservice controller, reconciled at start; its Endpoints are not kept).
+// controlplane kubernetesservice controller, reconciled at start; its Endpoints are the lease
+// endpoint reconciler's, registry/core/endpoints/).
 import { isAlreadyExists } from '@orch/apimachinery/errors';
 import type { Logger } from '@orch/component-base/logs';
 import type { Store } from '../../store.js';
