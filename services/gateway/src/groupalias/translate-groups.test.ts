@@ -14,7 +14,12 @@ import {
 import { builtinResources } from '@orch/apimachinery/registry';
 import { servedBody } from '../filters/with-group-alias.js';
 import { completeGatewayOptions, parseGatewayOptions } from '../options.js';
-import { groupFieldsByKind, toServedGroups, toUpstreamGroups } from './translate-groups.js';
+import {
+  groupFieldsByKind,
+  mapGroupsInText,
+  toServedGroups,
+  toUpstreamGroups,
+} from './translate-groups.js';
 
 const aliases: [string, string][] = [
   ['admissionregistration.k8s.io', 'admissionregistration.orch.io'],
@@ -345,18 +350,82 @@ const rows: { name: string; upstream: Record<string, unknown>; served: Record<st
       },
     },
     {
-      name: 'Status details.group (a 404 under an alias names the group asked)',
+      name: 'Status details.group and message (a 404 under an alias names the group asked)',
       upstream: {
         apiVersion: 'v1',
         kind: 'Status',
+        message: 'roles.rbac.authorization.k8s.io "r" not found',
         code: 404,
         details: { name: 'r', group: 'rbac.authorization.k8s.io', kind: 'roles' },
       },
       served: {
         apiVersion: 'v1',
         kind: 'Status',
+        message: 'roles.rbac.authorization.orch.io "r" not found',
         code: 404,
         details: { name: 'r', group: 'rbac.authorization.orch.io', kind: 'roles' },
+      },
+    },
+    {
+      name: 'Status message and causes of a 422 (Kind.group, and a group quoted as a value)',
+      upstream: {
+        apiVersion: 'v1',
+        kind: 'Status',
+        message:
+          'RoleBinding.rbac.authorization.k8s.io "b" is invalid: roleRef.apiGroup: Unsupported value: "authorization.k8s.io": supported values: "rbac.authorization.k8s.io"',
+        details: {
+          name: 'b',
+          group: 'rbac.authorization.k8s.io',
+          kind: 'RoleBinding',
+          causes: [
+            {
+              reason: 'FieldValueNotSupported',
+              message:
+                'Unsupported value: "authorization.k8s.io": supported values: "rbac.authorization.k8s.io"',
+              field: 'roleRef.apiGroup',
+            },
+          ],
+        },
+        code: 422,
+      },
+      served: {
+        apiVersion: 'v1',
+        kind: 'Status',
+        message:
+          'RoleBinding.rbac.authorization.orch.io "b" is invalid: roleRef.apiGroup: Unsupported value: "authorization.orch.io": supported values: "rbac.authorization.orch.io"',
+        details: {
+          name: 'b',
+          group: 'rbac.authorization.orch.io',
+          kind: 'RoleBinding',
+          causes: [
+            {
+              reason: 'FieldValueNotSupported',
+              message:
+                'Unsupported value: "authorization.orch.io": supported values: "rbac.authorization.orch.io"',
+              field: 'roleRef.apiGroup',
+            },
+          ],
+        },
+        code: 422,
+      },
+    },
+    {
+      name: 'Status message of a 403 (the resource and "in API group")',
+      upstream: {
+        apiVersion: 'v1',
+        kind: 'Status',
+        message:
+          'clusterroles.rbac.authorization.k8s.io "c" is forbidden: User "u" cannot get resource "clusterroles" in API group "rbac.authorization.k8s.io" at the cluster scope',
+        reason: 'Forbidden',
+        code: 403,
+      },
+      served: {
+        apiVersion: 'v1',
+        kind: 'Status',
+        message:
+          'clusterroles.rbac.authorization.orch.io "c" is forbidden: User "u" cannot get resource "clusterroles" in API group "rbac.authorization.orch.io" at the cluster scope',
+        reason: 'Forbidden',
+        code: 403,
       },
     },
     {
@@ -436,6 +505,27 @@ test('groups named in values that are not group fields stay as written', () => {
     metadata: { labels: { 'app.k8s.io/name': 'x' } },
   };
   assert.deepEqual(toServedGroups(cm), cm);
+});
+
+test('group names in a message: only an aliased group moves, at a dot or as a whole name', () => {
+  const rows: [string, string][] = [
+    ['deployments.apps "d" not found', 'deployments.apps "d" not found'],
+    ['widgets.example.com "w" not found', 'widgets.example.com "w" not found'],
+    [
+      'Operation cannot be fulfilled on leases.coordination.orch.io "l": the object has been modified; please apply your changes to the latest version and try again',
+      'Operation cannot be fulfilled on leases.coordination.k8s.io "l": the object has been modified; please apply your changes to the latest version and try again',
+    ],
+    [
+      'rbac.authorization.orch.io.example.com and rbac-authorization.orch.io',
+      'rbac.authorization.orch.io.example.com and rbac-authorization.orch.io',
+    ],
+    [
+      'storageclasses.storage.orch.io "s" already exists',
+      'storageclasses.storage.k8s.io "s" already exists',
+    ],
+  ];
+  for (const [served, upstream] of rows)
+    assert.equal(mapGroupsInText(served, upstreamGroup), upstream, served);
 });
 
 const sa = {

@@ -115,11 +115,50 @@ export function mapGroups<T>(value: T, map: (group: string) => string, kindHint 
       }),
     };
   }
-  if (kind === 'Status' && typeof (out['details'] as Json | undefined)?.['group'] === 'string') {
-    const details = out['details'] as Json;
-    out = { ...out, details: { ...details, group: map(details['group'] as string) } };
-  }
+  if (kind === 'Status') out = mapStatusGroups(out, map);
   return out as T;
+}
+
+/** A dotted name: `roles.rbac.authorization.orch.io`, `Role.rbac.authorization.orch.io`, a group. */
+const dottedName = /[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g;
+
+/**
+ * Group names inside a text mapped by `map`: in each dotted name, the longest tail (at a dot) that
+ * `map` changes, so that `roles.rbac.authorization.orch.io` (a resource and its group, as
+ * upstream's GroupResource.String() writes it) and `"rbac.authorization.orch.io"` both move.
+ */
+export function mapGroupsInText(text: string, map: (group: string) => string): string {
+  return text.replace(dottedName, (name) => {
+    for (let at = 0; at !== -1; at = name.indexOf('.', at + 1)) {
+      const start = at === 0 ? 0 : at + 1;
+      const tail = name.slice(start);
+      const mapped = map(tail);
+      if (mapped !== tail) return name.slice(0, start) + mapped;
+    }
+    return name;
+  });
+}
+
+/**
+ * A Status in the other group names: `details.group`, and the group inside its message and its
+ * causes' messages, which upstream builds from the qualified resource or kind
+ * (`roles.rbac.authorization.k8s.io "r" not found`).
+ */
+function mapStatusGroups(status: Json, map: (group: string) => string): Json {
+  let out = status;
+  if (typeof out['message'] === 'string')
+    out = { ...out, message: mapGroupsInText(out['message'], map) };
+  const details = out['details'] as Json | undefined;
+  if (typeof details !== 'object' || details === null) return out;
+  const mapped: Json = { ...details };
+  if (typeof details['group'] === 'string') mapped['group'] = map(details['group']);
+  if (Array.isArray(details['causes']))
+    mapped['causes'] = (details['causes'] as unknown[]).map((c) =>
+      typeof c === 'object' && c !== null && typeof (c as Json)['message'] === 'string'
+        ? { ...(c as Json), message: mapGroupsInText((c as Json)['message'] as string, map) }
+        : c
+    );
+  return { ...out, details: mapped };
 }
 
 /** Upstream's group names → the ones served here (a request body on its way in). */
