@@ -9,7 +9,9 @@ import type { ApiObject } from '@orch/apimachinery/meta';
 import { ResourceRegistry, builtinResources } from '@orch/apimachinery/registry';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { MemoryStorage } from '@orch/testing/memory-storage';
+import type { Attributes } from '@orch/apimachinery/auth';
 import type { Admission, AdmissionAttributes } from '../admission/interfaces.js';
+import { AuthorizerFunc } from '../authz/authorizer.js';
 import { deploymentStrategy } from '../registry/apps/deployments/strategy.js';
 import { configMapStrategy } from '../registry/core/configmaps/strategy.js';
 import { Store } from '../registry/store.js';
@@ -190,4 +192,59 @@ test('PUT with a stale resourceVersion is 409 Conflict with upstream message (k8
       err.message ===
         'Operation cannot be fulfilled on configmaps "cfg": the object has been modified; please apply your changes to the latest version and try again'
   );
+});
+
+test('PUT that creates is authorized for create too; once allowed to update, a missing create is 403 and stores nothing (k8s withAuthorization)', async () => {
+  const storage = new MemoryStorage();
+  const store = new Store(configMaps, configMapStrategy, storage);
+  const asked: Attributes[] = [];
+  const updateOnly = new AuthorizerFunc((a) => {
+    asked.push(a);
+    return a.verb === 'create'
+      ? { decision: 'no-opinion', reason: '' }
+      : { decision: 'allow', reason: '' };
+  });
+  const path = '/api/v1/namespaces/ns/configmaps/cfg';
+  const body = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg' }, data: { a: '1' } };
+  const put = (query = '') =>
+    runHandler(updateResource, {
+      def: configMaps,
+      rest: store,
+      method: 'PUT',
+      path: `${path}${query}`,
+      body,
+      authorizer: updateOnly,
+    });
+  const before = await storage.currentRevision();
+  for (const query of ['', '?dryRun=All']) {
+    await assert.rejects(
+      put(query),
+      (err: unknown) =>
+        err instanceof StatusError &&
+        err.code === 403 &&
+        err.status.reason === 'Forbidden' &&
+        err.message ===
+          'configmaps "cfg" is forbidden: User "tester" cannot create resource "configmaps" in API group "" in the namespace "ns"',
+      `PUT${query}`
+    );
+  }
+  assert.deepEqual(
+    asked.map((a) => [a.verb, a.resource, a.namespace, a.name, a.isResourceRequest]),
+    [
+      ['create', 'configmaps', 'ns', 'cfg', true],
+      ['create', 'configmaps', 'ns', 'cfg', true],
+    ],
+    'create asked once per request'
+  );
+  assert.equal(await storage.currentRevision(), before, 'nothing stored');
+  await runHandler(createResource, {
+    def: configMaps,
+    rest: store,
+    method: 'POST',
+    path: '/api/v1/namespaces/ns/configmaps',
+    body,
+  });
+  asked.length = 0;
+  assert.equal((await put()).code, 200, 'replacing what exists needs update only');
+  assert.deepEqual(asked, [], 'an update asks nothing more');
 });

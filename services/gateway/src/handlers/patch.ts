@@ -21,11 +21,9 @@ import {
   maxJsonPatchOperations,
 } from '@orch/apimachinery/patch';
 import { builtinSchemaModel } from '@orch/apimachinery/schema-model';
-import { attributesFor } from '../authz/attributes-for.js';
-import { forbidden } from '../authz/forbidden.js';
 import { writeObjectNegotiated } from '../negotiation/response-writers.js';
-import type { Patcher, ValidateObjectFunc } from '../registry/rest.js';
-import { addWarning, userFrom } from '../request/context.js';
+import type { Patcher } from '../registry/rest.js';
+import { addWarning } from '../request/context.js';
 import {
   checkFields,
   decodeObject,
@@ -38,6 +36,7 @@ import { fieldManagerOf, parseWriteManager } from './field-manager.js';
 import { parseDryRun } from './list-options.js';
 import {
   admittedUpdate,
+  authorizedCreateValidationFor,
   contextOf,
   namespaceOf,
   negotiateBeforeWrite,
@@ -52,26 +51,6 @@ const patchTypes = [
   'application/strategic-merge-patch+json',
   applyPatchType,
 ];
-
-/**
- * The create check of an apply that creates (k8s withAuthorization around createValidation):
- * the requester must be allowed to `create` the resource as well as to `patch` it.
- */
-function withCreateAuthorization(
-  scope: RequestScope,
-  validate: ValidateObjectFunc | undefined
-): ValidateObjectFunc {
-  return async (obj, old) => {
-    const authorizer = scope.authorizer;
-    const user = userFrom(scope.req);
-    if (authorizer && user) {
-      const a = { ...attributesFor(scope.req, user), verb: 'create' };
-      const { decision, reason } = await authorizer.authorize(a);
-      if (decision !== 'allow') throw forbidden(a, reason);
-    }
-    await validate?.(obj, old);
-  };
-}
 
 export async function patchResource(
   scope: RequestScope<Patcher>,
@@ -158,9 +137,7 @@ export async function patchResource(
     ),
     {
       dryRun,
-      createValidation: isApply
-        ? withCreateAuthorization(scope, validationFor(scope, 'CREATE', dryRun))
-        : undefined,
+      createValidation: isApply ? authorizedCreateValidationFor(scope, dryRun) : undefined,
       updateValidation: validationFor(scope, 'UPDATE', dryRun),
       warn: (w) => warnings.add(w),
       forceAllowCreate: isApply,

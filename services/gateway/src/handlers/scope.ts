@@ -8,7 +8,9 @@ import { negotiateOutput } from '../negotiation/negotiate.js';
 import type { Output } from '../negotiation/negotiate.js';
 import { admissionObjectFunc, operationOptions } from '../admission/interfaces.js';
 import type { Admission, Operation, StaticAttributes } from '../admission/interfaces.js';
+import { attributesFor } from '../authz/attributes-for.js';
 import type { Authorizer } from '../authz/authorizer.js';
+import { forbidden } from '../authz/forbidden.js';
 import type {
   ObjectKind,
   RestContext,
@@ -27,8 +29,8 @@ export interface RequestScope<R extends Storage = Storage> {
   /** The admission chain every write goes through (admission/chain.ts). */
   admission: Admission | undefined;
   /**
-   * The request's authorizer, for checks a handler makes beyond the request's own verb (an
-   * apply that creates needs `create` too, k8s withAuthorization in the patch handler).
+   * The request's authorizer, for checks a handler makes beyond the request's own verb (a PUT
+   * or an apply that creates needs `create` too, k8s withAuthorization).
    */
   authorizer?: Authorizer | undefined;
   info: RequestInfo;
@@ -86,6 +88,33 @@ export function validationFor(
     (a) => admission.validate(a),
     staticAttributes(scope, operation, dryRun)
   );
+}
+
+/**
+ * The create validation of a write that creates what is missing (a PUT, an apply): the requester
+ * must be allowed to `create` the resource as well as the request's own verb, asked once per
+ * request however often the update loop retries, then validating admission runs (k8s
+ * withAuthorization around createValidation in handlers/update.go and patch.go).
+ */
+export function authorizedCreateValidationFor(
+  scope: RequestScope,
+  dryRun: boolean
+): ValidateObjectFunc {
+  const validate = validationFor(scope, 'CREATE', dryRun);
+  let decided: Promise<void> | undefined;
+  const authorize = async (): Promise<void> => {
+    const { authorizer } = scope;
+    const user = userFrom(scope.req);
+    if (!authorizer || !user) return;
+    const a = { ...attributesFor(scope.req, user), verb: 'create' };
+    const { decision, reason } = await authorizer.authorize(a);
+    if (decision !== 'allow') throw forbidden(a, reason);
+  };
+  return async (obj, old) => {
+    decided ??= authorize();
+    await decided;
+    await validate?.(obj, old);
+  };
 }
 
 /**

@@ -1,5 +1,6 @@
 // PUT: the desired object replaces the stored one inside the Store's update loop (created when
-// missing where the strategy allows), managedFields recorded for the write's manager.
+// missing where the strategy allows, which needs `create` permission too), managedFields recorded
+// for the write's manager.
 import type { HttpResponse } from '../http/handler.js';
 import { negotiateInput, writableMediaTypes } from '../negotiation/negotiate.js';
 import { writeObjectNegotiated } from '../negotiation/response-writers.js';
@@ -10,6 +11,7 @@ import { fieldManagerOf, parseWriteManager } from './field-manager.js';
 import { parseDryRun } from './list-options.js';
 import {
   admittedUpdate,
+  authorizedCreateValidationFor,
   contextOf,
   namespaceOf,
   negotiateBeforeWrite,
@@ -44,7 +46,7 @@ export async function updateResource(
   );
   const result = await rest.update(contextOf(scope), info.name, update, {
     dryRun,
-    createValidation: validationFor(scope, 'CREATE', dryRun),
+    createValidation: authorizedCreateValidationFor(scope, dryRun),
     updateValidation: validationFor(scope, 'UPDATE', dryRun),
     warn,
   });

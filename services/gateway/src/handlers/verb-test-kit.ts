@@ -5,6 +5,7 @@ import { Readable, Writable } from 'node:stream';
 import type { Socket } from 'node:net';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import type { Admission } from '../admission/interfaces.js';
+import type { Authorizer } from '../authz/authorizer.js';
 import type { Handler as HttpHandler, HttpRequest, HttpResponse } from '../http/handler.js';
 import type { Storage } from '../registry/rest.js';
 import { withBody, withRequestInfo, withUser } from '../request/context.js';
@@ -112,6 +113,7 @@ export async function runHandler<R extends Storage>(
     path: string;
     body?: unknown;
     admission?: Admission;
+    authorizer?: Authorizer;
   }
 ): Promise<Answer> {
   const { req, res, url, info, finished } = kitExchange(o);
@@ -120,6 +122,7 @@ export async function runHandler<R extends Storage>(
       def: o.def,
       rest: o.rest,
       admission: o.admission,
+      authorizer: o.authorizer,
       info,
       query: url.searchParams,
       req,
