@@ -10,6 +10,6 @@ import { GatewayServer } from './server.js';
 
 const options = optionsOrExit(() => gatewayOptions());
 const log = createLogger('gateway', options.logLevel);
-for (const w of options.featureGates.warnings) log.warn(w);
+for (const w of [...options.featureGates.warnings, ...options.warnings]) log.warn(w);
 if (options.showHiddenMetricsForVersion) setShowHiddenMetrics();
 runUntilSignal(log, new GatewayServer(await newGatewayConfig(options, log)));

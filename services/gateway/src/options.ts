@@ -40,6 +40,7 @@ import {
 import type { PluginName } from '@orch/apimachinery/admission';
 import { enabledResources } from './resourceconfig/resource-config.js';
 import {
+  applyAuthorization,
   authenticationConfig,
   authenticationFlags,
   parseBool,
@@ -253,6 +254,8 @@ export interface CompletedGatewayOptions {
   logLevel: LogLevel;
   /** --feature-gates: the gates, the warnings to print at start, the flag's errors. */
   featureGates: FeatureGates;
+  /** Other warnings to print at start (a flag another one overrides). */
+  warnings: string[];
   /** --show-hidden-metrics-for-version ('' when not given). */
   showHiddenMetricsForVersion: string;
   problems: string[];
@@ -283,6 +286,13 @@ export function completeGatewayOptions(f: GatewayOptions): CompletedGatewayOptio
   problems.push(...admission.errors);
   const duration = (flag: keyof GatewayOptions & string, fallback: string): number =>
     deriveDuration(problems, flag, f[flag] as string | undefined, fallback);
+  const authorizationMode = f['authorization-mode'] ?? 'RBAC';
+  const { authn, warnings } = derive(
+    problems,
+    '',
+    () => applyAuthorization(authenticationConfig(f), authorizationMode),
+    { authn: undefined as never, warnings: [] }
+  );
   return {
     address: serving.bindAddress,
     port: serving.securePort,
@@ -299,13 +309,13 @@ export function completeGatewayOptions(f: GatewayOptions): CompletedGatewayOptio
     maxMutatingInFlight: Number(f['max-mutating-requests-inflight']),
     maxWatchSeconds: Number(f['min-request-timeout']),
     storageTimeoutMs: duration('storage-request-timeout', '10s'),
-    authorizationMode: f['authorization-mode'] ?? 'RBAC',
+    authorizationMode,
     authorizerAddress: f['authorizer-servers'] ?? '',
     authorizationCache: {
       authorizedTtlMs: duration('authorization-cache-authorized-ttl', '5m'),
       unauthorizedTtlMs: duration('authorization-cache-unauthorized-ttl', '30s'),
     },
-    authn: derive(problems, '', () => authenticationConfig(f), undefined as never),
+    authn,
     admissionPlugins: admission.names,
     admissionAddress: f['admission-servers'] ?? '',
     admissionTimeoutMs: duration('admission-request-timeout', '35s'),
@@ -336,6 +346,7 @@ export function completeGatewayOptions(f: GatewayOptions): CompletedGatewayOptio
     ),
     logLevel: logLevel(f),
     featureGates: completeFeatureGates(f['feature-gates']),
+    warnings,
     showHiddenMetricsForVersion: f['show-hidden-metrics-for-version'] ?? '',
     problems,
   };

@@ -22,6 +22,33 @@ test('authentication flags: defaults', () => {
   assert.equal(c.requestHeader, undefined);
 });
 
+test('anonymous under AlwaysAllow: the mode turns --anonymous-auth off with upstream warning; other modes keep it', () => {
+  const warning =
+    'AnonymousAuth is not allowed with the AlwaysAllow authorizer. Resetting AnonymousAuth to false. You should use a different authorizer';
+  const rows: [string, string[], boolean, string[]][] = [
+    ['AlwaysAllow, anonymous by default', ['--authorization-mode=AlwaysAllow'], false, [warning]],
+    [
+      'AlwaysAllow, --anonymous-auth=true',
+      ['--authorization-mode=AlwaysAllow', '--anonymous-auth=true'],
+      false,
+      [warning],
+    ],
+    [
+      'AlwaysAllow, --anonymous-auth=false',
+      ['--authorization-mode=AlwaysAllow', '--anonymous-auth=false'],
+      false,
+      [],
+    ],
+    ['AlwaysDeny', ['--authorization-mode=AlwaysDeny'], true, []],
+    ['RBAC', ['--authorization-mode=RBAC', '--authorizer-servers=127.0.0.1:1'], true, []],
+  ];
+  for (const [name, args, anonymous, warnings] of rows) {
+    const o = gatewayOptions([...required, ...args]);
+    assert.equal(o.authn.anonymous, anonymous, name);
+    assert.deepEqual(o.warnings, warnings, name);
+  }
+});
+
 test('authentication flags: repeatable keys and claims, lists, booleans as --flag=false, spec defaults', () => {
   const c = gatewayOptions([
     ...required,

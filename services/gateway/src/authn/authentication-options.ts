@@ -6,7 +6,8 @@ export const authenticationFlags = {
   'anonymous-auth': {
     type: 'string',
     default: 'true',
-    description: 'Requests without credentials are system:anonymous (true) or 401 (false).',
+    description:
+      'Requests without credentials are system:anonymous (true) or 401 (false). Off under --authorization-mode=AlwaysAllow.',
   },
   'token-auth-file': {
     type: 'string',
@@ -266,5 +267,23 @@ export function authenticationConfig(
       : undefined,
     requestHeader,
     auditLogPath: f['audit-log-path'],
+  };
+}
+
+/**
+ * Anonymous requests are never let in by AlwaysAllow: the mode turns --anonymous-auth off, with a
+ * warning when it was on (k8s BuiltInAuthenticationOptions.ApplyAuthorization; the spec:
+ * anonymous is enabled by default when the authorization mode is not AlwaysAllow).
+ */
+export function applyAuthorization(
+  authn: AuthenticationConfig,
+  authorizationMode: string
+): { authn: AuthenticationConfig; warnings: string[] } {
+  if (!authn.anonymous || authorizationMode !== 'AlwaysAllow') return { authn, warnings: [] };
+  return {
+    authn: { ...authn, anonymous: false },
+    warnings: [
+      'AnonymousAuth is not allowed with the AlwaysAllow authorizer. Resetting AnonymousAuth to false. You should use a different authorizer',
+    ],
   };
 }

@@ -131,6 +131,10 @@ describe('authorization modes', () => {
     const rbacGateway = Number(new URL(suite.gateways[0]!).port);
     assert.equal((await get(rbacGateway, hook, suite.pki.file('admin'))).status, 200);
     const rbacPort = Number(new URL(suite.gateways[0]!).port);
+    // Anonymous is off under AlwaysAllow (the spec; upstream's ApplyAuthorization): a request
+    // without credentials is 401 there, and reaches the authorizer as system:anonymous under RBAC.
+    assert.equal((await get(g.port, '/api/v1/namespaces')).status, 401);
+    assert.equal((await get(rbacPort, '/api/v1/namespaces')).status, 403);
     const refused = await get(rbacPort, '/api/v1/namespaces', nobody);
     assert.equal(refused.status, 403);
     assert.equal(
