@@ -74,3 +74,12 @@ export const flowcontrolObjects: Record<string, Record<string, unknown>> = {
     },
   },
 };
+
+// The same objects in v1beta3 (the fields are v1's).
+for (const kind of ['FlowSchema', 'PriorityLevelConfiguration']) {
+  const v1 = flowcontrolObjects[`flowcontrol.apiserver.orch.io/v1/${kind}`]!;
+  flowcontrolObjects[`flowcontrol.apiserver.orch.io/v1beta3/${kind}`] = {
+    ...structuredClone(v1),
+    apiVersion: 'flowcontrol.apiserver.orch.io/v1beta3',
+  };
+}

@@ -110,6 +110,12 @@ const statusRows: [string, string, unknown][] = [
     'flowcontrol.apiserver.orch.io/v1/PriorityLevelConfiguration',
     {},
   ],
+  ['flowcontrol/v1beta3 FlowSchemaStatus', 'flowcontrol.apiserver.orch.io/v1beta3/FlowSchema', {}],
+  [
+    'flowcontrol/v1beta3 PriorityLevelConfigurationStatus',
+    'flowcontrol.apiserver.orch.io/v1beta3/PriorityLevelConfiguration',
+    {},
+  ],
   [
     'storage/v1 VolumeAttachmentStatus{Attached bool}',
     'storage.orch.io/v1/VolumeAttachment',
