@@ -4,7 +4,7 @@ import { Registry } from 'prom-client';
 import { FeatureGate } from './feature-gate.js';
 import type { FeatureSpec } from './feature-gate.js';
 import { completeFeatureGates, registerFeatureMetrics } from './feature-gate-flags.js';
-import { consistentListFromCache, defaultFeatureGates } from './known-features.js';
+import { apiListChunking, consistentListFromCache, defaultFeatureGates } from './known-features.js';
 
 // One gate of each life-cycle row of the spec ("API version and feature-gate life cycle").
 const known: Record<string, FeatureSpec> = {
@@ -129,6 +129,18 @@ describe('completeFeatureGates and kubernetes_feature_enabled', () => {
   it('names the flag in the problem', () => {
     assert.deepEqual(completeFeatureGates('Bogus=true').errors, [
       '--feature-gates: unrecognized feature gate: Bogus',
+    ]);
+  });
+
+  it('APIListChunking is known, GA and locked to true as upstream 1.32: true warns, false is refused', () => {
+    const on = completeFeatureGates(`${apiListChunking}=true`);
+    assert.deepEqual(on.errors, []);
+    assert.equal(on.gate.enabled(apiListChunking), true);
+    assert.deepEqual(on.warnings, [
+      'Setting GA feature gate APIListChunking=true. It will be removed in a future release.',
+    ]);
+    assert.deepEqual(completeFeatureGates(`${apiListChunking}=false`).errors, [
+      '--feature-gates: cannot set feature gate APIListChunking to false, feature is locked to true',
     ]);
   });
 
