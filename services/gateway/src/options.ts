@@ -32,6 +32,7 @@ import { builtinResources } from '@orch/apimachinery/registry';
 import { serviceAddressProblem } from '@orch/apimachinery/webhook';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import {
+  allOrderedPlugins,
   defaultOnPlugins,
   enabledPluginNames,
   isPlacedIn,
@@ -143,6 +144,13 @@ export const gatewayFlags = {
     type: 'string',
     description:
       'Admission plugins to turn off, comma-separated (names as for --enable-admission-plugins).',
+  },
+  'admission-control': {
+    type: 'string',
+    description:
+      'The admission plugins on, comma-separated, all others off (names as for --enable-admission-plugins).',
+    deprecated:
+      'Use --enable-admission-plugins or --disable-admission-plugins instead. Will be removed in a future version.',
   },
   'admission-servers': {
     type: 'string',
@@ -279,10 +287,7 @@ const commaList = (v: string | undefined): string[] =>
 export function completeGatewayOptions(f: GatewayOptions): CompletedGatewayOptions {
   const problems: string[] = [...validateGrpcClientTls(f)];
   const serving = secureServingOptions(f);
-  const admission = enabledPluginNames(
-    commaList(f['enable-admission-plugins']),
-    commaList(f['disable-admission-plugins'])
-  );
+  const admission = admissionPlugins(f);
   problems.push(...admission.errors);
   const duration = (flag: keyof GatewayOptions & string, fallback: string): number =>
     deriveDuration(problems, flag, f[flag] as string | undefined, fallback);
@@ -350,6 +355,29 @@ export function completeGatewayOptions(f: GatewayOptions): CompletedGatewayOptio
     showHiddenMetricsForVersion: f['show-hidden-metrics-for-version'] ?? '',
     problems,
   };
+}
+
+/**
+ * The admission plugins on: --enable-admission-plugins and --disable-admission-plugins over the
+ * default set, or the deprecated --admission-control naming every plugin on (upstream's
+ * computePluginNames: the others are disabled); the two forms exclude each other.
+ */
+function admissionPlugins(f: GatewayOptions): ReturnType<typeof enabledPluginNames> {
+  const enable = commaList(f['enable-admission-plugins']);
+  const disable = commaList(f['disable-admission-plugins']);
+  const only = commaList(f['admission-control']);
+  if (only.length === 0) return enabledPluginNames(enable, disable);
+  if (enable.length > 0 || disable.length > 0)
+    return {
+      names: [],
+      errors: [
+        'admission-control and enable-admission-plugins/disable-admission-plugins flags are mutually exclusive',
+      ],
+    };
+  return enabledPluginNames(
+    only,
+    allOrderedPlugins.filter((n) => !only.includes(n))
+  );
 }
 
 /** --webhook-service-addresses: `key=host:port` pairs, each checked as the admission service's. */

@@ -2,7 +2,7 @@ export { derive, deriveDuration, optionsOrExit, InvalidOptionsError } from './de
 export { parseDuration } from './duration.js';
 export { mustParseGoBool, parseGoBool } from './parse-go-bool.js';
 export type { FlagSpec, FlagSpecs, FlagValues } from './parse-flags.js';
-export { parseFlags } from './parse-flags.js';
+export { deprecatedFlagWarnings, flagsHelp, parseFlags } from './parse-flags.js';
 export type { SecureServingDefaults, SecureServingOptions } from './secure-serving.js';
 export {
   secureServingFlags,

@@ -5,6 +5,12 @@ export interface FlagSpec {
   multiple?: boolean;
   default?: string | boolean | string[];
   description: string;
+  /**
+   * Marks the flag deprecated with upstream's usage message (pflag's MarkDeprecated): it still
+   * works, each use prints `Flag --<name> has been deprecated, <message>` on stderr, and --help
+   * no longer lists it.
+   */
+  deprecated?: string;
 }
 
 export type FlagSpecs = Record<string, FlagSpec>;
@@ -26,20 +32,36 @@ export type FlagValues<S extends FlagSpecs> = {
       : string | undefined;
 };
 
-/** Parses `--flag=value` / `--flag value` arguments; `--help` prints the flags and exits. */
+/** What --help prints: every flag but the deprecated ones (pflag hides them from usage). */
+export function flagsHelp(component: string, specs: FlagSpecs): string {
+  let text = `Usage: ${component} [flags]\n\nFlags:\n`;
+  for (const [name, s] of Object.entries(specs)) {
+    if (s.deprecated !== undefined) continue;
+    const def = s.default === undefined ? '' : ` (default ${JSON.stringify(s.default)})`;
+    text += `  --${name}${s.type === 'string' ? ' string' : ''}\n      ${s.description}${def}\n`;
+  }
+  return text;
+}
+
+/** pflag's line for each use of a deprecated flag among `names` (the flags given, in order). */
+export function deprecatedFlagWarnings(specs: FlagSpecs, names: readonly string[]): string[] {
+  return names.flatMap((name) => {
+    const message = specs[name]?.deprecated;
+    return message === undefined ? [] : [`Flag --${name} has been deprecated, ${message}`];
+  });
+}
+
+/**
+ * Parses `--flag=value` / `--flag value` arguments; `--help` prints the flags and exits; each use
+ * of a deprecated flag prints its warning on stderr.
+ */
 export function parseFlags<S extends FlagSpecs>(
   component: string,
   specs: S,
   argv: string[] = process.argv.slice(2)
 ): FlagValues<S> {
   if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(`Usage: ${component} [flags]\n\nFlags:\n`);
-    for (const [name, s] of Object.entries(specs)) {
-      const def = s.default === undefined ? '' : ` (default ${JSON.stringify(s.default)})`;
-      process.stdout.write(
-        `  --${name}${s.type === 'string' ? ' string' : ''}\n      ${s.description}${def}\n`
-      );
-    }
+    process.stdout.write(flagsHelp(component, specs));
     process.exit(0);
   }
   const options: NonNullable<Parameters<typeof parseArgs>[0]>['options'] = {};
@@ -51,7 +73,15 @@ export function parseFlags<S extends FlagSpecs>(
     };
   }
   try {
-    const { values } = parseArgs({ args: argv, options, strict: true, allowPositionals: false });
+    const { values, tokens } = parseArgs({
+      args: argv,
+      options,
+      strict: true,
+      allowPositionals: false,
+      tokens: true,
+    });
+    const given = tokens.flatMap((t) => (t.kind === 'option' ? [t.name] : []));
+    for (const line of deprecatedFlagWarnings(specs, given)) process.stderr.write(`${line}\n`);
     return values as FlagValues<S>;
   } catch (err) {
     process.stderr.write(

@@ -376,6 +376,21 @@ const flagRows: { name: string; args: string[]; plugins?: PluginName[]; error?: 
     ],
     error: /AlwaysDeny in both --enable-admission-plugins and --disable-admission-plugins/,
   },
+  {
+    name: '--admission-control (deprecated, as upstream) turns on exactly the plugins named, in the fixed order',
+    args: [...withService, '--admission-control=ServiceAccount, AlwaysAdmit,NamespaceLifecycle'],
+    plugins: ['AlwaysAdmit', 'NamespaceLifecycle', 'ServiceAccount'],
+  },
+  {
+    name: '--admission-control with --enable-admission-plugins stops the start with upstream message',
+    args: [
+      ...withService,
+      '--admission-control=AlwaysAdmit',
+      '--enable-admission-plugins=AlwaysDeny',
+    ],
+    error:
+      /admission-control and enable-admission-plugins\/disable-admission-plugins flags are mutually exclusive/,
+  },
 ];
 for (const row of flagRows) {
   test(`admission flags: ${row.name}`, () => {
