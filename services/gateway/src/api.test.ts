@@ -382,6 +382,9 @@ test('health: verbose checks, exclude, single checks', async () => {
   assert.equal(r.status, 200);
   assert.match(r.text, /\[\+\]etcd ok/);
   assert.match(r.text, /\[\+\]informer-sync ok/);
+  // The system namespaces and priority classes exist (post-start hooks that wait until they do).
+  assert.match(r.text, /\[\+\]poststarthook\/start-system-namespaces-controller ok/);
+  assert.match(r.text, /\[\+\]poststarthook\/scheduling\/bootstrap-system-priority-classes ok/);
   assert.match(r.text, /readyz check passed/);
   assert.match(
     (await suite.request(0, 'GET', '/readyz?verbose&exclude=nats')).text,

@@ -48,6 +48,7 @@ import {
 } from './registry/core/endpoints/lease-endpoint-reconciler.js';
 import type { EndpointStores } from './registry/core/endpoints/lease-endpoint-reconciler.js';
 import { ensureSystemNamespaces } from './registry/core/namespaces/ensure-system-namespaces.js';
+import { postStartHookCheck } from './health/post-start-hook-check.js';
 import { ensureSystemPriorityClasses } from './registry/scheduling/priorityclasses/ensure-system-priority-classes.js';
 import { NamespaceInformer } from './registry/core/namespaces/namespace-informer.js';
 import { CustomResourceServing } from './registry/apiextensions/customresources/custom-resource-serving.js';
@@ -76,6 +77,9 @@ export class GatewayServer implements Runnable {
   readonly #services: Store | undefined;
   readonly #priorityClasses: Store | undefined;
   readonly #endpointStores: EndpointStores | undefined;
+  /** The objects that exist from the start are created (each a /readyz post-start hook check). */
+  #systemNamespacesCreated = false;
+  #systemPriorityClassesCreated = false;
   readonly #shutdown = new ShutdownState();
   readonly #serving = new Deferred<number>();
   /** Every open connection, by protocol: HTTP/2 sessions and all TLS sockets (for shutdown). */
@@ -214,6 +218,16 @@ export class GatewayServer implements Runnable {
       readyz.push(bootstrapPolicyCheck(authz.health), authorizerServiceCheck(authz.health));
     if (config.admission) readyz.push(admissionServiceCheck(config.admission.health));
     if (config.certificates) readyz.push(certificatesServiceCheck(config.certificates.health));
+    readyz.push(
+      postStartHookCheck('start-system-namespaces-controller', () => this.#systemNamespacesCreated)
+    );
+    if (this.#priorityClasses)
+      readyz.push(
+        postStartHookCheck(
+          'scheduling/bootstrap-system-priority-classes',
+          () => this.#systemPriorityClassesCreated
+        )
+      );
 
     const handler = buildHandlerChain({
       log,
@@ -366,14 +380,16 @@ export class GatewayServer implements Runnable {
           ? new LeaseEndpointReconciler(this.#endpointStores, advertised, port, log)
           : undefined;
       const endpointsReconciled = ensureSystemNamespaces(this.#namespaces, log, stop.signal)
-        .then(
-          () =>
-            services &&
-            ensureKubernetesService(services, options.serviceRanges, port, log, stop.signal)
-        )
+        .then(async (created) => {
+          this.#systemNamespacesCreated = created;
+          if (created && services)
+            await ensureKubernetesService(services, options.serviceRanges, port, log, stop.signal);
+        })
         .then(() => endpointReconciler?.run(stop.signal));
       if (this.#priorityClasses)
-        void ensureSystemPriorityClasses(this.#priorityClasses, log, stop.signal);
+        void ensureSystemPriorityClasses(this.#priorityClasses, log, stop.signal).then(
+          (created) => (this.#systemPriorityClassesCreated = created)
+        );
       log.info('gateway serving', { address: `https://${options.address}:${port}` });
       this.#serving.resolve(port);
 
