@@ -2,7 +2,6 @@
 // orch-controllers: controllers acting through the public API (namespace deletion today).
 import { optionsOrExit } from '@orch/component-base/flags';
 import { createLogger } from '@orch/component-base/logs';
-import { setShowHiddenMetrics } from '@orch/component-base/metrics';
 import { runUntilSignal } from '@orch/component-base/run';
 import { newControllersConfig } from './config.js';
 import { controllersOptions } from './options.js';
@@ -10,6 +9,4 @@ import { ControllersServer } from './server.js';
 
 const options = optionsOrExit(() => controllersOptions());
 const log = createLogger('controllers', options.logLevel);
-for (const w of options.featureGates.warnings) log.warn(w);
-if (options.showHiddenMetricsForVersion) setShowHiddenMetrics();
 runUntilSignal(log, new ControllersServer(newControllersConfig(options, log)));

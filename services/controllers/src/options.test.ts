@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { isControllerEnabled } from './controller-names.js';
 import {
   completeControllersOptions,
+  controllersFlags,
   parseControllersOptions,
   validateControllersOptions,
 } from './options.js';
@@ -73,4 +74,11 @@ for (const r of invalid) {
 
 test('--leader-elect=false turns the timing checks off', () => {
   assert.deepEqual(errorsOf(['--leader-elect=false', '--leader-elect-lease-duration=1s']), []);
+});
+
+test('no --feature-gates or --show-hidden-metrics-for-version: no gate switches a controller and the service serves no metrics', () => {
+  const flags = Object.keys(controllersFlags);
+  assert.ok(!flags.includes('feature-gates'), 'no gate acts here');
+  assert.ok(!flags.includes('show-hidden-metrics-for-version'), 'no metrics to show');
+  assert.ok(!flags.includes('metrics-port'), 'the premise: the service has no metrics endpoint');
 });

@@ -14,12 +14,6 @@ import {
 } from '@orch/component-base/flags';
 import type { FlagValues } from '@orch/component-base/flags';
 import type { LogLevel } from '@orch/component-base/logs';
-import { completeFeatureGates, featureGateFlags } from '@orch/component-base/featuregate';
-import type { FeatureGates } from '@orch/component-base/featuregate';
-import {
-  showHiddenMetricsFlags,
-  validateShowHiddenMetricsVersion,
-} from '@orch/component-base/metrics';
 import {
   completeLeaderElection,
   leaderElectionFlags,
@@ -72,8 +66,6 @@ export const controllersFlags = {
   },
   ...leaderElectionFlags(leaseDefaults),
   ...loggingFlags(),
-  ...featureGateFlags(),
-  ...showHiddenMetricsFlags(),
 } as const;
 
 export type ControllersOptions = FlagValues<typeof controllersFlags>;
@@ -90,10 +82,6 @@ export interface CompletedControllersOptions {
   logLevel: LogLevel;
   /** The resource quota controller's full resync period. */
   resourceQuotaSyncMs: number;
-  /** --feature-gates: the gates, the warnings to print at start, the flag's errors. */
-  featureGates: FeatureGates;
-  /** --show-hidden-metrics-for-version ('' when not given). */
-  showHiddenMetricsForVersion: string;
   /** Problems found while completing (malformed values), reported by validate. */
   problems: string[];
 }
@@ -123,8 +111,6 @@ export function completeControllersOptions(f: ControllersOptions): CompletedCont
       f['resource-quota-sync-period'],
       '5m'
     ),
-    featureGates: completeFeatureGates(f['feature-gates']),
-    showHiddenMetricsForVersion: f['show-hidden-metrics-for-version'] ?? '',
     problems,
   };
 }
@@ -138,12 +124,7 @@ export function validateControllersOptions(o: CompletedControllersOptions): stri
     errs.push('--resource-quota-sync-period must be a positive duration (forms like 30s, 5m, 1h)');
   errs.push(...validateControllerNames(o.controllers));
   if (o.problems.length === 0) errs.push(...validateLeaderElection(le));
-  return [
-    ...errs,
-    ...validateLogLevel(o.logLevel),
-    ...o.featureGates.errors,
-    ...validateShowHiddenMetricsVersion(o.showHiddenMetricsForVersion),
-  ];
+  return [...errs, ...validateLogLevel(o.logLevel)];
 }
 
 /** parse → complete → validate; throws InvalidOptionsError with every error. */
