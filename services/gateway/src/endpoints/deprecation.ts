@@ -3,8 +3,10 @@
 // `Warning: 299` naming the replacement, the audit annotations `orch.io/deprecated: "true"` and
 // `orch.io/removed-release: "1.Y"`, and the gauge apiserver_requested_deprecated_apis set to 1.
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
+import { upstreamGroup } from '@orch/apimachinery/schema';
+import { mapGroupsInText } from '../groupalias/translate-groups.js';
 import type { HttpRequest } from '../http/handler.js';
-import { addAuditAnnotation, addWarning } from '../request/context.js';
+import { addAuditAnnotation, addWarning, upstreamGroupNamesFrom } from '../request/context.js';
 
 export const deprecatedAnnotation = 'orch.io/deprecated';
 export const removedReleaseAnnotation = 'orch.io/removed-release';
@@ -42,7 +44,8 @@ export function recordDeprecatedRequest(
 ): void {
   const warning = deprecationWarning(def);
   if (!warning || !def.deprecation) return;
-  addWarning(req, warning);
+  // Under an upstream group alias, in the names the client asked in.
+  addWarning(req, upstreamGroupNamesFrom(req) ? mapGroupsInText(warning, upstreamGroup) : warning);
   addAuditAnnotation(req, deprecatedAnnotation, 'true');
   if (def.deprecation.removedIn) {
     addAuditAnnotation(req, removedReleaseAnnotation, def.deprecation.removedIn);

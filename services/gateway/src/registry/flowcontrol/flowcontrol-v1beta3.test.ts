@@ -63,7 +63,7 @@ test('flowcontrol v1beta3 is off by default: 404, and discovery lists only v1', 
   );
 });
 
-test('flowcontrol v1beta3 turned on: discovered after v1, v1 preferred; every request warned as upstream', async () => {
+test('flowcontrol v1beta3 turned on: discovered after v1, v1 preferred; every request warned as upstream, in the group names asked', async () => {
   const discovered = (await beta.request(0, 'GET', `/apis/${group}`)).body as {
     versions: { version: string }[];
     preferredVersion: { version: string };
@@ -85,6 +85,17 @@ test('flowcontrol v1beta3 turned on: discovered after v1, v1 preferred; every re
     );
   }
   assert.equal((await beta.request(0, 'GET', plcs('v1'))).headers['warning'], undefined);
+  // Under the upstream group's alias, the warning names it, as upstream's own words.
+  const aliased = await beta.request(
+    0,
+    'GET',
+    '/apis/flowcontrol.apiserver.k8s.io/v1beta3/prioritylevelconfigurations'
+  );
+  assert.equal(aliased.status, 200, aliased.text);
+  assert.equal(
+    aliased.headers['warning'],
+    '299 - "flowcontrol.apiserver.k8s.io/v1beta3 PriorityLevelConfiguration is deprecated in v1.29+, unavailable in v1.32+; use flowcontrol.apiserver.k8s.io/v1 PriorityLevelConfiguration"'
+  );
 });
 
 test('v1beta3 nominalConcurrencyShares: unset or zero is 30 unless the annotation keeps the zero', async () => {
