@@ -1,6 +1,7 @@
 // What every handler of one resource needs (k8s handlers.RequestScope), and what handlers derive
 // from it for the REST object: its context, the attributes of a write, the negotiated answer.
 import type { HttpRequest } from '../http/handler.js';
+import { newForbidden } from '@orch/apimachinery/errors';
 import { canEncode } from '@orch/apimachinery/protobuf';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { formatApiVersion } from '@orch/apimachinery/schema';
@@ -10,7 +11,6 @@ import { admissionObjectFunc, operationOptions } from '../admission/interfaces.j
 import type { Admission, Operation, StaticAttributes } from '../admission/interfaces.js';
 import { attributesFor } from '../authz/attributes-for.js';
 import type { Authorizer } from '../authz/authorizer.js';
-import { forbidden } from '../authz/forbidden.js';
 import type {
   ObjectKind,
   RestContext,
@@ -94,7 +94,8 @@ export function validationFor(
  * The create validation of a write that creates what is missing (a PUT, an apply): the requester
  * must be allowed to `create` the resource as well as the request's own verb, asked once per
  * request however often the update loop retries, then validating admission runs (k8s
- * withAuthorization around createValidation in handlers/update.go and patch.go).
+ * withAuthorization around createValidation in handlers/update.go and patch.go, whose 403 says
+ * `<resource> "<name>" is forbidden: <reason>`).
  */
 export function authorizedCreateValidationFor(
   scope: RequestScope,
@@ -108,7 +109,9 @@ export function authorizedCreateValidationFor(
     if (!authorizer || !user) return;
     const a = { ...attributesFor(scope.req, user), verb: 'create' };
     const { decision, reason } = await authorizer.authorize(a);
-    if (decision !== 'allow') throw forbidden(a, reason);
+    // Upstream's message: the resource, then the authorizer's reason alone (RBAC gives none).
+    if (decision !== 'allow')
+      throw newForbidden({ group: a.apiGroup, resource: a.resource }, a.name, reason);
   };
   return async (obj, old) => {
     decided ??= authorize();
