@@ -57,6 +57,20 @@ const rows: StrategyRow[] = [
     ['spec.selector: FieldValueInvalid: empty selector is invalid for statefulset'],
   ],
   [
+    "StatefulSet: a container mounts a volume of the volumeClaimTemplates (the pod spec is not validated, as upstream's ValidatePodTemplateSpecForStatefulSet)",
+    'apps/statefulsets',
+    obj(sts, (o) => {
+      o.spec.template.spec.containers[0].volumeMounts = [{ name: 'data', mountPath: '/data' }];
+      o.spec.volumeClaimTemplates = [
+        {
+          metadata: { name: 'data' },
+          spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+        },
+      ];
+    }),
+    [],
+  ],
+  [
     'StatefulSet: restart policy Never',
     'apps/statefulsets',
     obj(sts, (o) => (o.spec.template.spec.restartPolicy = 'Never')),

@@ -96,6 +96,7 @@ export function validateStatefulSetSpec(s: Record<string, unknown>): FieldError[
       emptyInvalidFor: 'statefulset',
       restartPolicies: ['Always'],
       noActiveDeadlineFor: 'StatefulSet',
+      podSpecUnchecked: true,
     })
   );
   const names = new Set<string>();

@@ -39,6 +39,13 @@ export interface SelectorTemplateOptions {
   noActiveDeadlineFor?: string;
   /** Whether the selector may be left out (job templates: generated). */
   selectorOptional?: boolean;
+  /**
+   * The pod spec is not validated (StatefulSets: upstream's ValidatePodTemplateSpecForStatefulSet
+   * checks only the restart policy and activeDeadlineSeconds, since the containers mount volumes
+   * that the volumeClaimTemplates give and the pod spec does not name; the pods it creates are
+   * validated as pods).
+   */
+  podSpecUnchecked?: boolean;
 }
 
 /**
@@ -91,12 +98,15 @@ export function validateSelectorAndTemplate(
 export function validatePodTemplateSpec(
   template: Json,
   path: FieldPath,
-  opts: Pick<SelectorTemplateOptions, 'restartPolicies' | 'noActiveDeadlineFor'>
+  opts: Pick<
+    SelectorTemplateOptions,
+    'restartPolicies' | 'noActiveDeadlineFor' | 'podSpecUnchecked'
+  >
 ): FieldError[] {
   const errs: FieldError[] = [];
   const podSpec = objectAt(template, 'spec');
   const specPath = path.child('spec');
-  errs.push(...validatePodSpec(podSpec, specPath));
+  if (!opts.podSpecUnchecked) errs.push(...validatePodSpec(podSpec, specPath));
   const restartPolicy = podSpec['restartPolicy'] ?? 'Always';
   if (typeof restartPolicy === 'string' && !opts.restartPolicies.includes(restartPolicy)) {
     errs.push(
