@@ -2,6 +2,12 @@
 // shared by the webhook plugins and ValidatingAdmissionPolicy.
 export type { CompiledSelector } from './compiled-selector.js';
 export { compileSelector } from './compiled-selector.js';
+export type { EquivalentResourceMapper, MatchedResource } from './equivalent-resources.js';
+export {
+  builtinEquivalentResources,
+  equivalentResourceMapper,
+  versionedRequest,
+} from './equivalent-resources.js';
 export type { MatchCriteria } from './matcher.js';
 export { Matcher, mayMatch } from './matcher.js';
 export type { NamespaceAttributes } from './namespace-matcher.js';

@@ -636,3 +636,53 @@ test('a namespaced paramKind without namespace for a cluster-scoped request is a
     /cannot use namespaced paramRef in policy binding that matches cluster-scoped resources/u
   );
 });
+
+test('matchPolicy Equivalent: a policy for autoscaling/v2 HPAs judges a write through v1 on the object converted to v2; Exact skips it', async () => {
+  const hpaV1: ApiObject = {
+    apiVersion: 'autoscaling/v1',
+    kind: 'HorizontalPodAutoscaler',
+    metadata: { name: 'web', namespace: 'team-a' },
+    spec: {
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+      maxReplicas: 5,
+      targetCPUUtilizationPercentage: 60,
+    },
+  };
+  const v1Write = req(hpaV1, {
+    kind: { group: 'autoscaling', version: 'v1', kind: 'HorizontalPodAutoscaler' },
+    resource: { group: 'autoscaling', version: 'v1', resource: 'horizontalpodautoscalers' },
+  });
+  const v2Policy = (matchPolicy: string): ApiObject =>
+    policy('v2-metrics', {
+      matchConstraints: {
+        matchPolicy,
+        resourceRules: [
+          {
+            apiGroups: ['autoscaling'],
+            apiVersions: ['v2'],
+            operations: ['CREATE'],
+            resources: ['horizontalpodautoscalers'],
+          },
+        ],
+      },
+      validations: [
+        {
+          expression:
+            "object.apiVersion == 'autoscaling/v2' && object.spec.metrics.all(m, m.resource.target.averageUtilization < 50)",
+          messageExpression:
+            "'seen as ' + request.kind.version + ' of a ' + request.requestKind.version + ' request'",
+        },
+      ],
+    });
+  const equivalent = setup({
+    policies: [v2Policy('Equivalent')],
+    bindings: [binding('b', 'v2-metrics')],
+  });
+  assert.equal(await equivalent.plugin.mayValidate!(v1Write), true);
+  const err = await denied(equivalent.plugin.validate!(v1Write, equivalent.ctx));
+  assert.match(err.message, /denied request: seen as v2 of a v1 request$/);
+
+  const exact = setup({ policies: [v2Policy('Exact')], bindings: [binding('b', 'v2-metrics')] });
+  assert.equal(await exact.plugin.mayValidate!(v1Write), false);
+  await exact.plugin.validate!(v1Write, exact.ctx);
+});

@@ -25,7 +25,8 @@ import type {
   ServicePluginName,
   ServicePlugins,
 } from '../interfaces.js';
-import { Matcher, mayMatch } from '../matching/index.js';
+import { Matcher, mayMatch, versionedRequest } from '../matching/index.js';
+import type { MatchedResource } from '../matching/index.js';
 
 import { requestActivation } from './activation.js';
 import type { CompiledBinding, CompiledPolicy } from './compiled-policy.js';
@@ -81,6 +82,12 @@ function denial(req: AdmissionRequest, message: string, reason: string): StatusE
     code: REASON_CODES[reason] ?? 422,
     details: { ...s.details, causes: [...(s.details?.causes ?? []), { message }] },
   });
+}
+
+/** The CEL variables of a request as one matched kind sees it, and its namespace. */
+interface Activation {
+  request: Record<string, unknown>;
+  namespaceObject: unknown;
 }
 
 export function ValidatingAdmissionPolicy(deps: PluginDeps): ServicePlugin {
@@ -155,7 +162,7 @@ export function ValidatingAdmissionPolicy(deps: PluginDeps): ServicePlugin {
     req: AdmissionRequest,
     ctx: AdmissionContext,
     out: Outcome,
-    activation: () => { request: Record<string, unknown>; namespaceObject: unknown }
+    activation: (matched: MatchedResource) => Activation
   ): Promise<void> {
     const configError = (err: unknown, binding?: string): void => {
       log.debug('policy configuration error', {
@@ -167,8 +174,14 @@ export function ValidatingAdmissionPolicy(deps: PluginDeps): ServicePlugin {
       const what = binding === undefined ? `policy ${policy.name}` : `binding ${binding}`;
       out.configErrors.push(`failed to configure ${what}: ${errText(err)}`);
     };
+    // The resource and kind the policy matched the request as: its CEL sees the objects at that
+    // kind's version (upstream's dispatcher converts to matchKind).
+    let matched: MatchedResource | undefined;
+    let matchedActivation: Activation;
     try {
-      if (!policy.criteria || !matcher.matches(policy.criteria, req)) return;
+      matched = policy.criteria && matcher.match(policy.criteria, req);
+      if (!matched) return;
+      matchedActivation = activation(matched);
     } catch (err) {
       configError(err);
       return;
@@ -182,7 +195,7 @@ export function ValidatingAdmissionPolicy(deps: PluginDeps): ServicePlugin {
         configError(err, binding.name);
         continue;
       }
-      const { request, namespaceObject } = activation();
+      const { request, namespaceObject } = matchedActivation;
       for (const param of params) {
         const start = performance.now();
         const failures = evaluatePolicy(policy, request, param, namespaceObject, ctx, log);
@@ -224,17 +237,22 @@ export function ValidatingAdmissionPolicy(deps: PluginDeps): ServicePlugin {
       bindings.retain(bindingObjects);
       const compiledBindings = bindingObjects.map((b) => bindings.get(b));
 
-      let cached: { request: Record<string, unknown>; namespaceObject: unknown } | undefined;
-      const activation = (): { request: Record<string, unknown>; namespaceObject: unknown } => {
-        if (!cached) {
+      // One activation per kind the policies matched the request as (mostly one).
+      const cached = new Map<string, Activation>();
+      const activation = (matched: MatchedResource): Activation => {
+        const k = matched.kind;
+        const key = `${k.group}/${k.version}/${k.kind} ${matched.resource.resource}`;
+        let a = cached.get(key);
+        if (!a) {
           const ns =
             req.namespace === '' ? undefined : deps.listers.namespaces.get('', req.namespace);
-          cached = {
-            request: requestActivation(req),
+          a = {
+            request: requestActivation(versionedRequest(req, matched), matched),
             namespaceObject: ns === undefined ? null : toCelValue(ns),
           };
+          cached.set(key, a);
         }
-        return cached;
+        return a;
       };
       const out: Outcome = { denials: [], audit: [], configErrors: [] };
       for (const po of policyObjects) {

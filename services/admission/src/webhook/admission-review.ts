@@ -2,6 +2,7 @@
 // k8s.io/apiserver/pkg/admission/plugin/webhook/request/admissionreview.go
 // (CreateAdmissionObjects, VerifyAdmissionResponse).
 import type { AdmissionRequest } from '../interfaces.js';
+import type { MatchedResource } from '../matching/index.js';
 
 export const admissionGroup = 'admission.orch.io';
 /** The AdmissionReview versions this server speaks, in its order of preference. */
@@ -17,27 +18,37 @@ export function chooseReviewVersion(
   );
 }
 
-/** The review sent: `request` carries every attribute, `uid` fresh per call. */
+/**
+ * The review sent: `request` carries every attribute, `uid` fresh per call; `kind` and
+ * `resource` are the ones the webhook's rules matched (`matched`, default the request's own),
+ * `requestKind` and `requestResource` the request's.
+ */
 export function createAdmissionReview(
   req: AdmissionRequest,
   uid: string,
-  version: ReviewVersion
+  version: ReviewVersion,
+  matched: MatchedResource = req
 ): Record<string, unknown> {
-  const kind = { group: req.kind.group, version: req.kind.version, kind: req.kind.kind };
-  const resource = {
-    group: req.resource.group,
-    version: req.resource.version,
-    resource: req.resource.resource,
-  };
+  const gvk = (k: MatchedResource['kind']) => ({
+    group: k.group,
+    version: k.version,
+    kind: k.kind,
+  });
+  const gvr = (r: MatchedResource['resource']) => ({
+    group: r.group,
+    version: r.version,
+    resource: r.resource,
+  });
+  const kind = gvk(matched.kind);
+  const resource = gvr(matched.resource);
   const userInfo: Record<string, unknown> = { username: req.userInfo.name };
   if (req.userInfo.uid) userInfo['uid'] = req.userInfo.uid;
   if (req.userInfo.groups.length > 0) userInfo['groups'] = req.userInfo.groups;
   if (Object.keys(req.userInfo.extra).length > 0) userInfo['extra'] = req.userInfo.extra;
   const request: Record<string, unknown> = { uid, kind, resource };
   if (req.subResource) request['subResource'] = req.subResource;
-  // One version is served per kind, so the request's kind and resource are the matched ones.
-  request['requestKind'] = kind;
-  request['requestResource'] = resource;
+  request['requestKind'] = gvk(req.kind);
+  request['requestResource'] = gvr(req.resource);
   if (req.subResource) request['requestSubResource'] = req.subResource;
   if (req.name) request['name'] = req.name;
   if (req.namespace) request['namespace'] = req.namespace;

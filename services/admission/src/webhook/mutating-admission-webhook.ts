@@ -22,7 +22,9 @@ import type {
 } from '../interfaces.js';
 
 import type { AdmissionResponse } from './admission-review.js';
+import { builtinEquivalentResources } from '../matching/index.js';
 import { callHook, shouldCallHook, webhookCallFailure } from './webhook-caller.js';
+import type { WebhookInvocation } from './webhook-caller.js';
 import { CallingWebhookError } from './webhook-errors.js';
 import type { WebhookPluginParts } from './set-up-webhook-plugin.js';
 import { setUpWebhookPlugin } from './set-up-webhook-plugin.js';
@@ -40,14 +42,16 @@ function isObject(v: unknown): v is ApiObject {
 }
 
 /**
- * Applies a reply's patch to `req.object`; true when the object changed. Failures are
+ * Applies a reply's patch to `req.object` (the object at the version the webhook was sent);
+ * true when the object changed. Failures are
  * internal errors naming the webhook (upstream fails them whatever the failurePolicy), except
  * an unsupported patch type, which is a failed call.
  */
 function applyPatch(
   hook: CompiledWebhook,
   reply: AdmissionResponse,
-  req: AdmissionRequest
+  req: AdmissionRequest,
+  kind: AdmissionRequest['kind']
 ): boolean {
   if (reply.patch === undefined || reply.patch.length === 0) return false;
   if (reply.patchType !== 'JSONPatch') {
@@ -93,13 +97,13 @@ function applyPatch(
   // Upstream decodes the patched document into the kind's type: a field of the wrong type (or
   // a required one removed) fails the request naming the webhook; unknown fields are dropped
   // (pruned, as the gateway's decoding of a request body does).
-  const kind = builtinSchemaModel().kind(req.kind);
-  if (kind) {
-    const { problems } = validateObject(kind.message, after);
+  const model = builtinSchemaModel().kind(kind);
+  if (model) {
+    const { problems } = validateObject(model.message, after);
     if (problems.length > 0) {
       throw newInternalError(
         new Error(
-          `admission webhook "${hook.name}" returned a patch that makes the object an invalid ${req.kind.kind}: ${problems.map((p) => `${p.field}: ${p.message}`).join(', ')}`
+          `admission webhook "${hook.name}" returned a patch that makes the object an invalid ${kind.kind}: ${problems.map((p) => `${p.field}: ${p.message}`).join(', ')}`
         )
       );
     }
@@ -131,9 +135,10 @@ class MutatingWebhookPlugin implements ServicePlugin {
     for (const round of [0, 1]) {
       if (round === 1 && reinvoke.size === 0) return;
       for (const [i, hook] of hooks.entries()) {
-        if (!(await shouldCallHook(this.#p.matcher, hook, req, this.#p.log))) continue;
+        const invocation = await shouldCallHook(this.#p.matcher, hook, req, this.#p.log);
+        if (!invocation) continue;
         if (round === 1 && !reinvoke.has(hook.uid)) continue;
-        const changed = await this.#callOne(hook, req, ctx, round, i);
+        const changed = await this.#callOne(hook, req, invocation, ctx, round, i);
         if (changed) {
           for (const uid of previouslyInvoked) reinvoke.add(uid);
           previouslyInvoked.clear();
@@ -143,10 +148,14 @@ class MutatingWebhookPlugin implements ServicePlugin {
     }
   }
 
-  /** One call with its metrics, failurePolicy and annotations; true when the object changed. */
+  /**
+   * One call with its metrics, failurePolicy and annotations; true when the object changed.
+   * A patch to an object sent at another version is converted back to the request's.
+   */
   async #callOne(
     hook: CompiledWebhook,
     req: AdmissionRequest,
+    invocation: WebhookInvocation,
     ctx: AdmissionContext,
     round: number,
     index: number
@@ -156,8 +165,12 @@ class MutatingWebhookPlugin implements ServicePlugin {
     const started = performance.now();
     const seconds = (): number => (performance.now() - started) / 1000;
     try {
-      const reply = await callHook(hook, req, ctx, true);
-      const changed = applyPatch(hook, reply, req);
+      const reply = await callHook(hook, invocation, ctx, true);
+      const versioned = invocation.request;
+      const changed = applyPatch(hook, reply, versioned, invocation.kind);
+      if (changed && versioned !== req) {
+        req.object = builtinEquivalentResources.convert(versioned.object, req.kind);
+      }
       metrics.observe(hook.name, 'admit', op, seconds(), false, 200);
       ctx.annotate(
         `${mutationAnnotationPrefix}round_${round}_index_${index}`,

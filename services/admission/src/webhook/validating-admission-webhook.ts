@@ -16,6 +16,7 @@ import type {
 
 import { mayMatch } from '../matching/index.js';
 import { callHook, shouldCallHook, webhookCallFailure } from './webhook-caller.js';
+import type { WebhookInvocation } from './webhook-caller.js';
 import type { WebhookPluginParts } from './set-up-webhook-plugin.js';
 import { setUpWebhookPlugin } from './set-up-webhook-plugin.js';
 import type { CompiledWebhook } from './webhook-source.js';
@@ -45,12 +46,15 @@ class ValidatingWebhookPlugin implements ServicePlugin {
 
   async validate(req: AdmissionRequest, ctx: AdmissionContext): Promise<void> {
     const hooks = await this.#p.source.webhooks();
-    const relevant: CompiledWebhook[] = [];
+    const relevant: [CompiledWebhook, WebhookInvocation][] = [];
     for (const hook of hooks) {
-      if (await shouldCallHook(this.#p.matcher, hook, req, this.#p.log)) relevant.push(hook);
+      const invocation = await shouldCallHook(this.#p.matcher, hook, req, this.#p.log);
+      if (invocation) relevant.push([hook, invocation]);
     }
     if (relevant.length === 0) return;
-    const errors = await Promise.all(relevant.map((hook, i) => this.#callOne(hook, req, ctx, i)));
+    const errors = await Promise.all(
+      relevant.map(([hook, invocation], i) => this.#callOne(hook, invocation, ctx, i))
+    );
     const failed = errors.filter((e): e is StatusError => e !== undefined);
     for (const extra of failed.slice(1)) {
       this.#p.log.warn('further webhook rejection', { error: extra.message });
@@ -61,16 +65,16 @@ class ValidatingWebhookPlugin implements ServicePlugin {
   /** One call; the StatusError that fails the request, or undefined. */
   async #callOne(
     hook: CompiledWebhook,
-    req: AdmissionRequest,
+    invocation: WebhookInvocation,
     ctx: AdmissionContext,
     index: number
   ): Promise<StatusError | undefined> {
     const { metrics } = this.#p;
-    const op = req.operation;
+    const op = invocation.request.operation;
     const started = performance.now();
     const seconds = (): number => (performance.now() - started) / 1000;
     try {
-      await callHook(hook, req, ctx, false);
+      await callHook(hook, invocation, ctx, false);
       metrics.observe(hook.name, 'validating', op, seconds(), false, 200);
       return undefined;
     } catch (err) {

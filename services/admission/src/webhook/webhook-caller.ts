@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { newInternalError, StatusError } from '@orch/apimachinery/errors';
 
 import type { AdmissionContext, AdmissionRequest } from '../interfaces.js';
-import type { Matcher } from '../matching/index.js';
+import { versionedRequest } from '../matching/index.js';
+import type { Matcher, MatchedResource } from '../matching/index.js';
 import type { Logger } from '@orch/component-base/logs';
 
 import type { AdmissionResponse } from './admission-review.js';
@@ -24,7 +25,16 @@ import type { WebhookMetrics, WebhookStepType } from './webhook-metrics.js';
 import type { CompiledWebhook } from './webhook-source.js';
 
 /**
- * True when the webhook is to be called. Throws the StatusError of a selector or namespace
+ * A webhook to call and the request as it sees it (upstream WebhookInvocation with the
+ * versioned attributes): the resource and kind its rules matched, and the request with its
+ * objects converted to that kind's version.
+ */
+export interface WebhookInvocation extends MatchedResource {
+  readonly request: AdmissionRequest;
+}
+
+/**
+ * The invocation when the webhook is to be called, else undefined. Throws the StatusError of a selector or namespace
  * problem (when the rules match), or of matchConditions that cannot be evaluated under
  * failurePolicy Fail (403, as upstream's "failing closed"); under Ignore such a webhook is
  * skipped.
@@ -34,14 +44,26 @@ export async function shouldCallHook(
   hook: CompiledWebhook,
   req: AdmissionRequest,
   log: Logger
-): Promise<boolean> {
-  if (!matcher.matches(hook.criteria, req)) return false;
-  if (hook.matchConditions === undefined && hook.matchConditionsError === undefined) return true;
+): Promise<WebhookInvocation | undefined> {
+  const matched = matcher.match(hook.criteria, req);
+  if (matched === undefined) return undefined;
+  let request: AdmissionRequest;
+  try {
+    request = versionedRequest(req, matched);
+  } catch (err) {
+    throw newInternalError(
+      new Error(`unable to convert to ${gvkText(matched.kind)}: ${(err as Error).message}`)
+    );
+  }
+  const invocation: WebhookInvocation = { ...matched, request };
+  if (hook.matchConditions === undefined && hook.matchConditionsError === undefined) {
+    return invocation;
+  }
   let error = hook.matchConditionsError;
   if (error === undefined && hook.matchConditions) {
     try {
-      const result = await hook.matchConditions.evaluate(req);
-      if (result.error === undefined) return result.matches;
+      const result = await hook.matchConditions.evaluate(request);
+      if (result.error === undefined) return result.matches ? invocation : undefined;
       error = result.error;
     } catch (err) {
       error = (err as Error).message;
@@ -49,7 +71,7 @@ export async function shouldCallHook(
   }
   if (hook.failurePolicy === 'Ignore') {
     log.warn('failed evaluating match conditions, failing open', { webhook: hook.name, error });
-    return false;
+    return undefined;
   }
   throw new StatusError({
     kind: 'Status',
@@ -61,6 +83,9 @@ export async function shouldCallHook(
     code: 403,
   });
 }
+
+const gvkText = (k: MatchedResource['kind']): string =>
+  `${k.group === '' ? '' : `${k.group}/`}${k.version}, Kind=${k.kind}`;
 
 /** A warning as plain text: control characters become spaces (the gateway bounds sizes). */
 export function sanitizeWarning(text: string): string {
@@ -75,10 +100,11 @@ export function sanitizeWarning(text: string): string {
  */
 export async function callHook(
   hook: CompiledWebhook,
-  req: AdmissionRequest,
+  invocation: WebhookInvocation,
   ctx: AdmissionContext,
   mutating: boolean
 ): Promise<AdmissionResponse> {
+  const req = invocation.request;
   if (req.dryRun) {
     if (hook.sideEffects === undefined) {
       throw new CallingWebhookError(hook.name, 'Webhook SideEffects is nil');
@@ -97,7 +123,7 @@ export async function callHook(
     throw new CallingWebhookError(hook.name, `could not get REST client: ${hook.client.error}`);
   }
   const uid = randomUUID();
-  const review = createAdmissionReview(req, uid, hook.reviewVersion);
+  const review = createAdmissionReview(req, uid, hook.reviewVersion, invocation);
   let body: unknown;
   try {
     body = (await hook.client.post(review, hook.timeoutMs, ctx.signal)).body;

@@ -1,0 +1,113 @@
+// The resources that reach the same stored objects as a request's resource: the other served
+// versions of its collection (autoscaling/v1 and v2 HorizontalPodAutoscalers), which a rule under
+// matchPolicy Equivalent also matches, and the versioned view of a request for the resource a
+// rule matched (its object and old object converted to that version). Upstream:
+// k8s.io/apimachinery/pkg/runtime (EquivalentResourceRegistry, keyed by storage prefix) and
+// k8s.io/apiserver/pkg/admission/plugin/webhook/generic (VersionedAttributes).
+//
+// Equivalents are the built-in resources of one group and stored collection whose objects the
+// registered conversions convert (a custom resource's versions are not looked up here). A
+// collection served in two groups (core and events Events) is not equivalent across them: the
+// conversions convert within a group.
+import { builtinConversions, builtinResources, storagePrefix } from '@orch/apimachinery/registry';
+import type { Conversions, ResourceDefinition } from '@orch/apimachinery/registry';
+import type { ApiObject } from '@orch/apimachinery/meta';
+import type { GroupVersionKind, GroupVersionResource } from '@orch/apimachinery/schema';
+
+import type { AdmissionRequest } from '../interfaces.js';
+
+/** What matchPolicy Equivalent asks of the served resources (upstream EquivalentResourceMapper). */
+export interface EquivalentResourceMapper {
+  /** The other resources serving the objects of `resource` (with `subResource`), in served order. */
+  equivalentResourcesFor(
+    resource: GroupVersionResource,
+    subResource: string
+  ): readonly GroupVersionResource[];
+  /**
+   * The kind of a request to `resource` whose object (at the requested resource) is of
+   * `requestKind`: the resource's own kind at its version when the object is of that kind, the
+   * request's kind otherwise (a subresource of its own kind, such as a Scale, is one version).
+   */
+  kindFor(resource: GroupVersionResource, requestKind: GroupVersionKind): GroupVersionKind;
+  /** The object at the version of `kind` (undefined stays undefined). */
+  convert(obj: ApiObject | undefined, kind: GroupVersionKind): ApiObject | undefined;
+}
+
+const same = (a: GroupVersionResource, b: GroupVersionResource): boolean =>
+  a.group === b.group && a.version === b.version && a.resource === b.resource;
+
+/** The mapper over resource definitions and the conversions between their versions. */
+export function equivalentResourceMapper(
+  defs: readonly ResourceDefinition[],
+  conversions: Conversions
+): EquivalentResourceMapper {
+  const byPath = new Map(defs.map((d) => [`${d.group}/${d.version}/${d.resource}`, d]));
+  const lookup = (r: GroupVersionResource): ResourceDefinition | undefined =>
+    byPath.get(`${r.group}/${r.version}/${r.resource}`);
+  const servesSub = (d: ResourceDefinition, sub: string): boolean =>
+    sub === '' || (d.subresources ?? []).includes(sub);
+  return {
+    equivalentResourcesFor(resource, subResource) {
+      const def = lookup(resource);
+      if (!def) return [];
+      const prefix = storagePrefix(def);
+      return defs
+        .filter(
+          (d) =>
+            d.group === def.group &&
+            d.kind === def.kind &&
+            !same(d, resource) &&
+            storagePrefix(d) === prefix &&
+            servesSub(d, subResource) &&
+            conversions.has(d.group, d.kind, def.version, d.version) &&
+            conversions.has(d.group, d.kind, d.version, def.version)
+        )
+        .map((d) => ({ group: d.group, version: d.version, resource: d.resource }));
+    },
+    kindFor(resource, requestKind) {
+      const def = lookup(resource);
+      if (!def || def.kind !== requestKind.kind || def.group !== requestKind.group) {
+        return requestKind;
+      }
+      return { group: def.group, version: def.version, kind: def.kind };
+    },
+    convert(obj, kind) {
+      if (obj === undefined) return undefined;
+      return conversions.convert(obj, { group: kind.group, version: kind.version }) as ApiObject;
+    },
+  };
+}
+
+/** The mapper of the built-in resources. */
+export const builtinEquivalentResources: EquivalentResourceMapper = equivalentResourceMapper(
+  builtinResources,
+  builtinConversions
+);
+
+/** The resource and kind a webhook or policy matched a request as (upstream WebhookInvocation). */
+export interface MatchedResource {
+  readonly resource: GroupVersionResource;
+  readonly kind: GroupVersionKind;
+}
+
+/**
+ * The request as a webhook or policy that matched it as `matched` sees it: its object and old
+ * object converted to the matched kind's version (the request's own kind and resource stay,
+ * they are AdmissionReview's requestKind and requestResource). The request itself when the
+ * match is its own kind.
+ */
+export function versionedRequest(
+  req: AdmissionRequest,
+  matched: MatchedResource,
+  mapper: EquivalentResourceMapper = builtinEquivalentResources
+): AdmissionRequest {
+  const k = matched.kind;
+  if (k.group === req.kind.group && k.version === req.kind.version && k.kind === req.kind.kind) {
+    return req;
+  }
+  return {
+    ...req,
+    object: mapper.convert(req.object, k),
+    oldObject: mapper.convert(req.oldObject, k),
+  };
+}
