@@ -49,6 +49,12 @@ export interface AdmissionAttributes {
    * fills it from the request. Undefined for writes from inside the gateway: warnings dropped.
    */
   warn?: (text: string) => void;
+  /**
+   * The request's audit annotation sink (k8s AddAnnotation: the first value of a key stays),
+   * written into its audit event. Undefined for writes from inside the gateway, which have no
+   * audit event.
+   */
+  annotate?: (key: string, value: string) => void;
 }
 
 /**

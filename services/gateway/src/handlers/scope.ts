@@ -18,7 +18,7 @@ import type {
   UpdateFunc,
   ValidateObjectFunc,
 } from '../registry/rest.js';
-import { addWarning, userFrom } from '../request/context.js';
+import { addAuditAnnotation, addWarning, userFrom } from '../request/context.js';
 import type { RequestInfo } from '../request/request-info.js';
 
 export interface RequestScope<R extends Storage = Storage> {
@@ -70,6 +70,7 @@ function staticAttributes(
     user: userFrom(scope.req),
     dryRun,
     warn: (text) => addWarning(scope.req, text),
+    annotate: (key, value) => addAuditAnnotation(scope.req, key, value),
   };
 }
 

@@ -2,8 +2,9 @@
 // admission service, k8s admission plugins that live out of process here): one Admit call per
 // phase naming the plugins in order. A denial is the service's Status; a mutation replaces the
 // object's content in place (the handler and the Store hold that object); warnings go to the
-// request's Warning headers. Audit annotations: the gateway has no audit annotations yet (its
-// audit log writes none), so they are logged at debug.
+// request's Warning headers; audit annotations (PodSecurity's audit mode, a policy's Audit
+// action, webhooks' own) to the request's audit event (a write from inside the gateway has none:
+// they are logged at debug).
 //
 // The mutating reply says when no plugin of the run can act on the request in the validating
 // phase (by resource and operation); the validating call for that object is then left out.
@@ -105,8 +106,11 @@ export function servicePlugins(
       throw couldNotRun(err, names);
     }
     for (const w of result.warnings) a.warn?.(w);
-    if (Object.keys(result.auditAnnotations).length > 0) {
-      log.debug('admission audit annotations (no audit log carries them yet)', {
+    const annotations = Object.entries(result.auditAnnotations);
+    if (a.annotate) {
+      for (const [k, v] of annotations) a.annotate(k, v);
+    } else if (annotations.length > 0) {
+      log.debug('admission audit annotations of a write without an audit event', {
         resource: a.resource.resource,
         namespace: a.namespace,
         name: a.name,
