@@ -68,6 +68,8 @@ const dscRows: {
   classes: ApiObject[];
   claim: ApiObject;
   want: string | undefined;
+  /** The create is refused with this message (403). */
+  refused?: string;
 }[] = [
   {
     name: 'no default, no modification of PVCs',
@@ -106,26 +108,56 @@ const dscRows: {
     want: 'beta',
   },
   {
-    name: 'two defaults of the same age: the first by name',
-    classes: [defaultClass2, defaultClass1],
-    claim: claim(),
-    want: 'default1',
-  },
-  {
-    name: 'two defaults: the newest wins (upstream 1.26+)',
+    name: 'several defaults: a claim with class=nil is refused (the spec), whatever their ages',
     classes: [defaultClass1, defaultClassNewest, defaultClass2],
     claim: claim(),
-    want: 'newest',
+    want: undefined,
+    refused:
+      'persistentvolumeclaims "claim1" is forbidden: Internal error occurred: 3 default StorageClasses were found',
+  },
+  {
+    name: 'several defaults, one of them beta: refused',
+    classes: [defaultClass1, betaDefaultClass],
+    claim: claim(),
+    want: undefined,
+    refused:
+      'persistentvolumeclaims "claim1" is forbidden: Internal error occurred: 2 default StorageClasses were found',
+  },
+  {
+    name: 'several defaults: a claim with class="" is admitted unchanged',
+    classes: [defaultClass1, defaultClass2],
+    claim: claim({ storageClassName: '' }),
+    want: '',
+  },
+  {
+    name: 'several defaults: a claim with class="foo" is admitted unchanged',
+    classes: [defaultClass1, defaultClass2],
+    claim: claim({ storageClassName: 'foo' }),
+    want: 'foo',
   },
 ];
+
+/** The 403 the admit step threw, or undefined when it admitted. */
+async function refusal(p: Promise<void>): Promise<{ code: number; message: string } | undefined> {
+  try {
+    await p;
+    return undefined;
+  } catch (err) {
+    return err as { code: number; message: string };
+  }
+}
 
 for (const row of dscRows) {
   test(`DefaultStorageClass: ${row.name}`, async () => {
     const req = request({ resource: 'persistentvolumeclaims', object: row.claim });
-    await newDefaultStorageClass(pluginDeps({ objects: { storageclasses: row.classes } })).admit!(
-      req,
-      recordingContext()
+    const err = await refusal(
+      newDefaultStorageClass(pluginDeps({ objects: { storageclasses: row.classes } })).admit!(
+        req,
+        recordingContext()
+      )
     );
+    assert.equal(err?.message, row.refused);
+    if (row.refused) assert.equal(err?.code, 403);
     assert.equal((req.object as Obj)['spec'].storageClassName, row.want);
   });
 }
@@ -156,6 +188,8 @@ const dicRows: {
   classes: ApiObject[];
   ingress: ApiObject;
   want: string | undefined;
+  /** The create is refused with this message (403). */
+  refused?: string;
 }[] = [
   {
     name: 'no default, no modification of Ingress',
@@ -188,10 +222,24 @@ const dicRows: {
     want: undefined,
   },
   {
-    name: 'two defaults, choose the newest',
-    classes: [defaultIc1, defaultIc2],
+    name: 'two defaults, error with Ingress with class field=nil (the spec), whatever their ages',
+    classes: [defaultIc1, defaultIc2, icFalse, icNone],
     ingress: ingress(),
-    want: 'default2',
+    want: undefined,
+    refused:
+      'ingresses.networking.orch.io "testing" is forbidden: Internal error occurred: 2 default IngressClasses were found, only 1 allowed',
+  },
+  {
+    name: "two defaults, no modification with Ingress with class field=''",
+    classes: [defaultIc1, defaultIc2],
+    ingress: ingress({ ingressClassName: '' }),
+    want: '',
+  },
+  {
+    name: 'two defaults, no modification with Ingress with class field="foo"',
+    classes: [defaultIc1, defaultIc2],
+    ingress: ingress({ ingressClassName: 'foo' }),
+    want: 'foo',
   },
 ];
 
@@ -202,10 +250,14 @@ for (const row of dicRows) {
       resource: 'ingresses',
       object: row.ingress,
     });
-    await newDefaultIngressClass(pluginDeps({ objects: { ingressclasses: row.classes } })).admit!(
-      req,
-      recordingContext()
+    const err = await refusal(
+      newDefaultIngressClass(pluginDeps({ objects: { ingressclasses: row.classes } })).admit!(
+        req,
+        recordingContext()
+      )
     );
+    assert.equal(err?.message, row.refused);
+    if (row.refused) assert.equal(err?.code, 403);
     assert.equal((req.object as Obj)['spec'].ingressClassName, row.want);
   });
 }

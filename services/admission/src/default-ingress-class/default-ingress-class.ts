@@ -2,11 +2,12 @@
 // admission.go). Mutating, for new Ingresses: one that names no class (no
 // `spec.ingressClassName` and no legacy annotation `kubernetes.io/ingress.class`, spelled
 // `orch.io/ingress.class` here) gets the default IngressClass, the one annotated
-// `ingressclass.orch.io/is-default-class: "true"`. When several are, the newest wins (then the
-// first by name), as upstream; when none is, the Ingress is left without a class.
+// `ingressclass.orch.io/is-default-class: "true"`. When several are, the create is refused (403,
+// `<n> default IngressClasses were found, only 1 allowed`), as the spec says and upstream did
+// before it chose the newest; when none is, the Ingress is left without a class.
 import type { ApiObject } from '@orch/apimachinery/meta';
 import type { Ingress } from '@orch/api/networking/v1';
-import { newest } from '../default-storage-class/default-storage-class.js';
+import { theOneDefault } from '../default-storage-class/default-storage-class.js';
 import type {
   AdmissionRequest,
   ObjectLister,
@@ -28,10 +29,16 @@ const isIngresses = (req: AdmissionRequest): boolean =>
   req.resource.resource === 'ingresses' &&
   req.subResource === '';
 
-/** getDefaultClass: the newest class annotated as the default, or undefined. */
-export const defaultIngressClass = (classes: readonly ApiObject[]): ApiObject | undefined =>
-  newest(
-    classes.filter((c) => c.metadata.annotations?.[isDefaultIngressClassAnnotation] === 'true')
+/** getDefaultClass: the one class annotated as the default, undefined when none; several refuse. */
+export const defaultIngressClass = (
+  req: AdmissionRequest,
+  classes: readonly ApiObject[]
+): ApiObject | undefined =>
+  theOneDefault(
+    req,
+    classes.filter((c) => c.metadata.annotations?.[isDefaultIngressClassAnnotation] === 'true'),
+    'IngressClasses',
+    ', only 1 allowed'
   );
 
 export function newDefaultIngressClass(deps: PluginDeps): ServicePlugin {
@@ -47,7 +54,7 @@ export function newDefaultIngressClass(deps: PluginDeps): ServicePlugin {
       if (spec?.ingressClassName !== undefined && spec.ingressClassName !== null) return;
       if (req.object.metadata.annotations?.[ingressClassAnnotation] !== undefined) return;
       lister ??= deps.listers.forResource('networking.orch.io', 'ingressclasses');
-      const def = defaultIngressClass((await lister).list());
+      const def = defaultIngressClass(req, (await lister).list());
       if (!def) return;
       const ingress = structuredClone(req.object) as ApiObject & Ingress;
       (ingress.spec ??= {}).ingressClassName = def.metadata.name;

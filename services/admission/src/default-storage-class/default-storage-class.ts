@@ -3,10 +3,12 @@
 // claim that asks for no class (no `spec.storageClassName`, not even "", and no beta annotation
 // `volume.beta.orch.io/storage-class`) gets the default StorageClass, the one annotated
 // `storageclass.orch.io/is-default-class: "true"` (or the beta `storageclass.beta.orch.io/...`).
-// When several are, the newest wins (then the first by name), as upstream since 1.26; when none
-// is, the claim is left without a class.
+// When several are, the create is refused (403, `<n> default StorageClasses were found`), as the
+// spec says and upstream did until 1.25 (1.26 chose the newest); when none is, the claim is left
+// without a class. A claim that names its class is admitted whatever the defaults.
 import type { ApiObject } from '@orch/apimachinery/meta';
 import type { PersistentVolumeClaim } from '@orch/api/core/v1';
+import { admissionForbidden } from '../admission-forbidden.js';
 import type {
   AdmissionRequest,
   ObjectLister,
@@ -31,15 +33,24 @@ const isClaims = (req: AdmissionRequest): boolean =>
   req.resource.resource === 'persistentvolumeclaims' &&
   req.subResource === '';
 
-/** The newest of the objects (creationTimestamp, then the first name), or undefined. */
-export function newest(objects: readonly ApiObject[]): ApiObject | undefined {
-  const time = (o: ApiObject): number => {
-    const t = Date.parse(String(o.metadata.creationTimestamp ?? ''));
-    return Number.isNaN(t) ? 0 : t;
-  };
-  return [...objects].sort(
-    (a, b) => time(b) - time(a) || String(a.metadata.name).localeCompare(String(b.metadata.name))
-  )[0];
+/**
+ * The one default among `classes` (undefined when none), or the 403 refusing the write when
+ * several are: `<resource> "<name>" is forbidden: Internal error occurred: <n> default <kinds>
+ * were found<more>` (upstream's NewForbidden over the InternalError of GetDefaultClass).
+ */
+export function theOneDefault(
+  req: AdmissionRequest,
+  defaults: readonly ApiObject[],
+  kinds: string,
+  more = ''
+): ApiObject | undefined {
+  if (defaults.length > 1) {
+    throw admissionForbidden(
+      req,
+      `Internal error occurred: ${defaults.length} default ${kinds} were found${more}`
+    );
+  }
+  return defaults[0];
 }
 
 /** IsDefaultAnnotation. */
@@ -47,9 +58,12 @@ export const isDefaultStorageClass = (sc: ApiObject): boolean =>
   sc.metadata.annotations?.[isDefaultStorageClassAnnotation] === 'true' ||
   sc.metadata.annotations?.[betaIsDefaultStorageClassAnnotation] === 'true';
 
-/** GetDefaultClass: the newest default class, or undefined. */
-export const defaultStorageClass = (classes: readonly ApiObject[]): ApiObject | undefined =>
-  newest(classes.filter(isDefaultStorageClass));
+/** GetDefaultClass: the one default class, undefined when none; several refuse the write. */
+export const defaultStorageClass = (
+  req: AdmissionRequest,
+  classes: readonly ApiObject[]
+): ApiObject | undefined =>
+  theOneDefault(req, classes.filter(isDefaultStorageClass), 'StorageClasses');
 
 /** PersistentVolumeClaimHasClass: the claim chose a class, possibly "" (none). */
 export function claimHasClass(claim: ApiObject & PersistentVolumeClaim): boolean {
@@ -67,7 +81,7 @@ export function newDefaultStorageClass(deps: PluginDeps): ServicePlugin {
     async admit(req) {
       if (!isClaims(req) || !req.object || claimHasClass(req.object)) return;
       lister ??= deps.listers.forResource('storage.orch.io', 'storageclasses');
-      const def = defaultStorageClass((await lister).list());
+      const def = defaultStorageClass(req, (await lister).list());
       if (!def) return;
       const claim = structuredClone(req.object) as ApiObject & { spec?: Obj };
       (claim.spec ??= {})['storageClassName'] = def.metadata.name;
