@@ -30,6 +30,7 @@ import * as validatingAdmissionPolicy from './policy/validating-admission-policy
 import * as priority from './priority/priority.js';
 import * as resourceQuota from './resource-quota/resource-quota.js';
 import * as runtimeClass from './runtime-class/runtime-class.js';
+import * as securityContextDeny from './security-context-deny/security-context-deny.js';
 import * as serviceAccount from './service-account/service-account.js';
 import * as storageObjectInUseProtection from './storage-object-in-use-protection/storage-object-in-use-protection.js';
 import * as taintNodesByCondition from './taint-nodes-by-condition/taint-nodes-by-condition.js';
@@ -60,6 +61,7 @@ export function registerAllAdmissionPlugins(plugins: ServicePlugins): void {
   priority.register(plugins);
   resourceQuota.register(plugins);
   runtimeClass.register(plugins);
+  securityContextDeny.register(plugins);
   serviceAccount.register(plugins);
   storageObjectInUseProtection.register(plugins);
   taintNodesByCondition.register(plugins);

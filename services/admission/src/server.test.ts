@@ -184,7 +184,7 @@ describe('Admit RPC', () => {
         assert.equal(e.code, 400);
         assert.equal(
           e.message,
-          'admission plugin "PodSecurityPolicy" is not registered in the admission service (registered: AlwaysAdmit, AlwaysDeny, AlwaysPullImages, DefaultIngressClass, DefaultStorageClass, DefaultTolerationSeconds, DenyServiceExternalIPs, ExtendedResourceToleration, LimitPodHardAntiAffinityTopology, LimitRanger, MutatingAdmissionWebhook, NodeRestriction, PersistentVolumeClaimResize, PodNodeSelector, PodSecurity, PodTolerationRestriction, Priority, ResourceQuota, RuntimeClass, ServiceAccount, StorageObjectInUseProtection, TaintNodesByCondition, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook)'
+          'admission plugin "PodSecurityPolicy" is not registered in the admission service (registered: AlwaysAdmit, AlwaysDeny, AlwaysPullImages, DefaultIngressClass, DefaultStorageClass, DefaultTolerationSeconds, DenyServiceExternalIPs, ExtendedResourceToleration, LimitPodHardAntiAffinityTopology, LimitRanger, MutatingAdmissionWebhook, NodeRestriction, PersistentVolumeClaimResize, PodNodeSelector, PodSecurity, PodTolerationRestriction, Priority, ResourceQuota, RuntimeClass, SecurityContextDeny, ServiceAccount, StorageObjectInUseProtection, TaintNodesByCondition, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook)'
         );
         return true;
       }

@@ -39,6 +39,7 @@ export const servicePluginScopes: Readonly<Record<AdmissionServicePluginName, Pl
     'batch/jobs',
     'batch/cronjobs',
   ],
+  SecurityContextDeny: pods,
   PodNodeSelector: pods,
   Priority: ['pods', 'scheduling.orch.io/priorityclasses'],
   DefaultTolerationSeconds: pods,

@@ -55,6 +55,13 @@ export const admissionPlugins = [
   { name: 'NamespaceExists', placement: 'gateway', defaultOn: false, roles: validating },
   { name: 'RBACEscalationPrevention', placement: 'gateway', defaultOn: true, roles: validating },
   {
+    name: 'SecurityContextDeny',
+    placement: 'admission',
+    defaultOn: false,
+    roles: validating,
+    deprecated: true,
+  },
+  {
     name: 'LimitPodHardAntiAffinityTopology',
     placement: 'admission',
     defaultOn: false,
