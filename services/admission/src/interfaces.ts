@@ -14,6 +14,7 @@ import type {
   Plugins,
 } from '@orch/apimachinery/admission';
 import type { AdmissionCallRequest } from '@orch/apimachinery/grpc';
+import type { GroupVersionKind, GroupVersionResource } from '@orch/apimachinery/schema';
 import type { Logger } from '@orch/component-base/logs';
 
 export type Operation = AdmissionOperation;
@@ -80,7 +81,10 @@ export interface MatchConditions {
    * All conditions true: match. Any false: no match (the webhook is skipped). An evaluation
    * error is returned as `error` (the webhook's failurePolicy decides).
    */
-  evaluate(req: AdmissionRequest): Promise<{ matches: boolean; error?: string }>;
+  evaluate(
+    req: AdmissionRequest,
+    matched?: { kind: GroupVersionKind; resource: GroupVersionResource }
+  ): Promise<{ matches: boolean; error?: string }>;
 }
 
 /**

@@ -1,6 +1,9 @@
 // The webhook matchConditions compiler the service gives plugins (PluginDeps.matchConditions):
 // variables object, oldObject and request (AdmissionReview.request); `authorizer` is not
-// available. One evaluation of a webhook's conditions shares RUNTIME_CEL_COST_BUDGET, each
+// available. Under matchPolicy Equivalent `request.kind` is the kind the webhook matched and
+// `request.resource` the request's own, as upstream's matcher builds it from the versioned
+// attributes (cel.CreateAdmissionRequest(versionedAttr.Attributes, versionedAttr.GetResource(),
+// versionedAttr.VersionedKind)). One evaluation of a webhook's conditions shares RUNTIME_CEL_COST_BUDGET, each
 // expression PER_CALL_LIMIT. Upstream: k8s.io/apiserver/pkg/admission/plugin/webhook/
 // matchconditions.
 import {
@@ -20,10 +23,10 @@ export const compileMatchConditions: MatchConditionsCompiler = (conditions, path
   return {
     errors,
     conditions: {
-      evaluate(req) {
+      evaluate(req, matched) {
         if (set.size === 0) return Promise.resolve({ matches: true });
         const budget = new CostBudget(RUNTIME_CEL_COST_BUDGET, RUNTIME_BUDGET_MESSAGE);
-        const r = set.evaluate(requestActivation(req), budget);
+        const r = set.evaluate(requestActivation(req, matched), budget);
         return Promise.resolve(
           r.error !== undefined ? { matches: false, error: r.error } : { matches: r.matches }
         );

@@ -10,6 +10,7 @@ import { after, before, test } from 'node:test';
 import type { ApiObject } from '@orch/apimachinery/meta';
 
 import type { AdmissionRequest } from '../interfaces.js';
+import { compileMatchConditions } from '../policy/match-conditions.js';
 
 import { MutatingAdmissionWebhook } from './mutating-admission-webhook.js';
 import { configuration, fixture, hook, podRequest, recordingContext } from './test-fixture.js';
@@ -136,4 +137,24 @@ test('matchPolicy Equivalent: a mutation a webhook makes to the v2 object comes 
     60
   );
   assert.equal((req.object?.['spec'] as Record<string, unknown>)['metrics'], undefined);
+});
+
+test('matchPolicy Equivalent: matchConditions see request.kind as the matched v2 and request.resource as the request v1 (upstream CreateAdmissionRequest of the versioned attributes)', async () => {
+  const callsWith = async (expression: string): Promise<number> => {
+    const f = fixture();
+    f.deps.matchConditions = compileMatchConditions;
+    f.validating.push(
+      configuration('ValidatingWebhookConfiguration', 'v', [
+        { ...v2Hook('/allow', 'Equivalent'), matchConditions: [{ name: 'c', expression }] },
+      ])
+    );
+    const plugin = ValidatingAdmissionWebhook(f.deps);
+    const calls = await callsDuring(() => plugin.validate!(v1Create(), recordingContext()));
+    return calls.length;
+  };
+  assert.equal(await callsWith("request.kind.version == 'v2'"), 1);
+  assert.equal(await callsWith("request.requestKind.version == 'v1'"), 1);
+  assert.equal(await callsWith("request.resource.version == 'v1'"), 1);
+  assert.equal(await callsWith("object.apiVersion == 'autoscaling/v2'"), 1);
+  assert.equal(await callsWith("request.kind.version == 'v1'"), 0);
 });

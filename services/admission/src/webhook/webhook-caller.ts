@@ -62,7 +62,10 @@ export async function shouldCallHook(
   let error = hook.matchConditionsError;
   if (error === undefined && hook.matchConditions) {
     try {
-      const result = await hook.matchConditions.evaluate(request);
+      const result = await hook.matchConditions.evaluate(request, {
+        kind: matched.kind,
+        resource: req.resource,
+      });
       if (result.error === undefined) return result.matches ? invocation : undefined;
       error = result.error;
     } catch (err) {
