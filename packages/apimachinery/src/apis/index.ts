@@ -28,6 +28,12 @@ import type { APIGroupDefinition, Defaulters, TablePrinter } from './types.js';
 
 export type { APIGroupDefinition, Defaulter, Defaulters, TablePrinter } from './types.js';
 export {
+  coreToEventsV1,
+  eventsV1ApiVersion,
+  eventsV1FieldSelectorToCore,
+  eventsV1ToCore,
+} from './events/index.js';
+export {
   admissionregistration,
   apiextensions,
   apps,

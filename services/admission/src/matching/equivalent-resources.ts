@@ -5,10 +5,10 @@
 // k8s.io/apimachinery/pkg/runtime (EquivalentResourceRegistry, keyed by storage prefix) and
 // k8s.io/apiserver/pkg/admission/plugin/webhook/generic (VersionedAttributes).
 //
-// Equivalents are the built-in resources of one group and stored collection whose objects the
-// registered conversions convert (a custom resource's versions are not looked up here). A
-// collection served in two groups (core and events Events) is not equivalent across them: the
-// conversions convert within a group.
+// Equivalents are the built-in resources of one stored collection (one storage prefix, as
+// upstream's registry is keyed) whose objects the registered conversions convert: the versions
+// of a group, and a collection served in two groups (core v1 and events.orch.io/v1 Events,
+// upstream's "/events"). A custom resource's versions are not looked up here.
 import { builtinConversions, builtinResources, storagePrefix } from '@orch/apimachinery/registry';
 import type { Conversions, ResourceDefinition } from '@orch/apimachinery/registry';
 import type { ApiObject } from '@orch/apimachinery/meta';
@@ -54,19 +54,22 @@ export function equivalentResourceMapper(
       return defs
         .filter(
           (d) =>
-            d.group === def.group &&
             d.kind === def.kind &&
             !same(d, resource) &&
             storagePrefix(d) === prefix &&
             servesSub(d, subResource) &&
-            conversions.has(d.group, d.kind, def.version, d.version) &&
-            conversions.has(d.group, d.kind, d.version, def.version)
+            conversions.canConvert(d.kind, def, d) &&
+            conversions.canConvert(d.kind, d, def)
         )
         .map((d) => ({ group: d.group, version: d.version, resource: d.resource }));
     },
     kindFor(resource, requestKind) {
       const def = lookup(resource);
-      if (!def || def.kind !== requestKind.kind || def.group !== requestKind.group) {
+      if (
+        !def ||
+        def.kind !== requestKind.kind ||
+        !conversions.canConvert(def.kind, requestKind, def)
+      ) {
         return requestKind;
       }
       return { group: def.group, version: def.version, kind: def.kind };

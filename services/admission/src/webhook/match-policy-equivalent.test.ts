@@ -158,3 +158,67 @@ test('matchPolicy Equivalent: matchConditions see request.kind as the matched v2
   assert.equal(await callsWith("object.apiVersion == 'autoscaling/v2'"), 1);
   assert.equal(await callsWith("request.kind.version == 'v1'"), 0);
 });
+
+test('matchPolicy Equivalent: a webhook for events.orch.io/v1 Events is sent a core v1 Event write as events.orch.io/v1 (one collection under two groups, upstream "/events")', async () => {
+  const f = fixture();
+  f.validating.push(
+    configuration('ValidatingWebhookConfiguration', 'v', [
+      hook(srv.port, srv.ca.certPem, '/allow', {
+        rules: [
+          {
+            operations: ['CREATE'],
+            apiGroups: ['events.orch.io'],
+            apiVersions: ['v1'],
+            resources: ['events'],
+          },
+        ],
+      }),
+    ])
+  );
+  const plugin = ValidatingAdmissionWebhook(f.deps);
+  const coreEvent = (): AdmissionRequest =>
+    podRequest({
+      kind: { group: '', version: 'v1', kind: 'Event' },
+      resource: { group: '', version: 'v1', resource: 'events' },
+      name: 'web.1',
+      object: {
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name: 'web.1', namespace: 'team-a' },
+        involvedObject: { kind: 'Pod', name: 'web', namespace: 'team-a' },
+        message: 'pulled',
+        reason: 'Pulled',
+        reportingComponent: 'node-agent',
+      },
+    });
+  const calls = await callsDuring(() => plugin.validate!(coreEvent(), recordingContext()));
+  assert.equal(calls.length, 1);
+  const request = (calls[0]!.review as { request: Record<string, unknown> }).request;
+  assert.deepEqual(request['kind'], { group: 'events.orch.io', version: 'v1', kind: 'Event' });
+  assert.deepEqual(request['requestKind'], { group: '', version: 'v1', kind: 'Event' });
+  const object = request['object'] as Record<string, unknown>;
+  assert.equal(object['apiVersion'], 'events.orch.io/v1');
+  assert.equal(object['note'], 'pulled');
+  assert.equal(object['reportingController'], 'node-agent');
+  assert.deepEqual(object['regarding'], { kind: 'Pod', name: 'web', namespace: 'team-a' });
+
+  const exact = fixture();
+  exact.validating.push(
+    configuration('ValidatingWebhookConfiguration', 'x', [
+      hook(srv.port, srv.ca.certPem, '/deny', {
+        matchPolicy: 'Exact',
+        rules: [
+          {
+            operations: ['CREATE'],
+            apiGroups: ['events.orch.io'],
+            apiVersions: ['v1'],
+            resources: ['events'],
+          },
+        ],
+      }),
+    ])
+  );
+  const exactPlugin = ValidatingAdmissionWebhook(exact.deps);
+  const none = await callsDuring(() => exactPlugin.validate!(coreEvent(), recordingContext()));
+  assert.equal(none.length, 0);
+});

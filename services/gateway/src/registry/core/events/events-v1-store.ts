@@ -1,7 +1,12 @@
 // The Store of events.orch.io/v1 Events: the core v1 collection (storageGroup "", storageResource
-// "events"), converted on the way in and out (event-conversion.ts), as upstream serves both
+// "events"), converted on the way in and out (@orch/apimachinery apis/events/conversion.ts), as upstream serves both
 // versions from one storage with its converting codec. Local to Events: a generic per-kind
 // converter in the Store (autoscaling v1/v2 needs one too) would replace it.
+import {
+  coreToEventsV1,
+  eventsV1FieldSelectorToCore,
+  eventsV1ToCore,
+} from '@orch/apimachinery/apis';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import type { ListOptions } from '@orch/apimachinery/storage';
 import type { FeedListener } from '../../../watch/change.js';
@@ -17,7 +22,6 @@ import type {
   ValidateObjectFunc,
 } from '../../rest.js';
 import { Store } from '../../store.js';
-import { coreToEventsV1, eventsV1FieldSelectorToCore, eventsV1ToCore } from './event-conversion.js';
 
 type Json = Record<string, unknown>;
 

@@ -3,8 +3,11 @@
 // Convert_v1_Event_To_core_Event, Convert_core_Event_To_v1_Event): regarding is involvedObject,
 // note is message, reportingController is reportingComponent, deprecatedSource /
 // deprecatedFirstTimestamp / deprecatedLastTimestamp / deprecatedCount are source /
-// firstTimestamp / lastTimestamp / count; the rest keeps its name.
-import type { ApiObject } from '@orch/apimachinery/meta';
+// firstTimestamp / lastTimestamp / count; the rest keeps its name. Registered in the built-in
+// conversions across the two groups (addEventsConversions) for admission's equivalent
+// resources; the events.orch.io Store converts with these functions directly.
+import type { ApiObject } from '../../meta/index.js';
+import type { Conversions } from '../../registry/conversion.js';
 
 type Json = Record<string, unknown>;
 
@@ -88,4 +91,15 @@ export function eventsV1FieldSelectorToCore(selector: string | undefined): strin
       return `${pad}${selectorFields[key] ?? key}${rest}`;
     })
     .join(',');
+}
+
+/**
+ * Registers the conversions between core v1 and events.orch.io/v1 Events, one collection under
+ * two groups (upstream: one storage prefix, so equivalent resources for admission).
+ */
+export function addEventsConversions(conversions: Conversions): void {
+  const core = { group: '', version: 'v1' };
+  const v1 = { group: 'events.orch.io', version: 'v1' };
+  conversions.registerAcrossGroups('Event', v1, core, (o) => eventsV1ToCore(o as ApiObject));
+  conversions.registerAcrossGroups('Event', core, v1, (o) => coreToEventsV1(o));
 }

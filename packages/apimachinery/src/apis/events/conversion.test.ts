@@ -2,8 +2,8 @@
 // pkg/apis/events/v1/conversion.go), field by field, and the field-selector names.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ApiObject } from '@orch/apimachinery/meta';
-import { coreToEventsV1, eventsV1FieldSelectorToCore, eventsV1ToCore } from './event-conversion.js';
+import type { ApiObject } from '../../meta/index.js';
+import { coreToEventsV1, eventsV1FieldSelectorToCore, eventsV1ToCore } from './conversion.js';
 
 const core = {
   apiVersion: 'v1',
