@@ -26,6 +26,16 @@ export {
   removeCRDCondition,
   setCRDCondition,
 } from './crd/crd-conditions.js';
+// How custom resources change version: the CRD's conversion strategy (the gateway's store and
+// the admission service's equivalent resources).
+export type { CustomResourceConverter } from './conversion/converter.js';
+export { nopConverter, unknownStrategyConverter } from './conversion/converter.js';
+export type { WebhookConverterOptions } from './conversion/webhook-converter.js';
+export {
+  WebhookConverter,
+  conversionWebhookTimeoutMs,
+  supportedConversionReviewVersions,
+} from './conversion/webhook-converter.js';
 // Structural schemas: checks, pruning, defaulting and value validation (crd-structural).
 export { applyDefaults } from './structural/apply-defaults.js';
 export { pruneObject } from './structural/prune-object.js';

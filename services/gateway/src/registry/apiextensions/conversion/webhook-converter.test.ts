@@ -10,7 +10,7 @@ import { StatusError } from '@orch/apimachinery/errors';
 import { startWebhookServer } from '@orch/testing/webhook-server';
 import type { WebhookCall, WebhookServer } from '@orch/testing/webhook-server';
 import { convertSizeReplicas, twoVersionCrd } from './two-version-fixture.js';
-import { WebhookConverter } from './webhook-converter.js';
+import { WebhookConverter } from '@orch/apimachinery/apiextensions';
 
 const group = 'conv.example.com';
 type Obj = Record<string, any>;

@@ -4,8 +4,18 @@
 // (discovery, OpenAPI, routing and authorization follow it) and a Store with its subresources
 // in the REST map. A CRD change replaces them; a deleted CRD, or a version no longer served,
 // removes them. The watch cache of a custom resource is the Cachers' own, made on first use.
-import type { CustomResourceDefinition } from '@orch/apimachinery/apiextensions';
-import { apiextensionsGroup, evaluateSchemaRules } from '@orch/apimachinery/apiextensions';
+import type {
+  CustomResourceConverter,
+  CustomResourceDefinition,
+} from '@orch/apimachinery/apiextensions';
+import {
+  WebhookConverter,
+  apiextensionsGroup,
+  conversionWebhookTimeoutMs,
+  evaluateSchemaRules,
+  nopConverter,
+  unknownStrategyConverter,
+} from '@orch/apimachinery/apiextensions';
 import type { StorageInterface } from '@orch/apimachinery/storage';
 import type { Informer } from '@orch/apimachinery/informer';
 import type { ResourceDefinition, ResourceRegistry } from '@orch/apimachinery/registry';
@@ -15,10 +25,7 @@ import { restKey } from '../../rest.js';
 import type { Storage } from '../../rest.js';
 import { StatusRest, statusStrategy } from '../../status-rest.js';
 import { CustomResourceScaleRest } from './custom-resource-scale-rest.js';
-import { WebhookConverter, conversionWebhookTimeoutMs } from '../conversion/webhook-converter.js';
 import { CustomResourceStore } from './custom-resource-store.js';
-import { nopConverter, unknownStrategyConverter } from '../conversion/converter.js';
-import type { CustomResourceConverter } from '../conversion/converter.js';
 import { customResourceDefinitions } from './resource-definitions.js';
 import { customResourceStrategy } from './strategy.js';
 import type { SchemaRules } from './strategy.js';

@@ -14,7 +14,7 @@ import type { Cachers } from '../../../cache/cachers.js';
 import type { Change, FeedListener } from '../../../watch/change.js';
 import type { CreateOptions, GetOptions, ObjectList, RestContext } from '../../rest.js';
 import { Store } from '../../store.js';
-import type { CustomResourceConverter } from '../conversion/converter.js';
+import type { CustomResourceConverter } from '@orch/apimachinery/apiextensions';
 import type { Strategy } from '../../strategy.js';
 import { isTerminating } from './resource-definitions.js';
 import { schemaOf } from './strategy.js';
@@ -79,7 +79,7 @@ export class CustomResourceStore extends Store {
 
   /**
    * Objects at another version of the CRD (upstream pkg/apiserver/conversion), by the CRD's
-   * converter (conversion/converter.ts); objects all at the version asked for need none.
+   * converter (@orch/apimachinery apiextensions/conversion); objects all at the version asked for need none.
    */
   protected override convertObjects(
     objs: readonly Record<string, unknown>[],

@@ -1,8 +1,8 @@
 // How the objects of a custom resource change version, chosen by the CRD's conversion strategy
 // (upstream pkg/apiserver/conversion/converter.go NewConverter, nop_converter.go): `None`
 // changes only apiVersion, `Webhook` asks the CRD's conversion webhook (webhook-converter.ts).
-import type { CustomResourceDefinition } from '@orch/apimachinery/apiextensions';
-import { newInternalError } from '@orch/apimachinery/errors';
+import type { CustomResourceDefinition } from '../types.js';
+import { newInternalError } from '../../errors/index.js';
 
 /** `objs` (never mutated) at `apiVersion`, those already there unchanged. */
 export type CustomResourceConverter = (

@@ -9,12 +9,13 @@
 // `conversion webhook for <group/version>, Kind=<kind> failed: ...` as a 500.
 import { randomUUID } from 'node:crypto';
 
-import { apiextensionsGroup, pruneObject } from '@orch/apimachinery/apiextensions';
-import type { CustomResourceDefinition } from '@orch/apimachinery/apiextensions';
-import { fieldErrorMessage, newInternalError } from '@orch/apimachinery/errors';
-import { validateAnnotations, validateLabels } from '@orch/apimachinery/meta';
-import { newAuthenticationInfoResolver, newWebhookClient } from '@orch/apimachinery/webhook';
-import type { WebhookClient } from '@orch/apimachinery/webhook';
+import { apiextensionsGroup } from '../types.js';
+import { pruneObject } from '../structural/prune-object.js';
+import type { CustomResourceDefinition } from '../types.js';
+import { fieldErrorMessage, newInternalError } from '../../errors/index.js';
+import { validateAnnotations, validateLabels } from '../../meta/index.js';
+import { newAuthenticationInfoResolver, newWebhookClient } from '../../webhook/index.js';
+import type { WebhookClient } from '../../webhook/index.js';
 
 /** The ConversionReview versions this server speaks, in upstream's order of checking. */
 export const supportedConversionReviewVersions = ['v1', 'v1beta1'] as const;
