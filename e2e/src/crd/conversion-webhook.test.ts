@@ -3,14 +3,16 @@
 // webhook (ConversionReview v1) that the gateway reaches by its service name through
 // --webhook-service-addresses; kubectl writes at v2 and reads either version by
 // `<plural>.<version>.<group>`, client-node lists at v2, and a refusal by the webhook reaches
-// kubectl with upstream's message.
+// kubectl with upstream's message. An admission webhook registered for v2 alone (matchPolicy
+// Equivalent) is sent a v1 write converted by the same conversion webhook, which the admission
+// service reaches through its webhook configuration's serviceAddresses.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
-import { startSuite, startWebhookServer, waitFor } from '@orch/testing';
+import { reviewResponse, startSuite, startWebhookServer, waitFor } from '@orch/testing';
 import type { Suite, WebhookCall, WebhookServer } from '@orch/testing';
 import { runKubectl } from '../kubectl/run-kubectl.js';
 
@@ -18,9 +20,23 @@ const dir = mkdtempSync(join(tmpdir(), 'orch-crd-conversion-'));
 const group = 'convert.example.com';
 type Obj = Record<string, any>;
 
-/** The webhook: v1 size (a string) ⇄ v2 replicas (an integer); a size not a number is refused. */
+/**
+ * The webhook: v1 size (a string) ⇄ v2 replicas (an integer); a size not a number is refused.
+ * On /admit, an admission webhook refusing names that start with `deny-`.
+ */
 function convertReview(call: WebhookCall): { body: unknown } {
   const review = call.body as Obj;
+  if (call.path === '/admit') {
+    const name = String(review.request?.object?.metadata?.name ?? '');
+    return {
+      body: reviewResponse(
+        review,
+        name.startsWith('deny-')
+          ? { allowed: false, status: { message: `sprocket ${name} is refused at v2` } }
+          : { allowed: true }
+      ),
+    };
+  }
   const { uid, desiredAPIVersion, objects } = review.request;
   const out: Obj[] = [];
   for (const o of objects as Obj[]) {
@@ -89,9 +105,24 @@ describe('webhook conversion with kubectl and client-node', () => {
 
   before(async () => {
     hook = await startWebhookServer(convertReview, { dnsNames: ['convert.hooks.svc'] });
+    const admissionConfig = join(dir, 'admission.yaml');
+    writeFileSync(
+      admissionConfig,
+      `apiVersion: apiserver.config.orch.io/v1
+kind: AdmissionConfiguration
+plugins:
+- name: ValidatingAdmissionWebhook
+  configuration:
+    apiVersion: apiserver.config.orch.io/v1
+    kind: WebhookAdmissionConfiguration
+    serviceAddresses:
+      "convert.hooks.svc:443": "127.0.0.1:${hook.port}"
+`
+    );
     suite = await startSuite({
       controllers: true,
       gatewayArgs: [`--webhook-service-addresses=convert.hooks.svc:443=127.0.0.1:${hook.port}`],
+      admissionArgs: [`--admission-control-config-file=${admissionConfig}`],
     });
     const r = await kubectl(['apply', '-f', '-'], crdYaml(hook.caBundle));
     assert.equal(r.code, 0, r.stderr);
@@ -174,5 +205,48 @@ describe('webhook conversion with kubectl and client-node', () => {
       'jsonpath={.spec.size}',
     ]);
     assert.equal(v1.stdout, 'many', v1.stderr);
+  });
+
+  it('matchPolicy Equivalent: an admission webhook for v2 sprockets is sent a v1 write converted by the conversion webhook, and its refusal reaches kubectl', async () => {
+    const config = await kubectl(
+      ['apply', '-f', '-'],
+      `apiVersion: admissionregistration.orch.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: { name: sprockets-v2 }
+webhooks:
+- name: sprockets-v2.convert.example.com
+  clientConfig: { url: "${hook.url('/admit')}", caBundle: ${hook.caBundle} }
+  rules:
+  - { operations: [CREATE], apiGroups: [${group}], apiVersions: [v2], resources: [sprockets] }
+  sideEffects: None
+  admissionReviewVersions: [v1]
+`
+    );
+    assert.equal(config.code, 0, config.stderr);
+    const sprocket = (name: string) =>
+      `apiVersion: ${group}/v1\nkind: Sprocket\nmetadata: { name: ${name}, namespace: default }\nspec: { size: "4" }\n`;
+    let seen: WebhookCall | undefined;
+    await waitFor(
+      'the v2 admission webhook is called for a v1 sprocket',
+      async () => {
+        const name = `eq-${Math.random().toString(36).slice(2, 8)}`;
+        const made = await kubectl(['create', '-f', '-'], sprocket(name));
+        assert.equal(made.code, 0, made.stderr);
+        seen = hook.callsTo('/admit').find((c) => (c.body as Obj).request?.name === name);
+        return seen !== undefined;
+      },
+      { timeoutMs: 20_000, intervalMs: 300 }
+    );
+    const request = (seen!.body as Obj).request as Obj;
+    assert.deepEqual(request.kind, { group, version: 'v2', kind: 'Sprocket' });
+    assert.deepEqual(request.requestKind, { group, version: 'v1', kind: 'Sprocket' });
+    assert.equal(request.object.apiVersion, `${group}/v2`);
+    assert.deepEqual(request.object.spec, { replicas: 4 });
+    const denied = await kubectl(['create', '-f', '-'], sprocket('deny-me'));
+    assert.notEqual(denied.code, 0);
+    assert.match(
+      denied.stderr,
+      /admission webhook "sprockets-v2\.convert\.example\.com" denied the request: sprocket deny-me is refused at v2/
+    );
   });
 });

@@ -8,7 +8,7 @@
 // Equivalents are the built-in resources of one stored collection (one storage prefix, as
 // upstream's registry is keyed) whose objects the registered conversions convert: the versions
 // of a group, and a collection served in two groups (core v1 and events.orch.io/v1 Events,
-// upstream's "/events"). A custom resource's versions are not looked up here.
+// upstream's "/events"). A custom resource's versions are served-equivalent-resources.ts's.
 import { builtinConversions, builtinResources, storagePrefix } from '@orch/apimachinery/registry';
 import type { Conversions, ResourceDefinition } from '@orch/apimachinery/registry';
 import type { ApiObject } from '@orch/apimachinery/meta';
@@ -29,8 +29,13 @@ export interface EquivalentResourceMapper {
    * request's kind otherwise (a subresource of its own kind, such as a Scale, is one version).
    */
   kindFor(resource: GroupVersionResource, requestKind: GroupVersionKind): GroupVersionKind;
+  /**
+   * Makes what the mapper reads known before a request of `resource` is matched (the custom
+   * resource definitions); the built-in mapper needs nothing.
+   */
+  prepare?(resource: Pick<GroupVersionResource, 'group' | 'resource'>): Promise<void>;
   /** The object at the version of `kind` (undefined stays undefined). */
-  convert(obj: ApiObject | undefined, kind: GroupVersionKind): ApiObject | undefined;
+  convert(obj: ApiObject | undefined, kind: GroupVersionKind): Promise<ApiObject | undefined>;
 }
 
 const same = (a: GroupVersionResource, b: GroupVersionResource): boolean =>
@@ -75,8 +80,9 @@ export function equivalentResourceMapper(
       return { group: def.group, version: def.version, kind: def.kind };
     },
     convert(obj, kind) {
-      if (obj === undefined) return undefined;
-      return conversions.convert(obj, { group: kind.group, version: kind.version }) as ApiObject;
+      if (obj === undefined) return Promise.resolve(undefined);
+      const to = { group: kind.group, version: kind.version };
+      return Promise.resolve(conversions.convert(obj, to) as ApiObject);
     },
   };
 }
@@ -99,18 +105,18 @@ export interface MatchedResource {
  * they are AdmissionReview's requestKind and requestResource). The request itself when the
  * match is its own kind.
  */
-export function versionedRequest(
+export async function versionedRequest(
   req: AdmissionRequest,
   matched: MatchedResource,
   mapper: EquivalentResourceMapper = builtinEquivalentResources
-): AdmissionRequest {
+): Promise<AdmissionRequest> {
   const k = matched.kind;
   if (k.group === req.kind.group && k.version === req.kind.version && k.kind === req.kind.kind) {
     return req;
   }
-  return {
-    ...req,
-    object: mapper.convert(req.object, k),
-    oldObject: mapper.convert(req.oldObject, k),
-  };
+  const [object, oldObject] = await Promise.all([
+    mapper.convert(req.object, k),
+    mapper.convert(req.oldObject, k),
+  ]);
+  return { ...req, object, oldObject };
 }

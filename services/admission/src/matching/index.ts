@@ -8,6 +8,7 @@ export {
   equivalentResourceMapper,
   versionedRequest,
 } from './equivalent-resources.js';
+export { ServedEquivalentResources } from './served-equivalent-resources.js';
 export type { MatchCriteria } from './matcher.js';
 export { Matcher, mayMatch } from './matcher.js';
 export type { NamespaceAttributes } from './namespace-matcher.js';

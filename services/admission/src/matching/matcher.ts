@@ -96,6 +96,16 @@ export class Matcher {
     this.#mapper = mapper;
   }
 
+  /** What matchPolicy Equivalent reads; `prepare` it before matching. */
+  get mapper(): EquivalentResourceMapper {
+    return this.#mapper;
+  }
+
+  /** Makes the mapper ready for `req` (the CRDs, for a custom resource). */
+  async prepare(req: Pick<AdmissionRequest, 'resource'>): Promise<void> {
+    await this.#mapper.prepare?.(req.resource);
+  }
+
   /** True when the criteria select the request (see `match`). */
   matches(criteria: MatchCriteria, req: AdmissionRequest): boolean {
     return this.match(criteria, req) !== undefined;

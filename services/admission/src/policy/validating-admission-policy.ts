@@ -25,7 +25,12 @@ import type {
   ServicePluginName,
   ServicePlugins,
 } from '../interfaces.js';
-import { Matcher, mayMatch, versionedRequest } from '../matching/index.js';
+import {
+  Matcher,
+  mayMatch,
+  ServedEquivalentResources,
+  versionedRequest,
+} from '../matching/index.js';
 import type { MatchedResource } from '../matching/index.js';
 
 import { requestActivation } from './activation.js';
@@ -93,7 +98,9 @@ interface Activation {
 export function ValidatingAdmissionPolicy(deps: PluginDeps): ServicePlugin {
   const policies = new CompileCache(compilePolicy);
   const bindings = new CompileCache(compileBinding);
-  const matcher = new Matcher(deps.listers.namespaces);
+  // Conversion webhooks of custom resources are dialled by service name (no address map here).
+  const mapper = new ServedEquivalentResources(deps.listers);
+  const matcher = new Matcher(deps.listers.namespaces, mapper);
   const log = deps.log.child({ plugin: pluginName });
   const labelNames = ['policy', 'policy_binding', 'error_type', 'enforcement_action'] as const;
   const checks = new Counter(
@@ -162,7 +169,7 @@ export function ValidatingAdmissionPolicy(deps: PluginDeps): ServicePlugin {
     req: AdmissionRequest,
     ctx: AdmissionContext,
     out: Outcome,
-    activation: (matched: MatchedResource) => Activation
+    activation: (matched: MatchedResource) => Promise<Activation>
   ): Promise<void> {
     const configError = (err: unknown, binding?: string): void => {
       log.debug('policy configuration error', {
@@ -181,7 +188,7 @@ export function ValidatingAdmissionPolicy(deps: PluginDeps): ServicePlugin {
     try {
       matched = policy.criteria && matcher.match(policy.criteria, req);
       if (!matched) return;
-      matchedActivation = activation(matched);
+      matchedActivation = await activation(matched);
     } catch (err) {
       configError(err);
       return;
@@ -219,10 +226,13 @@ export function ValidatingAdmissionPolicy(deps: PluginDeps): ServicePlugin {
     },
     async mayValidate(req) {
       const lister = await deps.listers.forResource(POLICY_GROUP, 'validatingadmissionpolicies');
+      const policyObjects = lister.list();
+      if (policyObjects.length === 0) return false;
+      await matcher.prepare(req);
       // A policy whose criteria did not compile may still fail the request (failurePolicy).
-      return lister.list().some((po) => {
+      return policyObjects.some((po) => {
         const criteria = policies.get(po).criteria;
-        return criteria === undefined || mayMatch(criteria, req);
+        return criteria === undefined || mayMatch(criteria, req, mapper);
       });
     },
     async validate(req, ctx) {
@@ -232,24 +242,25 @@ export function ValidatingAdmissionPolicy(deps: PluginDeps): ServicePlugin {
       ]);
       const policyObjects = policyLister.list();
       if (policyObjects.length === 0) return;
+      await matcher.prepare(req);
       const bindingObjects = bindingLister.list();
       policies.retain(policyObjects);
       bindings.retain(bindingObjects);
       const compiledBindings = bindingObjects.map((b) => bindings.get(b));
 
       // One activation per kind the policies matched the request as (mostly one).
-      const cached = new Map<string, Activation>();
-      const activation = (matched: MatchedResource): Activation => {
+      const cached = new Map<string, Promise<Activation>>();
+      const activation = (matched: MatchedResource): Promise<Activation> => {
         const k = matched.kind;
         const key = `${k.group}/${k.version}/${k.kind} ${matched.resource.resource}`;
         let a = cached.get(key);
         if (!a) {
           const ns =
             req.namespace === '' ? undefined : deps.listers.namespaces.get('', req.namespace);
-          a = {
-            request: requestActivation(versionedRequest(req, matched), matched),
+          a = versionedRequest(req, matched, mapper).then((versioned) => ({
+            request: requestActivation(versioned, matched),
             namespaceObject: ns === undefined ? null : toCelValue(ns),
-          };
+          }));
           cached.set(key, a);
         }
         return a;

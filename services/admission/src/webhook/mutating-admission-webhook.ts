@@ -22,7 +22,6 @@ import type {
 } from '../interfaces.js';
 
 import type { AdmissionResponse } from './admission-review.js';
-import { builtinEquivalentResources } from '../matching/index.js';
 import { callHook, shouldCallHook, webhookCallFailure } from './webhook-caller.js';
 import type { WebhookInvocation } from './webhook-caller.js';
 import { CallingWebhookError } from './webhook-errors.js';
@@ -169,7 +168,7 @@ class MutatingWebhookPlugin implements ServicePlugin {
       const versioned = invocation.request;
       const changed = applyPatch(hook, reply, versioned, invocation.kind);
       if (changed && versioned !== req) {
-        req.object = builtinEquivalentResources.convert(versioned.object, req.kind);
+        req.object = await this.#p.matcher.mapper.convert(versioned.object, req.kind);
       }
       metrics.observe(hook.name, 'admit', op, seconds(), false, 200);
       ctx.annotate(

@@ -5,7 +5,7 @@
 import type { Logger } from '@orch/component-base/logs';
 
 import type { PluginDeps, ServicePluginName } from '../interfaces.js';
-import { Matcher } from '../matching/index.js';
+import { Matcher, ServedEquivalentResources } from '../matching/index.js';
 
 import type { AuthenticationInfo } from '@orch/apimachinery/webhook';
 import { newAuthenticationInfoResolver, parseCredentialFile } from '@orch/apimachinery/webhook';
@@ -47,7 +47,10 @@ export function setUpWebhookPlugin(
       matchConditions: deps.matchConditions,
       log,
     }),
-    matcher: new Matcher(deps.listers.namespaces),
+    matcher: new Matcher(
+      deps.listers.namespaces,
+      new ServedEquivalentResources(deps.listers, config.serviceAddresses)
+    ),
     metrics: newWebhookMetrics(deps.registry),
     log,
   };

@@ -22,6 +22,8 @@ export interface Fixture {
   namespaces: ApiObject[];
   mutating: ApiObject[];
   validating: ApiObject[];
+  /** CustomResourceDefinitions, for matchPolicy Equivalent over custom resources. */
+  crds: ApiObject[];
   registry: Registry;
 }
 
@@ -38,11 +40,14 @@ export function fixture(config?: unknown): Fixture {
   ];
   const mutating: ApiObject[] = [];
   const validating: ApiObject[] = [];
+  const crds: ApiObject[] = [];
   const registry = new Registry();
   const deps: PluginDeps = {
     listers: {
       namespaces: arrayLister(namespaces),
       forResource: (group, resource) => {
+        if (group === 'apiextensions.orch.io' && resource === 'customresourcedefinitions')
+          return Promise.resolve(arrayLister(crds));
         if (group !== 'admissionregistration.orch.io') throw new Error(`unexpected group ${group}`);
         if (resource === 'mutatingwebhookconfigurations')
           return Promise.resolve(arrayLister(mutating));
@@ -56,7 +61,7 @@ export function fixture(config?: unknown): Fixture {
     config,
     matchConditions: noConditions,
   };
-  return { deps, namespaces, mutating, validating, registry };
+  return { deps, namespaces, mutating, validating, crds, registry };
 }
 
 let rv = 1;

@@ -1,7 +1,8 @@
 // A real webhook backend for the tests: Node HTTPS on loopback with its own CA (from the PKI
 // helpers), serving certificates for localhost, 127.0.0.1 and `hook.webhooks.svc`, asking
 // for (not requiring) client certificates. Each path is one behaviour (allow, mutate, deny,
-// time out, answer garbage, the wrong uid, ...); every request is recorded.
+// time out, answer garbage, the wrong uid, convert a custom resource, ...); every request is
+// recorded.
 /* eslint-disable @typescript-eslint/no-explicit-any -- test support: reviews are read as the wire JSON they are */
 import { createServer } from 'node:https';
 import type { Server } from 'node:https';
@@ -48,6 +49,28 @@ function answer(path: string, review: any): Reply {
   });
   const obj = review?.request?.object;
   switch (path) {
+    case '/convert': {
+      // A custom resource conversion webhook: each object at the desired version, spec.size
+      // (v1) and spec.replicas (v2) swapped, and a label naming the version converted to.
+      const request = review?.request ?? {};
+      const desired: string = request.desiredAPIVersion ?? '';
+      const convertedObjects = (request.objects ?? []).map((o: any) => {
+        const { size, replicas, ...rest } = o.spec ?? {};
+        const count = size ?? replicas;
+        const spec = desired.endsWith('/v2')
+          ? { ...rest, replicas: count }
+          : { ...rest, size: count };
+        const labels = { ...(o.metadata?.labels ?? {}), 'converted-to': desired.split('/')[1] };
+        return { ...o, apiVersion: desired, metadata: { ...o.metadata, labels }, spec };
+      });
+      return {
+        review: {
+          apiVersion: review?.apiVersion,
+          kind: 'ConversionReview',
+          response: { uid: request.uid, result: { status: 'Success' }, convertedObjects },
+        },
+      };
+    }
     case '/':
     case '/allow':
       return ok({ allowed: true });

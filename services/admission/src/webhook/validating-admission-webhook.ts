@@ -41,7 +41,10 @@ class ValidatingWebhookPlugin implements ServicePlugin {
   }
 
   async mayValidate(req: AdmissionRequest): Promise<boolean> {
-    return (await this.#p.source.webhooks()).some((hook) => mayMatch(hook.criteria, req));
+    const hooks = await this.#p.source.webhooks();
+    if (hooks.length === 0) return false;
+    await this.#p.matcher.prepare(req);
+    return hooks.some((hook) => mayMatch(hook.criteria, req, this.#p.matcher.mapper));
   }
 
   async validate(req: AdmissionRequest, ctx: AdmissionContext): Promise<void> {

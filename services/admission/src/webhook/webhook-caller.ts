@@ -45,11 +45,12 @@ export async function shouldCallHook(
   req: AdmissionRequest,
   log: Logger
 ): Promise<WebhookInvocation | undefined> {
+  await matcher.prepare(req);
   const matched = matcher.match(hook.criteria, req);
   if (matched === undefined) return undefined;
   let request: AdmissionRequest;
   try {
-    request = versionedRequest(req, matched);
+    request = await versionedRequest(req, matched, matcher.mapper);
   } catch (err) {
     throw newInternalError(
       new Error(`unable to convert to ${gvkText(matched.kind)}: ${(err as Error).message}`)
