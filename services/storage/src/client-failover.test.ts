@@ -1,10 +1,13 @@
 // A client given several storage replicas (`--storage-servers=a,b`) keeps working when the one
-// it uses dies: the gateway, the authorizer and the admission service stay ready through the
-// loss of a replica instead of waiting for its return (found by the chaos test).
+// it uses dies or stops answering: the gateway, the authorizer and the admission service stay
+// ready through the loss of a replica instead of waiting for its return (found by the chaos test
+// and by pausing a container).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startEtcd, startNats, throwawayPki } from '@orch/testing';
 import type { EtcdServer, NatsServer, ThrowawayPki } from '@orch/testing';
+import { StorageClient } from '@orch/apimachinery/grpc';
+import { clientCredentials } from '@orch/component-base/grpc-server';
 import { startTestReplica, testStorageClient } from './test-replica.js';
 import type { TestReplica } from './test-replica.js';
 
@@ -62,6 +65,54 @@ test('the replica in use killed: at most the call in flight fails, the next ones
     });
     assert.equal(list.items.length, 11 - failed.length);
   } finally {
+    client.close();
+  }
+});
+
+test('the replica in use stopped (SIGSTOP, connection open): the call in flight times out, the next ones go to the other replica', async () => {
+  const [c, d] = [
+    await startTestReplica({
+      etcdEndpoint: etcd.endpoint,
+      natsUrl: nats.url,
+      pki,
+      identity: 'c',
+      leaderElectTtl: '2s',
+    }),
+    await startTestReplica({
+      etcdEndpoint: etcd.endpoint,
+      natsUrl: nats.url,
+      pki,
+      identity: 'd',
+      leaderElectTtl: '2s',
+    }),
+  ];
+  replicas.push(c, d);
+  const gw = pki.file('gateway');
+  const client = new StorageClient({
+    address: `${c.address},${d.address}`,
+    credentials: clientCredentials({
+      caFile: pki.caFile,
+      certFile: gw.certFile,
+      keyFile: gw.keyFile,
+    }),
+    // Long enough for the replica that answers on a loaded machine; the stopped one never does.
+    timeoutMs: 3000,
+  });
+  const key = (i: number): string => `/registry/core/configmaps/cs/c${i}`;
+  const object = (i: number): Record<string, unknown> => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: `c${i}`, namespace: 'cs', uid: `s${i}` },
+  });
+  try {
+    await client.create(key(0), object(0));
+    c.proc.child.kill('SIGSTOP');
+    const failed: number[] = [];
+    for (let i = 1; i <= 5; i++) await client.create(key(i), object(i)).catch(() => failed.push(i));
+    assert.ok(failed.length <= 1, `creates that failed after the stop: ${failed.join(', ')}`);
+    assert.ok(!failed.includes(5), 'the client moved to the replica that answers');
+  } finally {
+    c.proc.child.kill('SIGCONT');
     client.close();
   }
 });

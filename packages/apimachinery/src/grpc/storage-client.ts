@@ -99,9 +99,10 @@ export class StorageClient implements StorageInterface {
   }
 
   /**
-   * After a call that found its replica unavailable, the next calls start at the next replica:
-   * a connection that dropped leaves its channel idle (not failing), and trying it again would
-   * fail a second call before the channel reports the failure.
+   * After a call that found its replica unavailable (or that it did not answer in time), the
+   * next calls start at the next replica: a connection that dropped leaves its channel idle (not
+   * failing), and trying it again would fail a second call before the channel reports the
+   * failure.
    */
   #unavailable(client: GrpcStorageClient): void {
     const n = this.#replicas.length;
@@ -121,7 +122,14 @@ export class StorageClient implements StorageInterface {
       if (!fn) return reject(new Error(`no method ${method}`));
       fn.call(client, req, { deadline: Date.now() + timeoutMs }, (err, res) => {
         if (!err) return resolve(res);
-        if ((err as { code?: unknown }).code === grpcStatus.UNAVAILABLE) this.#unavailable(client);
+        const code = (err as { code?: unknown }).code;
+        // A replica that let a call run past its deadline may be stopped (paused, its machine
+        // frozen) with its connection still open: its channel reports nothing, so the next
+        // calls start elsewhere, as after an unavailable one. Replicas are interchangeable,
+        // so this costs nothing when the cause was etcd and every replica is slow.
+        if (code === grpcStatus.UNAVAILABLE || code === grpcStatus.DEADLINE_EXCEEDED) {
+          this.#unavailable(client);
+        }
         reject(fromGrpcError(err, `storage ${method}`));
       });
     });
