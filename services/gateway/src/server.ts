@@ -27,7 +27,8 @@ import { certificatePlugins } from './admission/certificates/certificate-plugins
 import { PolicyWatch } from './authz/caching-authorizer.js';
 import { buildAuthentication } from './authn/build-authentication.js';
 import type { GatewayConfig } from './config.js';
-import { installDiscovery, defaultVersionInfo } from './endpoints/discovery.js';
+import { defaultVersionInfo } from './endpoints/discovery.js';
+import { installAggregatedDiscovery } from './endpoints/aggregated-discovery.js';
 import { resourceHandler } from './endpoints/installer.js';
 import { installOpenApi } from './endpoints/install-openapi.js';
 import { fileAuditSink } from './filters/with-audit.js';
@@ -262,7 +263,7 @@ export class GatewayServer implements Runnable {
           res.writeHead(200, { 'Content-Type': metrics.registry.contentType });
           res.end(body);
         });
-        installDiscovery(a, registry, defaultVersionInfo());
+        installAggregatedDiscovery(a, registry, defaultVersionInfo());
         installOpenApi(a, registry);
       },
       resources,

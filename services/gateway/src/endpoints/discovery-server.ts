@@ -9,7 +9,7 @@ import type { ResourceRegistry } from '@orch/apimachinery/registry';
 import { newPathNotFound, statusInWireOrder } from '@orch/apimachinery/errors';
 import { requestListener } from '../http/handler.js';
 import { PathMux } from '../http/path-mux.js';
-import { installDiscovery } from './discovery.js';
+import { installAggregatedDiscovery } from './aggregated-discovery.js';
 import type { VersionInfo } from './discovery.js';
 import { installOpenApi } from './install-openapi.js';
 
@@ -25,7 +25,7 @@ export async function startDiscoveryServer(
   version: VersionInfo
 ): Promise<DiscoveryServer> {
   const mux = new PathMux();
-  installDiscovery(mux, registry, version);
+  installAggregatedDiscovery(mux, registry, version);
   installOpenApi(mux, registry);
   const server = createServer(
     requestListener(

@@ -2,10 +2,10 @@
 // (k8s endpoints/discovery: legacyRootAPIHandler, rootAPIsHandler, APIGroupHandler, APIVersionHandler).
 //
 // kubectl 1.27+ asks for aggregated discovery first (Accept: ...;g=apidiscovery.k8s.io;v=v2;
-// as=APIGroupDiscoveryList,...,application/json). We do not serve the aggregated form: every answer
-// here is the plain JSON document with `Content-Type: application/json`, which client-go accepts as
-// the fallback and then walks /api, /apis and each group version.
-import type { HttpResponse } from '../http/handler.js';
+// as=APIGroupDiscoveryList,...,application/json): `/api` and `/apis` then answer the aggregated
+// document (aggregated-discovery.ts), as upstream's WrapAggregatedDiscoveryToHandler does; every
+// other answer here is the plain JSON document with `Content-Type: application/json`.
+import type { HttpRequest, HttpResponse } from '../http/handler.js';
 import type { PathMux, RouteParams } from '../http/path-mux.js';
 import { newPathNotFound, statusInWireOrder } from '@orch/apimachinery/errors';
 import type { ResourceDefinition, ResourceRegistry, Verb } from '@orch/apimachinery/registry';
@@ -97,6 +97,13 @@ const kindsBySubresource: Partial<
   scale: { group: 'autoscaling', version: 'v1', kind: 'Scale' },
   eviction: { group: 'policy', version: 'v1', kind: 'Eviction' },
 };
+
+/** The group, version and kind a subresource reads or takes when not its parent's. */
+export function kindOfSubresource(
+  subresource: string
+): { group: string; version: string; kind: string } | undefined {
+  return kindsBySubresource[subresource];
+}
 
 /** Verbs of a subresource by name; anything not listed behaves like `status`. */
 export function subresourceVerbs(subresource: string): readonly Verb[] {
@@ -216,11 +223,24 @@ function discovered(registry: ResourceRegistry): Discovered {
   };
 }
 
-/** Installs GET /api, /api/v1, /apis, /apis/:group, /apis/:group/:version and /version. */
+/**
+ * The aggregated form of `/api` and `/apis` (aggregated-discovery.ts, which builds on this file):
+ * each answers a request whose Accept asks for it and returns true, or returns false.
+ */
+export interface AggregatedDiscovery {
+  core(req: HttpRequest, res: HttpResponse): boolean;
+  groups(req: HttpRequest, res: HttpResponse): boolean;
+}
+
+/**
+ * Installs GET /api, /api/v1, /apis, /apis/:group, /apis/:group/:version and /version; `/api` and
+ * `/apis` answer through `aggregated` first when given.
+ */
 export function installDiscovery(
   app: PathMux,
   registry: ResourceRegistry,
-  version: VersionInfo
+  version: VersionInfo,
+  aggregated?: AggregatedDiscovery
 ): void {
   // Computed again whenever the registry's set of defs changed (custom resources come and go).
   let computed: { generation: number; groups: Discovered } | undefined;
@@ -240,6 +260,7 @@ export function installDiscovery(
   });
 
   app.get('/api', (req, res) => {
+    if (aggregated?.core(req, res)) return;
     writeJson(res, 200, {
       kind: 'APIVersions',
       versions: current().coreVersions,
@@ -258,7 +279,10 @@ export function installDiscovery(
     else writeNotFound(res);
   });
 
-  app.get('/apis', (_req, res) => writeJson(res, 200, current().groupList));
+  app.get('/apis', (req, res) => {
+    if (aggregated?.groups(req, res)) return;
+    writeJson(res, 200, current().groupList);
+  });
 
   app.get('/apis/:group', (_req, res, params) => {
     const group = current().byName.get(param(params, 'group'));

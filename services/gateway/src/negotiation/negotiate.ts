@@ -36,13 +36,14 @@ export interface OutputAllowed {
   partial?: PartialKind;
 }
 
-interface AcceptEntry {
+export interface AcceptEntry {
   type: string;
   params: Record<string, string>;
   q: number;
 }
 
-function parseAccept(header: string): AcceptEntry[] {
+/** The Accept header's entries, best first (by q, then in the client's order); q=0 dropped. */
+export function parseAccept(header: string): AcceptEntry[] {
   return header
     .split(',')
     .map((part, i) => {
