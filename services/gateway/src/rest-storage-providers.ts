@@ -6,6 +6,7 @@
 // (registry/rest-storage.ts).
 import { admissionRegistrationProvider } from './registry/admissionregistration/rest-storage-provider.js';
 import { apiextensionsProvider } from './registry/apiextensions/rest-storage-provider.js';
+import { apiregistrationProvider } from './registry/apiregistration/rest-storage-provider.js';
 import { appsProvider } from './registry/apps/rest-storage-provider.js';
 import { autoscalingProvider } from './registry/autoscaling/rest-storage-provider.js';
 import { batchProvider } from './registry/batch/rest-storage-provider.js';
@@ -44,5 +45,6 @@ export function restStorageProviders(core: CoreStorageOptions = {}): RestStorage
     admissionRegistrationProvider,
     eventsProvider,
     apiextensionsProvider,
+    apiregistrationProvider,
   ];
 }

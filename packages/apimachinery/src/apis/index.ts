@@ -7,6 +7,7 @@ import { Conversions } from '../registry/conversion.js';
 import type { ResourceDefinition } from '../registry/resource-definition.js';
 import { admissionregistration } from './admissionregistration/index.js';
 import { apiextensions } from './apiextensions/index.js';
+import { apiregistration } from './apiregistration/index.js';
 import { apps } from './apps/index.js';
 import { authentication } from './authentication/index.js';
 import { authorization } from './authorization/index.js';
@@ -36,6 +37,7 @@ export {
 export {
   admissionregistration,
   apiextensions,
+  apiregistration,
   apps,
   authentication,
   authorization,
@@ -79,6 +81,7 @@ export const builtinAPIGroups: readonly APIGroupDefinition[] = [
   node,
   flowcontrol,
   apiextensions,
+  apiregistration,
 ];
 
 /** The built-in kinds served by the gateway, group after group. */

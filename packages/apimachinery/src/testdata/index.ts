@@ -17,6 +17,7 @@ import { eventsObjects } from './events.js';
 import { flowcontrolObjects } from './flowcontrol.js';
 import { networkingObjects } from './networking.js';
 import { nodeObjects } from './node.js';
+import { apiregistrationObjects } from './apiregistration.js';
 import { policyObjects } from './policy.js';
 import { rbacObjects } from './rbac.js';
 import { schedulingObjects } from './scheduling.js';
@@ -42,6 +43,7 @@ export const realisticObjects: Record<string, Record<string, unknown>> = {
   ...storageObjects,
   ...schedulingObjects,
   ...nodeObjects,
+  ...apiregistrationObjects,
   ...flowcontrolObjects,
   ...apiextensionsObjects,
 };

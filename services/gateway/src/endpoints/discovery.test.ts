@@ -86,8 +86,9 @@ describe('discovery', () => {
         'scheduling.orch.io',
         'node.orch.io',
         'flowcontrol.apiserver.orch.io',
-        // custom resource definitions
+        // custom resource definitions and aggregated APIs
         'apiextensions.orch.io',
+        'apiregistration.orch.io',
       ]
     );
     assert.deepEqual((await getJson('/apis/coordination.orch.io')).body, {
@@ -218,6 +219,7 @@ describe('discovery', () => {
     assert.deepEqual(versions, [
       'admissionregistration.orch.io/v1',
       'apiextensions.orch.io/v1',
+      'apiregistration.orch.io/v1',
       'apps/v1',
       'authentication.orch.io/v1',
       'authorization.orch.io/v1',

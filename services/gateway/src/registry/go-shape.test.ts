@@ -72,6 +72,7 @@ const statusRows: [string, string, unknown][] = [
   ],
   ['core/v1 ResourceQuotaStatus', 'v1/ResourceQuota', {}],
   ['apps/v1 DeploymentStatus', 'apps/v1/Deployment', {}],
+  ['apiregistration/v1 APIServiceStatus', 'apiregistration.orch.io/v1/APIService', {}],
   ['apps/v1 ReplicaSetStatus{Replicas int32}', 'apps/v1/ReplicaSet', { replicas: 0 }],
   [
     'apps/v1 StatefulSetStatus{Replicas, AvailableReplicas int32}',

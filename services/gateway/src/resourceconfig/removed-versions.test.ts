@@ -119,17 +119,17 @@ describe('the 404 of a removed version names what to use', () => {
     );
   });
 
-  it('APIService apiregistration.orch.io/v1beta1: its replacement v1 is not served, and the answer says so', () => {
+  it('APIService apiregistration.orch.io/v1beta1: the answer points to v1, which is served', () => {
     const r = find('APIService', 'apiregistration.orch.io/v1beta1');
-    assert.deepEqual(defaultServed('apiregistration.orch.io', 'apiservices'), []);
+    assert.deepEqual(defaultServed('apiregistration.orch.io', 'apiservices'), ['v1']);
+    assert.deepEqual(replacementFor(r, defaultServed), {
+      use: 'apiregistration.orch.io/v1',
+      since: '1.10',
+    });
+    // Were v1 not served, the answer would say so.
     assert.equal(
-      removedVersionMessage(r, defaultServed),
+      removedVersionMessage(r, () => []),
       'APIService apiregistration.orch.io/v1beta1 was removed in v1.22 and is not served; its replacement apiregistration.orch.io/v1 is not served either'
-    );
-    // Once v1 is served, the answer points to it.
-    assert.deepEqual(
-      replacementFor(r, () => ['v1']),
-      { use: 'apiregistration.orch.io/v1', since: '1.10' }
     );
   });
 
