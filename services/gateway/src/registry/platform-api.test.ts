@@ -6,6 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  apiregistration,
   core,
   discovery,
   flowcontrol,
@@ -21,12 +22,12 @@ import type { Suite } from '@orch/testing';
 type Json = Record<string, any>;
 let suite: Suite;
 
-/** The platform kinds: persistent volumes and claims, networking, discovery, storage, scheduling, node and flowcontrol. */
+/** The platform kinds: persistent volumes and claims, networking, discovery, storage, scheduling, node, flowcontrol and APIServices. */
 const platformResources = [
   ...core.resources.filter((d) =>
     ['persistentvolumes', 'persistentvolumeclaims'].includes(d.resource)
   ),
-  ...[networking, discovery, storage, scheduling, node, flowcontrol]
+  ...[networking, discovery, storage, scheduling, node, flowcontrol, apiregistration]
     .flatMap((g) => g.resources)
     // served without --runtime-config: storage.orch.io/v1beta1 (VolumeAttributesClass) is a beta
     // off by default, tried in resourceconfig/api-versions.test.ts
