@@ -385,6 +385,8 @@ test('health: verbose checks, exclude, single checks', async () => {
   // The system namespaces and priority classes exist (post-start hooks that wait until they do).
   assert.match(r.text, /\[\+\]poststarthook\/start-system-namespaces-controller ok/);
   assert.match(r.text, /\[\+\]poststarthook\/scheduling\/bootstrap-system-priority-classes ok/);
+  // The local APIServices exist and are Available.
+  assert.match(r.text, /\[\+\]autoregister-completion ok/);
   assert.match(r.text, /readyz check passed/);
   assert.match(
     (await suite.request(0, 'GET', '/readyz?verbose&exclude=nats')).text,

@@ -50,6 +50,7 @@ import {
 import type { EndpointStores } from './registry/core/endpoints/lease-endpoint-reconciler.js';
 import { ensureSystemNamespaces } from './registry/core/namespaces/ensure-system-namespaces.js';
 import { postStartHookCheck } from './health/post-start-hook-check.js';
+import { ensureLocalAPIServices } from './registry/apiregistration/apiservices/autoregister.js';
 import { ensureSystemPriorityClasses } from './registry/scheduling/priorityclasses/ensure-system-priority-classes.js';
 import { NamespaceInformer } from './registry/core/namespaces/namespace-informer.js';
 import { CustomResourceServing } from './registry/apiextensions/customresources/custom-resource-serving.js';
@@ -81,6 +82,9 @@ export class GatewayServer implements Runnable {
   /** The objects that exist from the start are created (each a /readyz post-start hook check). */
   #systemNamespacesCreated = false;
   #systemPriorityClassesCreated = false;
+  /** The local APIServices of the built-in group versions (upstream's autoregister). */
+  readonly #autoregister: ((signal: AbortSignal) => Promise<boolean>) | undefined;
+  #localAPIServicesAvailable = false;
   readonly #shutdown = new ShutdownState();
   readonly #serving = new Deferred<number>();
   /** Every open connection, by protocol: HTTP/2 sessions and all TLS sockets (for shutdown). */
@@ -174,6 +178,9 @@ export class GatewayServer implements Runnable {
     this.#namespaces = namespaces;
     this.#services = stores.get('/v1/services');
     this.#priorityClasses = stores.get('scheduling.orch.io/v1/priorityclasses');
+    const apiServices = stores.get('apiregistration.orch.io/v1/apiservices');
+    this.#autoregister =
+      apiServices && ((signal) => ensureLocalAPIServices(apiServices, registry, log, signal));
     const leases = stores.get('coordination.orch.io/v1/leases');
     const endpoints = stores.get('/v1/endpoints');
     const endpointSlices = stores.get('discovery.orch.io/v1/endpointslices');
@@ -228,6 +235,13 @@ export class GatewayServer implements Runnable {
           'scheduling/bootstrap-system-priority-classes',
           () => this.#systemPriorityClassesCreated
         )
+      );
+
+    if (this.#autoregister)
+      readyz.push(
+        healthCheckerFunc('autoregister-completion', () => {
+          if (!this.#localAPIServicesAvailable) throw new Error('missing local APIServices');
+        })
       );
 
     const handler = buildHandlerChain({
@@ -391,6 +405,9 @@ export class GatewayServer implements Runnable {
         void ensureSystemPriorityClasses(this.#priorityClasses, log, stop.signal).then(
           (created) => (this.#systemPriorityClassesCreated = created)
         );
+      void this.#autoregister?.(stop.signal).then(
+        (done) => (this.#localAPIServicesAvailable = done)
+      );
       log.info('gateway serving', { address: `https://${options.address}:${port}` });
       this.#serving.resolve(port);
 

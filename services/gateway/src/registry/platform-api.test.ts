@@ -339,3 +339,29 @@ test('the system priority classes exist from the start and cannot change value',
   assert.equal(r.status, 422);
   assert.ok(causes(r.body).includes('value: Forbidden: may not be changed in an update.'));
 });
+
+test('local APIServices: one per built-in group version, Local and Available, as upstream prints them', async () => {
+  const path = '/apis/apiregistration.orch.io/v1/apiservices';
+  await waitFor(
+    'v1.apps Available',
+    async () => {
+      const r = await suite.request(0, 'GET', `${path}/v1.apps`);
+      return r.status === 200 && (r.body as Json)['status']?.conditions?.[0]?.status === 'True';
+    },
+    { timeoutMs: 15_000 }
+  );
+  const t = await suite.request(0, 'GET', path, undefined, table);
+  const rows = new Map(
+    ((t.body as Json)['rows'] as Json[]).map((r) => [r['cells'][0], r['cells'].slice(1, 3)])
+  );
+  for (const name of ['v1.', 'v1.apps', 'v2.autoscaling', 'v1.rbac.authorization.orch.io'])
+    assert.deepEqual(rows.get(name), ['Local', 'True'], name);
+  const core = (await suite.request(0, 'GET', `${path}/v1.`)).body as Json;
+  assert.deepEqual(core['spec'], {
+    version: 'v1',
+    groupPriorityMinimum: 18000,
+    versionPriority: 1,
+  });
+  assert.equal(core['metadata'].labels['kube-aggregator.kubernetes.io/automanaged'], 'onstart');
+  assert.equal(core['status'].conditions[0].reason, 'Local');
+});
