@@ -24,6 +24,7 @@ import {
 const aliases: [string, string][] = [
   ['admissionregistration.k8s.io', 'admissionregistration.orch.io'],
   ['apiextensions.k8s.io', 'apiextensions.orch.io'],
+  ['apiregistration.k8s.io', 'apiregistration.orch.io'],
   ['authentication.k8s.io', 'authentication.orch.io'],
   ['authorization.k8s.io', 'authorization.orch.io'],
   ['certificates.k8s.io', 'certificates.orch.io'],
