@@ -262,6 +262,7 @@ describe('openapi', () => {
       'apis/flowcontrol.apiserver.orch.io/v1',
       // custom resource definitions
       'apis/apiextensions.orch.io/v1',
+      'apis/apiregistration.orch.io/v1',
     ]);
     const url: string = root['paths']['apis/apps/v1'].serverRelativeURL;
     assert.match(url, /^\/openapi\/v3\/apis\/apps\/v1\?hash=[0-9A-F]{128}$/);
