@@ -1,2 +1,8 @@
 export type { LogLevel, Logger } from './logger.js';
-export { createLogger } from './logger.js';
+export {
+  createLogger,
+  isLogLevel,
+  logLevels,
+  runtimeLogLevel,
+  setRuntimeLogLevel,
+} from './logger.js';
