@@ -2,6 +2,7 @@
 // bindings every cluster starts with, reconciled at start by reconcile-policy.ts (created when
 // missing, missing rules added; never removed, so an operator's additions survive).
 import type { PolicyRule, Role, RoleBinding, Subject } from '@orch/apimachinery/auth';
+import { componentsGroup } from '@orch/component-base/pki';
 
 const rbacApiVersion = 'rbac.authorization.orch.io/v1';
 export const aggregateLabel = (to: 'admin' | 'edit' | 'view'): string =>
@@ -138,6 +139,29 @@ export function bootstrapClusterRoles(): Role[] {
     ]),
     clusterRole('system:public-info-viewer', [
       urls(['get'], ['/healthz', '/livez', '/readyz', '/version', '/version/']),
+    ]),
+    // What a monitoring system reads from every component's operational server (upstream's
+    // system:monitoring, bound to the group of that name).
+    clusterRole('system:monitoring', [
+      urls(
+        ['get'],
+        [
+          '/metrics',
+          '/metrics/slis',
+          '/livez',
+          '/readyz',
+          '/healthz',
+          '/livez/*',
+          '/readyz/*',
+          '/healthz/*',
+        ]
+      ),
+    ]),
+    // Delegated authentication and authorization (upstream's system:auth-delegator): what each
+    // component's operational server asks the API through its kubeconfigs.
+    clusterRole('system:auth-delegator', [
+      rule(['create'], [authentication], ['tokenreviews']),
+      rule(['create'], [authorization], ['subjectaccessreviews']),
     ]),
     // The user-facing roles, filled by aggregation from the system:aggregate-to-* roles and
     // any role labelled rbac.authorization.orch.io/aggregate-to-<name>: "true".
@@ -336,6 +360,12 @@ export function bootstrapClusterRoleBindings(): RoleBinding[] {
     clusterRoleBinding('system:public-info-viewer', 'system:public-info-viewer', [
       group('system:authenticated'),
       group('system:unauthenticated'),
+    ]),
+    clusterRoleBinding('system:monitoring', 'system:monitoring', [group('system:monitoring')]),
+    // Every component certificate (O system:orch-components) delegates its operational server's
+    // authentication and authorization to the API.
+    clusterRoleBinding('system:orch-components:auth-delegator', 'system:auth-delegator', [
+      group(componentsGroup),
     ]),
     clusterRoleBinding('system:node', 'system:node', [group('system:nodes')]),
     clusterRoleBinding('system:node-bootstrapper', 'system:node-bootstrapper', [

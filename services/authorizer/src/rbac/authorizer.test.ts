@@ -364,6 +364,34 @@ describe('RBAC authorizer', () => {
     assert.equal(a.authorize(sign('orch.io/apiserver-client')).decision, 'allow');
     assert.equal(a.authorize(sign('example.com/other')).decision, 'no-opinion');
   });
+
+  it('lets system:monitoring read metrics and health, and components delegate reviews', () => {
+    const a = new RbacAuthorizer(
+      new StaticSource([], bootstrapClusterRoles(), [], bootstrapClusterRoleBindings())
+    );
+    const prometheus: UserInfo = {
+      name: 'prometheus',
+      uid: '',
+      groups: ['system:monitoring', 'system:authenticated'],
+      extra: {},
+    };
+    for (const path of ['/metrics', '/metrics/slis', '/readyz/etcd', '/livez/ping'])
+      assert.equal(a.authorize(url(prometheus, 'get', path)).decision, 'allow', path);
+    assert.equal(a.authorize(url(prometheus, 'get', '/debug/pprof/heap')).decision, 'no-opinion');
+    assert.equal(a.authorize(url(prometheus, 'put', '/debug/flags/v')).decision, 'no-opinion');
+    assert.equal(a.authorize(url(alice, 'get', '/metrics')).decision, 'no-opinion');
+    const storage: UserInfo = {
+      name: 'system:orch:storage',
+      uid: '',
+      groups: ['system:orch-components'],
+      extra: {},
+    };
+    const review = (resource: string, apiGroup: string) =>
+      a.authorize(res(storage, 'create', resource, { apiGroup })).decision;
+    assert.equal(review('tokenreviews', 'authentication.orch.io'), 'allow');
+    assert.equal(review('subjectaccessreviews', 'authorization.orch.io'), 'allow');
+    assert.equal(review('selfsubjectrulesreviews', 'authorization.orch.io'), 'no-opinion');
+  });
 });
 
 describe('aggregation', () => {
