@@ -3,8 +3,6 @@ import {
   InvalidOptionsError,
   logLevel,
   loggingFlags,
-  metricsFlags,
-  metricsPort,
   natsFlags,
   natsUrls,
   parseFlags,
@@ -12,10 +10,15 @@ import {
   secureServingOptions,
   storageClientFlags,
   validateLogLevel,
-  validateMetricsPort,
   validateNatsUrls,
   validateSecureServing,
 } from '@orch/component-base/flags';
+import {
+  operationalBesideFlags,
+  operationalOptionsBeside,
+  validateOperational,
+} from '@orch/component-base/operational';
+import type { OperationalOptions } from '@orch/component-base/operational';
 import type { FlagValues, SecureServingOptions } from '@orch/component-base/flags';
 import type { LogLevel } from '@orch/component-base/logs';
 import { completeFeatureGates, featureGateFlags } from '@orch/component-base/featuregate';
@@ -52,7 +55,7 @@ export const admissionFlags = {
     description:
       'Indicates the tolerationSeconds of the toleration for unreachable:NoExecute that is added by default to every pod that does not already have such a toleration (DefaultTolerationSeconds).',
   },
-  ...metricsFlags(),
+  ...operationalBesideFlags(),
   ...loggingFlags(),
   ...featureGateFlags(),
   ...showHiddenMetricsFlags(),
@@ -67,7 +70,8 @@ export interface CompletedAdmissionOptions {
   serving: SecureServingOptions;
   /** '' when no plugin is configured. */
   admissionControlConfigFile: string;
-  metricsPort: number;
+  /** The operational server: metrics, health, profiling, the log level. */
+  operational: OperationalOptions;
   logLevel: LogLevel;
   /** DefaultTolerationSeconds's two flags (NaN when not an integer: validate says so). */
   defaultNotReadyTolerationSeconds: number;
@@ -88,7 +92,7 @@ export function completeAdmissionOptions(f: AdmissionOptions): CompletedAdmissio
     natsUrls: natsUrls(f),
     serving: secureServingOptions(f),
     admissionControlConfigFile: f['admission-control-config-file'] ?? '',
-    metricsPort: metricsPort(f),
+    operational: operationalOptionsBeside(f, secureServingOptions(f).tls),
     logLevel: logLevel(f),
     defaultNotReadyTolerationSeconds: seconds(f['default-not-ready-toleration-seconds']),
     defaultUnreachableTolerationSeconds: seconds(f['default-unreachable-toleration-seconds']),
@@ -109,7 +113,7 @@ export function validateAdmissionOptions(o: CompletedAdmissionOptions): string[]
   errors.push(
     ...validateNatsUrls(o.natsUrls),
     ...validateSecureServing(o.serving),
-    ...validateMetricsPort(o.metricsPort),
+    ...validateOperational(o.operational, 'operational-secure-port'),
     ...validateLogLevel(o.logLevel),
     ...o.featureGates.errors,
     ...validateShowHiddenMetricsVersion(o.showHiddenMetricsForVersion)

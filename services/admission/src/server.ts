@@ -4,8 +4,8 @@
 import type { Registry } from 'prom-client';
 import { admissionProto } from '@orch/proto';
 import { servingAddress } from '@orch/component-base/flags';
-import { startGrpcServer } from '@orch/component-base/grpc-server';
-import { serveMetrics } from '@orch/component-base/metrics';
+import { grpcServingChecker, startGrpcServer } from '@orch/component-base/grpc-server';
+import { startOperationalServer } from '@orch/component-base/operational';
 import { Deferred, aborted } from '@orch/component-base/run';
 import type { Runnable } from '@orch/component-base/run';
 import type { AdmissionConfig } from './config.js';
@@ -82,16 +82,22 @@ export class AdmissionServer implements Runnable {
       await this.listers.start();
       this.#ready = true;
       grpc.setServing(true);
-      const metricsServer = options.metricsPort
-        ? await serveMetrics(this.registry, '127.0.0.1', options.metricsPort)
-        : undefined;
+      const operational = await startOperationalServer({
+        component: 'admission',
+        options: options.operational,
+        registry: this.registry,
+        log,
+        logLevel: options.logLevel,
+        readyz: [grpcServingChecker(grpc)],
+        configz: () => options,
+      });
       log.info('admission serving', { port: grpc.port, plugins: [...plugins.keys()] });
       this.#serving.resolve(grpc.port);
 
       await aborted(signal);
       grpc.setServing(false);
       await grpc.stop();
-      metricsServer?.close();
+      await operational?.close();
     } catch (err) {
       this.#serving.reject(err);
       throw err;

@@ -12,7 +12,9 @@ test('authorizer options: defaults', () => {
   assert.equal(o.serving.bindAddress, '127.0.0.1');
   assert.equal(o.serving.securePort, 6502);
   assert.equal(o.serving.tls, undefined);
-  assert.equal(o.metricsPort, 0);
+  assert.equal(o.operational.securePort, 0, 'the operational server is off unless asked for');
+  assert.equal(o.operational.profiling, true);
+  assert.deepEqual(o.operational.alwaysAllowPaths, ['/healthz', '/readyz', '/livez']);
   assert.equal(o.bootstrapPolicy, true);
   const off = authorizerOptions(['--kubeconfig=k', '--bootstrap-policy=false']);
   assert.equal(off.bootstrapPolicy, false);

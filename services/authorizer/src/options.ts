@@ -3,8 +3,6 @@ import {
   InvalidOptionsError,
   logLevel,
   loggingFlags,
-  metricsFlags,
-  metricsPort,
   natsFlags,
   natsUrls,
   parseFlags,
@@ -12,10 +10,15 @@ import {
   secureServingOptions,
   storageClientFlags,
   validateLogLevel,
-  validateMetricsPort,
   validateNatsUrls,
   validateSecureServing,
 } from '@orch/component-base/flags';
+import {
+  operationalBesideFlags,
+  operationalOptionsBeside,
+  validateOperational,
+} from '@orch/component-base/operational';
+import type { OperationalOptions } from '@orch/component-base/operational';
 import type { FlagValues, SecureServingOptions } from '@orch/component-base/flags';
 import type { LogLevel } from '@orch/component-base/logs';
 import { completeFeatureGates, featureGateFlags } from '@orch/component-base/featuregate';
@@ -43,7 +46,7 @@ export const authorizerFlags = {
     clientCaDescription:
       'CA that client certificates must chain to (and that storage is verified against).',
   }),
-  ...metricsFlags(),
+  ...operationalBesideFlags(),
   'bootstrap-policy': {
     type: 'string',
     default: 'true',
@@ -68,7 +71,8 @@ export interface CompletedAuthorizerOptions {
   storageAddress: string;
   natsUrls: string[];
   serving: SecureServingOptions;
-  metricsPort: number;
+  /** The operational server: metrics, health, profiling, the log level. */
+  operational: OperationalOptions;
   bootstrapPolicy: boolean;
   kubeconfig: string | undefined;
   logLevel: LogLevel;
@@ -88,7 +92,7 @@ export function completeAuthorizerOptions(f: AuthorizerOptions): CompletedAuthor
     storageAddress: f['storage-servers'] ?? '',
     natsUrls: natsUrls(f),
     serving: secureServingOptions(f),
-    metricsPort: metricsPort(f),
+    operational: operationalOptionsBeside(f, secureServingOptions(f).tls),
     bootstrapPolicy: f['bootstrap-policy'] !== 'false',
     kubeconfig: f.kubeconfig,
     logLevel: logLevel(f),
@@ -118,7 +122,7 @@ export function validateAuthorizerOptions(o: CompletedAuthorizerOptions): string
   }
   errors.push(
     ...validateSecureServing(o.serving),
-    ...validateMetricsPort(o.metricsPort),
+    ...validateOperational(o.operational, 'operational-secure-port'),
     ...validateLogLevel(o.logLevel),
     ...o.featureGates.errors,
     ...validateShowHiddenMetricsVersion(o.showHiddenMetricsForVersion)

@@ -13,8 +13,12 @@ import { Counter, Histogram } from 'prom-client';
 import type { Registry } from 'prom-client';
 import { authorizerProto } from '@orch/proto';
 import { servingAddress } from '@orch/component-base/flags';
-import { bootstrapPolicyHealthService, startGrpcServer } from '@orch/component-base/grpc-server';
-import { serveMetrics } from '@orch/component-base/metrics';
+import {
+  bootstrapPolicyHealthService,
+  grpcServingChecker,
+  startGrpcServer,
+} from '@orch/component-base/grpc-server';
+import { startOperationalServer } from '@orch/component-base/operational';
 import { Deferred, aborted } from '@orch/component-base/run';
 import type { Runnable } from '@orch/component-base/run';
 import type { Role } from '@orch/apimachinery/auth';
@@ -109,9 +113,15 @@ export class AuthorizerServer implements Runnable {
       if (source) await source.start();
       this.#ready = true;
       grpc.setServing(true);
-      const metricsServer = options.metricsPort
-        ? await serveMetrics(this.registry, '127.0.0.1', options.metricsPort)
-        : undefined;
+      const operational = await startOperationalServer({
+        component: 'authorizer',
+        options: options.operational,
+        registry: this.registry,
+        log,
+        logLevel: options.logLevel,
+        readyz: [grpcServingChecker(grpc)],
+        configz: () => options,
+      });
       log.info('authorizer serving', { port: grpc.port, mode: options.mode });
       this.#serving.resolve(grpc.port);
 
@@ -134,7 +144,7 @@ export class AuthorizerServer implements Runnable {
       this.#aggregator?.stop();
       source?.stop();
       await grpc.stop();
-      metricsServer?.close();
+      await operational?.close();
     } catch (err) {
       this.#serving.reject(err);
       throw err;

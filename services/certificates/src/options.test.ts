@@ -26,7 +26,9 @@ test('every flag read', () => {
   assert.deepEqual(o.serving.tls, { certFile: 'c.crt', keyFile: 'c.key', caFile: 'ca.crt' });
   assert.equal(o.authorizerAddress, 'authorizer:6502');
   assert.equal(o.kubeconfig, '/pki/certificates.kubeconfig');
-  assert.equal(o.metricsPort, 9090);
+  // the deprecated --metrics-port: the operational server's port, served with the certificate
+  assert.equal(o.operational.securePort, 9090);
+  assert.deepEqual(o.operational.tls, o.serving.tls);
   assert.equal(o.logLevel, 'debug');
 });
 

@@ -7,15 +7,18 @@ import {
   authorizerClientFlags,
   logLevel,
   loggingFlags,
-  metricsFlags,
-  metricsPort,
   parseFlags,
   secureServingFlags,
   secureServingOptions,
   validateLogLevel,
-  validateMetricsPort,
   validateSecureServing,
 } from '@orch/component-base/flags';
+import {
+  operationalBesideFlags,
+  operationalOptionsBeside,
+  validateOperational,
+} from '@orch/component-base/operational';
+import type { OperationalOptions } from '@orch/component-base/operational';
 import type { FlagValues, SecureServingOptions } from '@orch/component-base/flags';
 import type { LogLevel } from '@orch/component-base/logs';
 import {
@@ -43,7 +46,7 @@ export const certificatesFlags = {
       "Kubeconfig of the public API (a gateway) and this service's client certificate: what its controllers read and write through.",
   },
   ...certificateControllersFlags,
-  ...metricsFlags(),
+  ...operationalBesideFlags(),
   ...loggingFlags(),
 } as const;
 
@@ -55,7 +58,8 @@ export interface CompletedCertificatesOptions {
   authorizerAddress: string;
   /** '' when not given: then nothing acts on the public API. */
   kubeconfig: string;
-  metricsPort: number;
+  /** The operational server: metrics, health, profiling, the log level. */
+  operational: OperationalOptions;
   logLevel: LogLevel;
   /** The controllers' flags (--controllers, --signers, --cluster-signing-*, --leader-elect-*). */
   controllers: CertificateControllersOptions;
@@ -75,7 +79,7 @@ export function completeCertificatesOptions(f: CertificatesOptions): CompletedCe
     serving: secureServingOptions(f),
     authorizerAddress: f['authorizer-servers'] ?? '',
     kubeconfig: f.kubeconfig ?? '',
-    metricsPort: metricsPort(f),
+    operational: operationalOptionsBeside(f, secureServingOptions(f).tls),
     logLevel: logLevel(f),
   };
 }
@@ -92,7 +96,7 @@ export function validateCertificatesOptions(o: CompletedCertificatesOptions): st
   if (o.kubeconfig) errors.push(...validateCertificateControllersOptions(o.controllers));
   errors.push(
     ...validateSecureServing(o.serving),
-    ...validateMetricsPort(o.metricsPort),
+    ...validateOperational(o.operational, 'operational-secure-port'),
     ...validateLogLevel(o.logLevel)
   );
   return errors;

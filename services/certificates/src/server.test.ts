@@ -1,9 +1,10 @@
 // The certificates service over real gRPC (mutual TLS), built in-process from its options as
 // main.ts builds it, asking a real suite's authorizer: gRPC health, the request check, the three
 // plugins' decisions by the authorizer's answer, an unknown plugin refused, a client without a
-// certificate of the cluster CA refused, the metrics on --metrics-port.
+// certificate of the cluster CA refused, the metrics on the operational server.
 import assert from 'node:assert/strict';
-import { get } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { get } from 'node:https';
 import { after, before, describe, it } from 'node:test';
 import { pluginsPlacedIn } from '@orch/apimachinery/admission';
 import { CertificatesClient } from '@orch/apimachinery/grpc';
@@ -77,7 +78,7 @@ before(async () => {
     `--tls-private-key-file=${c.keyFile}`,
     `--client-ca-file=${suite.pki.caFile}`,
     `--authorizer-servers=127.0.0.1:${suite.authorizerPort}`,
-    `--metrics-port=${metricsPort}`,
+    `--operational-secure-port=${metricsPort}`,
   ]);
   server = new CertificatesServer(newCertificatesConfig(options, createLogger('test', 'error')));
   started = await startInBackground(server);
@@ -217,9 +218,15 @@ describe('certificates service', () => {
     assert.equal(off.allowed, true);
   });
 
-  it('metrics on --metrics-port: the calls by rpc and code, the checks by name', async () => {
+  it('metrics on the operational server: the calls by rpc and code, the checks by name', async () => {
+    const admin = suite.pki.file('admin');
+    const tls = {
+      ca: await readFile(suite.pki.caFile),
+      cert: await readFile(admin.certFile),
+      key: await readFile(admin.keyFile),
+    };
     const text = await new Promise<string>((resolve, reject) => {
-      get(`http://127.0.0.1:${metricsPort}/metrics`, (res) => {
+      get(`https://127.0.0.1:${metricsPort}/metrics`, tls, (res) => {
         let body = '';
         res.on('data', (c: Buffer) => (body += c.toString()));
         res.on('end', () => resolve(body));

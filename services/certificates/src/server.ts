@@ -6,8 +6,8 @@
 import type { Registry } from 'prom-client';
 import { certificatesProto } from '@orch/proto';
 import { servingAddress } from '@orch/component-base/flags';
-import { startGrpcServer } from '@orch/component-base/grpc-server';
-import { serveMetrics } from '@orch/component-base/metrics';
+import { grpcServingChecker, startGrpcServer } from '@orch/component-base/grpc-server';
+import { startOperationalServer } from '@orch/component-base/operational';
 import { Deferred, aborted } from '@orch/component-base/run';
 import type { Runnable } from '@orch/component-base/run';
 import { newCertificatePlugins } from './admission/plugins.js';
@@ -58,16 +58,22 @@ export class CertificatesServer implements Runnable {
       });
       this.#ready = true;
       grpc.setServing(true);
-      const metricsServer = options.metricsPort
-        ? await serveMetrics(this.registry, '127.0.0.1', options.metricsPort)
-        : undefined;
+      const operational = await startOperationalServer({
+        component: 'certificates',
+        options: options.operational,
+        registry: this.registry,
+        log,
+        logLevel: options.logLevel,
+        readyz: [grpcServingChecker(grpc)],
+        configz: () => options,
+      });
       log.info('certificates serving', { port: grpc.port, plugins: [...plugins.keys()] });
       this.#serving.resolve(grpc.port);
 
       await Promise.all([aborted(signal), ...this.#runnables.map((r) => r.run(signal))]);
       grpc.setServing(false);
       await grpc.stop();
-      metricsServer?.close();
+      await operational?.close();
     } catch (err) {
       this.#serving.reject(err);
       throw err;

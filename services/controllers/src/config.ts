@@ -5,6 +5,8 @@ import { readFileSync } from 'node:fs';
 import { RestClient, loadKubeconfig } from '@orch/apimachinery/client';
 import type { RestConfig } from '@orch/apimachinery/client';
 import type { Logger } from '@orch/component-base/logs';
+import { newRegistry } from '@orch/component-base/metrics';
+import type { Registry } from 'prom-client';
 import type { CompletedControllersOptions } from './options.js';
 import { readTokenSigningKey } from './serviceaccount/legacy-token.js';
 import type { TokenSigningKey } from './serviceaccount/legacy-token.js';
@@ -12,6 +14,8 @@ import type { TokenSigningKey } from './serviceaccount/legacy-token.js';
 export interface ControllersConfig {
   options: CompletedControllersOptions;
   log: Logger;
+  /** What the operational server's /metrics serves. */
+  registry: Registry;
   client: RestClient;
   /** The kubeconfig's server and credentials, for the controllers' own clients. */
   restConfig: RestConfig;
@@ -37,6 +41,7 @@ export function newControllersConfig(
   return {
     options,
     log,
+    registry: newRegistry('controllers'),
     client,
     restConfig,
     rootCa,

@@ -76,9 +76,13 @@ test('--leader-elect=false turns the timing checks off', () => {
   assert.deepEqual(errorsOf(['--leader-elect=false', '--leader-elect-lease-duration=1s']), []);
 });
 
-test('no --feature-gates or --show-hidden-metrics-for-version: no gate switches a controller and the service serves no metrics', () => {
+test('no --feature-gates or --show-hidden-metrics-for-version: no gate switches a controller and no metric of its own has a stability to hide', () => {
   const flags = Object.keys(controllersFlags);
   assert.ok(!flags.includes('feature-gates'), 'no gate acts here');
-  assert.ok(!flags.includes('show-hidden-metrics-for-version'), 'no metrics to show');
-  assert.ok(!flags.includes('metrics-port'), 'the premise: the service has no metrics endpoint');
+  assert.ok(!flags.includes('show-hidden-metrics-for-version'), 'no hidden metric to show');
+  assert.ok(
+    !flags.includes('metrics-port'),
+    'metrics on the operational server, not a port of their own'
+  );
+  assert.ok(flags.includes('secure-port'), "the operational server, on upstream's flag");
 });

@@ -20,6 +20,13 @@ import {
   validateLeaderElection,
 } from '@orch/component-base/leaderelection';
 import type { LeaderElectionOptions } from '@orch/component-base/leaderelection';
+import {
+  operationalFlags,
+  operationalOptionsServing,
+  operationalServingFlags,
+  validateOperational,
+} from '@orch/component-base/operational';
+import type { OperationalOptions } from '@orch/component-base/operational';
 import { validateControllerNames } from './controller-names.js';
 
 /** The controllers' Lease (k8s: kube-system/kube-controller-manager). */
@@ -65,6 +72,8 @@ export const controllersFlags = {
       "PEM-encoded CA bundle (default: the kubeconfig's certificate authority).",
   },
   ...leaderElectionFlags(leaseDefaults),
+  ...operationalServingFlags(),
+  ...operationalFlags(),
   ...loggingFlags(),
 } as const;
 
@@ -80,6 +89,8 @@ export interface CompletedControllersOptions {
   rootCaFile: string;
   leaderElection: LeaderElectionOptions;
   logLevel: LogLevel;
+  /** The operational server (metrics, health, profiling, the log level) on --secure-port. */
+  operational: OperationalOptions;
   /** The resource quota controller's full resync period. */
   resourceQuotaSyncMs: number;
   /** Problems found while completing (malformed values), reported by validate. */
@@ -105,6 +116,7 @@ export function completeControllersOptions(f: ControllersOptions): CompletedCont
     rootCaFile: f['root-ca-file'] ?? '',
     leaderElection: completeLeaderElection(f, problems, leaseDefaults),
     logLevel: logLevel(f),
+    operational: operationalOptionsServing(f),
     resourceQuotaSyncMs: deriveDuration(
       problems,
       'resource-quota-sync-period',
@@ -124,6 +136,7 @@ export function validateControllersOptions(o: CompletedControllersOptions): stri
     errs.push('--resource-quota-sync-period must be a positive duration (forms like 30s, 5m, 1h)');
   errs.push(...validateControllerNames(o.controllers));
   if (o.problems.length === 0) errs.push(...validateLeaderElection(le));
+  errs.push(...validateOperational(o.operational, 'secure-port'));
   return [...errs, ...validateLogLevel(o.logLevel)];
 }
 

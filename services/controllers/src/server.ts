@@ -2,7 +2,9 @@
 // `--controllers` enables, started once this replica leads (leader election on a Lease, unless
 // --leader-elect=false), stopped when the signal aborts. Losing the lease ends run() with an
 // error, so the process exits as kube-controller-manager does ("leaderelection lost").
-// It listens on nothing (serving resolves with port 0 once the controllers are set up).
+// It listens only with its operational server (--secure-port; serving resolves with that port,
+// 0 when it is not served), which answers while the replica waits for the lease, as upstream's.
+import { startOperationalServer } from '@orch/component-base/operational';
 import { Deferred, aborted } from '@orch/component-base/run';
 import type { Runnable } from '@orch/component-base/run';
 import type { RestClient } from '@orch/apimachinery/client';
@@ -82,9 +84,33 @@ export class ControllersServer implements Runnable {
   }
 
   async run(signal: AbortSignal): Promise<void> {
+    const { log, options, registry } = this.#config;
+    let operational;
+    try {
+      operational = await startOperationalServer({
+        component: 'controllers',
+        options: options.operational,
+        registry,
+        log,
+        logLevel: options.logLevel,
+        configz: () => options,
+      });
+    } catch (err) {
+      this.#serving.reject(err);
+      throw err;
+    }
+    this.#serving.resolve(operational?.port ?? 0);
+    try {
+      await this.#lead(signal);
+    } finally {
+      await operational?.close();
+    }
+  }
+
+  /** Runs the controllers, while this replica leads when --leader-elect. */
+  async #lead(signal: AbortSignal): Promise<void> {
     const { log, options } = this.#config;
     const le = options.leaderElection;
-    this.#serving.resolve(0);
     if (!le.leaderElect) {
       await this.#runControllers(signal);
       this.#config.close();

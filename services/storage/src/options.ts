@@ -6,8 +6,6 @@ import {
   deriveDuration,
   logLevel,
   loggingFlags,
-  metricsFlags,
-  metricsPort,
   natsFlags,
   natsUrls,
   parseFlags,
@@ -15,10 +13,15 @@ import {
   secureServingOptions,
   splitList,
   validateLogLevel,
-  validateMetricsPort,
   validateNatsUrls,
   validateSecureServing,
 } from '@orch/component-base/flags';
+import {
+  operationalBesideFlags,
+  operationalOptionsBeside,
+  validateOperational,
+} from '@orch/component-base/operational';
+import type { OperationalOptions } from '@orch/component-base/operational';
 import type { FlagValues, SecureServingOptions } from '@orch/component-base/flags';
 import type { LogLevel } from '@orch/component-base/logs';
 import { completeFeatureGates, featureGateFlags } from '@orch/component-base/featuregate';
@@ -36,7 +39,7 @@ export const storageFlags = {
   },
   ...natsFlags(),
   ...secureServingFlags({ port: '6501', server: 'gRPC server' }),
-  ...metricsFlags(),
+  ...operationalBesideFlags(),
   'compaction-retention': {
     type: 'string',
     default: '5m',
@@ -80,7 +83,8 @@ export interface CompletedStorageOptions {
   etcdServers: string[];
   natsUrls: string[];
   serving: SecureServingOptions;
-  metricsPort: number;
+  /** The operational server: metrics, health, profiling, the log level. */
+  operational: OperationalOptions;
   compactionRetentionMs: number;
   compactionIntervalMs: number;
   progressIntervalMs: number;
@@ -108,7 +112,7 @@ export function completeStorageOptions(f: StorageOptions): CompletedStorageOptio
     etcdServers: splitList(f['etcd-servers']),
     natsUrls: natsUrls(f),
     serving: secureServingOptions(f),
-    metricsPort: metricsPort(f),
+    operational: operationalOptionsBeside(f, secureServingOptions(f).tls),
     compactionRetentionMs: duration('compaction-retention', '5m'),
     compactionIntervalMs: duration('compaction-interval', '1m'),
     progressIntervalMs: duration('progress-interval', '1s'),
@@ -134,7 +138,7 @@ export function validateStorageOptions(o: CompletedStorageOptions): string[] {
     ...(o.etcdServers.length ? [] : ['--etcd-servers must name at least one etcd URL']),
     ...validateNatsUrls(o.natsUrls),
     ...validateSecureServing(o.serving),
-    ...validateMetricsPort(o.metricsPort),
+    ...validateOperational(o.operational, 'operational-secure-port'),
     ...validateLogLevel(o.logLevel),
     ...o.featureGates.errors,
     ...validateShowHiddenMetricsVersion(o.showHiddenMetricsForVersion),

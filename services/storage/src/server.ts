@@ -6,8 +6,8 @@ import { storageProto } from '@orch/proto';
 import { builtinResources, storagePrefix } from '@orch/apimachinery/registry';
 import { subjectForKey } from '@orch/apimachinery/watch';
 import { servingAddress } from '@orch/component-base/flags';
-import { startGrpcServer } from '@orch/component-base/grpc-server';
-import { serveMetrics } from '@orch/component-base/metrics';
+import { grpcServingChecker, startGrpcServer } from '@orch/component-base/grpc-server';
+import { startOperationalServer } from '@orch/component-base/operational';
 import { Deferred, aborted } from '@orch/component-base/run';
 import type { Runnable } from '@orch/component-base/run';
 import type { StorageConfig } from './config.js';
@@ -93,9 +93,15 @@ export class StorageServer implements Runnable {
       await probe();
       const probeTimer = setInterval(() => void probe(), 2000);
       this.elector.start();
-      const metricsServer = options.metricsPort
-        ? await serveMetrics(this.registry, '127.0.0.1', options.metricsPort)
-        : undefined;
+      const operational = await startOperationalServer({
+        component: 'storage',
+        options: options.operational,
+        registry: this.registry,
+        log,
+        logLevel: options.logLevel,
+        readyz: [grpcServingChecker(grpc)],
+        configz: () => options,
+      });
       log.info('storage serving', { port: grpc.port, etcd: options.etcdServers });
       this.#serving.resolve(grpc.port);
 
@@ -104,7 +110,7 @@ export class StorageServer implements Runnable {
       grpc.setServing(false);
       await this.elector.stop();
       await grpc.stop();
-      metricsServer?.close();
+      await operational?.close();
     } catch (err) {
       this.#serving.reject(err);
       throw err;

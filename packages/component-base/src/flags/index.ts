@@ -24,6 +24,5 @@ export {
   storageClientFlags,
   validateGrpcClientTls,
   validateLogLevel,
-  validateMetricsPort,
   validateNatsUrls,
 } from './service-flags.js';

@@ -21,6 +21,7 @@ export type StringFlags<K extends string> = {
     readonly type: 'string';
     readonly default?: string;
     readonly description: string;
+    readonly deprecated?: string;
   };
 };
 

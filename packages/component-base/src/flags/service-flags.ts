@@ -5,25 +5,25 @@ import type { LogLevel } from '../logs/index.js';
 import type { TlsFiles } from '../grpc-server/index.js';
 import type { FlagValues, StringFlags } from './parse-flags.js';
 
-/** `--metrics-port`: Prometheus /metrics of a service without an HTTP front of its own. */
+/**
+ * `--metrics-port`, deprecated: the operational server (--operational-secure-port) serves
+ * /metrics now, over HTTPS and behind authorization; this port is taken as its port when that
+ * flag is not given.
+ */
 export function metricsFlags(): StringFlags<'metrics-port'> {
   return {
     'metrics-port': {
       type: 'string',
       default: '0',
-      description: 'Port of the Prometheus /metrics endpoint (0: off).',
+      description: 'Port of the operational server when --operational-secure-port is not given.',
+      deprecated:
+        'use --operational-secure-port instead: /metrics is served by the operational server, over HTTPS.',
     },
   } as const;
 }
 
 export const metricsPort = (f: FlagValues<ReturnType<typeof metricsFlags>>): number =>
   Number(f['metrics-port']);
-
-export function validateMetricsPort(port: number): string[] {
-  return Number.isInteger(port) && port >= 0 && port <= 65535
-    ? []
-    : ['--metrics-port must be a port number (0: off)'];
-}
 
 /** `--nats-url`. */
 export function natsFlags(): StringFlags<'nats-url'> {

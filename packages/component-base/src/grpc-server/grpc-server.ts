@@ -2,6 +2,8 @@
 import { Server } from '@grpc/grpc-js';
 import type { ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
+import { healthCheckerFunc } from '../healthz/index.js';
+import type { HealthChecker } from '../healthz/index.js';
 import type { TlsFiles } from './tls.js';
 import { serverCredentials } from './tls.js';
 
@@ -10,7 +12,16 @@ export interface GrpcServer {
   port: number;
   health: HealthImplementation;
   setServing(serving: boolean): void;
+  /** What setServing last set (false until then). */
+  isServing(): boolean;
   stop(): Promise<void>;
+}
+
+/** The /readyz check of a process serving gRPC: it passes while the server reports SERVING. */
+export function grpcServingChecker(grpc: Pick<GrpcServer, 'isServing'>): HealthChecker {
+  return healthCheckerFunc('grpc-serving', () => {
+    if (!grpc.isServing()) throw new Error('the gRPC server reports NOT_SERVING');
+  });
 }
 
 export async function startGrpcServer(opts: {
@@ -38,7 +49,9 @@ export async function startGrpcServer(opts: {
       err ? reject(err) : resolve(p)
     )
   );
+  let isServing = false;
   const setServing = (serving: boolean): void => {
+    isServing = serving;
     const st = serving ? 'SERVING' : 'NOT_SERVING';
     health.setStatus('', st);
     for (const s of opts.services) health.setStatus(s.name, st);
@@ -48,6 +61,7 @@ export async function startGrpcServer(opts: {
     port,
     health,
     setServing,
+    isServing: () => isServing,
     stop: () =>
       new Promise<void>((resolve) => {
         const timer = setTimeout(() => server.forceShutdown(), 5000);

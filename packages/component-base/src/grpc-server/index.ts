@@ -1,5 +1,5 @@
 export type { GrpcServer } from './grpc-server.js';
-export { startGrpcServer } from './grpc-server.js';
+export { grpcServingChecker, startGrpcServer } from './grpc-server.js';
 export type { TlsFiles } from './tls.js';
 export { clientCredentials, serverCredentials } from './tls.js';
 export type { UnaryFn, UnaryHandlerOptions } from './unary-handler.js';

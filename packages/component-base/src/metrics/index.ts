@@ -1,4 +1,4 @@
-export { newRegistry, serveMetrics } from './metrics-server.js';
+export { newRegistry } from './new-registry.js';
 export type { Stability, StabilityLevel } from './stability.js';
 export {
   currentMetricsVersion,

@@ -21,6 +21,10 @@ export type AuthDecision =
 /** The group every authorizer allows (upstream's --authorization-always-allow-groups default). */
 export const alwaysAllowGroups: readonly string[] = ['system:masters'];
 
+// The review kinds' groups (upstream's authentication.k8s.io and authorization.k8s.io).
+const authenticationGroup = 'authentication.orch.io';
+const authorizationGroup = 'authorization.orch.io';
+
 const authnTtlMs = 10_000;
 const authzAllowTtlMs = 10_000;
 const authzDenyTtlMs = 10_000;
@@ -112,8 +116,8 @@ export class DelegatingAuth {
     if (cached !== undefined) return cached ?? undefined;
     const review = await this.#tokenReviews.request(
       'POST',
-      '/apis/authentication.k8s.io/v1/tokenreviews',
-      { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } }
+      `/apis/${authenticationGroup}/v1/tokenreviews`,
+      { apiVersion: `${authenticationGroup}/v1`, kind: 'TokenReview', spec: { token } }
     );
     const status = review['status'] as
       | { authenticated?: boolean; user?: { username?: string; groups?: string[]; uid?: string } }
@@ -137,9 +141,9 @@ export class DelegatingAuth {
     if (cached !== undefined) return cached;
     const review = await this.#accessReviews.request(
       'POST',
-      '/apis/authorization.k8s.io/v1/subjectaccessreviews',
+      `/apis/${authorizationGroup}/v1/subjectaccessreviews`,
       {
-        apiVersion: 'authorization.k8s.io/v1',
+        apiVersion: `${authorizationGroup}/v1`,
         kind: 'SubjectAccessReview',
         spec: {
           user: user.username,

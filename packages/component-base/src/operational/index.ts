@@ -8,8 +8,10 @@ export {
 export type { OperationalOptions, OperationalTls } from './operational-flags.js';
 export {
   defaultAlwaysAllowPaths,
+  operationalBesideFlags,
   operationalFlags,
   operationalOptions,
+  operationalOptionsBeside,
   operationalOptionsServing,
   operationalPortFlags,
   operationalServingFlags,

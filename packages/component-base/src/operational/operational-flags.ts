@@ -4,7 +4,7 @@
 // nothing else, take upstream's --bind-address and --secure-port; the services whose
 // --bind-address and --secure-port are their gRPC listener take them prefixed `operational-`
 // and serve with the same certificate.
-import { mustParseGoBool, splitList } from '../flags/index.js';
+import { metricsFlags, parseGoBool, splitList } from '../flags/index.js';
 import type { FlagValues } from '../flags/index.js';
 import type { StringFlags } from '../flags/parse-flags.js';
 
@@ -91,6 +91,13 @@ export function operationalServingFlags(): StringFlags<
   } as const;
 }
 
+/** The flags of an operational server beside a gRPC listener, the deprecated --metrics-port too. */
+export function operationalBesideFlags(): ReturnType<typeof operationalPortFlags> &
+  ReturnType<typeof operationalFlags> &
+  ReturnType<typeof metricsFlags> {
+  return { ...operationalPortFlags(), ...operationalFlags(), ...metricsFlags() };
+}
+
 export interface OperationalTls {
   certFile: string;
   keyFile: string;
@@ -107,21 +114,47 @@ export interface OperationalOptions {
   authorizationKubeconfig: string;
   alwaysAllowPaths: string[];
   profiling: boolean;
+  /** Values that did not parse (reported by validateOperational). */
+  problems: string[];
+  /** The process's flags as given, for /flagz. */
+  flags: Readonly<Record<string, string | boolean | undefined>>;
 }
 
 type Flags = FlagValues<ReturnType<typeof operationalFlags>>;
 
 export function operationalOptions(
-  f: Flags,
+  f: Flags & Readonly<Record<string, string | boolean | undefined>>,
   serving: { bindAddress: string; securePort: number; tls: OperationalTls | undefined }
 ): OperationalOptions {
+  const profiling = parseGoBool(f['profiling'] ?? 'true');
   return {
     ...serving,
     authenticationKubeconfig: f['authentication-kubeconfig'] ?? '',
     authorizationKubeconfig: f['authorization-kubeconfig'] ?? '',
     alwaysAllowPaths: splitList(f['authorization-always-allow-paths']),
-    profiling: mustParseGoBool(f['profiling'] ?? 'true'),
+    profiling: profiling ?? true,
+    problems:
+      profiling === undefined
+        ? [`--profiling must be true or false, not ${JSON.stringify(f['profiling'])}`]
+        : [],
+    flags: f,
   };
+}
+
+/**
+ * The operational options beside a gRPC listener: served with its certificate, on
+ * --operational-secure-port or else the deprecated --metrics-port.
+ */
+export function operationalOptionsBeside(
+  f: Flags & FlagValues<ReturnType<typeof operationalBesideFlags>>,
+  tls: OperationalTls | undefined
+): OperationalOptions {
+  const port = Number(f['operational-secure-port'] ?? '0');
+  return operationalOptions(f, {
+    bindAddress: f['operational-bind-address'] ?? '127.0.0.1',
+    securePort: port === 0 ? Number(f['metrics-port'] ?? '0') : port,
+    tls,
+  });
 }
 
 /** The operational options of a process whose only listener is this one (the controllers). */
@@ -139,7 +172,7 @@ export function operationalOptionsServing(
 }
 
 export function validateOperational(o: OperationalOptions, portFlag: string): string[] {
-  const errors: string[] = [];
+  const errors: string[] = [...o.problems];
   if (!Number.isInteger(o.securePort) || o.securePort < 0 || o.securePort > 65535) {
     errors.push(`--${portFlag} must be a port number (0: not served)`);
   }

@@ -20,7 +20,7 @@ import type { OperationalServer } from './operational-server.js';
 
 /** The operational flags as parsed: those not given undefined. */
 function opFlags(
-  given: Partial<Record<'authorization-always-allow-paths' | 'profiling', string>>
+  given: Partial<Record<'authorization-always-allow-paths' | 'profiling' | 'bearer-token', string>>
 ): Parameters<typeof operationalOptions>[0] {
   return {
     'authentication-kubeconfig': undefined,
@@ -119,9 +119,8 @@ describe('operational server', () => {
         bearerToken: 's3cr3t',
         key: Buffer.from('k'),
       }),
-      flags: { 'log-level': 'info', 'tls-cert-file': '/x.crt' },
     };
-    const flags = opFlags({});
+    const flags = opFlags({ 'bearer-token': 's3cr3t' });
     const serving0 = { bindAddress: '127.0.0.1', securePort: 0, tls: files };
     // Port 0 is "not served": the tests ask for a free port by listening on one first.
     const free = async (): Promise<number> => {
@@ -162,7 +161,6 @@ describe('operational server', () => {
       log: createLogger('off'),
       logLevel: 'info',
       configz: () => ({}),
-      flags: {},
       options: operationalOptions(opFlags({}), {
         bindAddress: '127.0.0.1',
         securePort: 0,
@@ -228,7 +226,11 @@ describe('operational server', () => {
       },
     });
     const flagz = await call(server.port, '/flagz', { as: admin });
-    assert.equal(flagz.body, 'test flags\n\nlog-level=info\ntls-cert-file=/x.crt\n');
+    assert.equal(
+      flagz.body,
+      'test flags\n\nauthentication-kubeconfig=\nauthorization-always-allow-paths=/healthz,/readyz,/livez\n' +
+        'authorization-kubeconfig=\nbearer-token=[redacted]\nprofiling=true\n'
+    );
   });
 
   it('/debug/flags/v reads and sets the log level; a debug line is then written', async () => {

@@ -32,8 +32,6 @@ export interface OperationalServerConfig {
   readyz?: readonly HealthChecker[];
   /** The effective configuration (secrets are redacted before it is served). */
   configz: () => unknown;
-  /** The flags' values, by name. */
-  flags: Readonly<Record<string, string | boolean | undefined>>;
 }
 
 export interface OperationalServer {
@@ -104,7 +102,7 @@ export function operationalApp(c: OperationalServerConfig, auth: DelegatingAuth)
     res.json({ [c.component]: redact(c.configz()) });
   });
   app.get('/flagz', (_req, res) => {
-    const flags = redact(c.flags) as Record<string, unknown>;
+    const flags = redact(c.options.flags) as Record<string, unknown>;
     const lines = Object.keys(flags)
       .sort()
       .map((k) => `${k}=${flags[k] === undefined ? '' : String(flags[k])}`);
