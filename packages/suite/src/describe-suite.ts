@@ -96,6 +96,8 @@ export interface SuiteDescription {
   /** host:port of the certificates service. */
   certificates: string;
   gateways: GatewayEndpoint[];
+  /** The operational server of each process but etcd, NATS and the gateways, by process name. */
+  operational: Record<string, string>;
   /** Written before any process starts. `admin` targets gateway 0, `admin-<i>` gateway i. */
   kubeconfigs: Record<string, KubeconfigSpec>;
   /** An admin kubeconfig path per gateway. */
@@ -156,7 +158,7 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
   }
   const replicas = opts.storageReplicas ?? 1;
   const ports = await freePorts(
-    10 + 2 * replicas + (fixedPorts.length ? 0 : gatewayOpts.length),
+    11 + 2 * replicas + (fixedPorts.length ? 0 : gatewayOpts.length),
     fixedPorts
   );
   const take = (n: number): number[] => ports.splice(0, n);
@@ -166,11 +168,12 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
     number,
     number,
   ];
-  const [authorizerPort, authorizerMetricsPort] = take(2) as [number, number];
-  const [admissionPort, admissionMetricsPort] = take(2) as [number, number];
-  const [certificatesPort, certificatesMetricsPort] = take(2) as [number, number];
+  const [authorizerPort, authorizerOperationalPort] = take(2) as [number, number];
+  const [admissionPort, admissionOperationalPort] = take(2) as [number, number];
+  const [certificatesPort, certificatesOperationalPort] = take(2) as [number, number];
+  const [controllersOperationalPort] = take(1) as [number];
   const storagePorts = take(replicas);
-  const storageMetricsPorts = take(replicas);
+  const storageOperationalPorts = take(replicas);
   const gatewayPorts = fixedPorts.length ? fixedPorts : take(gatewayOpts.length);
 
   const etcdUrl = `http://${host}:${etcdPort}`;
@@ -201,6 +204,10 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
       ? { controllers: kubeconfig('controllers', 'controllers', 'controllers') }
       : {}),
     certificates: kubeconfig('certificates', 'certificates', componentUserName('certificates')),
+    // the operational servers' delegated authentication and authorization (TokenReview,
+    // SubjectAccessReview) of the services that have no kubeconfig of their own
+    storage: kubeconfig('storage', 'storage', componentUserName('storage')),
+    admission: kubeconfig('admission', 'admission', componentUserName('admission')),
   };
   for (const [i, g] of gateways.entries()) {
     if (i === 0) continue;
@@ -239,6 +246,17 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
     `--tls-private-key-file=${cert(name).keyFile}`,
     `--client-ca-file=${ca}`,
   ];
+  /** The operational server's authentication and authorization, through a kubeconfig. */
+  const delegated = (kubeconfigName: string): string[] => [
+    `--authentication-kubeconfig=${kubeconfigs[kubeconfigName]!.path}`,
+    `--authorization-kubeconfig=${kubeconfigs[kubeconfigName]!.path}`,
+  ];
+  /** The operational server of a gRPC service: its own port, the gRPC serving certificate. */
+  const operationalBeside = (port: number, kubeconfigName: string): string[] => [
+    `--operational-bind-address=${host}`,
+    `--operational-secure-port=${port}`,
+    ...delegated(kubeconfigName),
+  ];
   const asAdmin = tls(adminCertName);
   const withCertificates = opts.certificates ?? true;
   const backends = {
@@ -268,7 +286,7 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
           `--nats-url=${natsUrl}`,
           `--bind-address=${host}`,
           `--secure-port=${port}`,
-          `--metrics-port=${storageMetricsPorts[i]}`,
+          ...operationalBeside(storageOperationalPorts[i]!, 'storage'),
           ...serving('storage'),
           `--identity=storage-${i}`,
         ],
@@ -288,7 +306,7 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
           `--nats-url=${natsUrl}`,
           `--bind-address=${host}`,
           `--secure-port=${authorizerPort}`,
-          `--metrics-port=${authorizerMetricsPort}`,
+          ...operationalBeside(authorizerOperationalPort, 'authorizer'),
           ...serving('authorizer'),
           `--kubeconfig=${kubeconfigs['authorizer']!.path}`,
         ],
@@ -303,7 +321,7 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
           `--nats-url=${natsUrl}`,
           `--bind-address=${host}`,
           `--secure-port=${admissionPort}`,
-          `--metrics-port=${admissionMetricsPort}`,
+          ...operationalBeside(admissionOperationalPort, 'admission'),
           ...serving('admission'),
         ],
         [{ kind: 'grpc-health', address: admission, tls: tls('admission') }],
@@ -344,7 +362,7 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
         [
           `--bind-address=${host}`,
           `--secure-port=${certificatesPort}`,
-          `--metrics-port=${certificatesMetricsPort}`,
+          ...operationalBeside(certificatesOperationalPort, 'certificates'),
           ...serving('certificates'),
           `--authorizer-servers=${authorizer}`,
           `--kubeconfig=${kubeconfigs['certificates']!.path}`,
@@ -369,8 +387,9 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
     );
   }
   stages.push(afterGateways);
-  // controllers: through the public API with their own certificate. No endpoint of their own:
-  // a moment's run shows that they started. The token controller signs with the key the
+  // controllers: through the public API with their own certificate; their only endpoint is the
+  // operational server, which says nothing of the controllers: a moment's run shows that they
+  // started. The token controller signs with the key the
   // gateways verify service-account tokens with (their --tls-private-key-file, as kubeadm gives
   // kube-controller-manager the apiserver's sa.key).
   if (controllers) {
@@ -381,6 +400,10 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
         [
           `--kubeconfig=${kubeconfigs['controllers']!.path}`,
           `--service-account-private-key-file=${cert('gateway').keyFile}`,
+          `--bind-address=${host}`,
+          `--secure-port=${controllersOperationalPort}`,
+          ...serving('controllers'),
+          ...delegated('controllers'),
         ],
         [{ kind: 'running', forMs: 1500 }],
         10_000
@@ -401,6 +424,20 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
     admission,
     certificates,
     gateways,
+    operational: {
+      ...Object.fromEntries(
+        storageOperationalPorts.map((p, i) => [
+          replicas === 1 ? 'storage' : `storage-${i}`,
+          `https://${host}:${p}`,
+        ])
+      ),
+      authorizer: `https://${host}:${authorizerOperationalPort}`,
+      admission: `https://${host}:${admissionOperationalPort}`,
+      ...(withCertificates
+        ? { certificates: `https://${host}:${certificatesOperationalPort}` }
+        : {}),
+      ...(controllers ? { controllers: `https://${host}:${controllersOperationalPort}` } : {}),
+    },
     kubeconfigs,
     adminKubeconfigs,
     stages,

@@ -36,6 +36,7 @@ describe('sharedSuite over the runner layout file', () => {
       gateways: ['https://127.0.0.1:7', 'https://127.0.0.1:8'],
       kubeconfigs: [join(pki.dir, 'admin.kubeconfig'), join(pki.dir, 'admin-1.kubeconfig')],
       controllers: false,
+      operational: { storage: 'https://127.0.0.1:9' },
       processNames: ['etcd', 'nats', 'storage', 'authorizer', 'admission', 'gateway-0'],
     };
     const file = join(pki.dir, 'suite.json');
@@ -63,6 +64,7 @@ describe('sharedSuite over the runner layout file', () => {
     assert.deepEqual(suite.kubeconfigs, layout.kubeconfigs);
     assert.equal(suite.storagePort, 4);
     assert.equal(suite.authorizerPort, 5);
+    assert.deepEqual(suite.operational, layout.operational);
     assert.equal(suite.admissionPort, 6);
     assert.equal(suite.certificatesPort, 0, 'no certificates service in this layout');
     assert.equal(suite.etcd.endpoint, layout.etcdUrl);

@@ -43,6 +43,8 @@ export interface Suite {
   storagePort: number;
   /** Port of the authorizer service (gRPC, mutual TLS). */
   authorizerPort: number;
+  /** https://127.0.0.1:<port> of each process's operational server, by process name. */
+  operational: Record<string, string>;
   /** Port of the admission service (gRPC, mutual TLS). */
   admissionPort: number;
   /** Port of the certificates service (gRPC, mutual TLS). */
@@ -105,6 +107,8 @@ export interface SuiteLayout {
   /** An admin kubeconfig per gateway. */
   kubeconfigs: string[];
   controllers: boolean;
+  /** The operational server of each process that runs one, by process name. */
+  operational: Record<string, string>;
   /** The processes' names in start order. */
   processNames: string[];
 }
@@ -197,6 +201,7 @@ async function startSuiteOnce(opts: SuiteOptions): Promise<Suite> {
       gateways: d.gateways.map((g) => g.url),
       kubeconfigs: d.adminKubeconfigs,
       controllers: opts.controllers ?? false,
+      operational: d.operational,
       processNames: launcher.processes.map((p) => p.name),
     };
     const suite = suiteOf(layout, launcher, pki, async () => {
@@ -272,6 +277,7 @@ export function suiteOf(
     kubeconfigs: d.kubeconfigs,
     storagePort: port(d.storage[0]!),
     authorizerPort: port(d.authorizer),
+    operational: d.operational,
     certificatesPort: d.certificates === undefined ? 0 : port(d.certificates),
     admissionPort: port(d.admission),
     stopAdmission: async () => {

@@ -80,6 +80,12 @@ export function operationalApp(c: OperationalServerConfig, auth: DelegatingAuth)
   app.use((req: Request, res: Response, next: NextFunction) => {
     auth.decide(req, req.path).then(
       (d) => {
+        c.log.debug('operational request', {
+          method: req.method,
+          path: req.path,
+          user: d.allowed ? d.user?.username : undefined,
+          code: d.allowed ? undefined : d.code,
+        });
         if (d.allowed) return next();
         if (d.code === 401) return status(res, 401, 'Unauthorized', 'Unauthorized');
         status(res, 403, 'Forbidden', d.reason);
