@@ -19,5 +19,12 @@ export {
 } from './operational-flags.js';
 export type { OperationalServer, OperationalServerConfig } from './operational-server.js';
 export { operationalApp, startOperationalServer } from './operational-server.js';
+export type { DebugAnswer } from './debug-endpoints.js';
+export {
+  cpuProfileAnswer,
+  heapSnapshotHeaders,
+  readLogLevel,
+  writeLogLevel,
+} from './debug-endpoints.js';
 export { cpuProfile, heapSnapshot } from './profiling.js';
 export { isSecretKey, redact } from './redact.js';

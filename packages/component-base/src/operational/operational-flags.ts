@@ -39,7 +39,7 @@ export function operationalFlags(): StringFlags<
       type: 'string',
       default: 'true',
       description:
-        'Enable profiling on the operational server: /debug/pprof/profile (CPU) and /debug/pprof/heap (heap snapshot).',
+        'Enable profiling via web interface host:port/debug/pprof/ (a CPU profile, a heap snapshot) and /debug/flags/v (the log level at runtime).',
     },
   } as const;
 }

@@ -289,7 +289,8 @@ describe('operational server', () => {
     assert.ok(snapshot.nodes.length > 0);
   });
 
-  it('serves no profiles with --profiling=false', async () => {
+  it('serves no profiles and no /debug/flags/v with --profiling=false, as upstream', async () => {
+    assert.equal((await call(unprofiled.port, '/debug/flags/v', { as: admin })).code, 404);
     assert.equal((await call(unprofiled.port, '/debug/pprof/heap', { as: admin })).code, 404);
     assert.equal(
       (await call(unprofiled.port, '/debug/pprof/profile?seconds=1', { as: admin })).code,

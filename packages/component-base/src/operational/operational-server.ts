@@ -12,11 +12,17 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Registry } from 'prom-client';
 import { healthCheckSet, healthHeaders } from '../healthz/index.js';
 import type { HealthAnswer, HealthChecker, HealthPath } from '../healthz/index.js';
-import { isLogLevel, runtimeLogLevel, setRuntimeLogLevel } from '../logs/index.js';
 import type { LogLevel, Logger } from '../logs/index.js';
 import { DelegatingAuth } from './delegating-auth.js';
 import type { OperationalOptions } from './operational-flags.js';
-import { cpuProfile, defaultProfileSeconds, heapSnapshot, maxProfileSeconds } from './profiling.js';
+import {
+  cpuProfileAnswer,
+  heapSnapshot,
+  heapSnapshotHeaders,
+  readLogLevel,
+  writeLogLevel,
+} from './debug-endpoints.js';
+import type { DebugAnswer } from './debug-endpoints.js';
 import { redact } from './redact.js';
 
 export interface OperationalServerConfig {
@@ -73,6 +79,29 @@ function installHealth(
   });
 }
 
+function send(res: Response, a: DebugAnswer): void {
+  res.status(a.code).set(a.headers).send(a.body);
+}
+
+/** /debug/flags/v and /debug/pprof/*: upstream installs them together under --profiling. */
+function installDebug(app: express.Express, c: OperationalServerConfig): void {
+  app.get('/debug/flags/v', (_req, res) => send(res, readLogLevel(c.logLevel)));
+  app.put('/debug/flags/v', express.text({ type: () => true, limit: '1kb' }), (req, res) =>
+    send(res, writeLogLevel(typeof req.body === 'string' ? req.body : '', c.log))
+  );
+  app.get('/debug/pprof/profile', async (req, res) => {
+    const gone = new AbortController();
+    res.on('close', () => gone.abort());
+    const seconds = typeof req.query['seconds'] === 'string' ? req.query['seconds'] : undefined;
+    send(res, await cpuProfileAnswer(seconds, c.component, gone.signal));
+  });
+  app.get('/debug/pprof/heap', async (_req, res) => {
+    res.status(200).set(heapSnapshotHeaders(c.component));
+    await heapSnapshot((chunk) => res.write(chunk));
+    res.end();
+  });
+}
+
 /** The express app (exported for tests that serve it themselves). */
 export function operationalApp(c: OperationalServerConfig, auth: DelegatingAuth): express.Express {
   const app = express();
@@ -115,48 +144,7 @@ export function operationalApp(c: OperationalServerConfig, auth: DelegatingAuth)
     res.type('text/plain').send(`${c.component} flags\n\n${lines.join('\n')}\n`);
   });
 
-  // upstream's /debug/flags/v: GET reads the level, PUT sets it (the body is the level).
-  app.get('/debug/flags/v', (_req, res) => {
-    res.type('text/plain').send(runtimeLogLevel() ?? c.logLevel);
-  });
-  app.put('/debug/flags/v', express.text({ type: () => true, limit: '1kb' }), (req, res) => {
-    const level = typeof req.body === 'string' ? req.body.trim() : '';
-    if (!isLogLevel(level)) {
-      res
-        .status(400)
-        .type('text/plain')
-        .send(`invalid log level ${JSON.stringify(level)}: debug, info, warn or error\n`);
-      return;
-    }
-    setRuntimeLogLevel(level);
-    c.log.info('log level set at runtime', { level });
-    res.type('text/plain').send(`successfully set the log level to ${level}`);
-  });
-
-  if (c.options.profiling) {
-    app.get('/debug/pprof/profile', async (req, res) => {
-      const raw = typeof req.query['seconds'] === 'string' ? req.query['seconds'] : '';
-      const seconds = raw === '' ? defaultProfileSeconds : Number(raw);
-      if (!Number.isFinite(seconds) || seconds <= 0 || seconds > maxProfileSeconds) {
-        status(res, 400, 'BadRequest', `seconds must be in (0, ${maxProfileSeconds}]`);
-        return;
-      }
-      const gone = new AbortController();
-      res.on('close', () => gone.abort());
-      const profile = await cpuProfile(seconds, gone.signal);
-      res
-        .set('Content-Disposition', `attachment; filename="${c.component}.cpuprofile"`)
-        .json(profile);
-    });
-    app.get('/debug/pprof/heap', async (_req, res) => {
-      res
-        .status(200)
-        .set('Content-Type', 'application/json')
-        .set('Content-Disposition', `attachment; filename="${c.component}.heapsnapshot"`);
-      await heapSnapshot((chunk) => res.write(chunk));
-      res.end();
-    });
-  }
+  if (c.options.profiling) installDebug(app, c);
   return app;
 }
 
