@@ -201,6 +201,27 @@ describe('operational servers', () => {
     );
   });
 
+  it('the gateway profiles on its API port, behind authorization', async () => {
+    const gateway = suite.gateways[0]!;
+    const profile = await call(gateway, '/debug/pprof/profile?seconds=1', admin);
+    assert.equal(profile.code, 200, profile.body.slice(0, 200));
+    assert.ok((JSON.parse(profile.body) as { nodes: unknown[] }).nodes.length > 0);
+    const heap = await call(gateway, '/debug/pprof/heap', admin);
+    assert.equal(heap.code, 200);
+    const snapshot = JSON.parse(heap.body) as { snapshot: { node_count: number } };
+    assert.ok(snapshot.snapshot.node_count > 1000);
+    assert.equal((await call(gateway, '/debug/pprof/heap', monitoring)).code, 403);
+    assert.equal((await call(gateway, '/debug/flags/v', stranger)).code, 403);
+    const level = await call(gateway, '/debug/flags/v', admin);
+    assert.equal(level.code, 200);
+    const put = await call(gateway, '/debug/flags/v', admin, { method: 'PUT', body: level.body });
+    assert.equal(put.code, 200, put.body);
+    assert.equal(
+      (await call(gateway, '/debug/flags/v', admin, { method: 'PUT', body: 'x' })).code,
+      400
+    );
+  });
+
   it('/configz redacts; the log level is raised at runtime and a debug line is written', async () => {
     const base = suite.operational['controllers']!;
     const configz = JSON.parse((await call(base, '/configz', admin)).body) as {

@@ -200,6 +200,12 @@ export const gatewayFlags = {
     description:
       "Accept requests under upstream Kubernetes' names of the groups served as *.orch.io (rbac.authorization.k8s.io, authorization.k8s.io, certificates.k8s.io, ...) as aliases of those groups, as kubectl's typed commands send them; never listed in discovery.",
   },
+  profiling: {
+    type: 'string',
+    default: 'true',
+    description:
+      'Enable profiling via web interface host:port/debug/pprof/ (a CPU profile, a heap snapshot) and /debug/flags/v (the log level at runtime), on the API port behind authorization.',
+  },
   ...loggingFlags(),
   ...featureGateFlags(),
   ...showHiddenMetricsFlags(),
@@ -259,6 +265,8 @@ export interface CompletedGatewayOptions {
   resources: ResourceDefinition[];
   /** --upstream-group-aliases. */
   upstreamGroupAliases: boolean;
+  /** --profiling: /debug/pprof/* and /debug/flags/v served. */
+  profiling: boolean;
   logLevel: LogLevel;
   /** --feature-gates: the gates, the warnings to print at start, the flag's errors. */
   featureGates: FeatureGates;
@@ -349,6 +357,7 @@ export function completeGatewayOptions(f: GatewayOptions): CompletedGatewayOptio
       () => parseBool('upstream-group-aliases', f['upstream-group-aliases'], true),
       true
     ),
+    profiling: derive(problems, '', () => parseBool('profiling', f['profiling'], true), true),
     logLevel: logLevel(f),
     featureGates: completeFeatureGates(f['feature-gates']),
     warnings,

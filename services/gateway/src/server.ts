@@ -31,6 +31,7 @@ import { defaultVersionInfo } from './endpoints/discovery.js';
 import { installAggregatedDiscovery } from './endpoints/aggregated-discovery.js';
 import { resourceHandler } from './endpoints/installer.js';
 import { installOpenApi } from './endpoints/install-openapi.js';
+import { installDebug } from './endpoints/debug.js';
 import { fileAuditSink } from './filters/with-audit.js';
 import { buildHandlerChain } from './handler-chain.js';
 import { requestListener } from './http/handler.js';
@@ -279,6 +280,9 @@ export class GatewayServer implements Runnable {
         });
         installAggregatedDiscovery(a, registry, defaultVersionInfo());
         installOpenApi(a, registry);
+        if (options.profiling) {
+          installDebug(a, { component: 'gateway', logLevel: options.logLevel, log });
+        }
       },
       resources,
     });

@@ -1,5 +1,5 @@
-// The non-resource endpoints' router (upstream's mux.PathRecorderMux): GET (and HEAD) routes by
-// path pattern, `:name` matching one segment and a final `*name` the rest; a request no route
+// The non-resource endpoints' router (upstream's mux.PathRecorderMux): GET (and HEAD) and PUT
+// routes by path pattern, `:name` matching one segment and a final `*name` the rest; a request no route
 // takes goes to the fallback handler.
 import type { Handler, HttpRequest, HttpResponse } from './handler.js';
 import { requestUrl } from './request-url.js';
@@ -14,6 +14,8 @@ export type RouteHandler = (
 ) => void | Promise<void>;
 
 interface Route {
+  /** GET routes answer HEAD too. */
+  method: 'GET' | 'PUT';
   segments: string[];
   handler: RouteHandler;
 }
@@ -60,15 +62,22 @@ export class PathMux {
 
   /** Serves GET and HEAD of a path pattern; the first matching route answers. */
   get(pattern: string, handler: RouteHandler): void {
-    this.#routes.push({ segments: split(pattern), handler });
+    this.#routes.push({ method: 'GET', segments: split(pattern), handler });
+  }
+
+  /** Serves PUT of a path pattern (upstream's /debug/flags/v is the one). */
+  put(pattern: string, handler: RouteHandler): void {
+    this.#routes.push({ method: 'PUT', segments: split(pattern), handler });
   }
 
   /** The mux as a handler; what it does not route goes to `fallback`. */
   handler(fallback: Handler): Handler {
     return (req, res) => {
-      if (req.method === 'GET' || req.method === 'HEAD') {
+      const method = req.method === 'HEAD' ? 'GET' : req.method;
+      if (method === 'GET' || method === 'PUT') {
         const path = split(requestUrl(req).pathname);
         for (const route of this.#routes) {
+          if (route.method !== method) continue;
           const params = match(route.segments, path);
           if (params) return route.handler(req, res, params);
         }
