@@ -73,6 +73,9 @@ describe('ensureClusterPki', () => {
     const authorizer = new X509Certificate(await readFile(pki.file('authorizer-client').certFile));
     assert.deepEqual(subjectLines(authorizer), ['CN=system:orch:authorizer', 'O=system:masters']);
     assert.deepEqual(authorizer.keyUsage, ['1.3.6.1.5.5.7.3.2']);
+    const monitoring = new X509Certificate(await readFile(pki.file('monitoring').certFile));
+    assert.deepEqual(subjectLines(monitoring), ['CN=orch-monitoring', 'O=system:monitoring']);
+    assert.deepEqual(monitoring.keyUsage, ['1.3.6.1.5.5.7.3.2']);
   });
 
   it('puts one O RDN per group', async () => {

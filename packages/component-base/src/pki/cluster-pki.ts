@@ -35,6 +35,14 @@ export const adminCertName = 'admin';
  */
 export const authorizerClientCertName = 'authorizer-client';
 
+/**
+ * Name of the monitoring client certificate (`monitoring.crt`): CN `orch-monitoring`, O
+ * `system:monitoring`, the group the bootstrap policy lets read /metrics and the health paths
+ * of every process (what deploy/monitoring's Prometheus scrapes with).
+ */
+export const monitoringCertName = 'monitoring';
+export const monitoringGroup = 'system:monitoring';
+
 export interface EnsureClusterPkiOptions {
   /** Default {@link defaultServiceNames}. */
   serviceNames?: string[];
@@ -69,7 +77,8 @@ export function componentUserName(name: string): string {
 
 /**
  * Makes sure `dir` holds a cluster CA, a serving + client certificate per component, an admin
- * client certificate and the authorizer's API client certificate. Idempotent: an existing CA
+ * client certificate, the monitoring client certificate and the authorizer's API client
+ * certificate. Idempotent: an existing CA
  * (`ca.crt` + `ca.key`) is reused and only missing certificate files are created; existing ones
  * are never rewritten. Keys are written mode 0600.
  */
@@ -109,6 +118,10 @@ export async function ensureClusterPki(
     [
       adminCertName,
       { commonName: adminUserName, organizations: [mastersGroup], usages: ['client'] },
+    ],
+    [
+      monitoringCertName,
+      { commonName: 'orch-monitoring', organizations: [monitoringGroup], usages: ['client'] },
     ],
     [
       authorizerClientCertName,

@@ -14,6 +14,8 @@ export {
   defaultServiceNames,
   ensureClusterPki,
   mastersGroup,
+  monitoringCertName,
+  monitoringGroup,
 } from './cluster-pki.js';
 export type { CertificateUsage, IssueCertificateOptions } from './issue-certificate.js';
 export { issueCertificate } from './issue-certificate.js';
