@@ -14,6 +14,7 @@ import type { Authorization } from './authz/authorization-for.js';
 import { GatewayMetrics } from './metrics/gateway-metrics.js';
 import type { ValidGatewayOptions } from './options.js';
 import { registerCacheMetrics } from './cache/cache-metrics.js';
+import { registerNatsMetrics } from './metrics/nats-metrics.js';
 import type { CacheHooks } from './cache/cacher.js';
 import { Cachers } from './cache/cachers.js';
 
@@ -61,6 +62,7 @@ export async function newGatewayConfig(
   const metrics = new GatewayMetrics((): number => cachers.openWatchCount());
   const cacheMetrics = registerCacheMetrics(metrics.registry, () => cachers);
   registerFeatureMetrics(metrics.registry, options.featureGates.gate);
+  registerNatsMetrics(metrics.registry, () => nats);
   const storage = metrics.timeStorage(rawStorage);
   const cachers: Cachers = new Cachers({
     storage,

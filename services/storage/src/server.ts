@@ -1,6 +1,6 @@
 // The storage server: the gRPC service over the etcd store, and the leader-elected publisher
 // and compactor. The constructor wires; run() serves until its signal.
-import { Counter, Histogram } from 'prom-client';
+import { Counter, Gauge, Histogram } from 'prom-client';
 import type { Registry } from 'prom-client';
 import { storageProto } from '@orch/proto';
 import { builtinResources, storagePrefix } from '@orch/apimachinery/registry';
@@ -21,6 +21,7 @@ export class StorageServer implements Runnable {
   readonly registry: Registry;
   readonly #config: StorageConfig;
   readonly #latency: Histogram<'operation' | 'code'>;
+  readonly #etcdRevision: Gauge;
   readonly #serving = new Deferred<number>();
 
   constructor(config: StorageConfig) {
@@ -40,6 +41,18 @@ export class StorageServer implements Runnable {
       labelNames: ['type'] as const,
       registers: [registry],
     });
+    // The publisher's lag in revisions is etcd's revision less the one last published (the
+    // replica holding the publisher lease publishes; the others stay at 0).
+    this.#etcdRevision = new Gauge({
+      name: 'orch_storage_etcd_revision',
+      help: "etcd's current revision, as the readiness probe last read it (every 2 s).",
+      registers: [registry],
+    });
+    const publishedRevision = new Gauge({
+      name: 'orch_storage_publisher_published_revision',
+      help: 'The revision of the last message this replica published to NATS (a change, or progress up to it).',
+      registers: [registry],
+    });
     const knownSubjects = builtinResources
       .filter((d) => !d.virtual)
       .map((d) => subjectForKey(`${storagePrefix(d)}x`))
@@ -51,8 +64,10 @@ export class StorageServer implements Runnable {
         new Publisher(etcd, nats, log, {
           progressIntervalMs: options.progressIntervalMs,
           knownSubjects: [...new Set(knownSubjects)],
-          onPublished: (_s, type) =>
-            published.inc({ type: type === 'PROGRESS' ? 'progress' : 'change' }),
+          onPublished: (_s, type, revision) => {
+            published.inc({ type: type === 'PROGRESS' ? 'progress' : 'change' });
+            publishedRevision.set(revision);
+          },
         }),
         new Compactor(etcd, log, {
           retentionMs: options.compactionRetentionMs,
@@ -83,7 +98,7 @@ export class StorageServer implements Runnable {
       // Readiness follows etcd: serving only while etcd answers.
       const probe = async (): Promise<void> => {
         try {
-          await store.currentRevision();
+          this.#etcdRevision.set(await store.currentRevision());
           grpc.setServing(true);
         } catch (err) {
           grpc.setServing(false);

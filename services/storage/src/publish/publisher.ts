@@ -39,7 +39,8 @@ export interface PublisherOptions {
   progressIntervalMs: number;
   /** Subjects to announce progress on even before their first change (the known types). */
   knownSubjects: string[];
-  onPublished?: (subject: string, type: WatchMessage['type']) => void;
+  /** After each message, with the revision it carries (a change's, or progress up to). */
+  onPublished?: (subject: string, type: WatchMessage['type'], revision: number) => void;
 }
 
 export class Publisher {
@@ -125,7 +126,7 @@ export class Publisher {
           const message = encodeChangeMessage(head, ev.object, ev.prevObject);
           const maxPayload = this.#nats.info?.max_payload ?? Infinity;
           if (message.length <= maxPayload) {
-            this.#send(subject, message, ev.type);
+            this.#send(subject, message, ev.type, ev.revision);
           } else {
             // Too large for NATS (the object and the one before it): nothing is sent, and the
             // chain moves on past it, so every subscriber sees a gap at the subject's next
@@ -170,12 +171,12 @@ export class Publisher {
   }
 
   #publish(subject: string, m: WatchMessage): void {
-    this.#send(subject, encodeWatchMessage(m), m.type);
+    this.#send(subject, encodeWatchMessage(m), m.type, m.revision);
   }
 
-  #send(subject: string, message: Uint8Array, type: WatchMessage['type']): void {
+  #send(subject: string, message: Uint8Array, type: WatchMessage['type'], revision: number): void {
     this.#nats.publish(subject, message);
-    this.#opts.onPublished?.(subject, type);
+    this.#opts.onPublished?.(subject, type, revision);
   }
 
   #publishProgress(revision: number): void {
