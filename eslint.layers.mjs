@@ -14,6 +14,7 @@ export const layers = {
     'watch',
     'cache',
     'metrics',
+    'audit', // the audit policy, events and backends
     'groupalias',
     'negotiation',
     'fieldmanager',
