@@ -7,8 +7,8 @@ import type { Handler } from './http/handler.js';
 import { PathMux } from './http/path-mux.js';
 import { writeErrorNegotiated } from './negotiation/response-writers.js';
 import { withAuditInit } from './filters/with-audit-init.js';
-import { withAudit } from './filters/with-audit.js';
-import type { AuditSink } from './filters/with-audit.js';
+import { withAudit, withAuditPolicy } from './filters/with-audit.js';
+import type { AuditConfig } from './filters/with-audit.js';
 import { withAuthentication } from './filters/with-authentication.js';
 import { withAuthorization } from './filters/with-authorization.js';
 import { withAliasedBody, withGroupAlias } from './filters/with-group-alias.js';
@@ -29,8 +29,8 @@ export interface HandlerChainConfig {
   anonymousAuth: boolean;
   /** Paths anonymous users reach without asking the authorizer (only in authorization mode AlwaysAllow, where it would allow everything). */
   publicPath: (path: string) => boolean;
-  /** --audit-log-path. */
-  audit?: AuditSink;
+  /** The audit policy and backends (--audit-*). */
+  audit?: AuditConfig;
   maxBodyBytes: number;
   /** --upstream-group-aliases: requests under upstream's group names reach the `orch.io` groups. */
   upstreamGroupAliases: boolean;
@@ -76,6 +76,7 @@ export function buildHandlerChain(c: HandlerChainConfig): Handler {
           anonymous: c.anonymousAuth,
           anonymousAllowed: c.publicPath,
         }),
+      c.audit && ((h) => withAuditPolicy(h, c.audit!)),
       (h) => withImpersonation(h, c.authorizer),
       (h) => withMaxInFlight(h, c.maxReadOnlyInFlight, c.maxMutatingInFlight),
       (h) => withAuthorization(h, c.authorizer),

@@ -1,4 +1,6 @@
 // Flags of the gateway (options → complete → validate; config.ts builds from the result).
+import { auditFlags, completeAuditOptions } from './audit/audit-options.js';
+import type { AuditOptions } from './audit/audit-options.js';
 import {
   InvalidOptionsError,
   authorizerClientFlags,
@@ -188,6 +190,8 @@ export const gatewayFlags = {
   },
   // authentication: authn/authentication-options.ts
   ...authenticationFlags,
+  // audit: audit/audit-options.ts
+  ...auditFlags,
   'runtime-config': {
     type: 'string',
     default: '',
@@ -250,6 +254,8 @@ export interface CompletedGatewayOptions {
   authorizerAddress: string;
   authorizationCache: { authorizedTtlMs: number; unauthorizedTtlMs: number };
   authn: AuthenticationConfig;
+  /** --audit-*. */
+  audit: AuditOptions;
   /** The enabled admission plugins, in the chain's order. */
   admissionPlugins: PluginName[];
   /** host:port of the admission service; '' when none. */
@@ -329,6 +335,7 @@ export function completeGatewayOptions(f: GatewayOptions): CompletedGatewayOptio
       unauthorizedTtlMs: duration('authorization-cache-unauthorized-ttl', '30s'),
     },
     authn,
+    audit: completeAuditOptions(f, problems),
     admissionPlugins: admission.names,
     admissionAddress: f['admission-servers'] ?? '',
     admissionTimeoutMs: duration('admission-request-timeout', '35s'),

@@ -31,8 +31,9 @@ import { defaultVersionInfo } from './endpoints/discovery.js';
 import { installAggregatedDiscovery } from './endpoints/aggregated-discovery.js';
 import { resourceHandler } from './endpoints/installer.js';
 import { installOpenApi } from './endpoints/install-openapi.js';
+import { auditPipeline } from './audit/setup.js';
+import type { AuditPipeline } from './audit/setup.js';
 import { installDebug } from './endpoints/debug.js';
-import { fileAuditSink } from './filters/with-audit.js';
 import { buildHandlerChain } from './handler-chain.js';
 import { requestListener } from './http/handler.js';
 import {
@@ -75,7 +76,7 @@ export class GatewayServer implements Runnable {
   readonly #policyWatch: PolicyWatch | undefined;
   readonly #startAdmissionScope: (() => void) | undefined;
   readonly #authn: ReturnType<typeof buildAuthentication>;
-  readonly #audit: ReturnType<typeof fileAuditSink> | undefined;
+  readonly #audit: AuditPipeline | undefined;
   readonly #namespaces: Store;
   readonly #services: Store | undefined;
   readonly #priorityClasses: Store | undefined;
@@ -201,8 +202,7 @@ export class GatewayServer implements Runnable {
           log.child({ component: 'authorization-cache' })
         )
       : undefined;
-    const auditPath = options.authn.auditLogPath;
-    this.#audit = auditPath ? fileAuditSink(auditPath) : undefined;
+    this.#audit = auditPipeline(options.audit, metrics.registry);
 
     const shutdown = this.#shutdown;
     const checks = {
@@ -444,7 +444,7 @@ export class GatewayServer implements Runnable {
       this.#informer.stop();
       this.#policyWatch?.stop();
       this.#authn.stop();
-      await this.#audit?.close();
+      await this.#audit?.backend.shutdown();
       if (mismatch) throw mismatch;
     } catch (err) {
       this.#serving.reject(err);

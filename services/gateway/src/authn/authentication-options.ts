@@ -126,10 +126,6 @@ export const authenticationFlags = {
     description:
       'Header prefixes of extras (the rest of the name, lowercased and percent-decoded, is the key).',
   },
-  'audit-log-path': {
-    type: 'string',
-    description: 'Audit log file (JSON lines); "-" is standard output.',
-  },
 } as const;
 
 export interface OidcConfig {
@@ -168,7 +164,6 @@ export interface AuthenticationConfig {
   oidc: OidcConfig | undefined;
   webhook: { configFile: string; cacheTtlMs: number; version: 'v1' | 'v1beta1' } | undefined;
   requestHeader: RequestHeaderConfig | undefined;
-  auditLogPath: string | undefined;
 }
 
 type Values = {
@@ -266,7 +261,6 @@ export function authenticationConfig(
         }
       : undefined,
     requestHeader,
-    auditLogPath: f['audit-log-path'],
   };
 }
 

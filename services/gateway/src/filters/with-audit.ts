@@ -1,85 +1,246 @@
-// The audit log (--audit-log-path): one JSON line per request at ResponseComplete, with the
-// authenticated identity, the impersonated one, verb, URI, object, response code and the
-// request's audit annotations.
-import { createWriteStream } from 'node:fs';
-import type { Writable } from 'node:stream';
-import type { Handler } from '../http/handler.js';
+// Audit (k8s WithAudit and WithFailedAuthenticationAudit): the policy decides, once the user is
+// known, the request's level and omitted stages; events are written at RequestReceived,
+// ResponseStarted (watches: the headers sent), ResponseComplete and Panic (a handler's throw, in
+// place of ResponseComplete). The request body is recorded from level Request, the response body
+// at RequestResponse. withAudit sits before authentication so that a request refused there is
+// audited too (its policy evaluated without a user); withAuditPolicy sits after it.
+import type { UserInfo } from '@orch/apimachinery/auth';
+import { withoutManagedFields } from '../audit/event.js';
+import type {
+  AuditEvent,
+  AuditMetrics,
+  AuditUser,
+  EventBase,
+  ObjectReference,
+} from '../audit/event.js';
+import type { AuditBackend } from '../audit/backends/backend.js';
+import type { PolicyRuleEvaluator } from '../audit/policy/checker.js';
+import { levelAtLeast } from '../audit/policy/types.js';
+import type { RequestAuditConfig, Stage } from '../audit/policy/types.js';
+import type { Handler, HttpRequest, HttpResponse } from '../http/handler.js';
 import {
   auditAnnotationsFrom,
   auditIdFrom,
+  bodyFrom,
   requestInfoFrom,
   userFrom,
 } from '../request/context.js';
-import type { UserInfo } from '@orch/apimachinery/auth';
+import { isLongRunning } from '../request/long-running.js';
+import type { RequestInfo } from '../request/request-info.js';
 import { impersonatorFrom } from './with-impersonation.js';
 
-export interface AuditSink {
-  write(event: Record<string, unknown>): void;
-  close(): Promise<void>;
+export interface AuditConfig {
+  evaluator: PolicyRuleEvaluator;
+  backend: AuditBackend;
+  metrics?: AuditMetrics;
 }
 
-/** JSON lines appended to a file, or standard output for `-`. */
-export function fileAuditSink(path: string): AuditSink {
-  const out: Writable =
-    path === '-' ? process.stdout : createWriteStream(path, { flags: 'a', mode: 0o600 });
+/** Response bodies past this size are not recorded (upstream truncates large events too). */
+const maxRecordedResponse = 4 * 1024 * 1024;
+
+interface AuditState {
+  config?: RequestAuditConfig;
+  received: string;
+  responseChunks?: Buffer[];
+  responseBytes: number;
+}
+const states = new WeakMap<HttpRequest, AuditState>();
+
+const userJson = (u: UserInfo): AuditUser => ({
+  username: u.name,
+  ...(u.uid ? { uid: u.uid } : {}),
+  groups: u.groups,
+  ...(Object.keys(u.extra).length > 0 ? { extra: u.extra } : {}),
+});
+
+function evaluate(c: AuditConfig, req: HttpRequest, s: AuditState): RequestAuditConfig {
+  if (s.config) return s.config;
+  const info = requestInfoFrom(req);
+  const user = impersonatorFrom(req) ?? userFrom(req);
+  s.config = c.evaluator({
+    user,
+    verb: info?.verb ?? (req.method ?? '').toLowerCase(),
+    isResourceRequest: info?.isResourceRequest ?? false,
+    path: info?.path ?? (req.url ?? '').split('?')[0]!,
+    ...(info?.isResourceRequest
+      ? {
+          namespace: info.namespace,
+          apiGroup: info.apiGroup,
+          resource: info.resource,
+          subresource: info.subresource,
+          name: info.name,
+        }
+      : {}),
+  });
+  c.metrics?.levels.inc({ level: s.config.level });
+  return s.config;
+}
+
+const objectRefOf = (info: RequestInfo, name: string): ObjectReference => ({
+  resource: info.resource,
+  ...(info.namespace ? { namespace: info.namespace } : {}),
+  ...(name ? { name } : {}),
+  apiGroup: info.apiGroup,
+  apiVersion: info.apiVersion,
+  ...(info.subresource ? { subresource: info.subresource } : {}),
+});
+
+function base(req: HttpRequest, s: AuditState, config: RequestAuditConfig): EventBase {
+  const info = requestInfoFrom(req);
+  const impersonator = impersonatorFrom(req);
+  const user = userFrom(req);
+  const annotations = auditAnnotationsFrom(req);
   return {
-    write: (e) => void out.write(`${JSON.stringify(e)}\n`),
-    close: () =>
-      path === '-' ? Promise.resolve() : new Promise<void>((resolve) => out.end(() => resolve())),
+    kind: 'Event',
+    apiVersion: 'audit.orch.io/v1',
+    level: config.level,
+    auditID: auditIdFrom(req) ?? '',
+    requestURI: req.url ?? '',
+    verb: info?.verb ?? (req.method ?? '').toLowerCase(),
+    user: (impersonator ?? user) ? userJson((impersonator ?? user)!) : { username: '' },
+    ...(impersonator && user ? { impersonatedUser: userJson(user) } : {}),
+    sourceIPs: [req.socket.remoteAddress ?? ''],
+    userAgent: req.headers['user-agent'] ?? '',
+    ...(info?.isResourceRequest ? { objectRef: objectRefOf(info, info.name) } : {}),
+    requestReceivedTimestamp: s.received,
+    ...(Object.keys(annotations).length > 0 ? { annotations: { ...annotations } } : {}),
   };
 }
 
-const userJson = (u: UserInfo | undefined): Record<string, unknown> | undefined =>
-  u && {
-    username: u.name,
-    ...(u.uid ? { uid: u.uid } : {}),
-    groups: u.groups,
-    ...(Object.keys(u.extra).length > 0 ? { extra: u.extra } : {}),
+function emit(
+  c: AuditConfig,
+  req: HttpRequest,
+  s: AuditState,
+  stage: Stage,
+  extra: Partial<AuditEvent> = {}
+): void {
+  const config = evaluate(c, req, s);
+  if (config.level === 'None' || config.omitStages.includes(stage)) return;
+  const { annotations, ...b } = base(req, s, config);
+  const ev: AuditEvent = {
+    ...b,
+    stage,
+    ...extra,
+    requestReceivedTimestamp: s.received,
+    stageTimestamp: new Date().toISOString(),
+    ...(annotations ? { annotations } : {}),
   };
+  c.metrics?.events.inc();
+  c.backend.processEvents(ev);
+}
+
+const parseJson = (buf: Buffer | undefined, contentType: unknown): unknown => {
+  if (!buf?.length || !String(contentType ?? 'application/json').includes('json')) return undefined;
+  try {
+    return JSON.parse(buf.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+};
+
+function bodies(req: HttpRequest, res: HttpResponse, s: AuditState): Partial<AuditEvent> {
+  const config = s.config!;
+  const omit = config.omitManagedFields ? withoutManagedFields : (o: unknown) => o;
+  const out: Partial<AuditEvent> = {};
+  const info = requestInfoFrom(req);
+  const request = levelAtLeast(config.level, 'Request');
+  if (info?.isResourceRequest && (request || !info.name)) {
+    const o = parseJson(bodyFrom(req), req.headers['content-type']);
+    // A create names its object in the body: the reference takes the name from there.
+    const name = (o as { metadata?: { name?: unknown } } | undefined)?.metadata?.name;
+    if (!info.name && typeof name === 'string' && name) out.objectRef = objectRefOf(info, name);
+    if (request && o !== undefined) out.requestObject = omit(o);
+  }
+  if (s.responseChunks && !res.getHeader('content-encoding')) {
+    const o = parseJson(Buffer.concat(s.responseChunks), res.getHeader('content-type'));
+    if (o !== undefined) out.responseObject = omit(o);
+  }
+  return out;
+}
+
+/** Records what the handler writes (RequestResponse, requests that end). */
+function captureResponse(res: HttpResponse, s: AuditState): void {
+  s.responseChunks = [];
+  const keep = (chunk: unknown, encoding: unknown): void => {
+    if (chunk === undefined || chunk === null || typeof chunk === 'function' || !s.responseChunks)
+      return;
+    const b = Buffer.isBuffer(chunk)
+      ? chunk
+      : Buffer.from(chunk as string, (encoding as BufferEncoding | undefined) ?? 'utf8');
+    s.responseBytes += b.length;
+    if (s.responseBytes > maxRecordedResponse) s.responseChunks = undefined;
+    else s.responseChunks.push(b);
+  };
+  const write = res.write.bind(res) as (...a: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...a: unknown[]) => HttpResponse;
+  (res as { write: unknown }).write = (...a: unknown[]) => (keep(a[0], a[1]), write(...a));
+  (res as { end: unknown }).end = (...a: unknown[]) => (keep(a[0], a[1]), end(...a));
+}
+
+/** Emits ResponseStarted when a long-running request's headers go out. */
+function onResponseStarted(res: HttpResponse, started: () => void): void {
+  for (const m of ['writeHead', 'flushHeaders'] as const) {
+    const original = res[m].bind(res) as (...a: unknown[]) => unknown;
+    (res as unknown as Record<string, unknown>)[m] = (...a: unknown[]) => {
+      const r = original(...a);
+      started();
+      return r;
+    };
+  }
+}
 
 export const withAudit =
-  (next: Handler, sink: AuditSink): Handler =>
-  (req, res) => {
-    const received = new Date().toISOString();
+  (next: Handler, c: AuditConfig): Handler =>
+  async (req, res) => {
+    const s: AuditState = { received: new Date().toISOString(), responseBytes: 0 };
+    states.set(req, s);
     let done = false;
-    const emit = (): void => {
+    const complete = (): void => {
       if (done) return;
       done = true;
-      const info = requestInfoFrom(req);
-      const impersonator = impersonatorFrom(req);
-      const user = userFrom(req);
-      const annotations = auditAnnotationsFrom(req);
-      sink.write({
-        kind: 'Event',
-        apiVersion: 'audit.orch.io/v1',
-        level: 'Metadata',
-        auditID: auditIdFrom(req),
-        stage: 'ResponseComplete',
-        requestURI: req.url ?? '',
-        verb: info?.verb ?? (req.method ?? '').toLowerCase(),
-        user: userJson(impersonator ?? user) ?? {},
-        ...(impersonator ? { impersonatedUser: userJson(user) } : {}),
-        sourceIPs: [req.socket.remoteAddress ?? ''],
-        userAgent: req.headers['user-agent'] ?? '',
-        ...(info?.isResourceRequest
-          ? {
-              objectRef: {
-                resource: info.resource,
-                ...(info.namespace ? { namespace: info.namespace } : {}),
-                ...(info.name ? { name: info.name } : {}),
-                apiGroup: info.apiGroup,
-                apiVersion: info.apiVersion,
-                ...(info.subresource ? { subresource: info.subresource } : {}),
-              },
-            }
-          : {}),
+      const config = evaluate(c, req, s);
+      if (config.level === 'None') return;
+      emit(c, req, s, 'ResponseComplete', {
         responseStatus: { code: res.statusCode },
-        requestReceivedTimestamp: received,
-        stageTimestamp: new Date().toISOString(),
-        ...(Object.keys(annotations).length > 0 ? { annotations: { ...annotations } } : {}),
+        ...bodies(req, res, s),
       });
     };
-    res.on('finish', emit);
-    res.on('close', emit);
+    res.on('finish', complete);
+    res.on('close', complete);
+    try {
+      await next(req, res);
+    } catch (err) {
+      if (!done && !(err instanceof Error && err.name === 'StatusError')) {
+        done = true;
+        emit(c, req, s, 'Panic', {
+          responseStatus: {
+            code: 500,
+            status: 'Failure',
+            message: `APIServer panic'd: ${String(err)}`,
+          },
+        });
+      }
+      throw err;
+    }
+  };
+
+/** After authentication: the policy evaluated with the user, RequestReceived written. */
+export const withAuditPolicy =
+  (next: Handler, c: AuditConfig): Handler =>
+  (req, res) => {
+    const s = states.get(req);
+    if (!s) return next(req, res);
+    const config = evaluate(c, req, s);
+    if (config.level === 'None') return next(req, res);
+    emit(c, req, s, 'RequestReceived');
+    const info = requestInfoFrom(req);
+    if (isLongRunning(info)) {
+      let started = false;
+      onResponseStarted(res, () => {
+        if (started) return;
+        started = true;
+        emit(c, req, s, 'ResponseStarted', { responseStatus: { code: res.statusCode } });
+      });
+    } else if (config.level === 'RequestResponse') captureResponse(res, s);
     return next(req, res);
   };

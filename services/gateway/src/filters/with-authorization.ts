@@ -4,10 +4,14 @@
 import { anonymousUserInfo } from '@orch/apimachinery/auth';
 import type { Handler } from '../http/handler.js';
 import { writeErrorNegotiated } from '../negotiation/response-writers.js';
-import { userFrom, withUser } from '../request/context.js';
+import { addAuditAnnotation, userFrom, withUser } from '../request/context.js';
 import { attributesFor } from '../authz/attributes-for.js';
 import type { Authorizer } from '../authz/authorizer.js';
 import { forbidden } from '../authz/forbidden.js';
+
+/** The audit annotations of the decision (upstream's authorization.k8s.io/decision and reason). */
+export const decisionAnnotation = 'authorization.orch.io/decision';
+export const reasonAnnotation = 'authorization.orch.io/reason';
 
 export const withAuthorization =
   (next: Handler, authorizer: Authorizer): Handler =>
@@ -24,6 +28,8 @@ export const withAuthorization =
     } catch (err) {
       return writeErrorNegotiated(req, res, err);
     }
+    addAuditAnnotation(req, decisionAnnotation, answer.decision === 'allow' ? 'allow' : 'forbid');
+    addAuditAnnotation(req, reasonAnnotation, answer.reason ?? '');
     if (answer.decision === 'allow') return next(req, res);
     writeErrorNegotiated(req, res, forbidden(a, answer.reason));
   };

@@ -1,0 +1,171 @@
+// The audit policy end to end: a gateway on the shared suite's backends with a policy of four
+// rules at four levels, its log read back: the levels, the stages (RequestReceived omitted where
+// the rule says, ResponseStarted for a watch), the bodies only where the level asks for them,
+// managed fields left out, and the authorization decision among the annotations.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { sharedSuite, startGateway, waitFor } from '@orch/testing';
+import type { Suite } from '@orch/testing';
+import type { AuditEvent } from './event.js';
+
+const ns = `audit-${Date.now().toString(36)}`;
+const dir = mkdtempSync(join(tmpdir(), 'audit-test-'));
+const auditLog = join(dir, 'audit.log');
+const policyFile = join(dir, 'policy.yaml');
+writeFileSync(
+  policyFile,
+  `apiVersion: audit.orch.io/v1
+kind: Policy
+omitManagedFields: true
+rules:
+- level: None
+  nonResourceURLs: ["/healthz*", "/readyz*", "/livez*"]
+- level: RequestResponse
+  resources: [{group: "", resources: ["configmaps"]}]
+  namespaces: ["${ns}"]
+- level: Request
+  resources: [{group: "", resources: ["secrets"]}]
+  omitStages: ["RequestReceived"]
+- level: Metadata
+`
+);
+
+let shared: Suite;
+let gw: Suite;
+
+before(async () => {
+  shared = await sharedSuite();
+  gw = await startGateway(shared, {
+    args: [`--audit-policy-file=${policyFile}`, `--audit-log-path=${auditLog}`],
+  });
+  const r = await gw.request(0, 'POST', '/api/v1/namespaces', { metadata: { name: ns } });
+  assert.equal(r.status, 201, r.text);
+});
+
+after(async () => {
+  await gw?.request(0, 'DELETE', `/api/v1/namespaces/${ns}`);
+  await gw?.stop();
+  await shared?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const events = (id: unknown): AuditEvent[] =>
+  readFileSync(auditLog, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as AuditEvent)
+    .filter((e) => e.auditID === id);
+
+/** The events of a request once its ResponseComplete is written. */
+async function complete(id: unknown): Promise<AuditEvent[]> {
+  await waitFor(
+    `ResponseComplete of ${String(id)}`,
+    () => Promise.resolve(events(id).some((e) => e.stage === 'ResponseComplete')),
+    { timeoutMs: 5000 }
+  );
+  return events(id);
+}
+
+test('RequestResponse: both stages, both bodies, no managed fields', async () => {
+  const r = await gw.request(0, 'POST', `/api/v1/namespaces/${ns}/configmaps`, {
+    metadata: { name: 'c1' },
+    data: { k: 'v' },
+  });
+  assert.equal(r.status, 201, r.text);
+  const evs = await complete(r.headers['audit-id']);
+  assert.deepEqual(
+    evs.map((e) => [e.stage, e.level]),
+    [
+      ['RequestReceived', 'RequestResponse'],
+      ['ResponseComplete', 'RequestResponse'],
+    ]
+  );
+  const [received, done] = evs as [AuditEvent, AuditEvent];
+  assert.equal(received.requestObject, undefined);
+  assert.equal(received.responseStatus, undefined);
+  assert.deepEqual(done.responseStatus, { code: 201 });
+  assert.deepEqual((done.requestObject as { data: unknown }).data, { k: 'v' });
+  const resp = done.responseObject as { metadata: Record<string, unknown> };
+  assert.equal(resp.metadata['name'], 'c1');
+  assert.equal(resp.metadata['managedFields'], undefined);
+  assert.ok((r.body as { metadata: { managedFields?: unknown[] } }).metadata.managedFields);
+  assert.deepEqual(done.objectRef, {
+    resource: 'configmaps',
+    namespace: ns,
+    name: 'c1',
+    apiGroup: '',
+    apiVersion: 'v1',
+  });
+  assert.equal(done.annotations?.['authorization.orch.io/decision'], 'allow');
+  assert.equal(typeof done.annotations?.['authorization.orch.io/reason'], 'string');
+});
+
+test('Request: the request body only, RequestReceived omitted by the rule', async () => {
+  const r = await gw.request(0, 'POST', `/api/v1/namespaces/${ns}/secrets`, {
+    metadata: { name: 's1' },
+    stringData: { password: 'p' },
+  });
+  assert.equal(r.status, 201, r.text);
+  const evs = await complete(r.headers['audit-id']);
+  assert.deepEqual(
+    evs.map((e) => [e.stage, e.level]),
+    [['ResponseComplete', 'Request']]
+  );
+  assert.deepEqual((evs[0]!.requestObject as { stringData: unknown }).stringData, {
+    password: 'p',
+  });
+  assert.equal(evs[0]!.responseObject, undefined);
+});
+
+test('Metadata: no bodies; a watch has ResponseStarted; None writes nothing', async () => {
+  const get = await gw.request(0, 'GET', `/api/v1/namespaces/${ns}`);
+  assert.equal(get.status, 200);
+  const evs = await complete(get.headers['audit-id']);
+  assert.deepEqual(
+    evs.map((e) => [e.stage, e.level]),
+    [
+      ['RequestReceived', 'Metadata'],
+      ['ResponseComplete', 'Metadata'],
+    ]
+  );
+  assert.ok(evs.every((e) => e.requestObject === undefined && e.responseObject === undefined));
+
+  const watch = await gw.request(
+    0,
+    'GET',
+    `/api/v1/namespaces/${ns}/configmaps?watch=true&timeoutSeconds=1`
+  );
+  assert.equal(watch.status, 200);
+  const w = await complete(watch.headers['audit-id']);
+  assert.deepEqual(
+    w.map((e) => [e.stage, e.verb]),
+    [
+      ['RequestReceived', 'watch'],
+      ['ResponseStarted', 'watch'],
+      ['ResponseComplete', 'watch'],
+    ]
+  );
+  assert.ok(w.every((e) => e.responseObject === undefined));
+
+  const health = await gw.request(0, 'GET', '/healthz');
+  assert.equal(health.status, 200);
+  const version = await gw.request(0, 'GET', '/version');
+  await complete(version.headers['audit-id']);
+  assert.deepEqual(events(health.headers['audit-id']), []);
+});
+
+test('a request refused by authorization is audited with the decision', async () => {
+  const r = await gw.request(0, 'GET', `/api/v1/namespaces/${ns}/pods`, undefined, {
+    'Impersonate-User': 'nobody-at-all',
+  });
+  assert.equal(r.status, 403, r.text);
+  const evs = await complete(r.headers['audit-id']);
+  const done = evs.find((e) => e.stage === 'ResponseComplete')!;
+  assert.equal(done.level, 'Metadata');
+  assert.deepEqual(done.responseStatus, { code: 403 });
+  assert.equal(done.impersonatedUser?.username, 'nobody-at-all');
+  assert.equal(done.annotations?.['authorization.orch.io/decision'], 'forbid');
+});
