@@ -14,7 +14,6 @@ export const layers = {
     'watch',
     'cache',
     'metrics',
-    'audit', // the audit policy, events and backends
     'groupalias',
     'negotiation',
     'fieldmanager',
@@ -22,6 +21,7 @@ export const layers = {
     'health',
     'authn',
     'authz',
+    'audit', // the audit policy, events and backends
     'registry', // the REST contract, the Store, and per group the strategies and REST objects
     'admission',
     'handlers',

@@ -1,6 +1,7 @@
 // The audit flags (upstream's pkg/server/options/audit.go, the names and defaults of
 // kube-apiserver) and what they complete to: the policy and the backends' settings.
-import { derive } from '@orch/component-base/flags';
+import { derive, deriveDuration } from '@orch/component-base/flags';
+import type { BatchOptions } from './backends/buffered.js';
 import type { LogBackendOptions } from './backends/log.js';
 import { loadPolicyFile } from './policy/load.js';
 import type { Policy } from './policy/types.js';
@@ -49,6 +50,54 @@ export const auditFlags = {
     type: 'boolean',
     description: 'If set, the rotated log files will be compressed using gzip.',
   },
+  'audit-webhook-config-file': {
+    type: 'string',
+    description:
+      'Path to a kubeconfig formatted file that defines the audit webhook configuration (events POSTed as audit.orch.io/v1 EventList).',
+  },
+  'audit-webhook-mode': {
+    type: 'string',
+    default: 'batch',
+    description:
+      'Strategy for sending audit events. Only "batch" (buffering and sending asynchronously; a full buffer drops events) is supported by the webhook backend.',
+  },
+  'audit-webhook-batch-buffer-size': {
+    type: 'string',
+    default: '10000',
+    description: 'The size of the buffer to store events before batching and writing.',
+  },
+  'audit-webhook-batch-max-size': {
+    type: 'string',
+    default: '400',
+    description: 'The maximum size of a batch.',
+  },
+  'audit-webhook-batch-max-wait': {
+    type: 'string',
+    default: '30s',
+    description:
+      "The amount of time to wait before force writing the batch that hadn't reached the max size.",
+  },
+  'audit-webhook-batch-throttle-enable': {
+    type: 'string',
+    default: 'true',
+    description: 'Whether batching throttling is enabled.',
+  },
+  'audit-webhook-batch-throttle-qps': {
+    type: 'string',
+    default: '10',
+    description: 'Maximum average number of batches per second.',
+  },
+  'audit-webhook-batch-throttle-burst': {
+    type: 'string',
+    default: '15',
+    description:
+      'Maximum number of requests sent at the same moment if ThrottleQPS was not utilized before.',
+  },
+  'audit-webhook-initial-backoff': {
+    type: 'string',
+    default: '10s',
+    description: 'The amount of time to wait before retrying the first failed request.',
+  },
 } as const;
 
 type AuditFlagValues = {
@@ -61,19 +110,33 @@ export interface AuditOptions {
   /** --audit-policy-file, loaded; undefined: the fixed Metadata policy. */
   policy: Policy | undefined;
   log: LogBackendOptions | undefined;
+  webhook: WebhookOptions | undefined;
 }
 
-function count(problems: string[], flag: string, v: string | undefined): number {
+export interface WebhookOptions {
+  configFile: string;
+  initialBackoffMs: number;
+  batch: BatchOptions;
+}
+
+function count(problems: string[], flag: string, v: string | undefined, min = 0): number {
   return derive(
     problems,
     flag,
     () => {
       const n = Number(v ?? '0');
-      if (!Number.isInteger(n) || n < 0) throw new Error(`must be a non-negative integer: ${v}`);
+      if (!Number.isInteger(n) || n < min) throw new Error(`must be an integer >= ${min}: ${v}`);
       return n;
     },
-    0
+    min
   );
+}
+
+function positive(problems: string[], flag: string, v: string | undefined): number {
+  const n = Number(v);
+  if (Number.isFinite(n) && n > 0) return n;
+  problems.push(`--${flag}: must be a positive number: ${v}`);
+  return 1;
 }
 
 function oneOf<T extends string>(problems: string[], flag: string, v: string, allowed: T[]): T {
@@ -102,5 +165,56 @@ export function completeAuditOptions(f: AuditFlagValues, problems: string[]): Au
       }
     : undefined;
   oneOf(problems, 'audit-log-mode', f['audit-log-mode'] ?? 'blocking', ['blocking']);
-  return { policy, log };
+  const configFile = f['audit-webhook-config-file'];
+  oneOf(problems, 'audit-webhook-mode', f['audit-webhook-mode'] ?? 'batch', ['batch']);
+  const webhook: WebhookOptions | undefined = configFile
+    ? {
+        configFile,
+        initialBackoffMs: deriveDuration(
+          problems,
+          'audit-webhook-initial-backoff',
+          f['audit-webhook-initial-backoff'],
+          '10s'
+        ),
+        batch: {
+          bufferSize: count(
+            problems,
+            'audit-webhook-batch-buffer-size',
+            f['audit-webhook-batch-buffer-size'],
+            1
+          ),
+          maxBatchSize: count(
+            problems,
+            'audit-webhook-batch-max-size',
+            f['audit-webhook-batch-max-size'],
+            1
+          ),
+          maxBatchWaitMs: deriveDuration(
+            problems,
+            'audit-webhook-batch-max-wait',
+            f['audit-webhook-batch-max-wait'],
+            '30s'
+          ),
+          throttleEnable:
+            oneOf(
+              problems,
+              'audit-webhook-batch-throttle-enable',
+              f['audit-webhook-batch-throttle-enable'] ?? 'true',
+              ['true', 'false']
+            ) === 'true',
+          throttleQps: positive(
+            problems,
+            'audit-webhook-batch-throttle-qps',
+            f['audit-webhook-batch-throttle-qps']
+          ),
+          throttleBurst: count(
+            problems,
+            'audit-webhook-batch-throttle-burst',
+            f['audit-webhook-batch-throttle-burst'],
+            1
+          ),
+        },
+      }
+    : undefined;
+  return { policy, log, webhook };
 }

@@ -7,8 +7,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { sharedSuite, startGateway, waitFor } from '@orch/testing';
-import type { Suite } from '@orch/testing';
+import { sharedSuite, startGateway, startWebhookServer, waitFor } from '@orch/testing';
+import type { Suite, WebhookServer } from '@orch/testing';
 import type { AuditEvent } from './event.js';
 
 const ns = `audit-${Date.now().toString(36)}`;
@@ -35,11 +35,37 @@ rules:
 
 let shared: Suite;
 let gw: Suite;
+let receiver: WebhookServer;
 
 before(async () => {
   shared = await sharedSuite();
+  receiver = await startWebhookServer(() => ({ status: 200, body: {} }));
+  const kubeconfig = join(dir, 'webhook.kubeconfig');
+  writeFileSync(
+    kubeconfig,
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [
+        {
+          name: 'audit',
+          cluster: {
+            server: receiver.url('/audit'),
+            'certificate-authority-data': receiver.caBundle,
+          },
+        },
+      ],
+      contexts: [{ name: 'audit', context: { cluster: 'audit', user: '' } }],
+      'current-context': 'audit',
+    })
+  );
   gw = await startGateway(shared, {
-    args: [`--audit-policy-file=${policyFile}`, `--audit-log-path=${auditLog}`],
+    args: [
+      `--audit-policy-file=${policyFile}`,
+      `--audit-log-path=${auditLog}`,
+      `--audit-webhook-config-file=${kubeconfig}`,
+      '--audit-webhook-batch-max-wait=100ms',
+    ],
   });
   const r = await gw.request(0, 'POST', '/api/v1/namespaces', { metadata: { name: ns } });
   assert.equal(r.status, 201, r.text);
@@ -48,6 +74,7 @@ before(async () => {
 after(async () => {
   await gw?.request(0, 'DELETE', `/api/v1/namespaces/${ns}`);
   await gw?.stop();
+  await receiver?.stop();
   await shared?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -168,4 +195,30 @@ test('a request refused by authorization is audited with the decision', async ()
   assert.deepEqual(done.responseStatus, { code: 403 });
   assert.equal(done.impersonatedUser?.username, 'nobody-at-all');
   assert.equal(done.annotations?.['authorization.orch.io/decision'], 'forbid');
+});
+
+test('the webhook backend receives the events in EventList batches', async () => {
+  const r = await gw.request(0, 'POST', `/api/v1/namespaces/${ns}/configmaps`, {
+    metadata: { name: 'c2' },
+  });
+  assert.equal(r.status, 201, r.text);
+  const logged = await complete(r.headers['audit-id']);
+  const received = (): AuditEvent[] =>
+    receiver
+      .callsTo('/audit')
+      .flatMap((c) => (c.body as { items: AuditEvent[] }).items)
+      .filter((e) => e.auditID === r.headers['audit-id']);
+  await waitFor('the webhook batch', () => Promise.resolve(received().length === 2), {
+    timeoutMs: 5000,
+  });
+  assert.deepEqual(received(), logged);
+  for (const c of receiver.callsTo('/audit')) {
+    const list = c.body as { kind: string; apiVersion: string; items: unknown[] };
+    assert.equal(list.kind, 'EventList');
+    assert.equal(list.apiVersion, 'audit.orch.io/v1');
+    assert.ok(list.items.length >= 1 && list.items.length <= 400);
+  }
+  const metrics = await gw.request(0, 'GET', '/metrics');
+  assert.match(metrics.text, /^apiserver_audit_event_total \d+/m);
+  assert.match(metrics.text, /^apiserver_audit_level_total\{level="RequestResponse"\} \d+/m);
 });

@@ -1,11 +1,13 @@
 // The audit pipeline the gateway runs, from its options: the policy's evaluator and the
-// backends. Without a policy file the log backend gets orch's long-standing default, one
+// backends (log, webhook). Without a policy file the backends get orch's long-standing default, one
 // Metadata event per request at ResponseComplete; with neither a log nor a webhook, no audit.
 import type { Registry } from 'prom-client';
 import type { AuditOptions } from './audit-options.js';
 import type { AuditBackend } from './backends/backend.js';
 import { unionBackend } from './backends/backend.js';
+import { bufferedBackend } from './backends/buffered.js';
 import { logBackend } from './backends/log.js';
+import { webhookSender } from './backends/webhook.js';
 import { AuditMetrics } from './event.js';
 import { fixedLevelEvaluator, newPolicyRuleEvaluator } from './policy/checker.js';
 import type { PolicyRuleEvaluator } from './policy/checker.js';
@@ -26,6 +28,15 @@ export function auditPipeline(o: AuditOptions, registry: Registry): AuditPipelin
   const metrics = new AuditMetrics(registry);
   const backends: AuditBackend[] = [];
   if (o.log) backends.push(logBackend(o.log, metrics));
+  if (o.webhook)
+    backends.push(
+      bufferedBackend(
+        'webhook',
+        webhookSender(o.webhook.configFile, o.webhook.initialBackoffMs),
+        o.webhook.batch,
+        metrics
+      )
+    );
   const backend = unionBackend(backends);
   if (!backend) return undefined;
   return {

@@ -248,12 +248,17 @@ describe('SelfSubjectReview and a deprecated version', () => {
       (e) => e.requestURI === '/apis/authentication.orch.io/v1beta1/selfsubjectreviews'
     );
     assert.equal(reviews.length, 1);
+    const allowed = {
+      'authorization.orch.io/decision': 'allow',
+      'authorization.orch.io/reason': '',
+    };
     assert.deepEqual(reviews[0].annotations, {
+      ...allowed,
       'orch.io/deprecated': 'true',
       'orch.io/removed-release': '1.33',
     });
     const secrets = events.find((e) => e.objectRef?.resource === 'secrets');
-    assert.equal(secrets?.annotations, undefined);
+    assert.deepEqual(secrets?.annotations, allowed);
   });
 });
 
