@@ -1,8 +1,9 @@
 // The suite the bench measures, from @orch/suite's one description: etcd, NATS, one storage,
-// the authorizer, two RBAC gateways and an AlwaysAllow one (for the authorization cost), no
+// the authorizer, two RBAC gateways, an AlwaysAllow one (for the authorization cost) and an
+// RBAC one auditing to a dead webhook (for the audit cost), no
 // controllers; in a temporary home whose logs/ is kept. The steps act as a user bound to
 // cluster-admin, not as a member of system:masters.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,6 +54,7 @@ export async function startBenchSuite(opts: BenchSuiteOptions): Promise<BenchSui
       { name: 'gateway-a' },
       { name: 'gateway-b' },
       { name: 'gateway-allow', authorizationMode: 'AlwaysAllow' },
+      { name: 'gateway-audit', args: deadWebhookAuditArgs(home) },
     ],
     controllers: false,
     nodeFlags,
@@ -78,6 +80,7 @@ export async function startBenchSuite(opts: BenchSuiteOptions): Promise<BenchSui
     context: (report) => ({
       gateways: [gateway('gateway-a'), gateway('gateway-b')],
       allowGateway: gateway('gateway-allow'),
+      auditGateway: gateway('gateway-audit'),
       etcd,
       natsUrl: d.natsUrl,
       client,
@@ -162,4 +165,25 @@ async function benchUserClient(pki: ClusterPki, gatewayUrl: string): Promise<Ben
     if (i === 100) throw new Error(`the bench user is not allowed: ${r.status} ${r.text}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/**
+ * An audit policy recording every request at Metadata and a webhook backend whose server is
+ * down (nothing listens on port 1): the audit step measures what that costs a request.
+ */
+function deadWebhookAuditArgs(home: string): string[] {
+  const policy = join(home, 'audit-policy.yaml');
+  writeFileSync(policy, 'apiVersion: audit.orch.io/v1\nkind: Policy\nrules:\n- level: Metadata\n');
+  const kubeconfig = join(home, 'audit-webhook.kubeconfig');
+  writeFileSync(
+    kubeconfig,
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: 'dead', cluster: { server: 'https://127.0.0.1:1/audit' } }],
+      contexts: [{ name: 'dead', context: { cluster: 'dead', user: '' } }],
+      'current-context': 'dead',
+    })
+  );
+  return [`--audit-policy-file=${policy}`, `--audit-webhook-config-file=${kubeconfig}`];
 }

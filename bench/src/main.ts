@@ -16,6 +16,7 @@ import { Report } from './report.js';
 import type { BenchStep } from './step.js';
 import { admission } from './steps/admission.js';
 import { apply } from './steps/apply.js';
+import { auditWebhookDown } from './steps/audit-webhook-down.js';
 import { authorizationCost } from './steps/authorization-cost.js';
 import { createsGets } from './steps/creates-gets.js';
 import { customResources } from './steps/custom-resources.js';
@@ -33,6 +34,7 @@ const steps: BenchStep[] = [
   watchViaEtcd,
   idleWatchMemory,
   authorizationCost,
+  auditWebhookDown,
   admission,
   apply,
   customResources,

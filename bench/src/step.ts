@@ -9,6 +9,8 @@ export interface BenchContext {
   gateways: Gateway[];
   /** A gateway with --authorization-mode=AlwaysAllow, for the authorization cost. */
   allowGateway: Gateway;
+  /** An RBAC gateway auditing every request at Metadata to a webhook that is down. */
+  auditGateway: Gateway;
   /** A raw etcd client on the suite's etcd, for baselines and seeding. */
   etcd: Etcd3;
   natsUrl: string;
