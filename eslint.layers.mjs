@@ -26,6 +26,7 @@ export const layers = {
     'admission',
     'handlers',
     'endpoints',
+    'flowcontrol', // API Priority and Fairness: classification, fair queuing, its config controller
     'filters',
   ],
   'services/authorizer/src': ['rbac', 'modes', 'bootstrap', 'grpc'],

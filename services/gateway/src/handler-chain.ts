@@ -14,6 +14,8 @@ import { withAuthorization } from './filters/with-authorization.js';
 import { withAliasedBody, withGroupAlias } from './filters/with-group-alias.js';
 import { withImpersonation } from './filters/with-impersonation.js';
 import { withMaxInFlight } from './filters/with-max-in-flight.js';
+import { withPriorityAndFairness } from './filters/with-priority-and-fairness.js';
+import type { PriorityAndFairnessConfig } from './filters/with-priority-and-fairness.js';
 import { withPanicRecovery } from './filters/with-panic-recovery.js';
 import { withRequestBody } from './filters/with-request-body.js';
 import { withRequestInfoFilter } from './filters/with-request-info.js';
@@ -36,6 +38,8 @@ export interface HandlerChainConfig {
   upstreamGroupAliases: boolean;
   maxReadOnlyInFlight: number;
   maxMutatingInFlight: number;
+  /** --enable-priority-and-fairness: APF in place of the in-flight limits. */
+  priorityAndFairness?: PriorityAndFairnessConfig;
   /** Counts and times every request (metrics.ts). */
   metrics: (next: Handler) => Handler;
   /** Non-resource endpoints: health, version, discovery, OpenAPI, metrics. */
@@ -78,7 +82,9 @@ export function buildHandlerChain(c: HandlerChainConfig): Handler {
         }),
       c.audit && ((h) => withAuditPolicy(h, c.audit!)),
       (h) => withImpersonation(h, c.authorizer),
-      (h) => withMaxInFlight(h, c.maxReadOnlyInFlight, c.maxMutatingInFlight),
+      c.priorityAndFairness
+        ? (h) => withPriorityAndFairness(h, c.priorityAndFairness!)
+        : (h) => withMaxInFlight(h, c.maxReadOnlyInFlight, c.maxMutatingInFlight),
       (h) => withAuthorization(h, c.authorizer),
       (h) => withRequestBody(h, c.maxBodyBytes),
       c.upstreamGroupAliases && withAliasedBody,

@@ -108,6 +108,12 @@ export const gatewayFlags = {
     default: '200',
     description: 'Concurrent mutating requests (0: unlimited).',
   },
+  'enable-priority-and-fairness': {
+    type: 'string',
+    default: 'true',
+    description:
+      'Enforce API Priority and Fairness (FlowSchemas and PriorityLevelConfigurations) instead of the plain in-flight limits; --max-requests-inflight plus --max-mutating-requests-inflight are then the seats the priority levels share.',
+  },
   'min-request-timeout': {
     type: 'string',
     default: '1800',
@@ -273,6 +279,8 @@ export interface CompletedGatewayOptions {
   upstreamGroupAliases: boolean;
   /** --profiling: /debug/pprof/* and /debug/flags/v served. */
   profiling: boolean;
+  /** --enable-priority-and-fairness. */
+  enablePriorityAndFairness: boolean;
   logLevel: LogLevel;
   /** --feature-gates: the gates, the warnings to print at start, the flag's errors. */
   featureGates: FeatureGates;
@@ -365,6 +373,12 @@ export function completeGatewayOptions(f: GatewayOptions): CompletedGatewayOptio
       true
     ),
     profiling: derive(problems, '', () => parseBool('profiling', f['profiling'], true), true),
+    enablePriorityAndFairness: derive(
+      problems,
+      '',
+      () => parseBool('enable-priority-and-fairness', f['enable-priority-and-fairness'], true),
+      true
+    ),
     logLevel: logLevel(f),
     featureGates: completeFeatureGates(f['feature-gates']),
     warnings,

@@ -59,6 +59,8 @@ import { CustomResourceServing } from './registry/apiextensions/customresources/
 import { authenticationRestStorage } from './registry/authentication/authentication-rest-storage.js';
 import { buildRestStorage, buildStores } from './registry/rest-storage.js';
 import { restStorageProviders } from './rest-storage-providers.js';
+import { priorityAndFairness } from './priority-and-fairness.js';
+import type { ApfConfigController } from './flowcontrol/config-controller.js';
 import type { Store } from './registry/store.js';
 import type { Cachers } from './cache/cachers.js';
 
@@ -81,6 +83,8 @@ export class GatewayServer implements Runnable {
   readonly #services: Store | undefined;
   readonly #priorityClasses: Store | undefined;
   readonly #endpointStores: EndpointStores | undefined;
+  /** --enable-priority-and-fairness: the config controller feeding the filter's priority levels. */
+  readonly #apfConfig: ApfConfigController | undefined;
   /** The objects that exist from the start are created (each a /readyz post-start hook check). */
   #systemNamespacesCreated = false;
   #systemPriorityClassesCreated = false;
@@ -191,6 +195,10 @@ export class GatewayServer implements Runnable {
         ? { leases, endpoints, endpointSlices, services: this.#services }
         : undefined;
     this.#informer = informer;
+    const apf = options.enablePriorityAndFairness
+      ? priorityAndFairness(registry, stores, cachers, options, log)
+      : undefined;
+    this.#apfConfig = apf?.config;
     this.#startAdmissionScope = scopeSources?.start;
     this.#customResources = customResources;
     this.#authn = authn;
@@ -230,6 +238,14 @@ export class GatewayServer implements Runnable {
     readyz.push(
       postStartHookCheck('start-system-namespaces-controller', () => this.#systemNamespacesCreated)
     );
+    if (apf)
+      readyz.push(
+        postStartHookCheck('priority-and-fairness-config-consumer', () => apf.config.synced),
+        postStartHookCheck(
+          'apiserver/bootstrap-system-flowcontrol-configuration',
+          () => apf.config.ensured
+        )
+      );
     if (this.#priorityClasses)
       readyz.push(
         postStartHookCheck(
@@ -260,6 +276,7 @@ export class GatewayServer implements Runnable {
       upstreamGroupAliases: options.upstreamGroupAliases,
       maxReadOnlyInFlight: options.maxReadOnlyInFlight,
       maxMutatingInFlight: options.maxMutatingInFlight,
+      ...(apf ? { priorityAndFairness: apf.filter } : {}),
       metrics: (next) => metrics.filter(next),
       installNonResource: (a) => {
         installHealthChecks(a, '/healthz', [checks.etcd, checks.nats], log);
@@ -380,6 +397,7 @@ export class GatewayServer implements Runnable {
       void this.#policyWatch?.start();
       this.#startAdmissionScope?.();
       this.#authn.start();
+      void this.#apfConfig?.run(this.#shuttingDown.signal);
       const services = this.#services;
       // Runs until the signal, or until a service that does not serve the plugins this gateway
       // places there stops the gateway.
