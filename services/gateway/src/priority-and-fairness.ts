@@ -2,16 +2,29 @@
 // flags, the config controller over the flowcontrol Stores and watch caches, and the filter's
 // work-estimate sources (object counts and watcher counts from the watch caches).
 import type { ResourceRegistry } from '@orch/apimachinery/registry';
+import type { Registry } from 'prom-client';
 import type { Logger } from '@orch/component-base/logs';
 import type { Cachers } from './cache/cachers.js';
 import type { PriorityAndFairnessConfig } from './filters/with-priority-and-fairness.js';
 import { ApfController } from './flowcontrol/apf-controller.js';
+import { ApfMetrics } from './flowcontrol/apf-metrics.js';
 import { ApfConfigController } from './flowcontrol/config-controller.js';
+import { dumpPriorityLevels, dumpQueues, dumpRequests } from './flowcontrol/dump.js';
+import type { HttpRequest, HttpResponse } from './http/handler.js';
+import type { PathMux } from './http/path-mux.js';
 import type { CompletedGatewayOptions } from './options.js';
 import type { Store } from './registry/store.js';
 import type { RequestInfo } from './request/request-info.js';
 
 const group = 'flowcontrol.apiserver.orch.io/v1';
+
+export interface PriorityAndFairness {
+  controller: ApfController;
+  config: ApfConfigController;
+  filter: PriorityAndFairnessConfig;
+  /** The /debug/api_priority_and_fairness/ dumps. */
+  installDebug: (mux: PathMux) => void;
+}
 
 export function priorityAndFairness(
   registry: ResourceRegistry,
@@ -20,15 +33,15 @@ export function priorityAndFairness(
   options: Pick<CompletedGatewayOptions, 'maxReadOnlyInFlight' | 'maxMutatingInFlight'> & {
     queueWaitMs?: number;
   },
-  log: Logger
-):
-  | { controller: ApfController; config: ApfConfigController; filter: PriorityAndFairnessConfig }
-  | undefined {
+  log: Logger,
+  metrics: Registry
+): PriorityAndFairness | undefined {
   const fs = stores.get(`${group}/flowschemas`);
   const pl = stores.get(`${group}/prioritylevelconfigurations`);
   if (!fs || !pl) return undefined;
   const controller = new ApfController({
     serverConcurrencyLimit: options.maxReadOnlyInFlight + options.maxMutatingInFlight,
+    observer: new ApfMetrics(metrics),
   });
   const source = (store: Store) => {
     const cacher = cachers.for(store.def);
@@ -46,9 +59,24 @@ export function priorityAndFairness(
     const cacher = cachers.for(def);
     return cacher.started ? cacher.cache : undefined;
   };
+  const text =
+    (dump: (c: ApfController) => string) =>
+    (_req: HttpRequest, res: HttpResponse): void => {
+      res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end(dump(controller));
+    };
   return {
     controller,
     config,
+    installDebug: (mux) => {
+      const base = '/debug/api_priority_and_fairness';
+      mux.get(`${base}/dump_priority_levels`, text(dumpPriorityLevels));
+      mux.get(`${base}/dump_queues`, text(dumpQueues));
+      mux.get(
+        `${base}/dump_requests`,
+        text((c) => dumpRequests(c))
+      );
+    },
     filter: {
       controller,
       // Upstream waits at most a quarter of the request timeout (60 s).

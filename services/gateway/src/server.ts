@@ -196,7 +196,7 @@ export class GatewayServer implements Runnable {
         : undefined;
     this.#informer = informer;
     const apf = options.enablePriorityAndFairness
-      ? priorityAndFairness(registry, stores, cachers, options, log)
+      ? priorityAndFairness(registry, stores, cachers, options, log, metrics.registry)
       : undefined;
     this.#apfConfig = apf?.config;
     this.#startAdmissionScope = scopeSources?.start;
@@ -295,6 +295,7 @@ export class GatewayServer implements Runnable {
           res.writeHead(200, { 'Content-Type': metrics.registry.contentType });
           res.end(body);
         });
+        apf?.installDebug(a);
         installAggregatedDiscovery(a, registry, defaultVersionInfo());
         installOpenApi(a, registry);
         if (options.profiling) {

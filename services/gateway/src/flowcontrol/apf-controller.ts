@@ -34,8 +34,8 @@ export type Admission =
   | { kind: 'wait'; classification: Classification; request: QueuedRequest }
   | { kind: 'reject'; classification: Classification; reason: RejectReason };
 
-/** What the controller tells its metrics, per level (observer of every queue set, plus the limits). */
-export interface ApfObserver extends QueueSetObserver {
+/** What the controller tells its metrics: each level's limits, and a queue-set observer per level. */
+export interface ApfObserver {
   levelLimits(level: string, nominal: number, current: number, lower: number, upper: number): void;
   levelObserver(level: string): QueueSetObserver;
 }
@@ -162,6 +162,9 @@ export class ApfController {
     const { flowSchema, level, distinguisher } = classification;
     const fsName = flowSchema.metadata!.name!;
     if (level.exempt || !level.queues) {
+      const observer = this.#observer?.levelObserver(level.config.metadata!.name!);
+      observer?.dispatched(fsName, 0);
+      observer?.executing(fsName, 1, 1);
       level.exemptExecuting++;
       level.exemptSeats += 1;
       level.demand.set(level.exemptSeats);
@@ -190,6 +193,8 @@ export class ApfController {
       const qs = level.queues!;
       level.demand.set(qs.totSeatsInUse + qs.totSeatsWaiting);
     } else {
+      const fsName = a.classification.flowSchema.metadata!.name!;
+      this.#observer?.levelObserver(level.config.metadata!.name!).executing(fsName, -1, 1);
       level.exemptExecuting--;
       level.exemptSeats -= 1;
       level.demand.set(level.exemptSeats);

@@ -109,6 +109,9 @@ export class QueueSet {
   totRequestsExecuting = 0;
   totSeatsInUse = 0;
   totRequestsRejected = 0;
+  totRequestsDispatched = 0;
+  totRequestsTimedOut = 0;
+  totRequestsCancelled = 0;
   /** The executing requests, for the dumps. */
   readonly executingSet = new Set<QueuedRequest>();
 
@@ -192,6 +195,8 @@ export class QueueSet {
   private reject(req: QueuedRequest, reason: RejectReason): undefined {
     req.state = 'rejected';
     this.totRequestsRejected++;
+    if (reason === 'time-out') this.totRequestsTimedOut++;
+    if (reason === 'cancelled') this.totRequestsCancelled++;
     this.observer?.rejected(req.flowSchema, reason);
     return undefined;
   }
@@ -272,6 +277,7 @@ export class QueueSet {
   private execute(req: QueuedRequest): void {
     req.state = 'executing';
     req.startMs = this.now();
+    this.totRequestsDispatched++;
     this.totRequestsExecuting++;
     this.totSeatsInUse += req.seats;
     this.executingSet.add(req);
