@@ -8,6 +8,7 @@ import type { ApiObject } from '@orch/apimachinery/meta';
 import type { Logger } from '@orch/component-base/logs';
 import type { WatchCache } from '../cache/watch-cache.js';
 import { createUntilExists } from '../registry/create-until-exists.js';
+import { StatusRest } from '../registry/status-rest.js';
 import type { Store } from '../registry/store.js';
 import type { ApfController } from './apf-controller.js';
 import {
@@ -16,6 +17,7 @@ import {
   suggestedFlowSchemas,
   suggestedPriorityLevels,
 } from './bootstrap.js';
+import { withDanglingCondition } from './dangling.js';
 
 export interface ApfConfigSources {
   flowSchemas: { store: Store; cache: WatchCache; start: () => void };
@@ -27,6 +29,7 @@ export const borrowingPeriodMs = 10_000;
 
 export class ApfConfigController {
   #ensured = false;
+  #status: StatusRest | undefined;
   #synced = false;
 
   constructor(
@@ -70,10 +73,10 @@ export class ApfConfigController {
     if (signal.aborted) return;
     const digest = (): void => {
       if (signal.aborted) return;
-      this.controller.setConfig(
-        flowSchemas.cache.list() as unknown[] as FlowSchema[],
-        priorityLevels.cache.list() as unknown[] as PriorityLevelConfiguration[]
-      );
+      const schemas = flowSchemas.cache.list() as unknown[] as FlowSchema[];
+      const levels = priorityLevels.cache.list() as unknown[] as PriorityLevelConfiguration[];
+      this.controller.setConfig(schemas, levels);
+      this.#updateDangling(schemas, new Set(levels.map((pl) => pl.metadata?.name ?? '')));
     };
     for (const cache of [flowSchemas.cache, priorityLevels.cache])
       cache.addEventHandler({
@@ -87,5 +90,29 @@ export class ApfConfigController {
     const timer = setInterval(() => this.controller.updateBorrowing(), borrowingPeriodMs);
     timer.unref();
     signal.addEventListener('abort', () => clearInterval(timer), { once: true });
+  }
+
+  /** Each schema whose Dangling status changed gets it written through the status subresource. */
+  #updateDangling(schemas: FlowSchema[], levelNames: ReadonlySet<string>): void {
+    this.#status ??= new StatusRest(this.sources.flowSchemas.store);
+    const status = this.#status;
+    for (const fs of schemas) {
+      if (!withDanglingCondition(fs, levelNames, new Date())) continue;
+      const name = fs.metadata!.name!;
+      status
+        .update(
+          {},
+          name,
+          (current) => {
+            const cur = (current ?? fs) as unknown as FlowSchema;
+            return (withDanglingCondition(cur, levelNames, new Date()) ??
+              cur) as unknown as ApiObject;
+          },
+          { dryRun: false }
+        )
+        .catch((err: unknown) =>
+          this.log.warn('could not set the Dangling condition', { name, err: String(err) })
+        );
+    }
   }
 }

@@ -1,0 +1,46 @@
+// The Dangling condition of a FlowSchema (k8s apf_controller.go, digestFlowSchemasLocked): True
+// when its priority level does not exist, False when it does; written only when its status
+// changes, so gateways agreeing on it write it once between them.
+import type { FlowSchema, FlowSchemaCondition } from '@orch/api/flowcontrol/v1';
+
+export function danglingCondition(
+  fs: FlowSchema,
+  levelNames: ReadonlySet<string>
+): FlowSchemaCondition {
+  const name = fs.spec.priorityLevelConfiguration.name;
+  return levelNames.has(name)
+    ? {
+        type: 'Dangling',
+        status: 'False',
+        reason: 'Found',
+        message: `This FlowSchema references the PriorityLevelConfiguration object named "${name}" and it exists`,
+      }
+    : {
+        type: 'Dangling',
+        status: 'True',
+        reason: 'NotFound',
+        message: `This FlowSchema references the PriorityLevelConfiguration object named "${name}" but there is no such object`,
+      };
+}
+
+/** The schema with its Dangling condition set, or undefined when it already has that status. */
+export function withDanglingCondition(
+  fs: FlowSchema,
+  levelNames: ReadonlySet<string>,
+  now: Date
+): FlowSchema | undefined {
+  const want = danglingCondition(fs, levelNames);
+  const conditions = fs.status?.conditions ?? [];
+  const have = conditions.find((c) => c.type === 'Dangling');
+  if (have?.status === want.status && have?.reason === want.reason) return undefined;
+  return {
+    ...fs,
+    status: {
+      ...fs.status,
+      conditions: [
+        ...conditions.filter((c) => c.type !== 'Dangling'),
+        { ...want, lastTransitionTime: now.toISOString() },
+      ],
+    },
+  };
+}

@@ -1,0 +1,252 @@
+// API Priority and Fairness on the shared suite's two gateways: the mandatory and suggested
+// config created, the Dangling condition set, the UID headers and the debug dumps answered; and
+// under overload a flooding user (LISTs of a large collection and creates through both gateways,
+// in a priority level of its own with few seats and a short queue) gets 429 with Retry-After
+// while a well-behaved user in another flow schema is never rejected. The well-behaved user's
+// latency is printed, not asserted: the gateway is one event loop, and a LIST the flooder's seats
+// admit still holds that loop while it is encoded, which seats do not bound (docs/architecture.md).
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { Agent, request } from 'node:https';
+import { after, before, test } from 'node:test';
+import { grantClusterRole, sharedSuite, userKubeconfig, waitFor } from '@orch/testing';
+import type { Suite } from '@orch/testing';
+
+const group = 'flowcontrol.apiserver.orch.io';
+const fsPath = `/apis/${group}/v1/flowschemas`;
+const plPath = `/apis/${group}/v1/prioritylevelconfigurations`;
+const suffix = Date.now().toString(36);
+const ns = `apf-${suffix}`;
+const usersGroup = `apf-users-${suffix}`;
+const cleanup: string[] = [];
+let suite: Suite;
+
+before(async () => {
+  suite = await sharedSuite();
+});
+after(async () => {
+  for (const path of cleanup.reverse()) await suite.request(0, 'DELETE', path);
+});
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  ms: number;
+}
+
+/** Requests as a user of the test's group, over one keep-alive agent per gateway. */
+async function asUser(name: string) {
+  const creds = await Promise.all(
+    suite.gateways.map((g) => userKubeconfig(suite.pki, g, name, [usersGroup]))
+  );
+  const agents = creds.map(
+    (c) =>
+      new Agent({
+        keepAlive: true,
+        maxSockets: 64,
+        cert: readFileSync(c.certFile),
+        key: readFileSync(c.keyFile),
+        ca: readFileSync(suite.pki.caFile),
+      })
+  );
+  const send = (gateway: number, method: string, path: string, body?: unknown) =>
+    new Promise<Answer>((resolve, reject) => {
+      const [host, port] = suite.gateways[gateway]!.replace(/^https:\/\//, '').split(':');
+      const start = performance.now();
+      const req = request(
+        {
+          host,
+          port,
+          method,
+          path,
+          agent: agents[gateway],
+          headers: { 'Content-Type': 'application/json' },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              ms: performance.now() - start,
+            })
+          );
+        }
+      );
+      req.on('error', reject);
+      req.end(body === undefined ? undefined : JSON.stringify(body));
+    });
+  return { send, close: () => agents.forEach((a) => a.destroy()) };
+}
+
+const p50 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const p99 = (xs: number[]): number =>
+  [...xs].sort((a, b) => a - b)[Math.ceil(xs.length * 0.99) - 1]!;
+
+test('the mandatory and suggested configuration exists, and the debug dumps are readable', async () => {
+  const names = async (path: string) =>
+    (
+      (await suite.request(0, 'GET', path)).body as { items: { metadata: { name: string } }[] }
+    ).items.map((i) => i.metadata.name);
+  await waitFor(
+    'the bootstrap flow schemas',
+    async () => (await names(fsPath)).includes('global-default'),
+    {
+      timeoutMs: 20_000,
+    }
+  );
+  for (const n of ['exempt', 'catch-all', 'probes', 'system-leader-election', 'service-accounts'])
+    assert.ok((await names(fsPath)).includes(n), n);
+  for (const n of ['exempt', 'catch-all', 'system', 'workload-low', 'global-default'])
+    assert.ok((await names(plPath)).includes(n), n);
+  const dump = await suite.request(
+    1,
+    'GET',
+    '/debug/api_priority_and_fairness/dump_priority_levels'
+  );
+  assert.equal(dump.status, 200);
+  assert.match(dump.text, /^PriorityLevelName, ActiveQueues, IsIdle/);
+  assert.match(dump.text, /\nglobal-default, /);
+  const queues = await suite.request(0, 'GET', '/debug/api_priority_and_fairness/dump_queues');
+  assert.match(queues.text, /^PriorityLevelName, Index, PendingRequests/);
+});
+
+test('a FlowSchema naming a missing priority level is Dangling', async () => {
+  const name = `apf-dangling-${suffix}`;
+  const r = await suite.request(0, 'POST', fsPath, {
+    apiVersion: `${group}/v1`,
+    kind: 'FlowSchema',
+    metadata: { name },
+    spec: { priorityLevelConfiguration: { name: `missing-${suffix}` }, matchingPrecedence: 5000 },
+  });
+  assert.equal(r.status, 201, r.text);
+  cleanup.push(`${fsPath}/${name}`);
+  await waitFor(
+    'the Dangling condition',
+    async () => {
+      const fs = (await suite.request(1, 'GET', `${fsPath}/${name}`)).body as {
+        status?: { conditions?: { type: string; status: string; reason: string }[] };
+      };
+      const c = fs.status?.conditions?.find((x) => x.type === 'Dangling');
+      return c?.status === 'True' && c.reason === 'NotFound';
+    },
+    { timeoutMs: 20_000 }
+  );
+});
+
+test('overload: the flooder gets 429 with Retry-After, the well-behaved user is never rejected', async () => {
+  await grantClusterRole(suite, 'cluster-admin', usersGroup);
+  assert.equal(
+    (await suite.request(0, 'POST', '/api/v1/namespaces', { metadata: { name: ns } })).status,
+    201
+  );
+  cleanup.push(`/api/v1/namespaces/${ns}`);
+  const objects = 1000;
+  for (let i = 0; i < objects; i += 50)
+    await Promise.all(
+      Array.from({ length: 50 }, (_, k) =>
+        suite.request(i % 2, 'POST', `/api/v1/namespaces/${ns}/configmaps`, {
+          metadata: { name: `cm-${i + k}` },
+          data: { v: 'x'.repeat(100) },
+        })
+      )
+    );
+  // The flooder's own level: 1 share of the 600 seats (3), nothing borrowed, one queue of 2.
+  const pl = `apf-tight-${suffix}`;
+  const created = await suite.request(0, 'POST', plPath, {
+    apiVersion: `${group}/v1`,
+    kind: 'PriorityLevelConfiguration',
+    metadata: { name: pl },
+    spec: {
+      type: 'Limited',
+      limited: {
+        nominalConcurrencyShares: 1,
+        lendablePercent: 0,
+        borrowingLimitPercent: 0,
+        limitResponse: { type: 'Queue', queuing: { queues: 1, handSize: 1, queueLengthLimit: 2 } },
+      },
+    },
+  });
+  assert.equal(created.status, 201, created.text);
+  cleanup.push(`${plPath}/${pl}`);
+  const flooderName = `apf-flooder-${suffix}`;
+  const fs = await suite.request(0, 'POST', fsPath, {
+    apiVersion: `${group}/v1`,
+    kind: 'FlowSchema',
+    metadata: { name: pl },
+    spec: {
+      priorityLevelConfiguration: { name: pl },
+      matchingPrecedence: 200,
+      distinguisherMethod: { type: 'ByUser' },
+      rules: [
+        {
+          subjects: [{ kind: 'User', user: { name: flooderName } }],
+          resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], namespaces: ['*'] }],
+        },
+      ],
+    },
+  });
+  assert.equal(fs.status, 201, fs.text);
+  cleanup.push(`${fsPath}/${pl}`);
+  const fsUid = (fs.body as { metadata: { uid: string } }).metadata.uid;
+  const flooder = await asUser(flooderName);
+  const polite = await asUser(`apf-polite-${suffix}`);
+  try {
+    const one = `/api/v1/namespaces/${ns}/configmaps/cm-1`;
+    // Both gateways classify the flooder into its schema before the flood starts.
+    for (const g of [0, 1])
+      await waitFor(
+        `gateway ${g} follows the flooder's schema`,
+        async () =>
+          (await flooder.send(g, 'GET', one)).headers['x-kubernetes-pf-flowschema-uid'] === fsUid,
+        { timeoutMs: 60_000 }
+      );
+    const politeRun = async (n: number) => {
+      const answers: Answer[] = [];
+      for (let i = 0; i < n; i++) answers.push(await polite.send(i % 2, 'GET', one));
+      return answers;
+    };
+    await politeRun(20); // warm the connections
+    const unloaded = await politeRun(100);
+    let flooding = true;
+    const flood: Answer[] = [];
+    const workers = Array.from({ length: 16 }, async (_, w) => {
+      for (let i = 0; flooding; i++) {
+        const g = w % 2;
+        flood.push(
+          i % 2 === 0
+            ? await flooder.send(g, 'GET', `/api/v1/namespaces/${ns}/configmaps`)
+            : await flooder.send(g, 'POST', `/api/v1/namespaces/${ns}/configmaps`, {
+                metadata: { generateName: 'flood-' },
+              })
+        );
+      }
+    });
+    const loaded = await politeRun(100);
+    flooding = false;
+    await Promise.all(workers);
+
+    const [before99, during99] = [p99(unloaded.map((a) => a.ms)), p99(loaded.map((a) => a.ms))];
+    console.log(
+      `apf overload: polite p50 ${p50(unloaded.map((a) => a.ms)).toFixed(1)}/${p50(loaded.map((a) => a.ms)).toFixed(1)} p99 unloaded ${before99.toFixed(1)} ms, flooded ${during99.toFixed(1)} ms; flooder ${flood.length} requests, ${flood.filter((a) => a.status === 429).length} rejected`
+    );
+    assert.deepEqual(
+      [...new Set(loaded.map((a) => a.status))],
+      [200],
+      'the well-behaved user is never rejected'
+    );
+    const rejected = flood.filter((a) => a.status === 429);
+    assert.ok(rejected.length > 0, `the flooder is rejected (${flood.length} requests)`);
+    assert.ok(
+      rejected.every((a) => a.headers['retry-after'] === '1'),
+      'Retry-After on every 429'
+    );
+    assert.ok(
+      flood.some((a) => a.status === 200 || a.status === 201),
+      'the flooder is still served'
+    );
+  } finally {
+    flooder.close();
+    polite.close();
+  }
+});
