@@ -17,6 +17,7 @@ import {
   suggestedFlowSchemas,
   suggestedPriorityLevels,
 } from './bootstrap.js';
+import { specUpdate } from './auto-update.js';
 import { withDanglingCondition } from './dangling.js';
 
 export interface ApfConfigSources {
@@ -66,7 +67,16 @@ export class ApfConfigController {
         this.log,
         signal
       ),
-    ]).then(([a, b]) => (this.#ensured = a && b));
+    ])
+      .then(async ([a, b]) => {
+        if (a && b) await this.#updateSpecs();
+        this.#ensured = a && b;
+      })
+      .catch((err: unknown) =>
+        this.log.warn('could not bring the bootstrap flowcontrol objects up to date', {
+          err: String(err),
+        })
+      );
     flowSchemas.start();
     priorityLevels.start();
     await Promise.all([flowSchemas.cache.waitForSync(), priorityLevels.cache.waitForSync()]);
@@ -114,5 +124,29 @@ export class ApfConfigController {
           this.log.warn('could not set the Dangling condition', { name, err: String(err) })
         );
     }
+  }
+
+  /** The bootstrap objects' specs put back where upstream's ensurer would (auto-update.ts). */
+  async #updateSpecs(): Promise<void> {
+    const { flowSchemas, priorityLevels } = this.sources;
+    const sets: [Store, unknown[], boolean][] = [
+      [priorityLevels.store, mandatoryPriorityLevels, true],
+      [priorityLevels.store, suggestedPriorityLevels, false],
+      [flowSchemas.store, mandatoryFlowSchemas, true],
+      [flowSchemas.store, suggestedFlowSchemas, false],
+    ];
+    for (const [store, objects, mandatory] of sets)
+      for (const bootstrap of objects as ApiObject[]) {
+        const name = bootstrap.metadata.name!;
+        await store.update(
+          {},
+          name,
+          (current) => {
+            if (!current) throw new Error(`${name} is gone`);
+            return specUpdate(current, bootstrap, mandatory) ?? current;
+          },
+          { dryRun: false }
+        );
+      }
   }
 }
