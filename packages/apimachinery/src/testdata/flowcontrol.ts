@@ -1,15 +1,16 @@
 // Realistic objects of flowcontrol.apiserver.orch.io's kinds, as clients and controllers write
 // them, keyed `<apiVersion>/<kind>`: test data (the schema model's round trips, the Table tests,
-// the gateway's API tests, the fuzz), never read by a server.
+// the gateway's API tests, the fuzz), never read by a server. Named apart from the configuration
+// every gateway keeps (service-accounts, workload-low), which a suite already holds.
 import { meta } from './helpers.js';
 
 export const flowcontrolObjects: Record<string, Record<string, unknown>> = {
   'flowcontrol.apiserver.orch.io/v1/FlowSchema': {
     apiVersion: 'flowcontrol.apiserver.orch.io/v1',
     kind: 'FlowSchema',
-    metadata: meta('service-accounts'),
+    metadata: meta('example-service-accounts'),
     spec: {
-      priorityLevelConfiguration: { name: 'workload-low' },
+      priorityLevelConfiguration: { name: 'example-workload-low' },
       matchingPrecedence: 9000,
       distinguisherMethod: { type: 'ByUser' },
       rules: [
@@ -48,7 +49,7 @@ export const flowcontrolObjects: Record<string, Record<string, unknown>> = {
   'flowcontrol.apiserver.orch.io/v1/PriorityLevelConfiguration': {
     apiVersion: 'flowcontrol.apiserver.orch.io/v1',
     kind: 'PriorityLevelConfiguration',
-    metadata: meta('workload-low'),
+    metadata: meta('example-workload-low'),
     spec: {
       type: 'Limited',
       limited: {

@@ -19,12 +19,12 @@ const rows: [string, string[], unknown[]][] = [
   [
     'flowcontrol.apiserver.orch.io/v1/FlowSchema',
     ['Name', 'PriorityLevel', 'MatchingPrecedence', 'DistinguisherMethod', 'Age', 'MissingPL'],
-    ['service-accounts', 'workload-low', 9000, 'ByUser', '140m', 'False'],
+    ['example-service-accounts', 'example-workload-low', 9000, 'ByUser', '140m', 'False'],
   ],
   [
     'flowcontrol.apiserver.orch.io/v1/PriorityLevelConfiguration',
     ['Name', 'Type', 'NominalConcurrencyShares', 'Queues', 'HandSize', 'QueueLengthLimit', 'Age'],
-    ['workload-low', 'Limited', 100, 128, 6, 50, '140m'],
+    ['example-workload-low', 'Limited', 100, 128, 6, 50, '140m'],
   ],
 ];
 
