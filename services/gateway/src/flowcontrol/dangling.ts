@@ -1,7 +1,9 @@
 // The Dangling condition of a FlowSchema (k8s apf_controller.go, digestFlowSchemasLocked): True
 // when its priority level does not exist, False when it does; written only when its status
-// changes, so gateways agreeing on it write it once between them.
+// changes, so gateways agreeing on it write it once between them. Its time is RFC 3339 in whole
+// seconds, as metav1.Time is written (and as the binary envelope keeps it).
 import type { FlowSchema, FlowSchemaCondition } from '@orch/api/flowcontrol/v1';
+import { formatTimestamp } from '@orch/apimachinery/meta';
 
 export function danglingCondition(
   fs: FlowSchema,
@@ -39,7 +41,7 @@ export function withDanglingCondition(
       ...fs.status,
       conditions: [
         ...conditions.filter((c) => c.type !== 'Dangling'),
-        { ...want, lastTransitionTime: now.toISOString() },
+        { ...want, lastTransitionTime: formatTimestamp(now) },
       ],
     },
   };

@@ -36,9 +36,10 @@ interface Answer {
 
 /** Requests as a user of the test's group, over one keep-alive agent per gateway. */
 async function asUser(name: string) {
-  const creds = await Promise.all(
-    suite.gateways.map((g) => userKubeconfig(suite.pki, g, name, [usersGroup]))
-  );
+  // One after the other: each writes the user's certificate and key to the same files.
+  const creds = [];
+  for (const g of suite.gateways)
+    creds.push(await userKubeconfig(suite.pki, g, name, [usersGroup]));
   const agents = creds.map(
     (c) =>
       new Agent({
