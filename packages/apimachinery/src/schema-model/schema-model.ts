@@ -7,6 +7,7 @@ import protobuf from 'protobufjs';
 // not need (every process and test that builds a model would pay for them).
 import { apiDescriptor } from '@orch/proto/api-descriptor';
 import type { GroupVersionKind } from '../schema/index.js';
+import { goAlwaysWritten } from './go-always-written.js';
 
 /** How a message appears in JSON when it is not a plain object. */
 export type JsonType =
@@ -21,6 +22,16 @@ export type JsonType =
 
 export type ScalarType =
   'string' | 'bool' | 'int32' | 'int64' | 'uint32' | 'uint64' | 'double' | 'float' | 'bytes';
+
+/**
+ * Whether Go always writes the field (not omitempty, ./go-always-written.ts): its zero value is
+ * written as it is, in JSON and in the binary form alike (k8s' generated marshallers write every
+ * non-pointer scalar), so that the two read back alike.
+ */
+function goAlwaysWrites(f: protobuf.Field): boolean {
+  const owner = f.parent?.fullName.replace(/^\.orch\.api\./, '') ?? '';
+  return goAlwaysWritten.get(owner)?.includes(f.name) === true;
+}
 
 const scalarTypes: ReadonlySet<string> = new Set([
   'string',
@@ -219,7 +230,10 @@ export class SchemaModel {
       map: isMap,
       value,
       required: option(f, 'required') === true,
-      keepZero: option(f, 'keep_zero') === true || option(f, 'required') === true,
+      keepZero:
+        option(f, 'keep_zero') === true ||
+        option(f, 'required') === true ||
+        (!f.repeated && !isMap && 'scalar' in value && goAlwaysWrites(f)),
       inline: option(f, 'inline') === true,
       ...(listType ? { listType } : {}),
       ...(listMapKeys ? { listMapKeys: listMapKeys.split(',') } : {}),
