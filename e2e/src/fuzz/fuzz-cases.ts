@@ -46,6 +46,17 @@ export interface FuzzCase {
 export const fuzzNamespace = 'fuzz';
 export const victimName = 'fuzz-victim';
 
+/**
+ * The name an object of the target is given for `base`: `base` itself, except for an
+ * APIService, whose name must be `<spec.version>.<spec.group>` (validObject sets both from it).
+ */
+export function nameFor(t: FuzzTarget, base: string): string {
+  return t.def.kind === 'APIService' ? `v1.${base}.fuzz.example.com` : base;
+}
+
+/** The target's victim, for update and patch. */
+export const victimNameFor = (t: FuzzTarget): string => nameFor(t, victimName);
+
 const systemFields = [
   'uid',
   'resourceVersion',
@@ -141,6 +152,11 @@ export function validObject(t: FuzzTarget, name: string): Record<string, unknown
   const meta = obj['metadata'] as Record<string, unknown>;
   meta['name'] = name;
   if (t.def.namespaced) meta['namespace'] = fuzzNamespace;
+  const dot = name.indexOf('.');
+  if (t.def.kind === 'APIService' && dot > 0) {
+    const spec = (obj['spec'] ?? {}) as Record<string, unknown>;
+    obj['spec'] = { ...spec, version: name.slice(0, dot), group: name.slice(dot + 1) };
+  }
   return obj;
 }
 
@@ -542,8 +558,10 @@ export function fuzzCase(targets: readonly FuzzTarget[]): fc.Arbitrary<FuzzCase>
     })
     .chain(({ target, verb, suffix }) => {
       const t = targets[target] as FuzzTarget;
-      const name =
-        verb === 'create' ? `fz-${suffix}` : verb === 'delete' ? `fz-none-${suffix}` : victimName;
+      const name = nameFor(
+        t,
+        verb === 'create' ? `fz-${suffix}` : verb === 'delete' ? `fz-none-${suffix}` : victimName
+      );
       const obj = validObject(t, name) as Record<string, Json>;
       let bodies: fc.Arbitrary<Body>;
       let contentType = 'application/json';

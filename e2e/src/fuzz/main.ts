@@ -6,7 +6,7 @@
 import { randomInt } from 'node:crypto';
 import { startSuite } from '@orch/testing';
 import { decoderProperties } from './decoder-fuzz.js';
-import { ServerFuzzer, formatCodes } from './server-fuzz.js';
+import { ServerFuzzer, formatCodes, fuzzGatewayArgs } from './server-fuzz.js';
 import type { FuzzFailure } from './server-fuzz.js';
 
 const seconds = Number(process.env['FUZZ_SECONDS'] ?? 600);
@@ -24,7 +24,7 @@ const serverMs = seconds * 900;
 
 const suite = await startSuite({
   certificates: true,
-  gatewayArgs: ['--service-cluster-ip-range=10.0.0.0/16'],
+  gatewayArgs: fuzzGatewayArgs,
 });
 const fuzzer = new ServerFuzzer(suite);
 try {

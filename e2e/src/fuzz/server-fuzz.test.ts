@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSuite } from '@orch/testing';
 import type { Suite } from '@orch/testing';
-import { ServerFuzzer, formatCodes } from './server-fuzz.js';
+import { ServerFuzzer, formatCodes, fuzzGatewayArgs } from './server-fuzz.js';
 
 const seed = 15;
 const numRuns = Number(process.env['FUZZ_RUNS'] ?? 2000);
@@ -15,7 +15,7 @@ let suite: Suite;
 before(async () => {
   suite = await startSuite({
     certificates: true,
-    gatewayArgs: ['--service-cluster-ip-range=10.0.0.0/16'],
+    gatewayArgs: fuzzGatewayArgs,
   });
 });
 

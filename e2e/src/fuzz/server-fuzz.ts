@@ -22,9 +22,19 @@ import {
   fuzzTargets,
   objectPath,
   validObject,
-  victimName,
+  victimNameFor,
 } from './fuzz-cases.js';
 import type { FuzzCase, FuzzTarget } from './fuzz-cases.js';
+
+/**
+ * The fuzzed suite's gateway flags. Priority and fairness is off: its configuration controller
+ * writes the Dangling condition of a FlowSchema victim as the victims come and go, a change the
+ * harness would read as one made by a refused request.
+ */
+export const fuzzGatewayArgs = [
+  '--service-cluster-ip-range=10.0.0.0/16',
+  '--enable-priority-and-fairness=false',
+];
 
 /** Upstream's default --request-timeout: no answer may take longer. */
 export const requestTimeoutMs = 60_000;
@@ -83,9 +93,13 @@ export class ServerFuzzer {
   }
 
   async #ensureVictim(t: FuzzTarget): Promise<Record<string, unknown>> {
-    const got = await this.#request('GET', objectPath(t.def, victimName));
+    const got = await this.#request('GET', objectPath(t.def, victimNameFor(t)));
     if (got.status === 200) return got.body as Record<string, unknown>;
-    const created = await this.#request('POST', collectionPath(t.def), validObject(t, victimName));
+    const created = await this.#request(
+      'POST',
+      collectionPath(t.def),
+      validObject(t, victimNameFor(t))
+    );
     assert.equal(created.status, 201, `victim ${t.def.kind}: ${created.text}`);
     return created.body as Record<string, unknown>;
   }
@@ -153,7 +167,7 @@ export class ServerFuzzer {
     if (res.status >= 400) {
       this.#checkStatus(res, t, c);
       if (before) {
-        const after = await this.#request('GET', objectPath(t.def, victimName));
+        const after = await this.#request('GET', objectPath(t.def, victimNameFor(t)));
         const why = `a refused ${c.verb} (${res.status}) changed the stored object`;
         assert.deepEqual(after.body, before, why);
         this.#victims.set(c.target, before);
