@@ -1,0 +1,251 @@
+// A test node agent: a real HTTPS server on loopback answering the node agent's own endpoints as
+// upstream's kubelet serves them (pkg/kubelet/server/server.go), for a Node registered with its
+// address. It verifies the client certificate of every request against the CA it is given (the
+// gateway's --kubelet-client-certificate), and serves with a certificate from a CA the test
+// chooses (the gateway's --kubelet-certificate-authority).
+//
+// Served: GET /containerLogs/{namespace}/{pod}/{container} with the query options as the kubelet
+// reads them (follow, previous, sinceSeconds, sinceTime, timestamps, tailLines, limitBytes). The
+// logs are lines the test appends; a follow stays open for lines appended later and ends when the
+// test ends the container's log (or stops the agent).
+import { createServer } from 'node:https';
+import type { Server } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+import {
+  createCertificateAuthority,
+  issueCertificate,
+  loadCertificateAuthority,
+} from '@orch/component-base/pki';
+
+/** One line of a container's log, with the time the runtime stamped it. */
+export interface LogLine {
+  time: Date;
+  text: string;
+}
+
+/** One request the agent received. */
+export interface NodeAgentCall {
+  method: string;
+  path: string;
+  /** The CN of the verified client certificate. */
+  clientName: string;
+}
+
+export interface NodeAgent {
+  port: number;
+  /** `127.0.0.1`. */
+  address: string;
+  /** PEM of the CA the serving certificate chains to. */
+  caPem: string;
+  calls: NodeAgentCall[];
+  /** Appends lines to a container's log (`previous` for the last terminated instance). */
+  appendLog(ref: ContainerRef, lines: readonly (string | LogLine)[], previous?: boolean): void;
+  /** Ends the container's log: open follows end. */
+  endLog(ref: ContainerRef): void;
+  /** Requests whose connection is still open. */
+  openStreams(): number;
+  stop(): Promise<void>;
+}
+
+export interface ContainerRef {
+  namespace: string;
+  pod: string;
+  container: string;
+}
+
+export interface NodeAgentOptions {
+  /** PEM of the CA client certificates must chain to (required: every request is verified). */
+  clientCaPem: string;
+  /** The CA of the serving certificate (default: a CA of its own, see `caPem`). */
+  servingCa?: { certPem: string; keyPem: string };
+}
+
+interface ContainerLog {
+  current: LogLine[];
+  previous: LogLine[];
+  ended: boolean;
+  followers: Set<(line: LogLine | undefined) => void>;
+}
+
+const keyOf = (r: ContainerRef): string => `${r.namespace}/${r.pod}/${r.container}`;
+
+/** The kubelet's log line prefix with timestamps: RFC 3339 with nanoseconds, then a space. */
+function stamp(line: LogLine, timestamps: boolean): string {
+  if (!timestamps) return `${line.text}\n`;
+  const iso = line.time.toISOString().replace(/\.(\d{3})Z$/, '.$1000000Z');
+  return `${iso} ${line.text}\n`;
+}
+
+/** The query options as the kubelet decodes them into PodLogOptions. */
+interface LogQuery {
+  follow: boolean;
+  previous: boolean;
+  timestamps: boolean;
+  since?: Date;
+  tailLines?: number;
+  limitBytes?: number;
+}
+
+function parseLogQuery(q: URLSearchParams, now: Date): LogQuery | string {
+  const bool = (name: string): boolean => q.get(name) === 'true' || q.get(name) === '1';
+  const int = (name: string): number | undefined | string => {
+    const v = q.get(name);
+    if (v === null) return undefined;
+    return /^-?\d+$/.test(v) ? Number(v) : `${name}: invalid value ${v}`;
+  };
+  const sinceSeconds = int('sinceSeconds');
+  const tailLines = int('tailLines');
+  const limitBytes = int('limitBytes');
+  for (const v of [sinceSeconds, tailLines, limitBytes]) if (typeof v === 'string') return v;
+  const sinceTime = q.get('sinceTime');
+  let since: Date | undefined;
+  if (sinceTime !== null) {
+    since = new Date(sinceTime);
+    if (Number.isNaN(since.getTime())) return `sinceTime: invalid value ${sinceTime}`;
+  } else if (typeof sinceSeconds === 'number') {
+    since = new Date(now.getTime() - sinceSeconds * 1000);
+  }
+  return {
+    follow: bool('follow'),
+    previous: bool('previous'),
+    timestamps: bool('timestamps'),
+    ...(since ? { since } : {}),
+    ...(typeof tailLines === 'number' ? { tailLines } : {}),
+    ...(typeof limitBytes === 'number' ? { limitBytes } : {}),
+  };
+}
+
+export async function startNodeAgent(opts: NodeAgentOptions): Promise<NodeAgent> {
+  const ca = opts.servingCa
+    ? await loadCertificateAuthority(opts.servingCa.certPem, opts.servingCa.keyPem)
+    : await createCertificateAuthority({ commonName: 'node-agent-test-ca' });
+  const serving = await issueCertificate(ca, {
+    commonName: 'node-agent',
+    dnsNames: ['localhost'],
+    ipAddresses: ['127.0.0.1'],
+    usages: ['server'],
+  });
+  const logs = new Map<string, ContainerLog>();
+  const logOf = (ref: ContainerRef): ContainerLog => {
+    const key = keyOf(ref);
+    let log = logs.get(key);
+    if (!log) {
+      log = { current: [], previous: [], ended: false, followers: new Set() };
+      logs.set(key, log);
+    }
+    return log;
+  };
+  const calls: NodeAgentCall[] = [];
+  const open = new Set<ServerResponse>();
+
+  const serveLogs = (ref: ContainerRef, q: URLSearchParams, res: ServerResponse): void => {
+    const log = logs.get(keyOf(ref));
+    const query = parseLogQuery(q, new Date());
+    if (typeof query === 'string') {
+      res.writeHead(400, { 'Content-Type': 'text/plain' });
+      res.end(query);
+      return;
+    }
+    if (!log || (query.previous && log.previous.length === 0)) {
+      res.writeHead(404, { 'Content-Type': 'text/plain' });
+      res.end(
+        query.previous
+          ? `previous terminated container "${ref.container}" in pod "${ref.pod}" not found`
+          : `container "${ref.container}" in pod "${ref.pod}" is not available`
+      );
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': 'text/plain' });
+    let budget = query.limitBytes ?? Infinity;
+    // Writes one line within limitBytes; false once the limit is reached (the stream ends).
+    const write = (line: LogLine): boolean => {
+      if (query.since && line.time < query.since) return true;
+      const text = Buffer.from(stamp(line, query.timestamps));
+      if (text.length >= budget) {
+        res.write(text.subarray(0, budget));
+        budget = 0;
+        return false;
+      }
+      budget -= text.length;
+      res.write(text);
+      return true;
+    };
+    const lines = query.previous ? log.previous : log.current;
+    const selected =
+      query.tailLines === undefined
+        ? lines
+        : lines.slice(Math.max(0, lines.length - query.tailLines));
+    for (const line of selected) {
+      if (!write(line)) return void res.end();
+    }
+    if (!query.follow || query.previous || log.ended) return void res.end();
+    const follower = (line: LogLine | undefined): void => {
+      if (line && write(line)) return;
+      log.followers.delete(follower);
+      res.end();
+    };
+    log.followers.add(follower);
+    res.on('close', () => log.followers.delete(follower));
+  };
+
+  const server: Server = createServer(
+    {
+      cert: serving.certPem,
+      key: serving.keyPem,
+      ca: opts.clientCaPem,
+      requestCert: true,
+      rejectUnauthorized: true,
+    },
+    (req: IncomingMessage, res: ServerResponse) => {
+      const url = new URL(req.url ?? '/', 'https://node-agent');
+      const peer = (req.socket as TLSSocket).getPeerCertificate();
+      calls.push({
+        method: req.method ?? '',
+        path: url.pathname,
+        clientName: String(peer.subject.CN),
+      });
+      open.add(res);
+      res.on('close', () => open.delete(res));
+      const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+      if (req.method === 'GET' && parts[0] === 'containerLogs' && parts.length === 4) {
+        const [, namespace = '', pod = '', container = ''] = parts;
+        serveLogs({ namespace, pod, container }, url.searchParams, res);
+        return;
+      }
+      res.writeHead(404, { 'Content-Type': 'text/plain' });
+      res.end('404 page not found\n');
+    }
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    address: '127.0.0.1',
+    caPem: ca.certPem,
+    calls,
+    appendLog(ref, lines, previous = false) {
+      const log = logOf(ref);
+      for (const l of lines) {
+        const line = typeof l === 'string' ? { time: new Date(), text: l } : l;
+        (previous ? log.previous : log.current).push(line);
+        if (!previous) for (const f of [...log.followers]) f(line);
+      }
+    },
+    endLog(ref) {
+      const log = logOf(ref);
+      log.ended = true;
+      for (const f of [...log.followers]) f(undefined);
+    },
+    openStreams: () => open.size,
+    async stop() {
+      for (const res of open) res.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
