@@ -575,6 +575,10 @@ export function gatewayProcess(
       '--shutdown-delay-duration=0s',
       // nodes join with bootstrap tokens (kubeadm turns this on too)
       '--enable-bootstrap-token-auth',
+      // node agents (the test node agent) trust the cluster CA and the gateway's certificate
+      `--kubelet-client-certificate=${cert('gateway').certFile}`,
+      `--kubelet-client-key=${cert('gateway').keyFile}`,
+      `--kubelet-certificate-authority=${ca}`,
       ...(o.args ?? []),
     ],
     ready: [

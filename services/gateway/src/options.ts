@@ -49,6 +49,11 @@ import {
   parseBool,
 } from './authn/authentication-options.js';
 import { parseServiceRanges } from './registry/core/services/parse-service-ranges.js';
+import {
+  kubeletClientFlags,
+  kubeletClientOptions,
+} from './registry/core/nodes/kubelet-client-options.js';
+import type { KubeletClientOptions } from './registry/core/nodes/kubelet-client.js';
 import type { ServiceRanges } from './registry/core/services/service-allocator.js';
 import type { AuthenticationConfig } from './authn/authentication-options.js';
 
@@ -198,6 +203,7 @@ export const gatewayFlags = {
   ...authenticationFlags,
   // audit: audit/audit-options.ts
   ...auditFlags,
+  ...kubeletClientFlags,
   'runtime-config': {
     type: 'string',
     default: '',
@@ -273,6 +279,8 @@ export interface CompletedGatewayOptions {
   webhookServiceAddresses: Readonly<Record<string, string>>;
   /** --service-cluster-ip-range and --service-node-port-range. */
   serviceRanges: ServiceRanges;
+  /** --kubelet-*: how pods/log reaches a node's agent. */
+  kubeletClient: KubeletClientOptions;
   /** The resource definitions served, after --runtime-config. */
   resources: ResourceDefinition[];
   /** --upstream-group-aliases. */
@@ -348,6 +356,7 @@ export function completeGatewayOptions(f: GatewayOptions): CompletedGatewayOptio
     admissionAddress: f['admission-servers'] ?? '',
     admissionTimeoutMs: duration('admission-request-timeout', '35s'),
     certificatesAddress: f['certificates-servers'] ?? '',
+    kubeletClient: kubeletClientOptions(f, duration('kubelet-timeout', '5s'), problems),
     webhookServiceAddresses: derive(
       problems,
       'webhook-service-addresses',

@@ -44,6 +44,7 @@ import {
 import { bootstrapPolicyCheck } from './health/bootstrap-policy-check.js';
 import { healthCheckerFunc, installHealthChecks } from './health/healthz.js';
 import { ShutdownState } from './health/shutdown-state.js';
+import { KubeletClient } from './registry/core/nodes/kubelet-client.js';
 import { ensureKubernetesService } from './registry/core/services/ensure-kubernetes-service.js';
 import {
   LeaseEndpointReconciler,
@@ -79,6 +80,8 @@ export class GatewayServer implements Runnable {
   readonly #startAdmissionScope: (() => void) | undefined;
   readonly #authn: ReturnType<typeof buildAuthentication>;
   readonly #audit: AuditPipeline | undefined;
+  /** The client of the node agents (pods/log, nodes/proxy). */
+  readonly #kubelet: KubeletClient;
   readonly #namespaces: Store;
   readonly #services: Store | undefined;
   readonly #priorityClasses: Store | undefined;
@@ -108,8 +111,10 @@ export class GatewayServer implements Runnable {
 
     // REST storage: a Store per stored kind, the subresources' and virtual kinds' REST objects,
     // the resource handler.
+    this.#kubelet = new KubeletClient(options.kubeletClient);
     const providers = restStorageProviders({
       serviceRanges: options.serviceRanges,
+      kubeletClient: this.#kubelet,
       onReleaseError: (err) =>
         log.warn('a Service IP or node port could not be released', { err: String(err) }),
     });
@@ -464,6 +469,7 @@ export class GatewayServer implements Runnable {
       this.#policyWatch?.stop();
       this.#authn.stop();
       await this.#audit?.backend.shutdown();
+      this.#kubelet.close();
       if (mismatch) throw mismatch;
     } catch (err) {
       this.#serving.reject(err);

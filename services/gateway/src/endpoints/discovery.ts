@@ -88,6 +88,7 @@ const verbsBySubresource: Partial<Record<string, readonly Verb[]>> = {
   eviction: ['create'],
   binding: ['create'],
   token: ['create'],
+  log: ['get'],
 };
 
 /** The kind of a subresource that reads or takes another kind than its parent's (upstream's GroupVersionKinder). */

@@ -11,6 +11,7 @@ import type { Admission } from '../admission/interfaces.js';
 import type { Authorizer } from '../authz/authorizer.js';
 import {
   isCollectionDeleter,
+  isConnecter,
   isCreater,
   isGetter,
   isGracefulDeleter,
@@ -29,6 +30,7 @@ import type { DeprecatedApiGauge } from './deprecation.js';
 import { newRemovedVersionNotFound, removedVersionOf } from '../resourceconfig/removed-versions.js';
 import type { RequestInfo } from '../request/request-info.js';
 import { requestUrl } from '../http/request-url.js';
+import { connectResource } from '../handlers/connect.js';
 import { createResource } from '../handlers/create.js';
 import { deleteCollection } from '../handlers/delete-collection.js';
 import { deleteResource } from '../handlers/delete.js';
@@ -44,9 +46,10 @@ type Handler = (scope: RequestScope, res: HttpResponse) => Promise<void>;
 /**
  * The handler of a request's verb on a REST object, when the object has the role the verb needs
  * and the path the shape it needs (a name for get, update, patch and delete; none for list and
- * create on a collection; create on a subresource needs a NamedCreater).
+ * create on a collection; create on a subresource needs a NamedCreater). A Connecter's
+ * subresource takes the HTTP methods it names.
  */
-export function handlerFor(info: RequestInfo, rest: Storage): Handler | undefined {
+export function handlerFor(info: RequestInfo, rest: Storage, method = ''): Handler | undefined {
   const sub = info.subresource !== '';
   const named = info.name !== '';
   // Each handler takes the role its guard just checked (the cast: TypeScript cannot follow
@@ -54,6 +57,11 @@ export function handlerFor(info: RequestInfo, rest: Storage): Handler | undefine
   const as = <S extends Storage>(
     h: (scope: RequestScope<S>, res: HttpResponse) => Promise<void>
   ): Handler => h as unknown as Handler;
+  // A Connecter takes the methods it names on a named object (k8s registerResourceHandlers'
+  // CONNECT routes), whatever verb the method maps to.
+  if (sub && named && isConnecter(rest) && rest.connectMethods.includes(method)) {
+    return as(connectResource);
+  }
   switch (info.verb) {
     case 'get':
       return named && isGetter(rest) ? as(getResource) : undefined;
@@ -132,7 +140,7 @@ export function resourceHandler(deps: InstallerDeps): HttpHandler {
     if (def.deprecation) recordDeprecatedRequest(req, def, info.subresource, deps.deprecatedApis);
     const crWarning = customResourceDeprecationWarning(def);
     if (crWarning) addWarning(req, crWarning);
-    const handler = handlerFor(info, rest);
+    const handler = handlerFor(info, rest, req.method ?? '');
     if (!handler) return writeErrorNegotiated(req, res, newMethodNotAllowed());
     const scope: RequestScope = {
       def,

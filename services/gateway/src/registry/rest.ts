@@ -8,6 +8,7 @@ import type { UserInfo } from '@orch/apimachinery/auth';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import type { FeedListener } from '../watch/change.js';
+import type { HttpRequest, HttpResponse } from '../http/handler.js';
 
 /**
  * The key of a REST object in the installer's map: `<group>/<version>/<resource>`, or
@@ -176,18 +177,19 @@ export interface Watcher extends Storage {
 }
 
 /**
- * k8s rest.Connecter: a subresource answered by a connection to something else (exec, logs,
- * proxy). Declared for the kinds that will need it; nothing implements it yet.
+ * k8s rest.Connecter: a subresource answered by a connection to something else (logs, exec,
+ * proxy). `connect` resolves where to go and opens the connection, so that every error before
+ * the first byte is a Status; the handler then streams the answer.
  */
 export interface Connecter extends Storage {
   /** The HTTP methods the connection is served on. */
   readonly connectMethods: readonly string[];
-  connect(ctx: RestContext, name: string, opts: Record<string, string>): Promise<ConnectHandler>;
+  connect(ctx: RestContext, name: string, opts: URLSearchParams): Promise<ConnectHandler>;
 }
 
-/** What a Connecter answers with: it takes over the request's streams. */
+/** What a Connecter answers with: it takes over the request and the response. */
 export interface ConnectHandler {
-  serve(input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Promise<void>;
+  serve(req: HttpRequest, res: HttpResponse): Promise<void>;
 }
 
 /** Everything a stored kind serves (k8s rest.StandardStorage). */

@@ -1,6 +1,7 @@
 // The core group's REST storage (k8s pkg/registry/core/rest/storage_core.go, the legacy
 // provider): every v1 kind's strategy, the Stores of Services (cluster IPs and node ports
-// handed out around the write), and the pod, namespace and status subresources.
+// handed out around the write), and the pod (log through the node's agent), namespace and
+// status subresources.
 // serviceaccounts/token is built by authentication, which holds the token issuer.
 import type { RestStorageProvider, SubresourceFunc } from '../rest-storage-provider.js';
 import { restKey } from '../rest.js';
@@ -18,6 +19,8 @@ import { persistentVolumeClaimStrategy } from './persistentvolumeclaims/strategy
 import { persistentVolumeStrategy } from './persistentvolumes/strategy.js';
 import { BindingRest } from './pods/binding-rest.js';
 import { evictionRestFor } from './pods/eviction-rest.js';
+import { PodLogRest } from './pods/log-rest.js';
+import type { KubeletClient } from './nodes/kubelet-client.js';
 import { podStatusStrategy, podStrategy } from './pods/strategy.js';
 import { podTemplateStrategy } from './podtemplates/strategy.js';
 import { replicationControllerStrategy } from './replicationcontrollers/strategy.js';
@@ -34,12 +37,15 @@ export interface CoreStorageOptions {
   serviceRanges?: ServiceRanges;
   /** A release of IPs or ports that failed (the value stays taken). */
   onReleaseError?: (err: unknown) => void;
+  /** How pods/log reaches a node's agent (without: the subresource is not served). */
+  kubeletClient?: KubeletClient;
 }
 
 const status: SubresourceFunc = (store) => new StatusRest(store);
 
 export function coreProvider(opts: CoreStorageOptions = {}): RestStorageProvider {
-  const { serviceRanges, onReleaseError } = opts;
+  const { serviceRanges, onReleaseError, kubeletClient } = opts;
+  const nodesKey = restKey({ group: '', version: 'v1', resource: 'nodes' });
   return {
     groupName: '',
     resources: {
@@ -58,6 +64,10 @@ export function coreProvider(opts: CoreStorageOptions = {}): RestStorageProvider
           status: (store) => new StatusRest(store, podStatusStrategy(store.strategy)),
           binding: (store) => new BindingRest(store),
           eviction: evictionRestFor,
+          log: (store, stores) => {
+            const nodes = stores.get(nodesKey);
+            return kubeletClient && nodes && new PodLogRest(store, nodes, kubeletClient);
+          },
         },
       },
       // The `bindings` collection binds the pod its Binding names (upstream's LegacyBinding).

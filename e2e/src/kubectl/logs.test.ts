@@ -1,0 +1,168 @@
+// `kubectl logs` through the gateway to the test node agent, a real HTTPS server that trusts
+// the gateway's --kubelet-client-certificate and serves with a certificate of the cluster CA
+// (the gateway's --kubelet-certificate-authority): the whole log, -c, --tail, --timestamps,
+// --previous, -f ending when the agent ends the log, upstream's errors for the container name,
+// and an agent that cannot be reached.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sharedSuite } from '@orch/testing';
+import type { Suite } from '@orch/testing';
+import { startNodeAgent } from '@orch/testing/node-agent';
+import type { NodeAgent } from '@orch/testing/node-agent';
+import { runKubectl } from './run-kubectl.js';
+
+let suite: Suite;
+let agent: NodeAgent;
+const dir = mkdtempSync(join(tmpdir(), 'orch-logs-'));
+const ns = 'logs-e2e';
+const node = 'logs-e2e-node';
+const deadNode = 'logs-e2e-dead-node';
+const kubectl = (args: string[], input?: string) =>
+  runKubectl(suite.kubeconfigs[0]!, join(dir, 'cache'), args, input);
+const ok = async (args: string[], input?: string): Promise<string> => {
+  const r = await kubectl(args, input);
+  assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout;
+};
+const nodeYaml = (name: string) => `apiVersion: v1
+kind: Node
+metadata: {name: ${name}}
+`;
+const nodeStatus = (port: number) =>
+  JSON.stringify({
+    status: {
+      addresses: [
+        { type: 'ExternalIP', address: '192.0.2.1' },
+        { type: 'InternalIP', address: '127.0.0.1' },
+      ],
+      daemonEndpoints: { kubeletEndpoint: { Port: port } },
+    },
+  });
+const pod = (name: string, nodeName: string, containers: string[]) => `---
+apiVersion: v1
+kind: Pod
+metadata: {name: ${name}, namespace: ${ns}}
+spec:
+  nodeName: ${nodeName}
+  containers: [${containers.map((c) => `{name: ${c}, image: "busybox:1.36"}`).join(', ')}]
+`;
+
+before(async () => {
+  suite = await sharedSuite();
+  const pkiDir = suite.layout.pkiDir;
+  const caPem = readFileSync(join(pkiDir, 'ca.crt'), 'utf8');
+  agent = await startNodeAgent({
+    clientCaPem: caPem,
+    servingCa: { certPem: caPem, keyPem: readFileSync(join(pkiDir, 'ca.key'), 'utf8') },
+  });
+  await ok(['create', 'namespace', ns]);
+  // A port nothing listens on: the agent of the dead node is unreachable.
+  const dead = await startNodeAgent({ clientCaPem: caPem });
+  const deadPort = dead.port;
+  await dead.stop();
+  for (const [name, port] of [
+    [node, agent.port],
+    [deadNode, deadPort],
+  ] as const) {
+    await ok(['apply', '-f', '-'], nodeYaml(name));
+    await ok(['patch', 'node', name, '--subresource=status', '-p', nodeStatus(port)]);
+  }
+  await ok(
+    ['apply', '-f', '-'],
+    pod('one', node, ['c']) + pod('two', node, ['a', 'b']) + pod('gone', deadNode, ['c'])
+  );
+  const t0 = Date.parse('2026-01-01T00:00:00Z');
+  agent.appendLog(
+    { namespace: ns, pod: 'one', container: 'c' },
+    ['alpha', 'beta', 'gamma'].map((text, i) => ({ time: new Date(t0 + i * 1000), text }))
+  );
+  agent.appendLog({ namespace: ns, pod: 'one', container: 'c' }, ['crashed'], true);
+  agent.appendLog({ namespace: ns, pod: 'two', container: 'b' }, ['from b']);
+});
+
+after(async () => {
+  await kubectl(['delete', 'namespace', ns, '--wait=false']);
+  await kubectl(['delete', 'node', node, deadNode]);
+  await agent.stop();
+  await suite.stop();
+});
+
+test('kubectl logs: the whole log, --tail, --timestamps, --previous, -c', async () => {
+  assert.equal(await ok(['logs', '-n', ns, 'one']), 'alpha\nbeta\ngamma\n');
+  assert.equal(await ok(['logs', '-n', ns, 'one', '--tail=1']), 'gamma\n');
+  assert.equal(
+    await ok(['logs', '-n', ns, 'one', '--tail=2', '--timestamps']),
+    '2026-01-01T00:00:01.000000000Z beta\n2026-01-01T00:00:02.000000000Z gamma\n'
+  );
+  assert.equal(await ok(['logs', '-n', ns, 'one', '--previous']), 'crashed\n');
+  assert.equal(await ok(['logs', '-n', ns, 'two', '-c', 'b']), 'from b\n');
+  assert.equal(await ok(['logs', '-n', ns, 'one', '--limit-bytes=8']), 'alpha\nbe');
+  // The agent saw the gateway's client certificate.
+  assert.ok(agent.calls.some((c) => c.clientName === 'system:orch:gateway'));
+});
+
+test('kubectl logs: upstream errors for the container name and the options', async () => {
+  const many = await kubectl(['get', '--raw', `/api/v1/namespaces/${ns}/pods/two/log`]);
+  assert.notEqual(many.code, 0);
+  assert.match(
+    many.stderr,
+    /a container name must be specified for pod two, choose one of: \[a b\]/
+  );
+  const wrong = await kubectl(['logs', '-n', ns, 'one', '-c', 'nope']);
+  assert.notEqual(wrong.code, 0);
+  assert.match(wrong.stderr, /container nope is not valid for pod one/);
+  const negative = await suite.request(
+    0,
+    'GET',
+    `/api/v1/namespaces/${ns}/pods/one/log?tailLines=-1`
+  );
+  assert.equal(negative.status, 422);
+  assert.match(
+    JSON.stringify(negative.body),
+    /PodLogOptions \\"one\\" is invalid: tailLines: Invalid value: -1: must be greater than or equal to 0/
+  );
+});
+
+test('kubectl logs: an agent that cannot be reached is an error naming it', async () => {
+  const r = await kubectl(['logs', '-n', ns, 'gone']);
+  assert.notEqual(r.code, 0);
+  assert.match(
+    r.stderr,
+    /Get "https:\/\/127\.0\.0\.1:\d+\/containerLogs\/logs-e2e\/gone\/c": dial tcp 127\.0\.0\.1:\d+: connect: connection refused/
+  );
+});
+
+test('kubectl logs -f streams lines as the agent sends them and ends when the agent ends the log', async () => {
+  const ref = { namespace: ns, pod: 'two', container: 'a' };
+  agent.appendLog(ref, ['first']);
+  const child = spawn('kubectl', [
+    `--kubeconfig=${suite.kubeconfigs[0]!}`,
+    `--cache-dir=${join(dir, 'cache')}`,
+    'logs',
+    '-f',
+    '-n',
+    ns,
+    'two',
+    '-c',
+    'a',
+  ]);
+  let out = '';
+  const sawFirst = new Promise<void>((resolve) => {
+    child.stdout.on('data', (b: Buffer) => {
+      out += b.toString();
+      if (out.includes('first\n')) resolve();
+    });
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  await sawFirst;
+  agent.appendLog(ref, ['second']);
+  agent.endLog(ref);
+  const code = await exited;
+  assert.equal(code, 0);
+  assert.equal(out, 'first\nsecond\n');
+  assert.equal(agent.openStreams(), 0);
+});

@@ -1,0 +1,149 @@
+// How the gateway reaches a node's agent (k8s pkg/kubelet/client/kubelet_client.go): the
+// address of the Node by the preferred address types, the port its status names, and an HTTPS
+// client with the gateway's client certificate, verifying the agent against the configured CA.
+import { readFileSync } from 'node:fs';
+import { Agent, request } from 'node:https';
+import type { IncomingMessage } from 'node:http';
+import { StatusError } from '@orch/apimachinery/errors';
+import type { ApiObject } from '@orch/apimachinery/meta';
+
+/** Upstream's default --kubelet-preferred-address-types order. */
+export const defaultPreferredAddressTypes: readonly string[] = [
+  'Hostname',
+  'InternalDNS',
+  'InternalIP',
+  'ExternalDNS',
+  'ExternalIP',
+];
+
+/** The agent's port when the Node's status names none (ports.KubeletPort). */
+export const defaultKubeletPort = 10250;
+
+/** The --kubelet-* flags, completed (k8s KubeletClientConfig). */
+export interface KubeletClientOptions {
+  certFile: string;
+  keyFile: string;
+  /** '' : the system's roots verify the agent. */
+  caFile: string;
+  preferredAddressTypes: readonly string[];
+  timeoutMs: number;
+}
+
+/** Where a Node's agent listens (k8s ConnectionInfo). */
+export interface ConnectionInfo {
+  scheme: 'https';
+  hostname: string;
+  port: number;
+}
+
+type Json = Record<string, unknown>;
+const objectAt = (o: unknown, k: string): Json => {
+  const v = typeof o === 'object' && o !== null ? (o as Json)[k] : undefined;
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {};
+};
+
+/** An error as upstream's ErrorToAPIStatus makes of a plain Go error: 500, no reason. */
+export function unknownServerError(message: string): StatusError {
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
+    code: 500,
+  });
+}
+
+/** k8s nodeutil.GetPreferredNodeAddress: the first address of the first type that has one. */
+export function preferredNodeAddress(node: ApiObject, types: readonly string[]): string {
+  const addresses = objectAt(node, 'status')['addresses'];
+  const list = Array.isArray(addresses) ? (addresses as { type?: string; address?: string }[]) : [];
+  for (const type of types) {
+    const found = list.find((a) => a.type === type && a.address);
+    if (found?.address) return found.address;
+  }
+  const known = list.map((a) => `{${a.type ?? ''} ${a.address ?? ''}}`).join(' ');
+  throw unknownServerError(`no preferred addresses found; known addresses: [${known}]`);
+}
+
+/** k8s NodeConnectionInfoGetter.GetConnectionInfo. */
+export function connectionInfo(node: ApiObject, types: readonly string[]): ConnectionInfo {
+  const endpoint = objectAt(
+    objectAt(objectAt(node, 'status'), 'daemonEndpoints'),
+    'kubeletEndpoint'
+  );
+  const port = typeof endpoint['Port'] === 'number' && endpoint['Port'] > 0 ? endpoint['Port'] : 0;
+  return {
+    scheme: 'https',
+    hostname: preferredNodeAddress(node, types),
+    port: port || defaultKubeletPort,
+  };
+}
+
+/** A host for a URL: an IPv6 literal in brackets. */
+export const urlHost = (host: string, port: number): string =>
+  `${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+/** The HTTPS client of the node agents: one keep-alive agent with the gateway's certificate. */
+export class KubeletClient {
+  readonly preferredAddressTypes: readonly string[];
+  readonly timeoutMs: number;
+  readonly #agent: Agent;
+
+  constructor(opts: KubeletClientOptions) {
+    this.preferredAddressTypes = opts.preferredAddressTypes;
+    this.timeoutMs = opts.timeoutMs;
+    this.#agent = new Agent({
+      keepAlive: true,
+      ...(opts.certFile ? { cert: readFileSync(opts.certFile) } : {}),
+      ...(opts.keyFile ? { key: readFileSync(opts.keyFile) } : {}),
+      ...(opts.caFile ? { ca: readFileSync(opts.caFile) } : {}),
+    });
+  }
+
+  /**
+   * GET `url` on an agent; resolves with the response once its headers arrived. A failure to
+   * connect, or no headers within the timeout, is the error Go's client gives
+   * (`Get "<url>": <cause>`), which upstream answers as a 500 without reason.
+   */
+  get(url: URL, signal?: AbortSignal): Promise<IncomingMessage> {
+    return new Promise((resolve, reject) => {
+      const fail = (cause: string): void => {
+        req.destroy();
+        reject(unknownServerError(`Get "${url.href}": ${cause}`));
+      };
+      const req = request(url, { agent: this.#agent, ...(signal ? { signal } : {}) }, (res) => {
+        clearTimeout(timer);
+        resolve(res);
+      });
+      const timer = setTimeout(
+        () => fail('net/http: timeout awaiting response headers'),
+        this.timeoutMs
+      );
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        clearTimeout(timer);
+        fail(dialCause(err, url));
+      });
+      req.end();
+    });
+  }
+
+  close(): void {
+    this.#agent.destroy();
+  }
+}
+
+/** Go's dial error text for the common causes. */
+function dialCause(err: NodeJS.ErrnoException, url: URL): string {
+  const target = url.host;
+  switch (err.code) {
+    case 'ECONNREFUSED':
+      return `dial tcp ${target}: connect: connection refused`;
+    case 'ENOTFOUND':
+      return `dial tcp: lookup ${url.hostname}: no such host`;
+    case 'ETIMEDOUT':
+      return `dial tcp ${target}: i/o timeout`;
+    default:
+      return err.message;
+  }
+}
