@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sharedSuite } from '@orch/testing';
+import { sharedSuite, waitFor } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 import { startNodeAgent } from '@orch/testing/node-agent';
 import type { NodeAgent } from '@orch/testing/node-agent';
@@ -165,4 +165,50 @@ test('kubectl logs -f streams lines as the agent sends them and ends when the ag
   assert.equal(code, 0);
   assert.equal(out, 'first\nsecond\n');
   assert.equal(agent.openStreams(), 0);
+});
+
+const until = (what: string, ok: () => boolean): Promise<void> =>
+  waitFor(what, () => Promise.resolve(ok()), { timeoutMs: 10_000 });
+
+/** `kubectl logs -f` of one container, its output collected. */
+function follow(pod: string, container: string) {
+  const child = spawn('kubectl', [
+    `--kubeconfig=${suite.kubeconfigs[0]!}`,
+    `--cache-dir=${join(dir, 'cache')}`,
+    'logs',
+    '-f',
+    '-n',
+    ns,
+    pod,
+    '-c',
+    container,
+  ]);
+  const state = { out: '', err: '' };
+  child.stdout.on('data', (b: Buffer) => (state.out += b.toString()));
+  child.stderr.on('data', (b: Buffer) => (state.err += b.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return { child, state, exited };
+}
+
+test('a client that leaves a follow closes the gateway’s connection to the agent (counted 20 times)', async () => {
+  for (let i = 0; i < 20; i++) {
+    const f = follow('two', 'b');
+    await until('the first line', () => f.state.out.includes('from b\n'));
+    assert.equal(agent.openStreams(), 1);
+    f.child.kill('SIGKILL');
+    await f.exited;
+    await until('the agent connection closed', () => agent.openStreams() === 0);
+  }
+  assert.equal(agent.openStreams(), 0);
+});
+
+test('an agent that cuts a follow mid-stream ends the answer where it stopped', async () => {
+  const ref = { namespace: ns, pod: 'one', container: 'c' };
+  const f = follow('one', 'c');
+  await until('the log so far', () => f.state.out.includes('gamma\n'));
+  agent.appendLog(ref, ['delta']);
+  await until('the appended line', () => f.state.out.includes('delta\n'));
+  agent.cutLog(ref);
+  assert.equal(await f.exited, 0, f.state.err);
+  assert.equal(f.state.out, 'alpha\nbeta\ngamma\ndelta\n');
 });

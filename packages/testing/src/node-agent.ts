@@ -44,6 +44,8 @@ export interface NodeAgent {
   appendLog(ref: ContainerRef, lines: readonly (string | LogLine)[], previous?: boolean): void;
   /** Ends the container's log: open follows end. */
   endLog(ref: ContainerRef): void;
+  /** Cuts the connections of the container's open follows mid-stream (no clean end). */
+  cutLog(ref: ContainerRef): void;
   /** Requests whose connection is still open. */
   openStreams(): number;
   stop(): Promise<void>;
@@ -67,6 +69,8 @@ interface ContainerLog {
   previous: LogLine[];
   ended: boolean;
   followers: Set<(line: LogLine | undefined) => void>;
+  /** The responses of the open follows. */
+  following: Set<ServerResponse>;
 }
 
 const keyOf = (r: ContainerRef): string => `${r.namespace}/${r.pod}/${r.container}`;
@@ -132,7 +136,13 @@ export async function startNodeAgent(opts: NodeAgentOptions): Promise<NodeAgent>
     const key = keyOf(ref);
     let log = logs.get(key);
     if (!log) {
-      log = { current: [], previous: [], ended: false, followers: new Set() };
+      log = {
+        current: [],
+        previous: [],
+        ended: false,
+        followers: new Set(),
+        following: new Set(),
+      };
       logs.set(key, log);
     }
     return log;
@@ -187,7 +197,11 @@ export async function startNodeAgent(opts: NodeAgentOptions): Promise<NodeAgent>
       res.end();
     };
     log.followers.add(follower);
-    res.on('close', () => log.followers.delete(follower));
+    log.following.add(res);
+    res.on('close', () => {
+      log.followers.delete(follower);
+      log.following.delete(res);
+    });
   };
 
   const server: Server = createServer(
@@ -240,6 +254,9 @@ export async function startNodeAgent(opts: NodeAgentOptions): Promise<NodeAgent>
       const log = logOf(ref);
       log.ended = true;
       for (const f of [...log.followers]) f(undefined);
+    },
+    cutLog(ref) {
+      for (const res of logOf(ref).following) res.socket?.destroy();
     },
     openStreams: () => open.size,
     async stop() {

@@ -2,7 +2,6 @@
 // pkg/registry/core/pod/strategy.go, the streamer of k8s.io/apiserver/pkg/registry/generic/rest):
 // the PodLogOptions of the query validated, the container chosen, the pod's node resolved to its
 // agent, and the agent's containerLogs answer streamed through as text/plain.
-import { PassThrough, pipeline } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import {
   StatusError,
@@ -190,11 +189,15 @@ async function checkResponse(res: IncomingMessage, name: string): Promise<void> 
   });
 }
 
-/** Streams an opened agent answer to the client; a follow flushes each chunk as it comes. */
+/**
+ * Streams an opened agent answer to the client (upstream's io.Copy of the LocationStreamer): a
+ * cut from the agent ends the answer where it stopped, as Go's handler returning ends its
+ * response; a client that leaves closes the agent's connection.
+ */
 class LogStream implements ConnectHandler {
   constructor(readonly source: IncomingMessage | undefined) {}
 
-  serve(req: HttpRequest, res: HttpResponse): Promise<void> {
+  serve(_req: HttpRequest, res: HttpResponse): Promise<void> {
     res.setHeader('Content-Type', 'text/plain');
     res.statusCode = 200;
     const source = this.source;
@@ -204,18 +207,17 @@ class LogStream implements ConnectHandler {
     }
     res.flushHeaders();
     return new Promise((resolve) => {
-      // The client going away closes the agent's connection too.
-      const onClose = (): void => {
-        source.destroy();
+      const finish = (): void => {
+        if (!res.writableEnded) res.end();
       };
-      req.once('close', onClose);
-      // A cut from the agent ends the answer early: the client sees a truncated stream, as
-      // upstream's io.Copy returns on the read error.
-      pipeline(source, new PassThrough(), res, () => {
-        req.off('close', onClose);
-        if (!res.writableEnded) res.destroy();
+      source.on('end', finish);
+      source.on('error', finish);
+      source.on('aborted', finish);
+      res.on('close', () => {
+        if (!source.complete) source.destroy();
         resolve();
       });
+      source.pipe(res, { end: false });
     });
   }
 }
