@@ -7,7 +7,8 @@
 // Served: GET /containerLogs/{namespace}/{pod}/{container} with the query options as the kubelet
 // reads them (follow, previous, sinceSeconds, sinceTime, timestamps, tailLines, limitBytes). The
 // logs are lines the test appends; a follow stays open for lines appended later and ends when the
-// test ends the container's log (or stops the agent).
+// test ends the container's log (or stops the agent). GET /healthz answers ok; /echo/... answers
+// the request it received as JSON (the target of nodes/proxy).
 import { createServer } from 'node:https';
 import type { Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -121,6 +122,24 @@ function parseLogQuery(q: URLSearchParams, now: Date): LogQuery | string {
   };
 }
 
+/** The proxy's target: the request as the agent received it, as JSON. */
+function echo(req: IncomingMessage, url: URL, res: ServerResponse): void {
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => {
+    res.writeHead(200, { 'Content-Type': 'application/json', 'X-Node-Agent': 'echo' });
+    res.end(
+      JSON.stringify({
+        method: req.method,
+        path: url.pathname,
+        query: url.search,
+        body: Buffer.concat(chunks).toString('utf8'),
+        authorization: req.headers.authorization ?? '',
+      })
+    );
+  });
+}
+
 export async function startNodeAgent(opts: NodeAgentOptions): Promise<NodeAgent> {
   const ca = opts.servingCa
     ? await loadCertificateAuthority(opts.servingCa.certPem, opts.servingCa.keyPem)
@@ -228,6 +247,12 @@ export async function startNodeAgent(opts: NodeAgentOptions): Promise<NodeAgent>
         serveLogs({ namespace, pod, container }, url.searchParams, res);
         return;
       }
+      if (parts[0] === 'healthz') {
+        res.writeHead(200, { 'Content-Type': 'text/plain' });
+        res.end('ok');
+        return;
+      }
+      if (parts[0] === 'echo') return void echo(req, url, res);
       res.writeHead(404, { 'Content-Type': 'text/plain' });
       res.end('404 page not found\n');
     }

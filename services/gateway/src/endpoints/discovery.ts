@@ -89,6 +89,7 @@ const verbsBySubresource: Partial<Record<string, readonly Verb[]>> = {
   binding: ['create'],
   token: ['create'],
   log: ['get'],
+  proxy: ['create', 'delete', 'get', 'patch', 'update'],
 };
 
 /** The kind of a subresource that reads or takes another kind than its parent's (upstream's GroupVersionKinder). */

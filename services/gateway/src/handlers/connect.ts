@@ -10,6 +10,10 @@ export async function connectResource(
   scope: RequestScope<Connecter>,
   res: HttpResponse
 ): Promise<void> {
-  const handler = await scope.rest.connect(contextOf(scope), scope.info.name, scope.query);
+  // The rest of the path after the subresource is the `path` option (upstream's subpath key).
+  const query = new URLSearchParams(scope.query);
+  const subpath = scope.info.parts.slice(3);
+  if (subpath.length > 0) query.set('path', `/${subpath.join('/')}`);
+  const handler = await scope.rest.connect(contextOf(scope), scope.info.name, query);
   await handler.serve(scope.req, res);
 }

@@ -84,7 +84,7 @@ export const coreResources: readonly ResourceDefinition[] = [
     singular: 'node',
     namespaced: false,
     shortNames: ['no'],
-    subresources: ['status'],
+    subresources: ['status', 'proxy'],
     selectableFields: ['spec.unschedulable'],
   }),
   core({

@@ -21,6 +21,7 @@ import { BindingRest } from './pods/binding-rest.js';
 import { evictionRestFor } from './pods/eviction-rest.js';
 import { PodLogRest } from './pods/log-rest.js';
 import type { KubeletClient } from './nodes/kubelet-client.js';
+import { NodeProxyRest } from './nodes/proxy-rest.js';
 import { podStatusStrategy, podStrategy } from './pods/strategy.js';
 import { podTemplateStrategy } from './podtemplates/strategy.js';
 import { replicationControllerStrategy } from './replicationcontrollers/strategy.js';
@@ -91,7 +92,12 @@ export function coreProvider(opts: CoreStorageOptions = {}): RestStorageProvider
             : new Store(def, strategy, storage, cachers),
         subresources: { status },
       },
-      nodes: { subresources: { status } },
+      nodes: {
+        subresources: {
+          status,
+          proxy: (store) => kubeletClient && new NodeProxyRest(store, kubeletClient),
+        },
+      },
       events: { strategy: coreEventStrategy },
       resourcequotas: { strategy: resourceQuotaStrategy, subresources: { status } },
       limitranges: { strategy: limitRangeStrategy },

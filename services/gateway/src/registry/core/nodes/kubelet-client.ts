@@ -3,7 +3,7 @@
 // client with the gateway's client certificate, verifying the agent against the configured CA.
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import { StatusError } from '@orch/apimachinery/errors';
 import type { ApiObject } from '@orch/apimachinery/meta';
 
@@ -106,13 +106,36 @@ export class KubeletClient {
    * connect, or no headers within the timeout, is the error Go's client gives
    * (`Get "<url>": <cause>`), which upstream answers as a 500 without reason.
    */
-  get(url: URL, signal?: AbortSignal): Promise<IncomingMessage> {
+  get(url: URL): Promise<IncomingMessage> {
+    return this.send('GET', url, {}, undefined, (cause) => `Get "${url.href}": ${cause}`);
+  }
+
+  /**
+   * Any request to an agent (the proxy): the failure as upstream's proxy transport words it
+   * (`error trying to reach service: <cause>`).
+   */
+  proxy(
+    method: string,
+    url: URL,
+    headers: OutgoingHttpHeaders,
+    body: Buffer | undefined
+  ): Promise<IncomingMessage> {
+    return this.send(method, url, headers, body, (c) => `error trying to reach service: ${c}`);
+  }
+
+  private send(
+    method: string,
+    url: URL,
+    headers: OutgoingHttpHeaders,
+    body: Buffer | undefined,
+    message: (cause: string) => string
+  ): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
       const fail = (cause: string): void => {
         req.destroy();
-        reject(unknownServerError(`Get "${url.href}": ${cause}`));
+        reject(unknownServerError(message(cause)));
       };
-      const req = request(url, { agent: this.#agent, ...(signal ? { signal } : {}) }, (res) => {
+      const req = request(url, { method, headers, agent: this.#agent }, (res) => {
         clearTimeout(timer);
         resolve(res);
       });
@@ -124,7 +147,7 @@ export class KubeletClient {
         clearTimeout(timer);
         fail(dialCause(err, url));
       });
-      req.end();
+      req.end(body);
     });
   }
 
