@@ -6,6 +6,7 @@ import { Agent, request } from 'node:https';
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import { StatusError } from '@orch/apimachinery/errors';
 import type { ApiObject } from '@orch/apimachinery/meta';
+import type { HttpResponse } from '../../../http/handler.js';
 
 /** Upstream's default --kubelet-preferred-address-types order. */
 export const defaultPreferredAddressTypes: readonly string[] = [
@@ -85,6 +86,27 @@ export const urlHost = (host: string, port: number): string =>
   `${host.includes(':') ? `[${host}]` : host}:${port}`;
 
 /** The HTTPS client of the node agents: one keep-alive agent with the gateway's certificate. */
+/**
+ * Streams an agent's answer body to the client, whose headers are already sent: the client's
+ * answer ends where the agent's does (or is cut), and a client that leaves closes the agent's
+ * stream. Resolves when the client's side is closed.
+ */
+export function relayAgentAnswer(source: IncomingMessage, res: HttpResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const finish = (): void => {
+      if (!res.writableEnded) res.end();
+    };
+    source.on('end', finish);
+    source.on('error', finish);
+    source.on('aborted', finish);
+    res.on('close', () => {
+      if (!source.complete) source.destroy();
+      resolve();
+    });
+    source.pipe(res, { end: false });
+  });
+}
+
 export class KubeletClient {
   readonly preferredAddressTypes: readonly string[];
   readonly timeoutMs: number;

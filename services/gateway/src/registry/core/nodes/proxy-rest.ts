@@ -9,7 +9,7 @@ import type { HttpRequest, HttpResponse } from '../../../http/handler.js';
 import { bodyFrom } from '../../../request/context.js';
 import type { ConnectHandler, Connecter, ObjectKind, RestContext } from '../../rest.js';
 import type { Store } from '../../store.js';
-import { connectionInfo, urlHost } from './kubelet-client.js';
+import { connectionInfo, relayAgentAnswer, urlHost } from './kubelet-client.js';
 import type { KubeletClient } from './kubelet-client.js';
 
 /** The methods upstream's proxy routes take. */
@@ -67,19 +67,7 @@ export class ProxiedAnswer implements ConnectHandler {
       res.setHeader(name, value);
     }
     res.flushHeaders();
-    return new Promise((resolve) => {
-      const finish = (): void => {
-        if (!res.writableEnded) res.end();
-      };
-      source.on('end', finish);
-      source.on('error', finish);
-      source.on('aborted', finish);
-      res.on('close', () => {
-        if (!source.complete) source.destroy();
-        resolve();
-      });
-      source.pipe(res, { end: false });
-    });
+    return relayAgentAnswer(source, res);
   }
 }
 

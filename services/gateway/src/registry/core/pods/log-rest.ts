@@ -16,7 +16,7 @@ import type { ApiObject } from '@orch/apimachinery/meta';
 import type { HttpRequest, HttpResponse } from '../../../http/handler.js';
 import type { ConnectHandler, Connecter, ObjectKind, RestContext } from '../../rest.js';
 import type { Store } from '../../store.js';
-import { connectionInfo, urlHost } from '../nodes/kubelet-client.js';
+import { connectionInfo, relayAgentAnswer, urlHost } from '../nodes/kubelet-client.js';
 import type { KubeletClient } from '../nodes/kubelet-client.js';
 
 /** core.PodLogOptions as the query carries it. */
@@ -206,19 +206,7 @@ class LogStream implements ConnectHandler {
       return Promise.resolve();
     }
     res.flushHeaders();
-    return new Promise((resolve) => {
-      const finish = (): void => {
-        if (!res.writableEnded) res.end();
-      };
-      source.on('end', finish);
-      source.on('error', finish);
-      source.on('aborted', finish);
-      res.on('close', () => {
-        if (!source.complete) source.destroy();
-        resolve();
-      });
-      source.pipe(res, { end: false });
-    });
+    return relayAgentAnswer(source, res);
   }
 }
 
