@@ -1,9 +1,9 @@
 // audit with its webhook down: GET latency through a gateway auditing every request at Metadata
 // to a webhook backend nobody answers, versus a gateway without audit, interleaved. The webhook
 // backend's batch mode must not let the dead server slow requests (target: p50 ratio <= 1.1).
-import type { Gateway } from '../client.js';
+import { interleavedGets } from '../interleaved-gets.js';
 import { f } from '../report.js';
-import { mergeRuns, pct, runFor } from '../stats.js';
+import { pct } from '../stats.js';
 import type { BenchContext, BenchStep } from '../step.js';
 
 export const auditWebhookDown: BenchStep = { name: 'audit webhook down', run: benchAuditDown };
@@ -13,32 +13,18 @@ const target = 1.1;
 async function benchAuditDown(ctx: BenchContext): Promise<void> {
   const plain = ctx.gateways[0]!;
   const audited = ctx.auditGateway;
-  const { call, mustCall } = ctx.client;
   const { rows, notes } = ctx.report;
-  const name = 'audit-bench';
-  await mustCall(
-    `${plain.url}/api/v1/namespaces/default/configmaps`,
-    'POST',
-    { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: 'b' } },
-    [201, 409]
-  );
-  const run = (g: Gateway) =>
-    runFor(3000, 16, async () => {
-      const r = await call(`${g.url}/api/v1/namespaces/default/configmaps/${name}`, 'GET');
-      if (r.status !== 200) throw new Error(`get: ${r.status} ${r.text.slice(0, 200)}`);
-    });
   console.log(
     '[audit] GET through a gateway without audit and one auditing to a dead webhook, interleaved (16 in flight, 4 x 3 s)...'
   );
-  // Warm both (connections, caches), then interleave (plain, audited, audited, plain).
-  await run(plain);
-  await run(audited);
-  const p1 = await run(plain);
-  const a1 = await run(audited);
-  const a2 = await run(audited);
-  const p2 = await run(plain);
-  const without = mergeRuns(p1, p2);
-  const withDead = mergeRuns(a1, a2);
+  // Both warmed (connections, caches) first.
+  const { a: without, b: withDead } = await interleavedGets(
+    ctx,
+    'audit-bench',
+    plain,
+    audited,
+    true
+  );
   for (const q of [0.5, 0.99]) {
     const ratio = pct(withDead.latencies, q) / pct(without.latencies, q);
     rows.push({
