@@ -313,6 +313,13 @@ test('a lost NATS message is repaired from history; a relist (history gone) ends
       metadata: { name },
       involvedObject: { kind: 'Namespace', name: ns, namespace: ns },
     });
+  // Synced is the list; the watch session replays from it before it trusts a message. A change
+  // seen in the cache proves that replay is behind us, so the next message lost is lost for good
+  // (one written before the replay would be read back by it, no gap to repair).
+  assert.equal((await post('streaming')).status, 201);
+  await waitFor('the change stream runs', async () => !!ep.cache.get(`${ns}/streaming`), {
+    timeoutMs: 5000,
+  });
   const w = recorder();
   await ep.watch(w, ep.cache.lastRevision);
   dropNext = true;
