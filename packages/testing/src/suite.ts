@@ -140,6 +140,8 @@ export interface SuiteOptions {
   admissionArgs?: string[];
   /** Extra flags for the certificates service (its controllers and signers, for instance). */
   certificatesArgs?: string[];
+  /** Extra flags for the controllers service (with `controllers: true`). */
+  controllersArgs?: string[];
   /** Extra flags for every gateway (a function gets the suite's PKI, e.g. to name its files). */
   gatewayArgs?: string[] | ((pki: ThrowawayPki) => string[]);
 }
@@ -180,6 +182,7 @@ async function startSuiteOnce(opts: SuiteOptions): Promise<Suite> {
         authorizer: opts.authorizerArgs ?? [],
         admission: opts.admissionArgs ?? [],
         certificates: opts.certificatesArgs ?? [],
+        controllers: opts.controllersArgs ?? [],
         gateway:
           typeof opts.gatewayArgs === 'function' ? opts.gatewayArgs(pki) : (opts.gatewayArgs ?? []),
       },
