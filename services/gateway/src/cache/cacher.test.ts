@@ -360,3 +360,13 @@ test('a lost NATS message is repaired from history; a relist (history gone) ends
   assert.equal(ep.cache.relists, 1);
   assert.equal(ep.cache.listenerCount, 0);
 });
+
+test('after stop, a read of a type not cached yet starts nothing (a gateway shutting down lists no more)', async () => {
+  const c = cachers();
+  const before = c.for(configmaps).start();
+  c.stop();
+  const late = c.for(secrets).start();
+  assert.equal(late.started, false, 'a cacher made after the stop does not start');
+  assert.equal(before.started, true);
+  assert.equal(await late.serves('MOST_RECENT'), false, 'its reads go to storage');
+});

@@ -89,6 +89,7 @@ export class Cacher {
   readonly #log: Logger;
   readonly #stream: StreamProgress | undefined;
   #started = false;
+  #stopped = false;
   #required = false;
   /** Until then consistent reads go to storage at once: one just waited in vain. */
   #storageUntil = 0;
@@ -141,14 +142,16 @@ export class Cacher {
    */
   start(opts: { required?: boolean } = {}): this {
     if (opts.required) this.#required = true;
-    if (!this.#started) {
+    if (!this.#started && !this.#stopped) {
       this.#started = true;
       void this.#reflector.run();
     }
     return this;
   }
 
+  /** Stops filling the cache, for good: a read after it (a gateway shutting down) starts nothing. */
   stop(): void {
+    this.#stopped = true;
     this.#reflector.stop();
   }
 

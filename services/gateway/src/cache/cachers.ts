@@ -30,6 +30,7 @@ export class Cachers {
   readonly #opts: CachersOptions;
   readonly revisions: RevisionReader;
   readonly #stream: StreamProgress;
+  #stopped = false;
 
   constructor(opts: CachersOptions) {
     this.#opts = opts;
@@ -60,7 +61,9 @@ export class Cachers {
           : {}),
       });
       this.#cachers.set(prefix, c);
-      this.#stream.start();
+      // After stop(), a late read of a new type (a loop finishing its turn) gets a stopped cacher.
+      if (this.#stopped) c.stop();
+      else this.#stream.start();
     }
     return c;
   }
@@ -84,6 +87,7 @@ export class Cachers {
   }
 
   stop(): void {
+    this.#stopped = true;
     for (const c of this.#cachers.values()) c.stop();
     this.#stream.stop();
   }
