@@ -27,11 +27,20 @@ const loaderOptions: protoLoader.Options = {
  * default grows to 120 s): a client that lived through a long outage of its server (storage,
  * the authorizer, admission, etcd) finds it again within seconds of its return, as the
  * readiness bound of the suite asks (10 s), instead of up to two minutes later.
+ *
+ * Keepalive: while calls are open, a ping every 10 s that must be answered within 5 s. A server
+ * that stopped without closing its connection (a paused container, a frozen machine) is then
+ * given up after at most 15 s, and a name with several addresses (one DNS name for all
+ * replicas, as compose gives them) moves to the next one, instead of every call running to its
+ * deadline on the dead connection until the kernel gives up on it. No pings without calls (an
+ * idle connection costs its server nothing, and servers that police pings see none).
  */
 export const channelOptions = {
   'grpc.enable_channelz': 0,
   'grpc.initial_reconnect_backoff_ms': 500,
   'grpc.max_reconnect_backoff_ms': 3000,
+  'grpc.keepalive_time_ms': 10_000,
+  'grpc.keepalive_timeout_ms': 5_000,
 } as const;
 
 /** The orch.storage.v1 package, ready for grpc.Server.addService and client construction. */

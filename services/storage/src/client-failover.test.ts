@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { startEtcd, startNats, throwawayPki } from '@orch/testing';
 import type { EtcdServer, NatsServer, ThrowawayPki } from '@orch/testing';
 import { StorageClient } from '@orch/apimachinery/grpc';
+import { channelOptions, storageProto } from '@orch/proto';
 import { clientCredentials } from '@orch/component-base/grpc-server';
 import { startTestReplica, testStorageClient } from './test-replica.js';
 import type { TestReplica } from './test-replica.js';
@@ -15,6 +16,12 @@ let etcd: EtcdServer;
 let nats: NatsServer;
 let pki: ThrowawayPki;
 const replicas: TestReplica[] = [];
+const replicaOptions = () => ({
+  etcdEndpoint: etcd.endpoint,
+  natsUrl: nats.url,
+  pki,
+  leaderElectTtl: '2s',
+});
 
 before(async () => {
   [etcd, nats, pki] = await Promise.all([startEtcd(), startNats(), throwawayPki()]);
@@ -114,5 +121,48 @@ test('the replica in use stopped (SIGSTOP, connection open): the call in flight 
   } finally {
     c.proc.child.kill('SIGCONT');
     client.close();
+  }
+});
+
+test('one name for two replicas (as compose gives them), the one in use stopped: keepalive gives it up within 15 s and the calls go to the other', async () => {
+  const [e, f] = [
+    await startTestReplica({ ...replicaOptions(), identity: 'e' }),
+    await startTestReplica({ ...replicaOptions(), identity: 'f' }),
+  ];
+  replicas.push(e, f);
+  // One channel, one target with both addresses (what a DNS name with two records resolves to):
+  // grpc-js's pick_first uses the first that connects; StorageClient is not involved.
+  const gw = pki.file('gateway');
+  const channel = new storageProto.orch.storage.v1.Storage(
+    `ipv4:${e.address},${f.address}`,
+    clientCredentials({ caFile: pki.caFile, certFile: gw.certFile, keyFile: gw.keyFile }),
+    { ...channelOptions, 'grpc.ssl_target_name_override': 'storage' }
+  );
+  const revision = (): Promise<void> =>
+    new Promise((resolve, reject) =>
+      channel.CurrentRevision({}, { deadline: Date.now() + 2000 }, (err) =>
+        err ? reject(err) : resolve()
+      )
+    );
+  try {
+    await revision();
+    e.proc.child.kill('SIGSTOP');
+    const stoppedAt = Date.now();
+    let failures = 0;
+    for (;;) {
+      try {
+        await revision();
+        break;
+      } catch {
+        failures++;
+      }
+      // keepalive time + timeout, and the 2 s deadline of the call under way when it fires
+      assert.ok(Date.now() - stoppedAt < 20_000, 'the calls still fail 20 s after the stop');
+    }
+    assert.ok(failures > 0, 'the stopped replica was the one in use');
+    await revision(); // and the channel stays on the replica that answers
+  } finally {
+    e.proc.child.kill('SIGCONT');
+    channel.close();
   }
 });

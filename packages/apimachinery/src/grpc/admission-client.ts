@@ -84,7 +84,6 @@ export class AdmissionClient extends AdmitClient {
     super(
       new admissionProto.orch.admission.v1.Admission(opts.address, opts.credentials, {
         ...channelOptions,
-        'grpc.keepalive_time_ms': 30_000,
         'grpc.ssl_target_name_override': 'admission',
       }),
       'admission service',

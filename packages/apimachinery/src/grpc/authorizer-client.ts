@@ -30,7 +30,6 @@ export class AuthorizerClient {
   constructor(opts: AuthorizerClientOptions) {
     this.#client = new authorizerProto.orch.authz.v1.Authorizer(opts.address, opts.credentials, {
       ...channelOptions,
-      'grpc.keepalive_time_ms': 30_000,
       'grpc.ssl_target_name_override': 'authorizer',
     });
     this.#timeoutMs = opts.timeoutMs ?? 5_000;

@@ -17,7 +17,6 @@ export class CertificatesClient extends AdmitClient {
     super(
       new certificatesProto.orch.certificates.v1.Certificates(opts.address, opts.credentials, {
         ...channelOptions,
-        'grpc.keepalive_time_ms': 30_000,
         'grpc.ssl_target_name_override': 'certificates',
       }),
       'certificates service',

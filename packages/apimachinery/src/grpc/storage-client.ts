@@ -67,7 +67,6 @@ export class StorageClient implements StorageInterface {
         new storageProto.orch.storage.v1.Storage(address, opts.credentials, {
           'grpc.max_receive_message_length': 256 * 1024 * 1024,
           ...channelOptions,
-          'grpc.keepalive_time_ms': 30_000,
           'grpc.ssl_target_name_override': 'storage',
         })
     );
