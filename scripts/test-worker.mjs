@@ -18,9 +18,26 @@ if (!process.send) {
   process.exit(2);
 }
 
+/** How long a worker may stay up after its last file before its open handles count as a leak. */
+const leakGraceMs = 60_000;
+
 process.on('message', (file) => {
   if (file === null) {
     process.disconnect();
+    // The test runner prints its totals when the event loop drains. Something a file left
+    // running (a timer that retries, a socket) would keep this worker, and so the tier, up
+    // forever: after the grace, say what is still open and fail instead of hanging. Unref'd, so
+    // that a worker that drains exits at once.
+    setTimeout(() => {
+      const open = new Map();
+      for (const r of process.getActiveResourcesInfo()) open.set(r, (open.get(r) ?? 0) + 1);
+      const list = [...open].map(([r, n]) => `${r} ×${n}`).join(', ');
+      process.stderr.write(
+        `test worker: still running ${leakGraceMs / 1000} s after its last file; a test left ` +
+          `something open (active resources, this check's own timer included: ${list}). Failing.\n`
+      );
+      process.exit(1);
+    }, leakGraceMs).unref();
     return;
   }
   describe(file, async () => {
