@@ -3,7 +3,7 @@
 // expansion (400), JSON patch operations (413) and the bytes JSON patch copies (422).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSuite } from '@orch/testing';
+import { sharedSuite, startGateway } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 
 let suite: Suite;
@@ -21,7 +21,10 @@ const status = (b: unknown): StatusBody => b as StatusBody;
 const tooDeep = 'the request body is nested too deeply: exceeded max depth of 256';
 
 before(async () => {
-  suite = await startSuite({ gatewayArgs: [`--max-request-body-bytes=${maxBody}`] });
+  // A gateway of its own (the flag is the gateway's) on the shared suite's backends.
+  suite = await startGateway(await sharedSuite(), {
+    args: [`--max-request-body-bytes=${maxBody}`],
+  });
   const body = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } };
   assert.equal((await suite.request(0, 'POST', '/api/v1/namespaces', body)).status, 201);
   const cm = { metadata: { name: 'base' }, data: { a: 'b' } };

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { grantClusterRole, startSuite, waitFor } from '@orch/testing';
+import { grantClusterRole, sharedSuite, startGateway, waitFor } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 import { runKubectl } from './run-kubectl.js';
 
@@ -14,6 +14,7 @@ let suite: Suite;
 const dir = mkdtempSync(join(tmpdir(), 'orch-exec-'));
 const auditLog = join(dir, 'audit.log');
 const execInfo = join(dir, 'exec-info.json');
+const ns = 'exec-credential';
 
 const kubectl = (kubeconfig: string, args: string[]) =>
   runKubectl(kubeconfig, join(dir, 'cache'), args);
@@ -68,10 +69,18 @@ printf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential",
 `
   );
   chmodSync(plugin, 0o755);
-  suite = await startSuite({
-    gatewayArgs: [`--token-auth-file=${tokens}`, `--audit-log-path=${auditLog}`],
+  // A gateway of its own (token file, audit log) on the shared suite's backends.
+  suite = await startGateway(await sharedSuite(), {
+    args: [`--token-auth-file=${tokens}`, `--audit-log-path=${auditLog}`],
   });
-  await grantClusterRole(suite, 'view', 'system:authenticated'); // these tests are about who, not what
+  // These tests are about who, not what: dave's group, and the service accounts of this file's
+  // own namespace (the suite is shared: nobody else's permissions change).
+  await grantClusterRole(suite, 'view', 'system:viewers');
+  await grantClusterRole(suite, 'view', `system:serviceaccounts:${ns}`);
+  assert.equal(
+    (await suite.request(0, 'POST', '/api/v1/namespaces', { metadata: { name: ns } })).status,
+    201
+  );
 });
 
 after(async () => {
@@ -128,7 +137,7 @@ test('kubectl create --raw: a service-account token from the token subresource, 
   const saFile = join(dir, 'sa.yaml');
   writeFileSync(
     saFile,
-    'apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: builder\n  namespace: default\n'
+    `apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: builder\n  namespace: ${ns}\n`
   );
   const created = await kubectl(admin, ['create', '-f', saFile]);
   assert.equal(created.code, 0, created.stderr);
@@ -144,7 +153,7 @@ test('kubectl create --raw: a service-account token from the token subresource, 
   const minted = await kubectl(admin, [
     'create',
     '--raw',
-    '/api/v1/namespaces/default/serviceaccounts/builder/token',
+    `/api/v1/namespaces/${ns}/serviceaccounts/builder/token`,
     '-f',
     req,
   ]);
@@ -174,7 +183,7 @@ test('kubectl create --raw: a service-account token from the token subresource, 
     }
   ).status;
   assert.equal(status.authenticated, true);
-  assert.equal(status.user.username, 'system:serviceaccount:default:builder');
+  assert.equal(status.user.username, `system:serviceaccount:${ns}:builder`);
 
   const tokenConfig = join(dir, 'token.kubeconfig');
   writeFileSync(
@@ -187,23 +196,20 @@ test('kubectl create --raw: a service-account token from the token subresource, 
     'serviceaccount',
     'builder',
     '-n',
-    'default',
+    ns,
     '-o',
     'name',
   ]);
   assert.equal(asSa.code, 0, asSa.stderr);
   assert.equal(asSa.stdout.trim(), 'serviceaccount/builder');
-  assert.equal(
-    (await kubectl(admin, ['-n', 'default', 'delete', 'serviceaccount', 'builder'])).code,
-    0
-  );
+  assert.equal((await kubectl(admin, ['-n', ns, 'delete', 'serviceaccount', 'builder'])).code, 0);
   const revoked = await kubectl(tokenConfig, [
     `--token=${token}`,
     'get',
     'serviceaccount',
     'builder',
     '-n',
-    'default',
+    ns,
   ]);
   assert.notEqual(revoked.code, 0, 'the token of a deleted account is refused');
   assert.match(revoked.stderr, /Unauthorized|must be logged in/);
