@@ -181,11 +181,13 @@ function captureResponse(res: HttpResponse, s: AuditState): void {
 function onResponseStarted(res: HttpResponse, started: () => void): void {
   for (const m of ['writeHead', 'flushHeaders'] as const) {
     const original = res[m].bind(res) as (...a: unknown[]) => unknown;
-    (res as unknown as Record<string, unknown>)[m] = (...a: unknown[]) => {
-      const r = original(...a);
-      started();
-      return r;
-    };
+    Object.assign(res, {
+      [m]: (...a: unknown[]) => {
+        const r = original(...a);
+        started();
+        return r;
+      },
+    });
   }
 }
 
