@@ -166,3 +166,32 @@ test('one name for two replicas (as compose gives them), the one in use stopped:
     channel.close();
   }
 });
+
+test('StorageClient over one target for two replicas, the one in use stopped: the call in flight times out and the next ones go to the other', async () => {
+  const [g, h] = [
+    await startTestReplica({ ...replicaOptions(), identity: 'g' }),
+    await startTestReplica({ ...replicaOptions(), identity: 'h' }),
+  ];
+  replicas.push(g, h);
+  const gw = pki.file('gateway');
+  const client = new StorageClient({
+    address: `ipv4:${g.address},${h.address}`,
+    credentials: clientCredentials({
+      caFile: pki.caFile,
+      certFile: gw.certFile,
+      keyFile: gw.keyFile,
+    }),
+    timeoutMs: 3000,
+  });
+  try {
+    await client.currentRevision();
+    g.proc.child.kill('SIGSTOP');
+    const failed: number[] = [];
+    for (let i = 1; i <= 4; i++) await client.currentRevision().catch(() => failed.push(i));
+    assert.ok(failed.length <= 1, `calls that failed after the stop: ${failed.join(', ')}`);
+    assert.ok(!failed.includes(4), 'the client reconnected to the replica that answers');
+  } finally {
+    g.proc.child.kill('SIGCONT');
+    client.close();
+  }
+});

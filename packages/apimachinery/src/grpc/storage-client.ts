@@ -41,7 +41,11 @@ const parse = (b: Buffer | Uint8Array): Json => JSON.parse(Buffer.from(b).toStri
 const bytes = (o: Json): Buffer => Buffer.from(JSON.stringify(o));
 
 export interface StorageClientOptions {
-  /** `host:port` of a replica, or several separated by commas (in order of preference). */
+  /**
+   * `host:port` of a replica, or several separated by commas (in order of preference); or one
+   * gRPC target URI (`dns:`, `ipv4:`, `ipv6:`, `unix:`), taken whole: one channel over whatever
+   * addresses it names.
+   */
   address: string;
   credentials: ChannelCredentials;
   /** Deadline of unary calls. */
@@ -52,24 +56,23 @@ export interface StorageClientOptions {
 
 export class StorageClient implements StorageInterface {
   readonly #replicas: GrpcStorageClient[];
+  readonly #addresses: string[];
+  readonly #credentials: ChannelCredentials;
   #current = 0;
   readonly #timeoutMs: number;
   readonly #historyTimeoutMs: number;
 
   constructor(opts: StorageClientOptions) {
-    const addresses = opts.address
-      .split(',')
-      .map((a) => a.trim())
-      .filter((a) => a !== '');
+    const addresses = /^(dns|ipv4|ipv6|unix|unix-abstract):/.test(opts.address.trim())
+      ? [opts.address.trim()]
+      : opts.address
+          .split(',')
+          .map((a) => a.trim())
+          .filter((a) => a !== '');
     if (addresses.length === 0) throw new Error('a storage client needs an address');
-    this.#replicas = addresses.map(
-      (address) =>
-        new storageProto.orch.storage.v1.Storage(address, opts.credentials, {
-          'grpc.max_receive_message_length': 256 * 1024 * 1024,
-          ...channelOptions,
-          'grpc.ssl_target_name_override': 'storage',
-        })
-    );
+    this.#addresses = addresses;
+    this.#credentials = opts.credentials;
+    this.#replicas = addresses.map((address) => this.#channel(address));
     // Standby replicas connect now, so that moving to one does not wait for a handshake.
     if (this.#replicas.length > 1)
       for (const r of this.#replicas) r.getChannel().getConnectivityState(true);
@@ -108,6 +111,27 @@ export class StorageClient implements StorageInterface {
     if (n > 1 && this.#replicas[this.#current] === client) this.#current = (this.#current + 1) % n;
   }
 
+  /**
+   * With one address (a name that may stand for several replicas, as compose's service name
+   * does), a call that ran past its deadline replaces the channel: the old one would keep its
+   * connection to a stopped replica until keepalive gives up on it (15 s), while a new one
+   * resolves the name again and connects to the first address that answers (grpc-js tries the
+   * next after 250 ms). Calls under way on the old channel run to their end.
+   */
+  #reconnect(client: GrpcStorageClient): void {
+    if (this.#replicas.length !== 1 || this.#replicas[0] !== client) return;
+    this.#replicas[0] = this.#channel(this.#addresses[0]!);
+    client.close();
+  }
+
+  #channel(address: string): GrpcStorageClient {
+    return new storageProto.orch.storage.v1.Storage(address, this.#credentials, {
+      'grpc.max_receive_message_length': 256 * 1024 * 1024,
+      ...channelOptions,
+      'grpc.ssl_target_name_override': 'storage',
+    });
+  }
+
   #unary<Req, Res>(method: string, req: Req, timeoutMs = this.#timeoutMs): Promise<Res> {
     return new Promise<Res>((resolve, reject) => {
       const client = this.#client;
@@ -129,6 +153,7 @@ export class StorageClient implements StorageInterface {
         if (code === grpcStatus.UNAVAILABLE || code === grpcStatus.DEADLINE_EXCEEDED) {
           this.#unavailable(client);
         }
+        if (code === grpcStatus.DEADLINE_EXCEEDED) this.#reconnect(client);
         reject(fromGrpcError(err, `storage ${method}`));
       });
     });
