@@ -1,7 +1,9 @@
 // The audit flags (upstream's pkg/server/options/audit.go, the names and defaults of
 // kube-apiserver) and what they complete to: the policy and the backends' settings.
 import { derive, deriveDuration } from '@orch/component-base/flags';
+import type { AuditMode } from './backends/backend.js';
 import type { BatchOptions } from './backends/buffered.js';
+import type { TruncateOptions } from './backends/truncate.js';
 import type { LogBackendOptions } from './backends/log.js';
 import { loadPolicyFile } from './policy/load.js';
 import type { Policy } from './policy/types.js';
@@ -44,7 +46,23 @@ export const auditFlags = {
     type: 'string',
     default: 'blocking',
     description:
-      'Strategy for sending audit events. Only "blocking" (each event written before the request goes on) is supported by the log backend.',
+      'Strategy for sending audit events. Blocking indicates sending events should block server responses. Blocking-strict is the same as blocking, but when there is a failure during the audit logging at the RequestReceived stage, the whole request to the apiserver will fail. Known modes are blocking,blocking-strict ("batch" is not supported by the log backend).',
+  },
+  'audit-log-truncate-enabled': {
+    type: 'boolean',
+    description: 'Whether event and batch truncating is enabled.',
+  },
+  'audit-log-truncate-max-batch-size': {
+    type: 'string',
+    default: '10485760',
+    description:
+      'Maximum size of the batch sent to the underlying backend. Actual serialized size can be several hundreds of bytes greater. If a batch exceeds this limit, it is split into several batches of smaller size.',
+  },
+  'audit-log-truncate-max-event-size': {
+    type: 'string',
+    default: '102400',
+    description:
+      'Maximum size of the audit event sent to the underlying backend. If the size of an event is greater than this number, first request and response are removed, and if this does not reduce the size enough, event is discarded.',
   },
   'audit-log-compress': {
     type: 'boolean',
@@ -59,7 +77,23 @@ export const auditFlags = {
     type: 'string',
     default: 'batch',
     description:
-      'Strategy for sending audit events. Only "batch" (buffering and sending asynchronously; a full buffer drops events) is supported by the webhook backend.',
+      'Strategy for sending audit events. Blocking indicates sending events should block server responses. Batch causes the backend to buffer and write events asynchronously. Blocking-strict is the same as blocking, but when there is a failure during the audit logging at the RequestReceived stage, the whole request to the apiserver will fail. Known modes are batch,blocking,blocking-strict.',
+  },
+  'audit-webhook-truncate-enabled': {
+    type: 'boolean',
+    description: 'Whether event and batch truncating is enabled.',
+  },
+  'audit-webhook-truncate-max-batch-size': {
+    type: 'string',
+    default: '10485760',
+    description:
+      'Maximum size of the batch sent to the underlying backend. Actual serialized size can be several hundreds of bytes greater. If a batch exceeds this limit, it is split into several batches of smaller size.',
+  },
+  'audit-webhook-truncate-max-event-size': {
+    type: 'string',
+    default: '102400',
+    description:
+      'Maximum size of the audit event sent to the underlying backend. If the size of an event is greater than this number, first request and response are removed, and if this does not reduce the size enough, event is discarded.',
   },
   'audit-webhook-batch-buffer-size': {
     type: 'string',
@@ -109,14 +143,16 @@ type AuditFlagValues = {
 export interface AuditOptions {
   /** --audit-policy-file, loaded; undefined: the fixed Metadata policy. */
   policy: Policy | undefined;
-  log: LogBackendOptions | undefined;
+  log: (LogBackendOptions & { strict: boolean; truncate: TruncateOptions | undefined }) | undefined;
   webhook: WebhookOptions | undefined;
 }
 
 export interface WebhookOptions {
   configFile: string;
   initialBackoffMs: number;
+  mode: AuditMode;
   batch: BatchOptions;
+  truncate: TruncateOptions | undefined;
 }
 
 function count(problems: string[], flag: string, v: string | undefined, min = 0): number {
@@ -145,15 +181,39 @@ function oneOf<T extends string>(problems: string[], flag: string, v: string, al
   return allowed[0]!;
 }
 
+/** --audit-<backend>-truncate-*: undefined unless enabled. */
+function truncateOptions(
+  problems: string[],
+  backend: 'log' | 'webhook',
+  f: AuditFlagValues
+): TruncateOptions | undefined {
+  if (!f[`audit-${backend}-truncate-enabled`]) return undefined;
+  const batch = `audit-${backend}-truncate-max-batch-size` as const;
+  const event = `audit-${backend}-truncate-max-event-size` as const;
+  const o = {
+    maxBatchSize: count(problems, batch, f[batch] ?? '10485760', 1),
+    maxEventSize: count(problems, event, f[event] ?? '102400', 1),
+  };
+  if (o.maxEventSize > o.maxBatchSize)
+    problems.push(`--${event}: must not be greater than --${batch}`);
+  return o;
+}
+
 export function completeAuditOptions(f: AuditFlagValues, problems: string[]): AuditOptions {
   const policyFile = f['audit-policy-file'];
   const policy = policyFile
     ? derive(problems, 'audit-policy-file', () => loadPolicyFile(policyFile), undefined)
     : undefined;
   const path = f['audit-log-path'];
-  const log: LogBackendOptions | undefined = path
+  const logMode = oneOf(problems, 'audit-log-mode', f['audit-log-mode'] ?? 'blocking', [
+    'blocking',
+    'blocking-strict',
+  ]);
+  const log: AuditOptions['log'] = path
     ? {
         path,
+        strict: logMode === 'blocking-strict',
+        truncate: truncateOptions(problems, 'log', f),
         format: oneOf(problems, 'audit-log-format', f['audit-log-format'] ?? 'json', [
           'json',
           'legacy',
@@ -164,12 +224,17 @@ export function completeAuditOptions(f: AuditFlagValues, problems: string[]): Au
         compress: f['audit-log-compress'] ?? false,
       }
     : undefined;
-  oneOf(problems, 'audit-log-mode', f['audit-log-mode'] ?? 'blocking', ['blocking']);
   const configFile = f['audit-webhook-config-file'];
-  oneOf(problems, 'audit-webhook-mode', f['audit-webhook-mode'] ?? 'batch', ['batch']);
+  const webhookMode = oneOf(problems, 'audit-webhook-mode', f['audit-webhook-mode'] ?? 'batch', [
+    'batch',
+    'blocking',
+    'blocking-strict',
+  ]);
   const webhook: WebhookOptions | undefined = configFile
     ? {
         configFile,
+        mode: webhookMode,
+        truncate: truncateOptions(problems, 'webhook', f),
         initialBackoffMs: deriveDuration(
           problems,
           'audit-webhook-initial-backoff',

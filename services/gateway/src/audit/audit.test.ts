@@ -1,7 +1,8 @@
 // The audit policy end to end: a gateway on the shared suite's backends with a policy of four
 // rules at four levels, its log read back: the levels, the stages (RequestReceived omitted where
 // the rule says, ResponseStarted for a watch), the bodies only where the level asks for them,
-// managed fields left out, and the authorization decision among the annotations.
+// managed fields left out, and the authorization decision among the annotations; a webhook
+// backend in blocking-strict mode, whose failure fails the request.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -221,4 +222,65 @@ test('the webhook backend receives the events in EventList batches', async () =>
   const metrics = await gw.request(0, 'GET', '/metrics');
   assert.match(metrics.text, /^apiserver_audit_event_total \d+/m);
   assert.match(metrics.text, /^apiserver_audit_level_total\{level="RequestResponse"\} \d+/m);
+});
+
+test('webhook blocking-strict: the response waits for its events; a backend that fails fails the request and stores nothing', async () => {
+  let failing = false;
+  const strictReceiver = await startWebhookServer(() =>
+    failing ? { status: 500, body: {} } : { status: 200, body: {} }
+  );
+  const kubeconfig = join(dir, 'strict.kubeconfig');
+  writeFileSync(
+    kubeconfig,
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [
+        {
+          name: 'audit',
+          cluster: {
+            server: strictReceiver.url('/audit'),
+            'certificate-authority-data': strictReceiver.caBundle,
+          },
+        },
+      ],
+      contexts: [{ name: 'audit', context: { cluster: 'audit', user: '' } }],
+      'current-context': 'audit',
+    })
+  );
+  const strict = await startGateway(shared, {
+    args: [
+      `--audit-policy-file=${policyFile}`,
+      `--audit-webhook-config-file=${kubeconfig}`,
+      '--audit-webhook-mode=blocking-strict',
+      '--audit-webhook-initial-backoff=10ms',
+    ],
+  });
+  try {
+    const cms = `/api/v1/namespaces/${ns}/configmaps`;
+    const r = await strict.request(0, 'POST', cms, { metadata: { name: 'strict-ok' } });
+    assert.equal(r.status, 201, r.text);
+    // Blocking: the event was with the receiver before the answer came, no waiting needed.
+    const received = strictReceiver
+      .callsTo('/audit')
+      .flatMap((c) => (c.body as { items: AuditEvent[] }).items)
+      .filter((e) => e.auditID === r.headers['audit-id']);
+    assert.deepEqual(
+      received.map((e) => e.stage),
+      ['RequestReceived', 'ResponseComplete']
+    );
+
+    failing = true;
+    const refused = await strict.request(0, 'POST', cms, { metadata: { name: 'strict-refused' } });
+    assert.equal(refused.status, 500, refused.text);
+    assert.equal(
+      (refused.body as { message: string }).message,
+      'Internal error occurred: failed to store audit event'
+    );
+    failing = false;
+    assert.equal((await gw.request(0, 'GET', `${cms}/strict-refused`)).status, 404);
+  } finally {
+    await strict.stop();
+    await strictReceiver.stop();
+  }
 });

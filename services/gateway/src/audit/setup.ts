@@ -4,9 +4,11 @@
 import type { Registry } from 'prom-client';
 import type { AuditOptions } from './audit-options.js';
 import type { AuditBackend } from './backends/backend.js';
-import { unionBackend } from './backends/backend.js';
+import { blockingBackend, unionBackend } from './backends/backend.js';
 import { bufferedBackend } from './backends/buffered.js';
 import { logBackend } from './backends/log.js';
+import { truncatingBackend } from './backends/truncate.js';
+import type { TruncateOptions } from './backends/truncate.js';
 import { webhookSender } from './backends/webhook.js';
 import { AuditMetrics } from './event.js';
 import { fixedLevelEvaluator, newPolicyRuleEvaluator } from './policy/checker.js';
@@ -27,16 +29,21 @@ export const defaultMetadataPolicy = fixedLevelEvaluator({
 export function auditPipeline(o: AuditOptions, registry: Registry): AuditPipeline | undefined {
   const metrics = new AuditMetrics(registry);
   const backends: AuditBackend[] = [];
-  if (o.log) backends.push(logBackend(o.log, metrics));
-  if (o.webhook)
+  const truncating = (b: AuditBackend, t: TruncateOptions | undefined): AuditBackend =>
+    t ? truncatingBackend(b, t, metrics) : b;
+  if (o.log) backends.push(truncating(logBackend(o.log, o.log.strict, metrics), o.log.truncate));
+  if (o.webhook) {
+    const send = webhookSender(o.webhook.configFile, o.webhook.initialBackoffMs);
+    const mode = o.webhook.mode;
     backends.push(
-      bufferedBackend(
-        'webhook',
-        webhookSender(o.webhook.configFile, o.webhook.initialBackoffMs),
-        o.webhook.batch,
-        metrics
+      truncating(
+        mode === 'batch'
+          ? bufferedBackend('webhook', send, o.webhook.batch, metrics)
+          : blockingBackend('webhook', send, mode === 'blocking-strict', metrics),
+        o.webhook.truncate
       )
     );
+  }
   const backend = unionBackend(backends);
   if (!backend) return undefined;
   return {

@@ -10,7 +10,12 @@ import type { Handler } from '../http/handler.js';
 import { serveRequest } from '../handlers/verb-test-kit.js';
 import { withAudit, withAuditPolicy } from './with-audit.js';
 
-function audited(rules: PolicyRule[], handler: Handler, omitManagedFields = false) {
+function audited(
+  rules: PolicyRule[],
+  handler: Handler,
+  omitManagedFields = false,
+  store: (e: AuditEvent) => boolean | Promise<boolean> = () => true
+) {
   const events: AuditEvent[] = [];
   const c = {
     evaluator: newPolicyRuleEvaluator({
@@ -20,7 +25,7 @@ function audited(rules: PolicyRule[], handler: Handler, omitManagedFields = fals
       omitManagedFields,
     }),
     backend: {
-      processEvents: (...e: AuditEvent[]) => void events.push(...e),
+      processEvents: (...e: AuditEvent[]) => (events.push(...e), store(e[0]!)),
       shutdown: async () => {},
     },
   };
@@ -99,4 +104,46 @@ test('bodies: Request has the request object, RequestResponse both, managed fiel
   assert.ok(
     meta.events.every((e) => e.requestObject === undefined && e.responseObject === undefined)
   );
+});
+
+test('blocking: the response ends only once its ResponseComplete event is stored', async () => {
+  let release: (stored: boolean) => void = () => {};
+  const order: string[] = [];
+  const ok: Handler = (_req, res) => {
+    res.on('finish', () => order.push('response ended'));
+    res.end('{}');
+  };
+  const blocking = audited([{ level: 'Metadata' }], ok, false, (e) => {
+    if (e.stage !== 'ResponseComplete') return true;
+    order.push('event sent');
+    return new Promise((r) => (release = r));
+  });
+  const served = serveRequest(blocking.handler, { method: 'GET', path: `${path}/c` });
+  await new Promise((r) => setTimeout(r, 20));
+  assert.deepEqual(order, ['event sent'], 'the end waits for the backend');
+  release(true);
+  await served;
+  assert.deepEqual(order, ['event sent', 'response ended']);
+});
+
+test('blocking-strict: RequestReceived not stored fails the request with 500, the handler never runs', async () => {
+  let ran = false;
+  const strict = audited(
+    [{ level: 'Metadata' }],
+    (_req, res) => {
+      ran = true;
+      res.end();
+    },
+    false,
+    (e) => Promise.resolve(e.stage !== 'RequestReceived')
+  );
+  await assert.rejects(
+    serveRequest(strict.handler, { method: 'GET', path: `${path}/c` }),
+    (err: { status?: { code: number; reason: string; message: string } }) =>
+      err.status?.code === 500 &&
+      err.status.reason === 'InternalError' &&
+      err.status.message === 'Internal error occurred: failed to store audit event'
+  );
+  assert.equal(ran, false);
+  assert.deepEqual(stagesOf(strict.events), ['RequestReceived'], 'no ResponseComplete after it');
 });

@@ -5,6 +5,7 @@
 // at RequestResponse. withAudit sits before authentication so that a request refused there is
 // audited too (its policy evaluated without a user); withAuditPolicy sits after it.
 import type { UserInfo } from '@orch/apimachinery/auth';
+import { newInternalError } from '@orch/apimachinery/errors';
 import { withoutManagedFields } from '../audit/event.js';
 import type {
   AuditEvent,
@@ -41,6 +42,8 @@ const maxRecordedResponse = 4 * 1024 * 1024;
 interface AuditState {
   config?: RequestAuditConfig;
   received: string;
+  /** A blocking-strict backend could not store RequestReceived: the request failed. */
+  failed?: boolean;
   responseChunks?: Buffer[];
   responseBytes: number;
 }
@@ -113,9 +116,9 @@ function emit(
   s: AuditState,
   stage: Stage,
   extra: Partial<AuditEvent> = {}
-): void {
+): boolean | Promise<boolean> {
   const config = evaluate(c, req, s);
-  if (config.level === 'None' || config.omitStages.includes(stage)) return;
+  if (config.level === 'None' || config.omitStages.includes(stage)) return true;
   const { annotations, ...b } = base(req, s, config);
   const ev: AuditEvent = {
     ...b,
@@ -126,7 +129,7 @@ function emit(
     ...(annotations ? { annotations } : {}),
   };
   c.metrics?.events.inc();
-  c.backend.processEvents(ev);
+  return c.backend.processEvents(ev);
 }
 
 const parseJson = (buf: Buffer | undefined, contentType: unknown): unknown => {
@@ -197,24 +200,35 @@ export const withAudit =
     const s: AuditState = { received: new Date().toISOString(), responseBytes: 0 };
     states.set(req, s);
     let done = false;
-    const complete = (): void => {
-      if (done) return;
+    const complete = (): boolean | Promise<boolean> => {
+      if (done || s.failed) return true;
       done = true;
       const config = evaluate(c, req, s);
-      if (config.level === 'None') return;
-      emit(c, req, s, 'ResponseComplete', {
+      if (config.level === 'None') return true;
+      return emit(c, req, s, 'ResponseComplete', {
         responseStatus: { code: res.statusCode },
         ...bodies(req, res, s),
       });
     };
-    res.on('finish', complete);
-    res.on('close', complete);
+    // ResponseComplete is written when the handler ends the response, and a blocking backend's
+    // write is waited for before the end goes out (upstream's handler returns only after it).
+    // A client that leaves first gets its event at 'close'.
+    const end = res.end.bind(res) as (...a: unknown[]) => HttpResponse;
+    Object.assign(res, {
+      end: (...a: unknown[]) => {
+        const stored = complete();
+        if (typeof stored === 'boolean') return end(...a);
+        void stored.then(() => end(...a));
+        return res;
+      },
+    });
+    res.on('close', () => void complete());
     try {
       await next(req, res);
     } catch (err) {
       if (!done && !(err instanceof Error && err.name === 'StatusError')) {
         done = true;
-        emit(c, req, s, 'Panic', {
+        void emit(c, req, s, 'Panic', {
           responseStatus: {
             code: 500,
             status: 'Failure',
@@ -234,15 +248,35 @@ export const withAuditPolicy =
     if (!s) return next(req, res);
     const config = evaluate(c, req, s);
     if (config.level === 'None') return next(req, res);
-    emit(c, req, s, 'RequestReceived');
-    const info = requestInfoFrom(req);
-    if (isLongRunning(info)) {
-      let started = false;
-      onResponseStarted(res, () => {
-        if (started) return;
-        started = true;
-        emit(c, req, s, 'ResponseStarted', { responseStatus: { code: res.statusCode } });
-      });
-    } else if (config.level === 'RequestResponse') captureResponse(res, s);
-    return next(req, res);
+    const stored = emit(c, req, s, 'RequestReceived');
+    if (stored === true) return proceed(req, res, s, config, next, c);
+    return (async () => {
+      if (!(await stored)) {
+        // A blocking-strict backend failed: the request fails, as upstream's, with nothing run.
+        s.failed = true;
+        throw newInternalError(new Error('failed to store audit event'));
+      }
+      return proceed(req, res, s, config, next, c);
+    })();
   };
+
+/** After RequestReceived: the hooks of the later stages, then the rest of the chain. */
+function proceed(
+  req: HttpRequest,
+  res: HttpResponse,
+  s: AuditState,
+  config: RequestAuditConfig,
+  next: Handler,
+  c: AuditConfig
+): ReturnType<Handler> {
+  const info = requestInfoFrom(req);
+  if (isLongRunning(info)) {
+    let started = false;
+    onResponseStarted(res, () => {
+      if (started) return;
+      started = true;
+      void emit(c, req, s, 'ResponseStarted', { responseStatus: { code: res.statusCode } });
+    });
+  } else if (config.level === 'RequestResponse') captureResponse(res, s);
+  return next(req, res);
+}

@@ -23,7 +23,7 @@ export function bufferedBackend(
   send: (events: AuditEvent[]) => Promise<void>,
   o: BatchOptions,
   metrics?: AuditMetrics
-): AuditBackend {
+): Omit<AuditBackend, 'processEvents'> & { processEvents(...events: AuditEvent[]): true } {
   const buffer: AuditEvent[] = [];
   const inFlight = new Set<Promise<void>>();
   let timer: NodeJS.Timeout | undefined;
@@ -88,6 +88,8 @@ export function bufferedBackend(
       }
       if (buffer.length >= o.maxBatchSize) void drain(false);
       if (buffer.length > 0) arm();
+      // Stored or counted as lost: batch mode never fails a request (upstream's answers true).
+      return true;
     },
     shutdown: async () => {
       stopped = true;
