@@ -34,6 +34,27 @@ rules:
 `
 );
 
+/** A kubeconfig-format file naming `server`'s /audit as the audit webhook. */
+function webhookKubeconfig(name: string, server: WebhookServer): string {
+  const file = join(dir, name);
+  writeFileSync(
+    file,
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [
+        {
+          name: 'audit',
+          cluster: { server: server.url('/audit'), 'certificate-authority-data': server.caBundle },
+        },
+      ],
+      contexts: [{ name: 'audit', context: { cluster: 'audit', user: '' } }],
+      'current-context': 'audit',
+    })
+  );
+  return file;
+}
+
 let shared: Suite;
 let gw: Suite;
 let receiver: WebhookServer;
@@ -41,25 +62,7 @@ let receiver: WebhookServer;
 before(async () => {
   shared = await sharedSuite();
   receiver = await startWebhookServer(() => ({ status: 200, body: {} }));
-  const kubeconfig = join(dir, 'webhook.kubeconfig');
-  writeFileSync(
-    kubeconfig,
-    JSON.stringify({
-      apiVersion: 'v1',
-      kind: 'Config',
-      clusters: [
-        {
-          name: 'audit',
-          cluster: {
-            server: receiver.url('/audit'),
-            'certificate-authority-data': receiver.caBundle,
-          },
-        },
-      ],
-      contexts: [{ name: 'audit', context: { cluster: 'audit', user: '' } }],
-      'current-context': 'audit',
-    })
-  );
+  const kubeconfig = webhookKubeconfig('webhook.kubeconfig', receiver);
   gw = await startGateway(shared, {
     args: [
       `--audit-policy-file=${policyFile}`,
@@ -229,25 +232,7 @@ test('webhook blocking-strict: the response waits for its events; a backend that
   const strictReceiver = await startWebhookServer(() =>
     failing ? { status: 500, body: {} } : { status: 200, body: {} }
   );
-  const kubeconfig = join(dir, 'strict.kubeconfig');
-  writeFileSync(
-    kubeconfig,
-    JSON.stringify({
-      apiVersion: 'v1',
-      kind: 'Config',
-      clusters: [
-        {
-          name: 'audit',
-          cluster: {
-            server: strictReceiver.url('/audit'),
-            'certificate-authority-data': strictReceiver.caBundle,
-          },
-        },
-      ],
-      contexts: [{ name: 'audit', context: { cluster: 'audit', user: '' } }],
-      'current-context': 'audit',
-    })
-  );
+  const kubeconfig = webhookKubeconfig('strict.kubeconfig', strictReceiver);
   const strict = await startGateway(shared, {
     args: [
       `--audit-policy-file=${policyFile}`,
