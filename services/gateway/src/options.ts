@@ -119,6 +119,12 @@ export const gatewayFlags = {
     description:
       'Enforce API Priority and Fairness (FlowSchemas and PriorityLevelConfigurations) instead of the plain in-flight limits; --max-requests-inflight plus --max-mutating-requests-inflight are then the seats the priority levels share.',
   },
+  'enable-fleet-priority-and-fairness': {
+    type: 'string',
+    default: 'true',
+    description:
+      "Share API Priority and Fairness occupancy with the other gateways over NATS (a summary every 200 ms) so that a flow spread over several gateways is held near its share of the fleet and a write's extra seats count the fleet's watchers; false: each gateway accounts alone.",
+  },
   'min-request-timeout': {
     type: 'string',
     default: '1800',
@@ -289,6 +295,8 @@ export interface CompletedGatewayOptions {
   profiling: boolean;
   /** --enable-priority-and-fairness. */
   enablePriorityAndFairness: boolean;
+  /** --enable-fleet-priority-and-fairness. */
+  enableFleetPriorityAndFairness: boolean;
   logLevel: LogLevel;
   /** --feature-gates: the gates, the warnings to print at start, the flag's errors. */
   featureGates: FeatureGates;
@@ -386,6 +394,17 @@ export function completeGatewayOptions(f: GatewayOptions): CompletedGatewayOptio
       problems,
       '',
       () => parseBool('enable-priority-and-fairness', f['enable-priority-and-fairness'], true),
+      true
+    ),
+    enableFleetPriorityAndFairness: derive(
+      problems,
+      '',
+      () =>
+        parseBool(
+          'enable-fleet-priority-and-fairness',
+          f['enable-fleet-priority-and-fairness'],
+          true
+        ),
       true
     ),
     logLevel: logLevel(f),

@@ -1,12 +1,15 @@
 // The gateway's API Priority and Fairness, assembled: the controller sized from the in-flight
 // flags, the config controller over the flowcontrol Stores and watch caches, and the filter's
-// work-estimate sources (object counts and watcher counts from the watch caches).
+// work-estimate sources (object counts and watcher counts from the watch caches, the watchers of
+// the whole fleet when the gateways share their occupancy over NATS).
 import type { ResourceRegistry } from '@orch/apimachinery/registry';
+import type { NatsConnection } from 'nats';
 import type { Registry } from 'prom-client';
 import type { Logger } from '@orch/component-base/logs';
 import type { Cachers } from './cache/cachers.js';
 import type { PriorityAndFairnessConfig } from './filters/with-priority-and-fairness.js';
 import { ApfController } from './flowcontrol/apf-controller.js';
+import { FleetSharing } from './flowcontrol/fleet-sharing.js';
 import { ApfMetrics } from './flowcontrol/apf-metrics.js';
 import { ApfConfigController } from './flowcontrol/config-controller.js';
 import { dumpPriorityLevels, dumpQueues, dumpRequests } from './flowcontrol/dump.js';
@@ -21,6 +24,8 @@ const group = 'flowcontrol.apiserver.orch.io/v1';
 export interface PriorityAndFairness {
   controller: ApfController;
   config: ApfConfigController;
+  /** The fleet summaries over NATS (absent when turned off or without NATS). */
+  fleet: FleetSharing | undefined;
   filter: PriorityAndFairnessConfig;
   /** The /debug/api_priority_and_fairness/ dumps. */
   installDebug: (mux: PathMux) => void;
@@ -32,9 +37,11 @@ export function priorityAndFairness(
   cachers: Cachers,
   options: Pick<CompletedGatewayOptions, 'maxReadOnlyInFlight' | 'maxMutatingInFlight'> & {
     queueWaitMs?: number;
+    enableFleetPriorityAndFairness?: boolean;
   },
   log: Logger,
-  metrics: Registry
+  metrics: Registry,
+  nats?: NatsConnection
 ): PriorityAndFairness | undefined {
   const fs = stores.get(`${group}/flowschemas`);
   const pl = stores.get(`${group}/prioritylevelconfigurations`);
@@ -57,8 +64,17 @@ export function priorityAndFairness(
     const def = registry.lookup(info.apiGroup, info.apiVersion, info.resource);
     if (!def || def.virtual) return undefined;
     const cacher = cachers.for(def);
-    return cacher.started ? cacher.cache : undefined;
+    return cacher.started ? cacher : undefined;
   };
+  const fleet =
+    nats && options.enableFleetPriorityAndFairness !== false
+      ? new FleetSharing({
+          nats,
+          controller,
+          localWatchers: () => new Map(cachers.all().map((c) => [c.prefix, c.cache.listenerCount])),
+          log: log.child({ component: 'priority-and-fairness-fleet' }),
+        })
+      : undefined;
   const text =
     (dump: (c: ApfController) => string) =>
     (_req: HttpRequest, res: HttpResponse): void => {
@@ -68,6 +84,7 @@ export function priorityAndFairness(
   return {
     controller,
     config,
+    fleet,
     installDebug: (mux) => {
       const base = '/debug/api_priority_and_fairness';
       mux.get(`${base}/dump_priority_levels`, text(dumpPriorityLevels));
@@ -82,8 +99,12 @@ export function priorityAndFairness(
       // Upstream waits at most a quarter of the request timeout (60 s).
       queueWaitMs: options.queueWaitMs ?? 15_000,
       sources: {
-        objectCount: (info) => cacheOf(info)?.size,
-        watcherCount: (info) => cacheOf(info)?.listenerCount ?? 0,
+        objectCount: (info) => cacheOf(info)?.cache.size,
+        watcherCount: (info) => {
+          const cacher = cacheOf(info);
+          const local = cacher?.cache.listenerCount ?? 0;
+          return cacher && fleet ? fleet.watchers(cacher.prefix, local) : local;
+        },
       },
     },
   };

@@ -62,6 +62,7 @@ import { buildRestStorage, buildStores } from './registry/rest-storage.js';
 import { restStorageProviders } from './rest-storage-providers.js';
 import { priorityAndFairness } from './priority-and-fairness.js';
 import type { ApfConfigController } from './flowcontrol/config-controller.js';
+import type { FleetSharing } from './flowcontrol/fleet-sharing.js';
 import type { Store } from './registry/store.js';
 import type { Cachers } from './cache/cachers.js';
 
@@ -88,6 +89,7 @@ export class GatewayServer implements Runnable {
   readonly #endpointStores: EndpointStores | undefined;
   /** --enable-priority-and-fairness: the config controller feeding the filter's priority levels. */
   readonly #apfConfig: ApfConfigController | undefined;
+  readonly #apfFleet: FleetSharing | undefined;
   /** The objects that exist from the start are created (each a /readyz post-start hook check). */
   #systemNamespacesCreated = false;
   #systemPriorityClassesCreated = false;
@@ -201,9 +203,10 @@ export class GatewayServer implements Runnable {
         : undefined;
     this.#informer = informer;
     const apf = options.enablePriorityAndFairness
-      ? priorityAndFairness(registry, stores, cachers, options, log, metrics.registry)
+      ? priorityAndFairness(registry, stores, cachers, options, log, metrics.registry, nats)
       : undefined;
     this.#apfConfig = apf?.config;
+    this.#apfFleet = apf?.fleet;
     this.#startAdmissionScope = scopeSources?.start;
     this.#customResources = customResources;
     this.#authn = authn;
@@ -404,6 +407,7 @@ export class GatewayServer implements Runnable {
       this.#startAdmissionScope?.();
       this.#authn.start();
       void this.#apfConfig?.run(this.#shuttingDown.signal);
+      this.#apfFleet?.start(this.#shuttingDown.signal);
       const services = this.#services;
       // Runs until the signal, or until a service that does not serve the plugins this gateway
       // places there stops the gateway.

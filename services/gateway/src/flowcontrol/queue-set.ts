@@ -5,6 +5,7 @@
 // per second, so every active queue progresses at the same rate whatever its flow sends. Times are
 // in milliseconds on an injectable clock; R is a float (upstream's fixed point and epoch advance
 // guard 64-bit integers; a double keeps sub-microsecond precision for years of seat-seconds).
+import { flowKey } from './fleet.js';
 import { Dealer } from './shuffle-sharding.js';
 
 /** The seats a request occupies while it runs and, for finalSeats, for a while after (upstream's WorkEstimate). */
@@ -73,6 +74,11 @@ export class QueuedRequest {
     return maxSeatsOf(this.work);
   }
 
+  /** The flow's key (`flowSchema/distinguisher`), as the fleet summaries name it. */
+  get flow(): string {
+    return flowKey(this.flowSchema, this.distinguisher);
+  }
+
   /** The request's virtual work: its initial seats for the estimated service time plus its final seats' tail. */
   get totalWork(): number {
     return (
@@ -114,6 +120,13 @@ export class QueueSet {
   totRequestsCancelled = 0;
   /** The executing requests, for the dumps. */
   readonly executingSet = new Set<QueuedRequest>();
+  /** Flow key → seats in use (final seats included until released). */
+  readonly #flowSeats = new Map<string, number>();
+  /**
+   * The fleet's cap on a flow's seats here (undefined: none, local fair queuing alone). A request
+   * of a flow at its cap waits (its queue is passed over) unless the flow holds no seat here.
+   */
+  flowCap: ((flow: string) => number | undefined) | undefined;
 
   constructor(
     readonly name: string,
@@ -245,7 +258,7 @@ export class QueueSet {
       this.robin = (this.robin + 1) % n;
       const q = this.queues[this.robin]!;
       const oldest = q.waiting[0];
-      if (!oldest) continue;
+      if (!oldest || this.overFlowCap(oldest)) continue;
       const finish = q.nextDispatchR + oldest.totalWork;
       if (finish < minFinish) {
         minFinish = finish;
@@ -265,6 +278,29 @@ export class QueueSet {
     return true;
   }
 
+  /** The flow already holds seats here and this request would take it past the fleet's cap. */
+  private overFlowCap(req: QueuedRequest): boolean {
+    if (!this.flowCap) return false;
+    const cap = this.flowCap(req.flow);
+    if (cap === undefined) return false;
+    const held = this.#flowSeats.get(req.flow) ?? 0;
+    return held > 0 && held + req.seats > cap;
+  }
+
+  /** A new fleet view: requests held back by their flow's cap may fit now. */
+  recheck(): void {
+    this.syncTime();
+    this.dispatchAsMuchAsPossible();
+  }
+
+  /** Flow key → seats in use plus seats waiting here (the fleet summary's per-flow demand). */
+  flowDemand(): Map<string, number> {
+    const out = new Map(this.#flowSeats);
+    for (const q of this.queues)
+      for (const r of q.waiting) out.set(r.flow, (out.get(r.flow) ?? 0) + r.seats);
+    return out;
+  }
+
   private removeWaiting(req: QueuedRequest): void {
     const q = req.queue!;
     q.waiting.splice(q.waiting.indexOf(req), 1);
@@ -280,6 +316,7 @@ export class QueueSet {
     this.totRequestsDispatched++;
     this.totRequestsExecuting++;
     this.totSeatsInUse += req.seats;
+    this.#flowSeats.set(req.flow, (this.#flowSeats.get(req.flow) ?? 0) + req.seats);
     this.executingSet.add(req);
     if (req.queue) {
       req.queue.executing++;
@@ -313,6 +350,9 @@ export class QueueSet {
     }
     const release = (): void => {
       this.totSeatsInUse -= req.seats;
+      const held = (this.#flowSeats.get(req.flow) ?? 0) - req.seats;
+      if (held > 0) this.#flowSeats.set(req.flow, held);
+      else this.#flowSeats.delete(req.flow);
       if (q) q.seatsInUse -= req.seats;
       this.observer?.executing(req.flowSchema, -1, req.seats);
       this.dropIdleSurplusQueue(q);
