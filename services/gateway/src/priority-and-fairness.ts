@@ -89,6 +89,11 @@ export function priorityAndFairness(
       const base = '/debug/api_priority_and_fairness';
       mux.get(`${base}/dump_priority_levels`, text(dumpPriorityLevels));
       mux.get(`${base}/dump_queues`, text(dumpQueues));
+      if (fleet)
+        mux.get(`${base}/dump_fleet`, (_req, res) => {
+          res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
+          res.end(fleet.dump());
+        });
       mux.get(
         `${base}/dump_requests`,
         text((c) => dumpRequests(c))

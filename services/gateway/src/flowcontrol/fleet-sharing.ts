@@ -50,6 +50,14 @@ export class FleetSharing {
     return this.#published;
   }
 
+  /** The dump_fleet table: the fresh peers, then every flow's seat cap here. */
+  dump(): string {
+    const rows = [...this.#caps].flatMap(([level, caps]) =>
+      [...caps].map(([flow, cap]) => `${level}, ${flow}, ${cap}`)
+    );
+    return [`Peers: ${this.peers}`, 'PriorityLevelName, Flow, SeatCap', ...rows, ''].join('\n');
+  }
+
   /** The cap on a flow's seats at one level here, if the fleet sets one. */
   cap(level: string, flow: string): number | undefined {
     return this.#caps.get(level)?.get(flow);

@@ -35,11 +35,10 @@ interface Answer {
 }
 
 /** Requests as a user of the test's group, over one keep-alive agent per gateway. */
-async function asUser(name: string) {
+async function asUser(name: string, group = usersGroup) {
   // One after the other: each writes the user's certificate and key to the same files.
   const creds = [];
-  for (const g of suite.gateways)
-    creds.push(await userKubeconfig(suite.pki, g, name, [usersGroup]));
+  for (const g of suite.gateways) creds.push(await userKubeconfig(suite.pki, g, name, [group]));
   const agents = creds.map(
     (c) =>
       new Agent({
@@ -249,5 +248,120 @@ test('overload: the flooder gets 429 with Retry-After, the well-behaved user is 
   } finally {
     flooder.close();
     polite.close();
+  }
+});
+
+test('fleet: a flow flooding both gateways is capped at each to about half of one gateway', async () => {
+  const dumpFleet = async (g: number) =>
+    (await suite.request(g, 'GET', '/debug/api_priority_and_fairness/dump_fleet')).text;
+  // The gateways hear each other's summaries.
+  for (const g of [0, 1])
+    await waitFor(
+      `gateway ${g} hears its peer`,
+      async () => /^Peers: [1-9]/.test(await dumpFleet(g)),
+      {
+        timeoutMs: 20_000,
+      }
+    );
+  const fleetGroup = `apf-fleet-users-${suffix}`;
+  await grantClusterRole(suite, 'cluster-admin', fleetGroup);
+  const fleetNs = `apf-fleet-${suffix}`;
+  assert.equal(
+    (await suite.request(0, 'POST', '/api/v1/namespaces', { metadata: { name: fleetNs } })).status,
+    201
+  );
+  cleanup.push(`/api/v1/namespaces/${fleetNs}`);
+  const one = `/api/v1/namespaces/${fleetNs}/configmaps/one`;
+  assert.equal(
+    (
+      await suite.request(0, 'POST', `/api/v1/namespaces/${fleetNs}/configmaps`, {
+        metadata: { name: 'one' },
+      })
+    ).status,
+    201
+  );
+  // A level of 5 shares (about 12 of a gateway's 600 seats), nothing lent or borrowed, one queue.
+  const pl = `apf-fleet-${suffix}`;
+  const created = await suite.request(0, 'POST', plPath, {
+    apiVersion: `${group}/v1`,
+    kind: 'PriorityLevelConfiguration',
+    metadata: { name: pl },
+    spec: {
+      type: 'Limited',
+      limited: {
+        nominalConcurrencyShares: 5,
+        lendablePercent: 0,
+        borrowingLimitPercent: 0,
+        limitResponse: { type: 'Queue', queuing: { queues: 1, handSize: 1, queueLengthLimit: 50 } },
+      },
+    },
+  });
+  assert.equal(created.status, 201, created.text);
+  cleanup.push(`${plPath}/${pl}`);
+  const flooderName = `apf-fleet-flooder-${suffix}`;
+  const fs = await suite.request(0, 'POST', fsPath, {
+    apiVersion: `${group}/v1`,
+    kind: 'FlowSchema',
+    metadata: { name: pl },
+    spec: {
+      priorityLevelConfiguration: { name: pl },
+      matchingPrecedence: 210,
+      distinguisherMethod: { type: 'ByUser' },
+      rules: [
+        {
+          subjects: [{ kind: 'User', user: { name: flooderName } }],
+          resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], namespaces: ['*'] }],
+        },
+      ],
+    },
+  });
+  assert.equal(fs.status, 201, fs.text);
+  cleanup.push(`${fsPath}/${pl}`);
+  const fsUid = (fs.body as { metadata: { uid: string } }).metadata.uid;
+  const flooder = await asUser(flooderName, fleetGroup);
+  const flow = `${pl}/${flooderName}`;
+  const capAt = async (g: number): Promise<number | undefined> => {
+    const row = (await dumpFleet(g)).split('\n').find((l) => l.startsWith(`${pl}, ${flow}, `));
+    return row ? Number(row.split(', ')[2]) : undefined;
+  };
+  try {
+    for (const g of [0, 1])
+      await waitFor(
+        `gateway ${g} follows the flooder's schema`,
+        async () =>
+          (await flooder.send(g, 'GET', one)).headers['x-kubernetes-pf-flowschema-uid'] === fsUid,
+        { timeoutMs: 60_000 }
+      );
+    let flooding = true;
+    const statuses: number[] = [];
+    const workers = Array.from({ length: 48 }, async (_, w) => {
+      while (flooding) statuses.push((await flooder.send(w % 2, 'GET', one)).status);
+    });
+    // A level of 12 seats per gateway (5 of 251 shares of 600, none lent or borrowed): spread over
+    // both gateways, the flow holds about 12 across the fleet (caps summing to 12, give or take
+    // rounding), not 12 at each.
+    let caps: (number | undefined)[] = [];
+    try {
+      await waitFor(
+        "both gateways cap the flooder's flow to one gateway's level between them",
+        async () => {
+          caps = [await capAt(0), await capAt(1)];
+          return caps.every((c) => c !== undefined) && caps[0]! + caps[1]! <= 13;
+        },
+        { timeoutMs: 20_000 }
+      );
+    } finally {
+      flooding = false;
+      await Promise.all(workers);
+    }
+    console.log(`apf fleet: flooder's seat caps ${caps.join(' + ')}, ${statuses.length} requests`);
+    assert.ok(statuses.includes(200), 'the flooder is still served');
+    // Once its demand is gone, the caps go with it.
+    for (const g of [0, 1])
+      await waitFor(`gateway ${g} drops the cap`, async () => (await capAt(g)) === undefined, {
+        timeoutMs: 20_000,
+      });
+  } finally {
+    flooder.close();
   }
 });
