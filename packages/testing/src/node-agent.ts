@@ -8,7 +8,8 @@
 // reads them (follow, previous, sinceSeconds, sinceTime, timestamps, tailLines, limitBytes). The
 // logs are lines the test appends; a follow stays open for lines appended later and ends when the
 // test ends the container's log (or stops the agent). GET /healthz answers ok; /echo/... answers
-// the request it received as JSON (the target of nodes/proxy).
+// the request it received as JSON (the target of nodes/proxy). Upgrade requests of
+// /exec/{namespace}/{pod}/{container} run a real local process over WebSocket (node-agent-exec.ts).
 import { createServer } from 'node:https';
 import type { Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -19,6 +20,10 @@ import {
   issueCertificate,
   loadCertificateAuthority,
 } from '@orch/component-base/pki';
+import { execUpgradeHandler } from './node-agent-exec.js';
+import type { ExecCounters } from './node-agent-exec.js';
+
+export type { ExecCounters } from './node-agent-exec.js';
 
 /** One line of a container's log, with the time the runtime stamped it. */
 export interface LogLine {
@@ -49,6 +54,10 @@ export interface NodeAgent {
   cutLog(ref: ContainerRef): void;
   /** Requests whose connection is still open. */
   openStreams(): number;
+  /** The exec sessions: open, abandoned by their client, completed. */
+  exec: ExecCounters;
+  /** TLS connections open to the agent (every kind of request). */
+  openConnections(): number;
   stop(): Promise<void>;
 }
 
@@ -257,6 +266,22 @@ export async function startNodeAgent(opts: NodeAgentOptions): Promise<NodeAgent>
       res.end('404 page not found\n');
     }
   );
+  const exec: ExecCounters = { open: 0, abandoned: 0, completed: 0 };
+  const serveExec = execUpgradeHandler(exec);
+  server.on('upgrade', (req: IncomingMessage, socket: TLSSocket, head: Buffer) => {
+    const url = new URL(req.url ?? '/', 'https://node-agent');
+    calls.push({
+      method: req.method ?? '',
+      path: url.pathname,
+      clientName: String(socket.getPeerCertificate().subject.CN),
+    });
+    serveExec(req, socket, head);
+  });
+  const connections = new Set<TLSSocket>();
+  server.on('secureConnection', (socket: TLSSocket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
@@ -284,9 +309,12 @@ export async function startNodeAgent(opts: NodeAgentOptions): Promise<NodeAgent>
       for (const res of logOf(ref).following) res.socket?.destroy();
     },
     openStreams: () => open.size,
+    exec,
+    openConnections: () => connections.size,
     async stop() {
       for (const res of open) res.destroy();
       server.closeAllConnections();
+      for (const socket of connections) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

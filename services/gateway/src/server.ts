@@ -35,7 +35,7 @@ import { auditPipeline } from './audit/setup.js';
 import type { AuditPipeline } from './audit/setup.js';
 import { installDebug } from './endpoints/debug.js';
 import { buildHandlerChain } from './handler-chain.js';
-import { requestListener } from './http/handler.js';
+import { requestListener, upgradeListener } from './http/handler.js';
 import {
   admissionServiceCheck,
   authorizerServiceCheck,
@@ -335,6 +335,8 @@ export class GatewayServer implements Runnable {
     );
     // HTTP/1.1 connections of the same server (Node reads it from the server object).
     (this.server as Http2SecureServer & { keepAliveTimeout?: number }).keepAliveTimeout = 65_000;
+    // HTTP/1.1 upgrades (exec, attach, port-forward over WebSocket) go through the same chain.
+    this.server.on('upgrade', upgradeListener(handler));
     this.server.on('secureConnection', (socket: TLSSocket) => {
       this.#sockets.add(socket);
       socket.once('close', () => this.#sockets.delete(socket));

@@ -89,6 +89,7 @@ const verbsBySubresource: Partial<Record<string, readonly Verb[]>> = {
   binding: ['create'],
   token: ['create'],
   log: ['get'],
+  exec: ['create', 'get'],
   proxy: ['create', 'delete', 'get', 'patch', 'update'],
 };
 

@@ -1,10 +1,11 @@
 // The handler contract of the gateway's chain (upstream's http.Handler): a request and a response
 // that Node's HTTP/1.1 server (IncomingMessage, ServerResponse) and its HTTP/2 compatibility API
 // (Http2ServerRequest, Http2ServerResponse) both satisfy, so one chain serves both protocols.
-import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+import { ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
 import type { Socket } from 'node:net';
-import type { Readable, Writable } from 'node:stream';
+import type { Duplex, Readable, Writable } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 
 /** What the chain reads of a request: its line, its headers, its connection and its body stream. */
@@ -72,5 +73,25 @@ export function requestListener(handler: Handler): (req: HttpRequest, res: HttpR
     } catch {
       res.destroy();
     }
+  };
+}
+
+/**
+ * The HTTP/1.1 upgrade requests of the server ('upgrade' event): a response is made on the
+ * connection so that the chain answers them as any request (authentication, authorization,
+ * admission, a Status on refusal); the endpoint that accepts the upgrade takes over the socket
+ * (`req.socket`). A request answered without upgrade closes its connection afterwards.
+ */
+export function upgradeListener(
+  handler: Handler
+): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
+  const listener = requestListener(handler);
+  return (req, socket, head) => {
+    if (head.length > 0) socket.unshift(head);
+    const res = new ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket as Socket);
+    res.once('finish', () => socket.end());
+    listener(req, res);
   };
 }

@@ -45,7 +45,7 @@ export const coreResources: readonly ResourceDefinition[] = [
     namespaced: true,
     shortNames: ['po'],
     categories: ['all'],
-    subresources: ['status', 'binding', 'eviction', 'log'],
+    subresources: ['status', 'binding', 'eviction', 'log', 'exec'],
     selectableFields: [
       'spec.nodeName',
       'spec.restartPolicy',

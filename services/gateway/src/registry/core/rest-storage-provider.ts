@@ -20,6 +20,7 @@ import { persistentVolumeStrategy } from './persistentvolumes/strategy.js';
 import { BindingRest } from './pods/binding-rest.js';
 import { evictionRestFor } from './pods/eviction-rest.js';
 import { PodLogRest } from './pods/log-rest.js';
+import { PodExecRest } from './pods/exec-rest.js';
 import type { KubeletClient } from './nodes/kubelet-client.js';
 import { NodeProxyRest } from './nodes/proxy-rest.js';
 import { podStatusStrategy, podStrategy } from './pods/strategy.js';
@@ -68,6 +69,10 @@ export function coreProvider(opts: CoreStorageOptions = {}): RestStorageProvider
           log: (store, stores) => {
             const nodes = stores.get(nodesKey);
             return kubeletClient && nodes && new PodLogRest(store, nodes, kubeletClient);
+          },
+          exec: (store, stores) => {
+            const nodes = stores.get(nodesKey);
+            return kubeletClient && nodes && new PodExecRest(store, nodes, kubeletClient);
           },
         },
       },

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { StatusError } from '@orch/apimachinery/errors';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import type { HttpResponse } from '../../../http/handler.js';
@@ -107,6 +108,13 @@ export function relayAgentAnswer(source: IncomingMessage, res: HttpResponse): Pr
   });
 }
 
+/** An agent's answer to an upgrade request: with `socket` when it switched protocols. */
+export interface AgentUpgrade {
+  response: IncomingMessage;
+  socket?: Duplex;
+  head?: Buffer;
+}
+
 export class KubeletClient {
   readonly preferredAddressTypes: readonly string[];
   readonly timeoutMs: number;
@@ -143,6 +151,34 @@ export class KubeletClient {
     body: Buffer | undefined
   ): Promise<IncomingMessage> {
     return this.send(method, url, headers, body, (c) => `error trying to reach service: ${c}`);
+  }
+
+  /**
+   * An upgrade request to an agent (upstream's UpgradeAwareHandler dialing the backend): resolves
+   * with the agent's 101 answer and its socket, or with its answer when it refused the upgrade.
+   * A failure to connect is `error dialing backend: <cause>`.
+   */
+  upgrade(url: URL, headers: OutgoingHttpHeaders): Promise<AgentUpgrade> {
+    return new Promise((resolve, reject) => {
+      const fail = (cause: string): void => {
+        req.destroy();
+        reject(unknownServerError(`error dialing backend: ${cause}`));
+      };
+      const req = request(url, { method: 'GET', headers, agent: this.#agent }, (response) => {
+        clearTimeout(timer);
+        resolve({ response });
+      });
+      req.on('upgrade', (response: IncomingMessage, socket: Duplex, head: Buffer) => {
+        clearTimeout(timer);
+        resolve({ response, socket, head });
+      });
+      const timer = setTimeout(() => fail('i/o timeout'), this.timeoutMs);
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        clearTimeout(timer);
+        fail(dialCause(err, url));
+      });
+      req.end();
+    });
   }
 
   private send(

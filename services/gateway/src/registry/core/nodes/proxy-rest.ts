@@ -31,7 +31,7 @@ const notForwarded = new Set([
   'content-length',
 ]);
 
-function forwardedHeaders(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
+export function forwardedHeaders(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(headers)) {
     if (name.startsWith(':') || notForwarded.has(name) || name.startsWith('impersonate-')) continue;

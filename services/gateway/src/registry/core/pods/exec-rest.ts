@@ -1,0 +1,158 @@
+// The exec subresource of pods (k8s pkg/registry/core/pod/rest/subresources.go ExecREST,
+// ExecLocation in pkg/registry/core/pod/strategy.go): the PodExecOptions of the query
+// validated, the container chosen, the pod's node resolved to its agent, and the client's
+// upgrade request relayed to the agent's /exec endpoint with the gateway's client certificate;
+// once the agent switched protocols the two connections are piped both ways (upstream's
+// UpgradeAwareHandler), so the agent speaks the stream protocol (WebSocket channels) itself.
+import type { Duplex } from 'node:stream';
+import { newBadRequest } from '@orch/apimachinery/errors';
+import type { ApiObject } from '@orch/apimachinery/meta';
+import type { HttpRequest, HttpResponse } from '../../../http/handler.js';
+import type { ConnectHandler, Connecter, ObjectKind, RestContext } from '../../rest.js';
+import type { Store } from '../../store.js';
+import { connectionInfo, urlHost } from '../nodes/kubelet-client.js';
+import type { KubeletClient } from '../nodes/kubelet-client.js';
+import { ProxiedAnswer, forwardedHeaders } from '../nodes/proxy-rest.js';
+import { podContainer } from './log-rest.js';
+
+/** core.PodExecOptions as the query carries it. */
+export interface PodExecOptions {
+  stdin: boolean;
+  stdout: boolean;
+  stderr: boolean;
+  tty: boolean;
+  container: string;
+  command: string[];
+}
+
+/** Go's strconv.ParseBool, as the parameter codec reads a bool. */
+function parseBool(v: string): boolean {
+  if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(v)) return true;
+  if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(v)) return false;
+  throw newBadRequest(`strconv.ParseBool: parsing "${v}": invalid syntax`);
+}
+
+export function podExecOptionsFrom(q: URLSearchParams): PodExecOptions {
+  const bool = (name: string): boolean => {
+    const v = q.get(name);
+    return v !== null && parseBool(v);
+  };
+  return {
+    stdin: bool('stdin'),
+    stdout: bool('stdout'),
+    stderr: bool('stderr'),
+    tty: bool('tty'),
+    container: q.get('container') ?? '',
+    command: q.getAll('command'),
+  };
+}
+
+/** k8s ExecLocation's checks (the messages of pod/strategy.go streamLocation). */
+export function checkPodExecOptions(o: PodExecOptions): void {
+  if (o.command.length === 0) throw newBadRequest('you must specify at least 1 command');
+  if (!o.stdin && !o.stdout && !o.stderr) {
+    throw newBadRequest('you must specify at least 1 of stdin, stdout, stderr');
+  }
+}
+
+/** The agent's exec URL (streamParams: `input`, `output`, `error`, `tty` as `1`). */
+export function execLocation(
+  host: string,
+  port: number,
+  ns: string,
+  pod: string,
+  container: string,
+  o: PodExecOptions
+): URL {
+  const path = [ns, pod, container].map(encodeURIComponent).join('/');
+  const url = new URL(`https://${urlHost(host, port)}/exec/${path}`);
+  for (const c of o.command) url.searchParams.append('command', c);
+  if (o.stdin) url.searchParams.set('input', '1');
+  if (o.stdout) url.searchParams.set('output', '1');
+  if (o.stderr) url.searchParams.set('error', '1');
+  if (o.tty) url.searchParams.set('tty', '1');
+  return url;
+}
+
+/** The 101 answer of the agent, written to the client's connection as it came. */
+function switchingProtocols(rawHeaders: readonly string[]): string {
+  let head = 'HTTP/1.1 101 Switching Protocols\r\n';
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2)
+    head += `${rawHeaders[i]}: ${rawHeaders[i + 1]}\r\n`;
+  return `${head}\r\n`;
+}
+
+/** Pipes two connections both ways; resolves when both are closed. */
+function pipeBoth(a: Duplex, b: Duplex): Promise<void> {
+  return new Promise((resolve) => {
+    let open = 2;
+    const closed = (other: Duplex) => (): void => {
+      other.destroy();
+      if (--open === 0) resolve();
+    };
+    a.once('close', closed(b));
+    b.once('close', closed(a));
+    a.on('error', () => a.destroy());
+    b.on('error', () => b.destroy());
+    a.pipe(b);
+    b.pipe(a);
+  });
+}
+
+/** k8s UpgradeAwareHandler with UpgradeRequired: relays the client's upgrade to `url`. */
+export class UpgradeRelay implements ConnectHandler {
+  constructor(
+    private readonly kubelet: KubeletClient,
+    readonly url: URL
+  ) {}
+
+  async serve(req: HttpRequest, res: HttpResponse): Promise<void> {
+    const protocol = req.headers.upgrade;
+    if (req.httpVersion !== '1.1' || !protocol) throw newBadRequest('Upgrade request required');
+    const headers = { ...forwardedHeaders(req.headers), connection: 'Upgrade', upgrade: protocol };
+    const answer = await this.kubelet.upgrade(this.url, headers);
+    if (!answer.socket) return new ProxiedAnswer(answer.response).serve(req, res);
+    const client = req.socket;
+    client.write(switchingProtocols(answer.response.rawHeaders));
+    if (answer.head && answer.head.length > 0) client.write(answer.head);
+    await pipeBoth(client, answer.socket);
+  }
+}
+
+const podKind: ObjectKind = { group: '', version: 'v1', kind: 'Pod', namespaced: true };
+type Json = Record<string, unknown>;
+
+/** The pod's agent URL base, or a BadRequest when the pod is on no node (upstream's message). */
+async function podAgent(
+  nodes: Store,
+  kubelet: KubeletClient,
+  pod: ApiObject,
+  name: string
+): Promise<{ hostname: string; port: number }> {
+  const nodeName = String(((pod['spec'] ?? {}) as Json)['nodeName'] ?? '');
+  if (nodeName === '') throw newBadRequest(`pod ${name} does not have a host assigned`);
+  const node = await nodes.get({}, nodeName, { consistency: 'MOST_RECENT' });
+  return connectionInfo(node, kubelet.preferredAddressTypes);
+}
+
+/** k8s ExecREST: GET (WebSocket) and POST (SPDY) upgrade requests. */
+export class PodExecRest implements Connecter {
+  readonly objectKind = podKind;
+  readonly connectMethods = ['GET', 'POST'] as const;
+
+  constructor(
+    private readonly pods: Store,
+    private readonly nodes: Store,
+    private readonly kubelet: KubeletClient
+  ) {}
+
+  async connect(ctx: RestContext, name: string, query: URLSearchParams): Promise<ConnectHandler> {
+    const opts = podExecOptionsFrom(query);
+    const pod = await this.pods.get(ctx, name, { consistency: 'MOST_RECENT' });
+    const container = podContainer(pod, opts.container);
+    checkPodExecOptions(opts);
+    const { hostname, port } = await podAgent(this.nodes, this.kubelet, pod, name);
+    const url = execLocation(hostname, port, ctx.namespace ?? '', name, container, opts);
+    return new UpgradeRelay(this.kubelet, url);
+  }
+}
