@@ -7,14 +7,15 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sharedSuite, waitFor } from '@orch/testing';
-import type { Suite } from '@orch/testing';
+import { reviewResponse, sharedSuite, startWebhookServer, waitFor } from '@orch/testing';
+import type { Suite, WebhookCall, WebhookServer } from '@orch/testing';
 import { startNodeAgent } from '@orch/testing/node-agent';
 import type { NodeAgent } from '@orch/testing/node-agent';
 import { runKubectl } from './run-kubectl.js';
 
 let suite: Suite;
 let agent: NodeAgent;
+let hooks: WebhookServer;
 const dir = mkdtempSync(join(tmpdir(), 'orch-exec-'));
 const ns = 'exec-e2e';
 const node = 'exec-e2e-node';
@@ -46,6 +47,21 @@ spec:
   containers: [${containers.map((c) => `{name: ${c}, image: "busybox:1.36"}`).join(', ')}]
 `;
 
+type Review = { request?: { object?: { command?: string[] } } };
+
+/** The webhook: refuses an exec of `forbidden-command`. */
+function refuseExec(call: WebhookCall) {
+  const command = (call.body as Review).request?.object?.command ?? [];
+  return {
+    body: reviewResponse(
+      call.body,
+      command[0] === 'forbidden-command'
+        ? { allowed: false, status: { message: 'forbidden-command is not run' } }
+        : { allowed: true }
+    ),
+  };
+}
+
 before(async () => {
   suite = await sharedSuite();
   const pkiDir = suite.layout.pkiDir;
@@ -55,6 +71,8 @@ before(async () => {
     servingCa: { certPem: caPem, keyPem: readFileSync(join(pkiDir, 'ca.key'), 'utf8') },
   });
   await ok(['create', 'namespace', ns]);
+  await ok(['label', 'namespace', ns, 'e2e=exec']);
+  hooks = await startWebhookServer(refuseExec);
   const dead = await startNodeAgent({ clientCaPem: caPem });
   const deadPort = dead.port;
   await dead.stop();
@@ -74,7 +92,9 @@ before(async () => {
 after(async () => {
   await kubectl(['delete', 'namespace', ns, '--wait=false']);
   await kubectl(['delete', 'node', node, deadNode, '--wait=false']);
+  await kubectl(['delete', 'validatingwebhookconfiguration', 'exec-e2e', '--wait=false']);
   await agent?.stop();
+  await hooks?.stop();
 });
 
 test('kubectl exec runs the command on the agent and prints its output', async () => {
@@ -126,4 +146,44 @@ test('every exec session of the agent ended with its process', async () => {
   });
   assert.equal(agent.exec.abandoned, 0);
   assert.ok(agent.exec.completed >= 3);
+});
+
+test('a validating webhook for CONNECT pods/exec refuses an exec; kubectl prints the denial', async () => {
+  await ok(
+    ['apply', '-f', '-'],
+    `apiVersion: admissionregistration.orch.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: exec-e2e}
+webhooks:
+- name: exec.e2e.orch.io
+  clientConfig: {url: "${hooks.url('/exec')}", caBundle: ${hooks.caBundle}}
+  rules:
+  - {operations: [CONNECT], apiGroups: [""], apiVersions: [v1], resources: [pods/exec]}
+  namespaceSelector: {matchLabels: {e2e: exec}}
+  sideEffects: None
+  admissionReviewVersions: [v1]
+`
+  );
+  let stderr = '';
+  // The configuration reaches admission through a watch: wait until the webhook is called.
+  await waitFor(
+    'the webhook refusing the exec',
+    async () => {
+      const r = await kubectl(['exec', '-n', ns, 'one', '--', 'forbidden-command']);
+      stderr = r.stderr;
+      return r.code !== 0 && /denied the request/.test(r.stderr);
+    },
+    { timeoutMs: 20_000, intervalMs: 200 }
+  );
+  assert.match(
+    stderr,
+    /admission webhook "exec\.e2e\.orch\.io" denied the request: forbidden-command is not run/
+  );
+  assert.equal(await ok(['exec', '-n', ns, 'one', '--', 'echo', 'allowed']), 'allowed\n');
+  const seen = hooks.calls.map((c) => (c.body as { request?: Record<string, unknown> }).request);
+  const req = seen.find((r) => r?.['operation'] === 'CONNECT');
+  assert.ok(req, 'the webhook saw a CONNECT');
+  assert.deepEqual(req['kind'], { group: '', version: 'v1', kind: 'PodExecOptions' });
+  assert.deepEqual(req['resource'], { group: '', version: 'v1', resource: 'pods' });
+  assert.equal(req['subResource'], 'exec');
 });

@@ -3,7 +3,7 @@
 // before the first byte are Status answers; afterwards the stream simply ends.
 import type { HttpResponse } from '../http/handler.js';
 import type { Connecter } from '../registry/rest.js';
-import { contextOf } from './scope.js';
+import { admitConnect, contextOf } from './scope.js';
 import type { RequestScope } from './scope.js';
 
 export async function connectResource(
@@ -14,6 +14,8 @@ export async function connectResource(
   const query = new URLSearchParams(scope.query);
   const subpath = scope.info.parts.slice(3);
   if (subpath.length > 0) query.set('path', `/${subpath.join('/')}`);
+  const options = scope.rest.connectOptions?.(scope.info.name, query);
+  if (options) await admitConnect(scope, options);
   const handler = await scope.rest.connect(contextOf(scope), scope.info.name, query);
   await handler.serve(scope.req, res);
 }

@@ -1,5 +1,6 @@
 // What every handler of one resource needs (k8s handlers.RequestScope), and what handlers derive
 // from it for the REST object: its context, the attributes of a write, the negotiated answer.
+import type { ApiObject } from '@orch/apimachinery/meta';
 import type { HttpRequest } from '../http/handler.js';
 import { newForbidden } from '@orch/apimachinery/errors';
 import { canEncode } from '@orch/apimachinery/protobuf';
@@ -134,6 +135,28 @@ export function admitFor(
   const admission = scope.admission;
   if (!admission) return undefined;
   return admissionObjectFunc((a) => admission.admit(a), staticAttributes(scope, operation, dryRun));
+}
+
+/**
+ * Admission of a connect request (k8s handlers.ConnectResource): both phases with operation
+ * CONNECT, the connect options object (PodExecOptions, NodeProxyOptions, ...) as the object and
+ * its kind as the request's kind; a refusal answers the request before any connection is made.
+ */
+export async function admitConnect(scope: RequestScope, options: ApiObject): Promise<void> {
+  const admission = scope.admission;
+  if (!admission) return;
+  const { namespaced: _, ...base } = staticAttributes(scope, 'CONNECT', false);
+  const apiVersion = String(options['apiVersion']);
+  const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
+  const attrs = {
+    ...base,
+    kind: { group: group ?? '', version: version ?? '', kind: String(options['kind']) },
+    object: options,
+    oldObject: undefined,
+    options: undefined,
+  };
+  await admission.admit(attrs);
+  await admission.validate(attrs);
 }
 
 /** The mutating phase before a delete or deletecollection: no object (upstream passes nil). */

@@ -185,6 +185,11 @@ export interface Connecter extends Storage {
   /** The HTTP methods the connection is served on. */
   readonly connectMethods: readonly string[];
   connect(ctx: RestContext, name: string, opts: URLSearchParams): Promise<ConnectHandler>;
+  /**
+   * The connect options object of the query (k8s NewConnectOptions decoded), which admission
+   * sees with operation CONNECT; without it the subresource is not admitted.
+   */
+  connectOptions?(name: string, opts: URLSearchParams): ApiObject;
 }
 
 /** What a Connecter answers with: it takes over the request and the response. */

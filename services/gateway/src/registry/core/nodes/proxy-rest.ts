@@ -5,6 +5,7 @@
 // UpgradeAwareHandler for requests without an upgrade).
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import { newBadRequest } from '@orch/apimachinery/errors';
+import type { ApiObject } from '@orch/apimachinery/meta';
 import type { HttpRequest, HttpResponse } from '../../../http/handler.js';
 import { bodyFrom } from '../../../request/context.js';
 import type { ConnectHandler, Connecter, ObjectKind, RestContext } from '../../rest.js';
@@ -82,6 +83,15 @@ export class NodeProxyRest implements Connecter {
     private readonly nodes: Store,
     private readonly kubelet: KubeletClient
   ) {}
+
+  connectOptions(_name: string, query: URLSearchParams): ApiObject {
+    return {
+      apiVersion: 'v1',
+      kind: 'NodeProxyOptions',
+      metadata: {},
+      path: query.get('path') ?? '',
+    };
+  }
 
   async connect(_ctx: RestContext, id: string, query: URLSearchParams): Promise<ConnectHandler> {
     const { name, port } = splitSchemeNamePort(id);

@@ -146,6 +146,11 @@ export class PodExecRest implements Connecter {
     private readonly kubelet: KubeletClient
   ) {}
 
+  connectOptions(_name: string, query: URLSearchParams): ApiObject {
+    const o = podExecOptionsFrom(query);
+    return { apiVersion: 'v1', kind: 'PodExecOptions', metadata: {}, ...o };
+  }
+
   async connect(ctx: RestContext, name: string, query: URLSearchParams): Promise<ConnectHandler> {
     const opts = podExecOptionsFrom(query);
     const pod = await this.pods.get(ctx, name, { consistency: 'MOST_RECENT' });
