@@ -28,6 +28,7 @@ export const layers = {
     'endpoints',
     'flowcontrol', // API Priority and Fairness: classification, fair queuing, its config controller
     'filters',
+    'aggregator', // the aggregation proxy to extension servers (a chain stage after authorization)
   ],
   'services/authorizer/src': ['rbac', 'modes', 'bootstrap', 'grpc'],
   'services/certificates/src': ['testing', 'request', 'admission', 'grpc', 'controllers'],

@@ -44,6 +44,8 @@ export interface HandlerChainConfig {
   metrics: (next: Handler) => Handler;
   /** Non-resource endpoints: health, version, discovery, OpenAPI, metrics. */
   installNonResource: (mux: PathMux) => void;
+  /** The aggregation proxy: group versions served by extension servers (aggregator/). */
+  aggregation?: (next: Handler) => Handler;
   /** The resource handlers (routing by request info). */
   resources: Handler;
 }
@@ -86,6 +88,7 @@ export function buildHandlerChain(c: HandlerChainConfig): Handler {
         ? (h) => withPriorityAndFairness(h, c.priorityAndFairness!)
         : (h) => withMaxInFlight(h, c.maxReadOnlyInFlight, c.maxMutatingInFlight),
       (h) => withAuthorization(h, c.authorizer),
+      c.aggregation,
       (h) => withRequestBody(h, c.maxBodyBytes),
       c.upstreamGroupAliases && withAliasedBody,
     ],

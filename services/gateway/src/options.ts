@@ -193,6 +193,15 @@ export const gatewayFlags = {
     description:
       'How the gateway reaches a webhook named by clientConfig.service (the conversion webhooks of CustomResourceDefinitions), as there is no cluster DNS: comma-separated <name>.<namespace>.svc[:<port>]=<host>:<port> (without :<port>, for any port). The TLS server name stays <name>.<namespace>.svc. A service with no entry is dialled by its DNS name.',
   },
+  'proxy-client-cert-file': {
+    type: 'string',
+    description:
+      'Client certificate the gateway presents to extension servers when it proxies a request for an APIService that names a service (the front proxy; the extension server trusts it through its requestheader client CA).',
+  },
+  'proxy-client-key-file': {
+    type: 'string',
+    description: 'Private key of --proxy-client-cert-file.',
+  },
   'service-cluster-ip-range': {
     type: 'string',
     default: '10.0.0.0/24',
@@ -283,6 +292,8 @@ export interface CompletedGatewayOptions {
   certificatesAddress: string;
   /** --webhook-service-addresses: `<name>.<namespace>.svc[:<port>]` to `host:port`. */
   webhookServiceAddresses: Readonly<Record<string, string>>;
+  /** --proxy-client-cert-file and --proxy-client-key-file; '' when not given. */
+  proxyClient: { certFile: string; keyFile: string };
   /** --service-cluster-ip-range and --service-node-port-range. */
   serviceRanges: ServiceRanges;
   /** --kubelet-*: how pods/log reaches a node's agent. */
@@ -371,6 +382,10 @@ export function completeGatewayOptions(f: GatewayOptions): CompletedGatewayOptio
       () => parseServiceAddresses(f['webhook-service-addresses'] ?? ''),
       {}
     ),
+    proxyClient: {
+      certFile: f['proxy-client-cert-file'] ?? '',
+      keyFile: f['proxy-client-key-file'] ?? '',
+    },
     serviceRanges: derive(
       problems,
       '',

@@ -35,6 +35,8 @@ import { auditPipeline } from './audit/setup.js';
 import type { AuditPipeline } from './audit/setup.js';
 import { installDebug } from './endpoints/debug.js';
 import { buildHandlerChain } from './handler-chain.js';
+import { withAggregation } from './aggregator/proxy.js';
+import { cacherLookups } from './aggregator/lookups.js';
 import { requestListener, upgradeListener } from './http/handler.js';
 import {
   admissionServiceCheck,
@@ -78,6 +80,7 @@ export class GatewayServer implements Runnable {
   readonly #informer: NamespaceInformer;
   readonly #customResources: CustomResourceServing;
   readonly #policyWatch: PolicyWatch | undefined;
+  readonly #startAggregator: (() => void) | undefined;
   readonly #startAdmissionScope: (() => void) | undefined;
   readonly #authn: ReturnType<typeof buildAuthentication>;
   readonly #audit: AuditPipeline | undefined;
@@ -269,6 +272,9 @@ export class GatewayServer implements Runnable {
         })
       );
 
+    const aggregator = cacherLookups(registry, cachers);
+    this.#startAggregator = aggregator?.start;
+    const proxyClient = options.proxyClient;
     const handler = buildHandlerChain({
       log,
       authenticators: authn.authenticators,
@@ -310,6 +316,21 @@ export class GatewayServer implements Runnable {
           installDebug(a, { component: 'gateway', logLevel: options.logLevel, log });
         }
       },
+      ...(aggregator
+        ? {
+            aggregation: (next) =>
+              withAggregation(next, {
+                lookups: aggregator.lookups,
+                serviceAddresses: options.webhookServiceAddresses,
+                ...(proxyClient.certFile && proxyClient.keyFile
+                  ? {
+                      clientCert: readFileSync(proxyClient.certFile),
+                      clientKey: readFileSync(proxyClient.keyFile),
+                    }
+                  : {}),
+              }),
+          }
+        : {}),
       resources,
     });
 
@@ -406,6 +427,7 @@ export class GatewayServer implements Runnable {
       void this.#informer.start();
       void this.#customResources.start();
       void this.#policyWatch?.start();
+      this.#startAggregator?.();
       this.#startAdmissionScope?.();
       this.#authn.start();
       void this.#apfConfig?.run(this.#shuttingDown.signal);
