@@ -1,13 +1,15 @@
 // An HTTPS client from a kubeconfig-format file (the webhook config files): the current (or only)
-// context's cluster server and CA, and its user's client certificate or bearer token.
+// context's cluster server and CA, and its user's client certificate or bearer token. The TLS
+// context is built once: a request costs no key or CA parsing.
 import { readFileSync } from 'node:fs';
-import { request } from 'node:https';
-import type { RequestOptions } from 'node:https';
+import { Agent, request } from 'node:https';
+import { createSecureContext } from 'node:tls';
 import { dirname, isAbsolute, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 
 export interface KubeconfigClient {
   server: URL;
+  /** POSTs `body` as JSON (a Buffer is sent as it is: JSON encoded by the caller). */
   post(body: unknown, timeoutMs: number): Promise<{ status: number; body: unknown }>;
 }
 
@@ -55,21 +57,24 @@ export function kubeconfigClient(file: string): KubeconfigClient {
       : typeof user['tokenFile'] === 'string'
         ? readFileSync(path(user['tokenFile']), 'utf8').trim()
         : undefined;
-  const tls: RequestOptions = {
+  const secureContext = createSecureContext({
     ...(ca ? { ca } : {}),
     ...(cert && key ? { cert, key } : {}),
-    rejectUnauthorized: cluster['insecure-skip-tls-verify'] !== true,
-  };
+  });
+  const rejectUnauthorized = cluster['insecure-skip-tls-verify'] !== true;
+  // Its own agent: the shared one would pool connections made with another file's credentials.
+  const agent = new Agent({ secureContext, rejectUnauthorized });
   return {
     server,
     post: (body, timeoutMs) =>
       new Promise((resolve, reject) => {
-        const payload = Buffer.from(JSON.stringify(body));
+        const payload = Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body));
         const req = request(
           server,
           {
             method: 'POST',
-            ...tls,
+            agent,
+            rejectUnauthorized,
             timeout: timeoutMs,
             headers: {
               'Content-Type': 'application/json',

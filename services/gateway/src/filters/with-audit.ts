@@ -7,16 +7,10 @@
 import type { UserInfo } from '@orch/apimachinery/auth';
 import { newInternalError } from '@orch/apimachinery/errors';
 import { withoutManagedFields } from '../audit/event.js';
-import type {
-  AuditEvent,
-  AuditMetrics,
-  AuditUser,
-  EventBase,
-  ObjectReference,
-} from '../audit/event.js';
+import type { AuditEvent, AuditMetrics, AuditUser, ObjectReference } from '../audit/event.js';
 import type { AuditBackend } from '../audit/backends/backend.js';
 import type { PolicyRuleEvaluator } from '../audit/policy/checker.js';
-import { levelAtLeast } from '../audit/policy/types.js';
+import { auditGroupVersion, levelAtLeast } from '../audit/policy/types.js';
 import type { RequestAuditConfig, Stage } from '../audit/policy/types.js';
 import type { Handler, HttpRequest, HttpResponse } from '../http/handler.js';
 import {
@@ -88,26 +82,53 @@ const objectRefOf = (info: RequestInfo, name: string): ObjectReference => ({
   ...(info.subresource ? { subresource: info.subresource } : {}),
 });
 
-function base(req: HttpRequest, s: AuditState, config: RequestAuditConfig): EventBase {
+/** Whether `o` has an own key, without building the array of its keys. */
+function hasKeys(o: object): boolean {
+  for (const _k in o) return true;
+  return false;
+}
+
+/**
+ * The event of one stage, its fields set one after the other in upstream's order (no object
+ * spread or rest copy: this runs twice for every audited request). The user, the impersonated
+ * user and the annotations are read at each stage: impersonation and authorization come after
+ * RequestReceived.
+ */
+function eventOf(
+  req: HttpRequest,
+  s: AuditState,
+  config: RequestAuditConfig,
+  stage: Stage,
+  extra: Partial<AuditEvent>
+): AuditEvent {
   const info = requestInfoFrom(req);
   const impersonator = impersonatorFrom(req);
   const user = userFrom(req);
-  const annotations = auditAnnotationsFrom(req);
-  return {
+  const who = impersonator ?? user;
+  const ev = {
     kind: 'Event',
-    apiVersion: 'audit.orch.io/v1',
+    apiVersion: auditGroupVersion,
     level: config.level,
     auditID: auditIdFrom(req) ?? '',
+    stage,
     requestURI: req.url ?? '',
     verb: info?.verb ?? (req.method ?? '').toLowerCase(),
-    user: (impersonator ?? user) ? userJson((impersonator ?? user)!) : { username: '' },
-    ...(impersonator && user ? { impersonatedUser: userJson(user) } : {}),
-    sourceIPs: [req.socket.remoteAddress ?? ''],
-    userAgent: req.headers['user-agent'] ?? '',
-    ...(info?.isResourceRequest ? { objectRef: objectRefOf(info, info.name) } : {}),
-    requestReceivedTimestamp: s.received,
-    ...(Object.keys(annotations).length > 0 ? { annotations: { ...annotations } } : {}),
-  };
+    user: who ? userJson(who) : { username: '' },
+  } as AuditEvent;
+  if (impersonator && user) ev.impersonatedUser = userJson(user);
+  ev.sourceIPs = [req.socket.remoteAddress ?? ''];
+  ev.userAgent = req.headers['user-agent'] ?? '';
+  const objectRef =
+    extra.objectRef ?? (info?.isResourceRequest ? objectRefOf(info, info.name) : undefined);
+  if (objectRef) ev.objectRef = objectRef;
+  if (extra.responseStatus) ev.responseStatus = extra.responseStatus;
+  if (extra.requestObject !== undefined) ev.requestObject = extra.requestObject;
+  if (extra.responseObject !== undefined) ev.responseObject = extra.responseObject;
+  ev.requestReceivedTimestamp = s.received;
+  ev.stageTimestamp = new Date().toISOString();
+  const annotations = auditAnnotationsFrom(req);
+  if (hasKeys(annotations)) ev.annotations = { ...annotations };
+  return ev;
 }
 
 function emit(
@@ -119,17 +140,8 @@ function emit(
 ): boolean | Promise<boolean> {
   const config = evaluate(c, req, s);
   if (config.level === 'None' || config.omitStages.includes(stage)) return true;
-  const { annotations, ...b } = base(req, s, config);
-  const ev: AuditEvent = {
-    ...b,
-    stage,
-    ...extra,
-    requestReceivedTimestamp: s.received,
-    stageTimestamp: new Date().toISOString(),
-    ...(annotations ? { annotations } : {}),
-  };
   c.metrics?.events.inc();
-  return c.backend.processEvents(ev);
+  return c.backend.processEvents(eventOf(req, s, config, stage, extra));
 }
 
 const parseJson = (buf: Buffer | undefined, contentType: unknown): unknown => {

@@ -1,7 +1,8 @@
 // The webhook backend (upstream's plugin/pkg/audit/webhook): each batch POSTed as one
 // audit.orch.io/v1 EventList to the server of a kubeconfig-format file, retried with
 // exponential backoff (initial --audit-webhook-initial-backoff, factor 1.5, 5 tries) on a
-// connection error or a 5xx; batching and the buffer are buffered.ts's.
+// connection error or a 5xx; batching and the buffer are buffered.ts's. The list is encoded once,
+// not at every try.
 import { kubeconfigClient } from '../../authn/kubeconfig-client.js';
 import type { AuditEvent } from '../event.js';
 import { auditGroupVersion } from '../policy/types.js';
@@ -15,7 +16,14 @@ export function webhookSender(
 ): (events: AuditEvent[]) => Promise<void> {
   const client = kubeconfigClient(configFile);
   return async (events) => {
-    const list = { kind: 'EventList', apiVersion: auditGroupVersion, metadata: {}, items: events };
+    const list = Buffer.from(
+      JSON.stringify({
+        kind: 'EventList',
+        apiVersion: auditGroupVersion,
+        metadata: {},
+        items: events,
+      })
+    );
     let delay = initialBackoffMs;
     for (let attempt = 1; ; attempt++) {
       let failure: string;
