@@ -131,7 +131,15 @@ try {
         await startShared(needs);
       } catch (err) {
         process.stderr.write(`cannot start the shared suites: ${err.stack ?? err}\n`);
-        results.push({ tier, files: files.length, failedToStart: true, ms: Date.now() - started });
+        results.push({
+          tier,
+          files: files.length,
+          failedToStart: String(err?.message ?? err)
+            .split('\n')
+            .slice(0, 24)
+            .join('\n'),
+          ms: Date.now() - started,
+        });
         continue;
       }
       if (shared.has('plain')) env.ORCH_SHARED_SUITE = shared.get('plain').layoutFile;
@@ -332,6 +340,10 @@ function printSummary(rows) {
         r.failedToStart ? '-' : r.code,
       ])
     );
+  }
+  // CI shows the end of the output: say there why a tier's shared suites did not start
+  for (const r of rows) {
+    if (r.failedToStart) out.push(`${r.tier}: the shared suites did not start: ${r.failedToStart}`);
   }
   process.stdout.write(`${out.join('\n')}\n`);
 }
