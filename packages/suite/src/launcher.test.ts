@@ -90,6 +90,38 @@ describe('Launcher', () => {
     assert.match(log, /victim listening\nvictim listening\nvictim got SIGTERM/);
   });
 
+  it('starts a process again when it exits after it was ready, if its restart policy says so', async () => {
+    const lines: string[] = [];
+    const launcher = new Launcher({
+      logDir: dir,
+      say: (l) => lines.push(l),
+      restartAfterExit: (spec) => spec.name === 'restarted',
+    });
+    const [a, b] = [await freePort(), await freePort()];
+    await launcher.startStage([httpServer('restarted', a), httpServer('left', b)]);
+    const first = launcher.get('restarted')!;
+    process.kill(first.pid, 'SIGKILL');
+    process.kill(launcher.get('left')!.pid, 'SIGKILL');
+    const readyTwice = () => lines.filter((l) => l === 'restarted is ready').length === 2;
+    for (const deadline = Date.now() + 10_000; !readyTwice() && Date.now() < deadline;) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.notEqual(launcher.get('restarted'), first, 'a new process in its place');
+    assert.equal(lines.filter((l) => l === 'restarted is ready').length, 2, lines.join('\n'));
+    assert.ok(
+      lines.includes('restarted was killed by SIGKILL: starting it again'),
+      lines.join('\n')
+    );
+    assert.equal(await (await fetch(`http://127.0.0.1:${a}/`)).text(), 'ok', 'serving again');
+    assert.equal(launcher.get('left')!.exitReason(), 'was killed by SIGKILL', 'not restarted');
+    await launcher.stop();
+    assert.equal(
+      launcher.get('restarted')!.exitReason(),
+      'exited with code 0',
+      'stopped, not restarted'
+    );
+  });
+
   it('names a process that exits before it is ready, with the end of its log', async () => {
     const exited: LaunchedProcess[] = [];
     const launcher = new Launcher({ logDir: dir, onUnexpectedExit: (p) => exited.push(p) });

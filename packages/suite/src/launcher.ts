@@ -25,6 +25,13 @@ export interface LauncherOptions {
   say?: (line: string) => void;
   /** A process exited while the launcher was not stopping (at start or later). */
   onUnexpectedExit?: (p: LaunchedProcess) => void;
+  /**
+   * Which processes are started again when they exit on their own after they were ready, as
+   * their deployment's restart policy would (the controllers exit on a lost lease, as
+   * kube-controller-manager does). Default: none. A stop() of the one process counts as an exit
+   * on its own.
+   */
+  restartAfterExit?: (spec: ProcessSpec) => boolean;
   /** SIGTERM to SIGKILL, per process. Default 10 s. */
   stopGraceMs?: number;
 }
@@ -75,6 +82,8 @@ const tailLines = 30;
 export class Launcher {
   readonly #opts: LauncherOptions;
   readonly #procs: LaunchedProcess[] = [];
+  /** The processes that were ready once: an exit of these may be restarted. */
+  readonly #wasReady = new WeakSet<LaunchedProcess>();
   #stopping = false;
   #stopped: Promise<void> | undefined;
 
@@ -156,7 +165,11 @@ export class Launcher {
     const p = launchedProcess(spec, child, logFile, {
       graceMs: this.#opts.stopGraceMs ?? 10_000,
       onExit: (self) => {
-        if (!this.#stopping) this.#opts.onUnexpectedExit?.(self);
+        if (this.#stopping) return;
+        this.#opts.onUnexpectedExit?.(self);
+        if (this.#wasReady.has(self) && this.#opts.restartAfterExit?.(self.spec)) {
+          void this.#restart(self);
+        }
       },
       say: (line) => this.#opts.say?.(line),
     });
@@ -197,7 +210,20 @@ export class Launcher {
         await sleep(pollMs);
       }
     }
-    if (p.exitReason() === undefined) this.#opts.say?.(`${p.name} is ready`);
+    if (p.exitReason() === undefined) {
+      this.#wasReady.add(p);
+      this.#opts.say?.(`${p.name} is ready`);
+    }
+  }
+
+  async #restart(exited: LaunchedProcess): Promise<void> {
+    this.#opts.say?.(`${exited.name} ${exited.exitReason()}: starting it again`);
+    try {
+      await this.waitReady(this.respawn(exited.name));
+    } catch (err) {
+      if (err instanceof LaunchAbortedError) return;
+      this.#opts.say?.(`${exited.name} did not start again: ${(err as Error).message}`);
+    }
   }
 
   /** Stops every process in reverse start order, each SIGTERM then SIGKILL. Runs once. */

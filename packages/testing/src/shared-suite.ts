@@ -28,10 +28,12 @@ export function sharedSuiteEnv(opts: SharedSuiteOptions = {}): string {
 /**
  * The shared suites, and the private suite sharedSuite() starts without one: two gateways (for
  * the tests across gateways), the certificates service (one start for every file that writes
- * CSRs; a private suite leaves it out).
+ * CSRs; a private suite leaves it out), and controllers started again when they exit (a lost
+ * lease on a loaded machine), since no test owns the shared suite's processes.
  */
 function sharedSuiteFlags(opts: SharedSuiteOptions) {
-  return { controllers: opts.controllers ?? false, certificates: true, gateways: 2 };
+  const controllers = opts.controllers ?? false;
+  return { controllers, certificates: true, gateways: 2, restartControllers: controllers };
 }
 
 /**

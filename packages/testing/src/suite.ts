@@ -142,6 +142,12 @@ export interface SuiteOptions {
   certificatesArgs?: string[];
   /** Extra flags for the controllers service (with `controllers: true`). */
   controllersArgs?: string[];
+  /**
+   * Start the controllers again when they exit after start-up, as their deployment would (they
+   * exit on a lost lease, as kube-controller-manager does, which a loaded machine can cause).
+   * The shared suites set it: no test owns their processes, so nothing else would.
+   */
+  restartControllers?: boolean;
   /** Extra flags for every gateway (a function gets the suite's PKI, e.g. to name its files). */
   gatewayArgs?: string[] | ((pki: ThrowawayPki) => string[]);
 }
@@ -167,7 +173,13 @@ async function startSuiteOnce(opts: SuiteOptions): Promise<Suite> {
     await rm(home, { recursive: true, force: true });
     unregisterTempDir(home);
   };
-  const launcher = new Launcher({ logDir: join(home, 'logs') });
+  const launcher = new Launcher({
+    logDir: join(home, 'logs'),
+    say: (line) => {
+      if (/starting it again|did not start again/.test(line)) process.stderr.write(`${line}\n`);
+    },
+    ...(opts.restartControllers ? { restartAfterExit: (spec) => spec.role === 'controllers' } : {}),
+  });
   try {
     const pki = throwaway(await ensureClusterPki(join(home, 'pki')));
     const d = await describeSuite({
