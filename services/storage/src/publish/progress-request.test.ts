@@ -4,6 +4,7 @@
 // a burst of requests is a write or two, not one write each.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { Etcd3 } from 'etcd3';
 import { connect } from 'nats';
 import type { NatsConnection } from 'nats';
 import { progressRequestSubject } from '@orch/apimachinery/watch';
@@ -80,4 +81,36 @@ test('a progress request makes the leader publish progress at once; a burst of 2
   // reached the publisher in several reads).
   assert.ok(writes >= 1 && writes < 20, `${writes} checkpoint writes for 20 requests`);
   await published.close();
+});
+
+test('a change too large for NATS is marked on its subject at once, its chain pointing past it, so no proof of the whole stream can skip it', async () => {
+  // The whole stream passing a revision proves a type complete up to it only if every change up
+  // to it reached the type's subject: one the publisher cannot send leaves a marker there (a
+  // PROGRESS at its revision whose prevRevision is that revision), which a subscriber reads as a
+  // gap and repairs from history. Without it the gap would show only at the next message or
+  // progress of the subject (here the 60 s interval).
+  const published = await collectPublished(nats.url);
+  const e = new Etcd3({ hosts: etcd.endpoint });
+  try {
+    const object = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'too-large', namespace: 'pr' },
+      data: { v: 'x'.repeat(1024 * 1024) },
+    };
+    const put = await e.put('/registry/core/configmaps/pr/too-large').value(JSON.stringify(object));
+    const revision = Number(put.header.revision);
+    await waitFor(
+      'the marker of the change not sent',
+      async () => published.seen.some((m) => m.revision === revision),
+      { timeoutMs: 5000 }
+    );
+    const marker = published.seen.find((m) => m.revision === revision)!;
+    assert.equal(marker.type, 'PROGRESS');
+    assert.equal(marker.prevRevision, revision);
+    assert.deepEqual(published.changes(), [], 'the change itself is not sent');
+  } finally {
+    e.close();
+    await published.close();
+  }
 });

@@ -128,16 +128,20 @@ export class Publisher {
           if (message.length <= maxPayload) {
             this.#send(subject, message, ev.type, ev.revision);
           } else {
-            // Too large for NATS (the object and the one before it): nothing is sent, and the
-            // chain moves on past it, so every subscriber sees a gap at the subject's next
-            // message or progress and repairs it from storage's History, which has no such
-            // limit. Publishing it would fail the publisher on every term.
+            // Too large for NATS (the object and the one before it): publishing it would fail
+            // the publisher on every term. A marker goes in its place, a progress at its
+            // revision whose chain already points at it: every subscriber sees the gap at once
+            // and repairs it from storage's History, which has no such limit. Sent in the
+            // change's place in the stream, so the whole stream passing this revision (the
+            // proof of a consistent read from a cache) cannot come before the gap is seen.
             this.#log.warn('change too large to publish; subscribers repair it from history', {
               key,
               revision: ev.revision,
               bytes: message.length,
               maxPayload,
             });
+            const marker = { revision: ev.revision, prevRevision: ev.revision };
+            this.#publish(subject, { type: 'PROGRESS', ...marker, epoch: this.epoch });
           }
           this.#lastBySubject.set(subject, ev.revision);
           this.#lastPublished = ev.revision;
