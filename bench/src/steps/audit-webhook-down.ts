@@ -15,7 +15,7 @@ async function benchAuditDown(ctx: BenchContext): Promise<void> {
   const audited = ctx.auditGateway;
   const { rows, notes } = ctx.report;
   console.log(
-    '[audit] GET through a gateway without audit and one auditing to a dead webhook, interleaved (16 in flight, 4 x 3 s)...'
+    '[audit] GET through a gateway without audit and one auditing to a dead webhook, interleaved (16 in flight, 16 x 1.5 s)...'
   );
   // Both warmed (connections, caches) first.
   const { a: without, b: withDead } = await interleavedGets(

@@ -14,7 +14,7 @@ async function benchAuthorization(ctx: BenchContext): Promise<void> {
   const allowGw = ctx.allowGateway;
   const { rows, notes } = ctx.report;
   console.log(
-    '[6] authorization: GET through an AlwaysAllow and an RBAC gateway, interleaved (16 in flight, 4 x 3 s)...'
+    '[6] authorization: GET through an AlwaysAllow and an RBAC gateway, interleaved (16 in flight, 16 x 1.5 s)...'
   );
   const { a: allow, b: rbac } = await interleavedGets(ctx, 'authz-bench', allowGw, rbacGw);
   const rps = (r: RunResult) => r.ok / r.seconds;
