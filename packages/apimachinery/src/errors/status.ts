@@ -78,17 +78,17 @@ export function isStatus(value: unknown): value is Status {
  * left out when empty, so that the bytes of a body are upstream's.
  */
 export function statusInWireOrder(s: Status): Status {
-  const out: Record<string, unknown> = {
+  // `status` and `code` are left out when empty too, which the type does not say
+  return {
     kind: s.kind,
     apiVersion: s.apiVersion,
     metadata: s.metadata ?? {},
-  };
-  if (s.status) out['status'] = s.status;
-  if (s.message) out['message'] = s.message;
-  if (s.reason) out['reason'] = s.reason;
-  if (s.details) out['details'] = detailsInWireOrder(s.details);
-  if (s.code) out['code'] = s.code;
-  return out as unknown as Status;
+    ...(s.status ? { status: s.status } : {}),
+    ...(s.message ? { message: s.message } : {}),
+    ...(s.reason ? { reason: s.reason } : {}),
+    ...(s.details ? { details: detailsInWireOrder(s.details) } : {}),
+    ...(s.code ? { code: s.code } : {}),
+  } as Status;
 }
 
 function detailsInWireOrder(d: StatusDetails): StatusDetails {

@@ -91,7 +91,9 @@ async function review(
     kind: 'TokenReview',
     spec: { token, ...(audiences ? { audiences } : {}) },
   });
-  const b = r.body as { apiVersion: unknown; status: never };
+  const b = r.body as { apiVersion: unknown; metadata?: object; status: never };
+  // never stored: its creationTimestamp is answered JSON null, as upstream answers it
+  if (r.status === 201) assert.deepEqual(b.metadata, { creationTimestamp: null });
   return { status: r.status, apiVersion: b.apiVersion, st: b.status ?? {} };
 }
 

@@ -114,9 +114,8 @@ export class ApfConfigController {
           {},
           name,
           (current) => {
-            const cur = (current ?? fs) as unknown as FlowSchema;
-            return (withDanglingCondition(cur, levelNames, new Date()) ??
-              cur) as unknown as ApiObject;
+            const cur = (current as FlowSchema | undefined) ?? fs;
+            return (withDanglingCondition(cur, levelNames, new Date()) ?? cur) as ApiObject;
           },
           { dryRun: false }
         )

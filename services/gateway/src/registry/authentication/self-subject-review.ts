@@ -38,10 +38,8 @@ export class SelfSubjectReviewRest implements Creater {
       groups: user.groups,
       ...(Object.keys(user.extra).length > 0 ? { extra: user.extra } : {}),
     };
-    const metadata = {
-      ...review.metadata,
-      creationTimestamp: null,
-    } as unknown as ApiObject['metadata']; // JSON null, which ObjectMeta does not type
+    // JSON null, which ObjectMeta does not type (its intersection with it is still ObjectMeta)
+    const metadata = Object.assign({}, review.metadata, { creationTimestamp: null });
     return { ...review, metadata, status: { userInfo } };
   }
 }

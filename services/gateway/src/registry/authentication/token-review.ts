@@ -70,10 +70,8 @@ export class TokenReviewRest implements Creater {
       status = { authenticated: false, user: {}, error: (err as Error).message || 'Unauthorized' };
     }
     // A review is never stored: its creationTimestamp is answered null, as k8s does.
-    const metadata = {
-      ...tr.metadata,
-      creationTimestamp: null,
-    } as unknown as ApiObject['metadata']; // JSON null, which ObjectMeta does not type
+    // JSON null, which ObjectMeta does not type (its intersection with it is still ObjectMeta)
+    const metadata = Object.assign({}, tr.metadata, { creationTimestamp: null });
     return { ...tr, metadata, status };
   }
 }
