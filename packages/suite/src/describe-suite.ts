@@ -579,6 +579,10 @@ export function gatewayProcess(
       `--kubelet-client-certificate=${cert('gateway').certFile}`,
       `--kubelet-client-key=${cert('gateway').keyFile}`,
       `--kubelet-certificate-authority=${ca}`,
+      // the front proxy's certificate for extension servers (they trust the cluster CA as their
+      // requestheader client CA)
+      `--proxy-client-cert-file=${cert('gateway').certFile}`,
+      `--proxy-client-key-file=${cert('gateway').keyFile}`,
       ...(o.args ?? []),
     ],
     ready: [

@@ -26,6 +26,14 @@ export type {
   WebhookHandler,
   WebhookServer,
   WebhookServerOptions,
+  ServingPems,
 } from './webhook-server.js';
 export { reviewResponse, startWebhookServer } from './webhook-server.js';
+export type {
+  ContainerUsage,
+  ExtensionServer,
+  ExtensionServerOptions,
+  MetricsData,
+} from './extension-server.js';
+export { metricsGroup, metricsVersion, startExtensionServer } from './extension-server.js';
 export { markdownSection, readRepoFile, repoRoot, undocumentedFlags } from './docs.js';

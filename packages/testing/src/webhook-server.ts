@@ -35,6 +35,8 @@ export interface WebhookServer {
   /** The CA's PEM, base64-encoded as `caBundle` fields want it. */
   caBundle: string;
   caPem: string;
+  /** Its certificate, key and CA, to start another server that clients trust alike. */
+  serving: ServingPems;
   calls: WebhookCall[];
   /** Calls made to one path. */
   callsTo(path: string): WebhookCall[];
@@ -46,25 +48,30 @@ export interface WebhookServerOptions {
   dnsNames?: string[];
   /** Client certificates are requested and verified against this CA PEM when given. */
   clientCaPem?: string;
+  /** The port (default: a free one), to start a server again where it was. */
+  port?: number;
+  /** Serve with these (another server's {@link WebhookServer.serving}) instead of a new CA. */
+  serving?: ServingPems;
+}
+
+/** A serving certificate, its key and the CA that signed it, PEM. */
+export interface ServingPems {
+  caPem: string;
+  certPem: string;
+  keyPem: string;
 }
 
 export async function startWebhookServer(
   handler: WebhookHandler,
   opts: WebhookServerOptions = {}
 ): Promise<WebhookServer> {
-  const ca = await createCertificateAuthority({ commonName: 'webhook-test-ca' });
-  const serving = await issueCertificate(ca, {
-    commonName: 'webhook',
-    dnsNames: ['localhost', ...(opts.dnsNames ?? [])],
-    ipAddresses: ['127.0.0.1'],
-    usages: ['server'],
-  });
+  const pems = opts.serving ?? (await newServingPems(opts.dnsNames ?? []));
   const calls: WebhookCall[] = [];
   const hanging = new Set<ServerResponse>();
   const server: Server = createServer(
     {
-      cert: serving.certPem,
-      key: serving.keyPem,
+      cert: pems.certPem,
+      key: pems.keyPem,
       ...(opts.clientCaPem ? { ca: opts.clientCaPem, requestCert: true } : {}),
     },
     (req, res) => {
@@ -102,14 +109,15 @@ export async function startWebhookServer(
   );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
   return {
     port,
     url: (path = '/') => `https://127.0.0.1:${port}${path}`,
-    caPem: ca.certPem,
-    caBundle: Buffer.from(ca.certPem).toString('base64'),
+    caPem: pems.caPem,
+    caBundle: Buffer.from(pems.caPem).toString('base64'),
+    serving: pems,
     calls,
     callsTo: (path) => calls.filter((c) => c.path === path),
     async stop() {
@@ -118,6 +126,17 @@ export async function startWebhookServer(
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+async function newServingPems(dnsNames: string[]): Promise<ServingPems> {
+  const ca = await createCertificateAuthority({ commonName: 'webhook-test-ca' });
+  const serving = await issueCertificate(ca, {
+    commonName: 'webhook',
+    dnsNames: ['localhost', ...dnsNames],
+    ipAddresses: ['127.0.0.1'],
+    usages: ['server'],
+  });
+  return { caPem: ca.certPem, certPem: serving.certPem, keyPem: serving.keyPem };
 }
 
 /** The AdmissionReview a webhook received, as far as answers need it. */

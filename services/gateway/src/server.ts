@@ -37,6 +37,7 @@ import { installDebug } from './endpoints/debug.js';
 import { buildHandlerChain } from './handler-chain.js';
 import { withAggregation } from './aggregator/proxy.js';
 import { cacherLookups } from './aggregator/lookups.js';
+import { AvailableConditionController } from './aggregator/available-controller.js';
 import { requestListener, upgradeListener } from './http/handler.js';
 import {
   admissionServiceCheck,
@@ -81,6 +82,8 @@ export class GatewayServer implements Runnable {
   readonly #customResources: CustomResourceServing;
   readonly #policyWatch: PolicyWatch | undefined;
   readonly #startAggregator: (() => void) | undefined;
+  /** The Available condition of the APIServices that name a service. */
+  readonly #availability: AvailableConditionController | undefined;
   readonly #startAdmissionScope: (() => void) | undefined;
   readonly #authn: ReturnType<typeof buildAuthentication>;
   readonly #audit: AuditPipeline | undefined;
@@ -275,6 +278,26 @@ export class GatewayServer implements Runnable {
     const aggregator = cacherLookups(registry, cachers);
     this.#startAggregator = aggregator?.start;
     const proxyClient = options.proxyClient;
+    const proxyCert =
+      proxyClient.certFile && proxyClient.keyFile
+        ? {
+            clientCert: readFileSync(proxyClient.certFile),
+            clientKey: readFileSync(proxyClient.keyFile),
+          }
+        : {};
+    this.#availability =
+      aggregator && apiServices
+        ? new AvailableConditionController(
+            aggregator.caches,
+            apiServices,
+            {
+              lookups: aggregator.lookups,
+              serviceAddresses: options.webhookServiceAddresses,
+              ...proxyCert,
+            },
+            log
+          )
+        : undefined;
     const handler = buildHandlerChain({
       log,
       authenticators: authn.authenticators,
@@ -322,12 +345,7 @@ export class GatewayServer implements Runnable {
               withAggregation(next, {
                 lookups: aggregator.lookups,
                 serviceAddresses: options.webhookServiceAddresses,
-                ...(proxyClient.certFile && proxyClient.keyFile
-                  ? {
-                      clientCert: readFileSync(proxyClient.certFile),
-                      clientKey: readFileSync(proxyClient.keyFile),
-                    }
-                  : {}),
+                ...proxyCert,
               }),
           }
         : {}),
@@ -428,6 +446,7 @@ export class GatewayServer implements Runnable {
       void this.#customResources.start();
       void this.#policyWatch?.start();
       this.#startAggregator?.();
+      void this.#availability?.run(this.#shuttingDown.signal);
       this.#startAdmissionScope?.();
       this.#authn.start();
       void this.#apfConfig?.run(this.#shuttingDown.signal);

@@ -3,6 +3,7 @@
 // does not answer a proxied group from its own handlers.
 import type { ResourceRegistry } from '@orch/apimachinery/registry';
 import type { Cachers } from '../cache/cachers.js';
+import type { AvailableControllerSources } from './available-controller.js';
 import type { AggregatorLookups } from './proxy.js';
 
 type Obj = Record<string, unknown>;
@@ -10,7 +11,9 @@ type Obj = Record<string, unknown>;
 export function cacherLookups(
   registry: ResourceRegistry,
   cachers: Cachers
-): { lookups: AggregatorLookups; start: () => void } | undefined {
+):
+  | { lookups: AggregatorLookups; caches: AvailableControllerSources; start: () => void }
+  | undefined {
   const apiServices = registry.lookup('apiregistration.orch.io', 'v1', 'apiservices');
   const services = registry.lookup('', 'v1', 'services');
   const slices = registry.lookup('discovery.orch.io', 'v1', 'endpointslices');
@@ -18,6 +21,7 @@ export function cacherLookups(
   const caches = [apiServices, services, slices].map((d) => cachers.for(d));
   const [a, s, e] = caches.map((c) => c.cache);
   return {
+    caches: { apiServices: a!, services: s!, endpointSlices: e! },
     lookups: {
       apiService: (name) => a!.get(name) as Obj | undefined,
       service: (ns, name) => s!.get(`${ns}/${name}`) as Obj | undefined,

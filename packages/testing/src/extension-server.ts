@@ -1,0 +1,126 @@
+// A test extension API server (what a metrics server is to kubectl top): a real HTTPS server
+// that trusts the front proxy through its requestheader client CA (a client certificate that CA
+// signed, upstream's requestheader authentication with no allowed names) and takes the user
+// from X-Remote-User / X-Remote-Group, and serves `metrics.orch.io/v1beta1` NodeMetrics and
+// PodMetrics (upstream's metrics API, k8s.io/metrics) with its discovery. Its serving
+// certificate names `<service>.<namespace>.svc`, as an APIService's caBundle verifies it.
+import type { ServingPems, WebhookCall, WebhookServer } from './webhook-server.js';
+import { startWebhookServer } from './webhook-server.js';
+
+export const metricsGroup = 'metrics.orch.io';
+export const metricsVersion = 'v1beta1';
+
+export interface ContainerUsage {
+  name: string;
+  /** Quantities: `cpu` as `250m`, `memory` as `64Mi`. */
+  usage: { cpu: string; memory: string };
+}
+
+export interface MetricsData {
+  nodes: { name: string; usage: { cpu: string; memory: string } }[];
+  pods: { namespace: string; name: string; containers: ContainerUsage[] }[];
+}
+
+export interface ExtensionServer extends WebhookServer {
+  /** The users the front proxy named, one per request (X-Remote-User). */
+  users(): string[];
+}
+
+export interface ExtensionServerOptions {
+  /** The Service it stands behind, for its certificate's name. */
+  service: { namespace: string; name: string };
+  /** The CA that signs the front proxy's client certificate (requestheader client CA), PEM. */
+  requestHeaderCaPem: string;
+  data: MetricsData;
+  /** To start it again where a stopped one was: its port and certificate. */
+  port?: number;
+  serving?: ServingPems;
+}
+
+const usageWindow = '30s';
+const timestamp = '2026-01-01T00:00:00Z';
+
+export async function startExtensionServer(o: ExtensionServerOptions): Promise<ExtensionServer> {
+  const gv = `${metricsGroup}/${metricsVersion}`;
+  const handle = (call: WebhookCall) => {
+    const user = call.headers['x-remote-user'];
+    if (typeof user !== 'string' || user === '')
+      return { status: 401, body: status(401, 'Unauthorized') };
+    const url = new URL(call.path, 'https://x');
+    const path = url.pathname.replace(/\/$/, '');
+    if (path === '/apis')
+      return { body: { kind: 'APIGroupList', apiVersion: 'v1', groups: [group()] } };
+    if (path === `/apis/${metricsGroup}`)
+      return { body: { kind: 'APIGroup', apiVersion: 'v1', ...group() } };
+    if (path === `/apis/${gv}`) return { body: resources(gv) };
+    const nodes = new RegExp(`^/apis/${gv}/nodes(?:/([^/]+))?$`).exec(path);
+    if (nodes) {
+      const items = o.data.nodes
+        .filter((n) => !nodes[1] || n.name === nodes[1])
+        .map((n) => ({
+          metadata: { name: n.name, creationTimestamp: timestamp },
+          timestamp,
+          window: usageWindow,
+          usage: n.usage,
+        }));
+      return answer(gv, 'NodeMetrics', nodes[1], items);
+    }
+    const pods = new RegExp(`^/apis/${gv}(?:/namespaces/([^/]+))?/pods(?:/([^/]+))?$`).exec(path);
+    if (pods) {
+      const items = o.data.pods
+        .filter((p) => (!pods[1] || p.namespace === pods[1]) && (!pods[2] || p.name === pods[2]))
+        .map((p) => ({
+          metadata: { name: p.name, namespace: p.namespace, creationTimestamp: timestamp },
+          timestamp,
+          window: usageWindow,
+          containers: p.containers,
+        }));
+      return answer(gv, 'PodMetrics', pods[2], items);
+    }
+    return { status: 404, body: status(404, 'the server could not find the requested resource') };
+  };
+  const server = await startWebhookServer(handle, {
+    dnsNames: [`${o.service.name}.${o.service.namespace}.svc`],
+    clientCaPem: o.requestHeaderCaPem,
+    ...(o.port === undefined ? {} : { port: o.port }),
+    ...(o.serving ? { serving: o.serving } : {}),
+  });
+  return {
+    ...server,
+    users: () =>
+      server.calls
+        .map((c) => c.headers['x-remote-user'])
+        .filter((u): u is string => typeof u === 'string'),
+  };
+}
+
+function group() {
+  const version = { groupVersion: `${metricsGroup}/${metricsVersion}`, version: metricsVersion };
+  return { name: metricsGroup, versions: [version], preferredVersion: version };
+}
+
+function resources(gv: string) {
+  const verbs = ['get', 'list'];
+  return {
+    kind: 'APIResourceList',
+    apiVersion: 'v1',
+    groupVersion: gv,
+    resources: [
+      { name: 'nodes', singularName: '', namespaced: false, kind: 'NodeMetrics', verbs },
+      { name: 'pods', singularName: '', namespaced: true, kind: 'PodMetrics', verbs },
+    ],
+  };
+}
+
+function answer(gv: string, kind: string, name: string | undefined, items: unknown[]) {
+  if (name === undefined)
+    return { body: { kind: `${kind}List`, apiVersion: gv, metadata: {}, items } };
+  const item = items[0];
+  if (item === undefined)
+    return { status: 404, body: status(404, `${kind.toLowerCase()} "${name}" not found`) };
+  return { body: { kind, apiVersion: gv, ...(item as object) } };
+}
+
+function status(code: number, message: string) {
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, code };
+}
