@@ -1,13 +1,15 @@
 // A test extension API server (what a metrics server is to kubectl top): a real HTTPS server
 // that trusts the front proxy through its requestheader client CA (a client certificate that CA
 // signed, upstream's requestheader authentication with no allowed names) and takes the user
-// from X-Remote-User / X-Remote-Group, and serves `metrics.orch.io/v1beta1` NodeMetrics and
-// PodMetrics (upstream's metrics API, k8s.io/metrics) with its discovery. Its serving
-// certificate names `<service>.<namespace>.svc`, as an APIService's caBundle verifies it.
+// from X-Remote-User / X-Remote-Group, and serves `metrics.k8s.io/v1beta1` NodeMetrics and
+// PodMetrics (upstream's metrics API, k8s.io/metrics, under its own name: an extension server's
+// group is its own, not one this server renames; kubectl top asks for it) with its discovery.
+// Its serving certificate names `<service>.<namespace>.svc`, as an APIService's caBundle
+// verifies it.
 import type { ServingPems, WebhookCall, WebhookServer } from './webhook-server.js';
 import { startWebhookServer } from './webhook-server.js';
 
-export const metricsGroup = 'metrics.orch.io';
+export const metricsGroup = 'metrics.k8s.io';
 export const metricsVersion = 'v1beta1';
 
 export interface ContainerUsage {

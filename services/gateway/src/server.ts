@@ -38,6 +38,7 @@ import { buildHandlerChain } from './handler-chain.js';
 import { withAggregation } from './aggregator/proxy.js';
 import { cacherLookups } from './aggregator/lookups.js';
 import { AvailableConditionController } from './aggregator/available-controller.js';
+import { ExtensionDiscovery } from './aggregator/discovery.js';
 import { requestListener, upgradeListener } from './http/handler.js';
 import {
   admissionServiceCheck,
@@ -84,6 +85,8 @@ export class GatewayServer implements Runnable {
   readonly #startAggregator: (() => void) | undefined;
   /** The Available condition of the APIServices that name a service. */
   readonly #availability: AvailableConditionController | undefined;
+  /** The discovery of the extension servers' groups, merged into the gateway's. */
+  readonly #extensionDiscovery: ExtensionDiscovery | undefined;
   readonly #startAdmissionScope: (() => void) | undefined;
   readonly #authn: ReturnType<typeof buildAuthentication>;
   readonly #audit: AuditPipeline | undefined;
@@ -285,18 +288,18 @@ export class GatewayServer implements Runnable {
             clientKey: readFileSync(proxyClient.keyFile),
           }
         : {};
+    const availabilityConfig = aggregator && {
+      lookups: aggregator.lookups,
+      serviceAddresses: options.webhookServiceAddresses,
+      ...proxyCert,
+    };
     this.#availability =
-      aggregator && apiServices
-        ? new AvailableConditionController(
-            aggregator.caches,
-            apiServices,
-            {
-              lookups: aggregator.lookups,
-              serviceAddresses: options.webhookServiceAddresses,
-              ...proxyCert,
-            },
-            log
-          )
+      aggregator && availabilityConfig && apiServices
+        ? new AvailableConditionController(aggregator.caches, apiServices, availabilityConfig, log)
+        : undefined;
+    this.#extensionDiscovery =
+      aggregator && availabilityConfig
+        ? new ExtensionDiscovery(aggregator.caches.apiServices, availabilityConfig, log)
         : undefined;
     const handler = buildHandlerChain({
       log,
@@ -333,7 +336,7 @@ export class GatewayServer implements Runnable {
           res.end(body);
         });
         apf?.installDebug(a);
-        installAggregatedDiscovery(a, registry, defaultVersionInfo());
+        installAggregatedDiscovery(a, registry, defaultVersionInfo(), this.#extensionDiscovery);
         installOpenApi(a, registry);
         if (options.profiling) {
           installDebug(a, { component: 'gateway', logLevel: options.logLevel, log });
@@ -447,6 +450,7 @@ export class GatewayServer implements Runnable {
       void this.#policyWatch?.start();
       this.#startAggregator?.();
       void this.#availability?.run(this.#shuttingDown.signal);
+      void this.#extensionDiscovery?.run(this.#shuttingDown.signal);
       this.#startAdmissionScope?.();
       this.#authn.start();
       void this.#apfConfig?.run(this.#shuttingDown.signal);

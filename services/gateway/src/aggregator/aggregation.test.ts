@@ -131,6 +131,37 @@ test('an APIService whose server answers turns Available (Passed) and its group 
   assert.ok(server.users().includes('system:kube-aggregator'), server.users().join(', '));
 });
 
+test("discovery lists the extension server's group: legacy from the APIService, aggregated with its resources", async () => {
+  await availableAs('Passed', 'True');
+  const legacy = await suite.request(0, 'GET', '/apis');
+  const groups = (legacy.body as { groups: { name: string; preferredVersion: object }[] }).groups;
+  assert.deepEqual(groups.find((g) => g.name === metricsGroup)?.preferredVersion, {
+    groupVersion: `${metricsGroup}/v1beta1`,
+    version: 'v1beta1',
+  });
+  const one = await suite.request(0, 'GET', `/apis/${metricsGroup}`);
+  assert.equal(one.status, 200, one.text);
+  const accept = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
+  type Group = {
+    metadata: { name: string };
+    versions: { version: string; resources: { resource: string; scope: string }[] }[];
+  };
+  let group: Group | undefined;
+  await waitFor(
+    "the aggregated document has the group's resources",
+    async () => {
+      const r = await suite.request(1, 'GET', '/apis', undefined, { Accept: accept });
+      group = (r.body as { items: Group[] }).items.find((g) => g.metadata.name === metricsGroup);
+      return (group?.versions[0]?.resources.length ?? 0) > 0;
+    },
+    { timeoutMs: 30_000 }
+  );
+  assert.deepEqual(
+    group!.versions[0]!.resources.map((r) => `${r.resource} ${r.scope}`),
+    ['nodes Cluster', 'pods Namespaced']
+  );
+});
+
 test('the server stops: FailedDiscoveryCheck and 503; it comes back: Passed again', async () => {
   await availableAs('Passed', 'True');
   const { port, serving } = server;

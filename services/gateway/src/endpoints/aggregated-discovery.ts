@@ -21,7 +21,7 @@ import {
   kindOfSubresource,
   subresourceVerbs,
 } from './discovery.js';
-import type { VersionInfo } from './discovery.js';
+import type { APIGroup, VersionInfo } from './discovery.js';
 import type { PathMux } from '../http/path-mux.js';
 
 /** The groups the aggregated kinds are answered in: upstream's, which clients ask for, and orch's own. */
@@ -72,6 +72,8 @@ export interface ExtraDiscoveryGroups {
   /** Changes whenever the groups change, so the cached document is computed again. */
   readonly generation: number;
   groups(): readonly APIGroupDiscovery[];
+  /** The same groups in the legacy form (`/apis`, `/apis/<group>`). */
+  legacyGroups(): readonly APIGroup[];
 }
 
 /** The aggregated kind and group version the Accept header asks for, or undefined for the legacy documents. */
@@ -249,5 +251,9 @@ export function installAggregatedDiscovery(
       if (asked) handler.serve(req, res, asked);
       return asked !== undefined;
     };
-  installDiscovery(app, registry, version, { core: serveWith(core), groups: serveWith(groups) });
+  installDiscovery(app, registry, version, {
+    core: serveWith(core),
+    groups: serveWith(groups),
+    ...(extra ? { extraGroups: () => extra.legacyGroups() } : {}),
+  });
 }

@@ -233,6 +233,8 @@ function discovered(registry: ResourceRegistry): Discovered {
 export interface AggregatedDiscovery {
   core(req: HttpRequest, res: HttpResponse): boolean;
   groups(req: HttpRequest, res: HttpResponse): boolean;
+  /** Groups served elsewhere (extension servers), listed after the registry's own. */
+  extraGroups?: () => readonly APIGroup[];
 }
 
 /**
@@ -282,13 +284,19 @@ export function installDiscovery(
     else writeNotFound(res);
   });
 
+  // A group served here wins over an extension server's of the same name.
+  const extra = (): APIGroup[] =>
+    (aggregated?.extraGroups?.() ?? []).filter((g) => !current().byName.has(g.name));
   app.get('/apis', (req, res) => {
     if (aggregated?.groups(req, res)) return;
-    writeJson(res, 200, current().groupList);
+    const own = current().groupList;
+    const more = extra();
+    writeJson(res, 200, more.length ? { ...own, groups: [...own.groups, ...more] } : own);
   });
 
   app.get('/apis/:group', (_req, res, params) => {
-    const group = current().byName.get(param(params, 'group'));
+    const name = param(params, 'group');
+    const group = current().byName.get(name) ?? extra().find((g) => g.name === name);
     if (group) writeJson(res, 200, group);
     else writeNotFound(res);
   });
