@@ -126,3 +126,48 @@ function answer(gv: string, kind: string, name: string | undefined, items: unkno
 function status(code: number, message: string) {
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, code };
 }
+
+/**
+ * What registers a running extension server with the API: its Service (no selector, port 443 to
+ * the server's port), an EndpointSlice with its loopback address, and the APIService of
+ * `metrics.k8s.io/v1beta1` naming the Service with the server's caBundle. Each with the path it is
+ * created at.
+ */
+export function registrationOf(
+  server: ExtensionServer,
+  o: { namespace: string; service: string }
+): { path: string; body: object }[] {
+  const ns = `/namespaces/${o.namespace}`;
+  return [
+    {
+      path: `/api/v1${ns}/services`,
+      body: {
+        metadata: { name: o.service },
+        spec: { ports: [{ name: 'https', port: 443, targetPort: server.port }] },
+      },
+    },
+    {
+      path: `/apis/discovery.orch.io/v1${ns}/endpointslices`,
+      body: {
+        metadata: { name: o.service, labels: { 'kubernetes.io/service-name': o.service } },
+        addressType: 'IPv4',
+        endpoints: [{ addresses: ['127.0.0.1'], conditions: { ready: true } }],
+        ports: [{ name: 'https', port: server.port, protocol: 'TCP' }],
+      },
+    },
+    {
+      path: '/apis/apiregistration.orch.io/v1/apiservices',
+      body: {
+        metadata: { name: `${metricsVersion}.${metricsGroup}` },
+        spec: {
+          group: metricsGroup,
+          version: metricsVersion,
+          service: { namespace: o.namespace, name: o.service, port: 443 },
+          caBundle: server.caBundle,
+          groupPriorityMinimum: 100,
+          versionPriority: 100,
+        },
+      },
+    },
+  ];
+}

@@ -35,5 +35,10 @@ export type {
   ExtensionServerOptions,
   MetricsData,
 } from './extension-server.js';
-export { metricsGroup, metricsVersion, startExtensionServer } from './extension-server.js';
+export {
+  metricsGroup,
+  metricsVersion,
+  registrationOf,
+  startExtensionServer,
+} from './extension-server.js';
 export { markdownSection, readRepoFile, repoRoot, undocumentedFlags } from './docs.js';

@@ -7,7 +7,13 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { metricsGroup, sharedSuite, startExtensionServer, waitFor } from '@orch/testing';
+import {
+  metricsGroup,
+  registrationOf,
+  sharedSuite,
+  startExtensionServer,
+  waitFor,
+} from '@orch/testing';
 import type { ExtensionServer, Suite } from '@orch/testing';
 
 const suffix = randomBytes(3).toString('hex');
@@ -72,30 +78,9 @@ before(async () => {
     requestHeaderCaPem: caPem,
     data,
   });
-  const made = [
-    await suite.request(0, 'POST', '/api/v1/namespaces', { metadata: { name: ns } }),
-    await suite.request(0, 'POST', `/api/v1/namespaces/${ns}/services`, {
-      metadata: { name: service },
-      spec: { ports: [{ name: 'https', port: 443, targetPort: server.port }] },
-    }),
-    await suite.request(0, 'POST', `/apis/discovery.orch.io/v1/namespaces/${ns}/endpointslices`, {
-      metadata: { name: service, labels: { 'kubernetes.io/service-name': service } },
-      addressType: 'IPv4',
-      endpoints: [{ addresses: ['127.0.0.1'], conditions: { ready: true } }],
-      ports: [{ name: 'https', port: server.port, protocol: 'TCP' }],
-    }),
-    await suite.request(0, 'POST', '/apis/apiregistration.orch.io/v1/apiservices', {
-      metadata: { name: apiServiceName },
-      spec: {
-        group: metricsGroup,
-        version: 'v1beta1',
-        service: { namespace: ns, name: service, port: 443 },
-        caBundle: server.caBundle,
-        groupPriorityMinimum: 100,
-        versionPriority: 100,
-      },
-    }),
-  ];
+  const made = [await suite.request(0, 'POST', '/api/v1/namespaces', { metadata: { name: ns } })];
+  for (const o of registrationOf(server, { namespace: ns, service }))
+    made.push(await suite.request(0, 'POST', o.path, o.body));
   for (const r of made) assert.equal(r.status, 201, r.text);
 });
 

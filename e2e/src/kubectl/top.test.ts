@@ -1,0 +1,134 @@
+// kubectl top and the aggregation path with the real kubectl: the test extension server
+// (metrics.k8s.io, as a metrics server serves it) registered by a Service, an EndpointSlice and
+// an APIService; once the gateways find it Available, `kubectl top nodes|pods`, `kubectl
+// api-resources` and `kubectl get --raw` reach it through the gateway.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  metricsGroup,
+  registrationOf,
+  sharedSuite,
+  startExtensionServer,
+  waitFor,
+} from '@orch/testing';
+import type { ExtensionServer, Suite } from '@orch/testing';
+import { runKubectl } from './run-kubectl.js';
+
+const ns = 'kubectl-top';
+const node = 'kubectl-top-node';
+const apiService = `v1beta1.${metricsGroup}`;
+let suite: Suite;
+let server: ExtensionServer;
+const dir = mkdtempSync(join(tmpdir(), 'orch-top-'));
+const kubectl = (args: string[], input?: string) =>
+  runKubectl(suite.kubeconfigs[0]!, join(dir, 'cache'), args, input);
+const ok = async (args: string[], input?: string): Promise<string> => {
+  const r = await kubectl(args, input);
+  assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout;
+};
+
+before(async () => {
+  suite = await sharedSuite();
+  server = await startExtensionServer({
+    service: { namespace: ns, name: 'metrics-server' },
+    requestHeaderCaPem: readFileSync(suite.pki.caFile, 'utf8'),
+    data: {
+      nodes: [{ name: node, usage: { cpu: '250m', memory: '512Mi' } }],
+      pods: [
+        {
+          namespace: ns,
+          name: 'web',
+          containers: [{ name: 'app', usage: { cpu: '12m', memory: '20Mi' } }],
+        },
+      ],
+    },
+  });
+  await ok(['create', 'namespace', ns]);
+  await ok(['apply', '-f', '-'], `apiVersion: v1\nkind: Node\nmetadata: {name: ${node}}\n`);
+  const allocatable = {
+    status: { allocatable: { cpu: '2', memory: '4Gi' }, capacity: { cpu: '2', memory: '4Gi' } },
+  };
+  await ok(['patch', 'node', node, '--subresource=status', '-p', JSON.stringify(allocatable)]);
+  for (const o of registrationOf(server, { namespace: ns, service: 'metrics-server' })) {
+    const r = await suite.request(0, 'POST', o.path, o.body);
+    assert.equal(r.status, 201, r.text);
+  }
+  await waitFor(
+    'the APIService is Available',
+    async () =>
+      (
+        await kubectl([
+          'get',
+          'apiservice',
+          apiService,
+          '-o',
+          'jsonpath={.status.conditions[?(@.type=="Available")].status}',
+        ])
+      ).stdout === 'True',
+    { timeoutMs: 30_000 }
+  );
+});
+
+after(async () => {
+  await kubectl(['delete', 'apiservice', apiService]);
+  await kubectl(['delete', 'namespace', ns, '--wait=false']);
+  await kubectl(['delete', 'node', node]);
+  await server.stop();
+  await suite.stop();
+});
+
+test('kubectl get apiservice shows it Available, with its service', async () => {
+  const out = await ok(['get', 'apiservice', apiService]);
+  assert.match(
+    out,
+    new RegExp(`^${apiService.replaceAll('.', '\\.')}\\s+${ns}/metrics-server\\s+True\\s`, 'm')
+  );
+});
+
+test('kubectl top nodes and pods read the extension server through the gateway', async () => {
+  // kubectl finds the group through discovery, which lists it once a gateway has fetched it.
+  let nodes = '';
+  await waitFor(
+    'kubectl top nodes answers',
+    async () => {
+      const r = await kubectl(['top', 'nodes', node]);
+      nodes = r.stdout;
+      return r.code === 0;
+    },
+    { timeoutMs: 30_000 }
+  );
+  assert.match(nodes, /^NAME\s+CPU\(cores\)\s+CPU(%|\(%\))\s+MEMORY\(bytes\)\s+MEMORY(%|\(%\))/m);
+  assert.match(nodes, new RegExp(`^${node}\\s+250m\\s+12%\\s+512Mi\\s+12%`, 'm'));
+  const pods = await ok(['top', 'pods', '-n', ns]);
+  assert.match(pods, /^web\s+12m\s+20Mi/m);
+  const containers = await ok(['top', 'pods', '-n', ns, '--containers']);
+  assert.match(containers, /^web\s+app\s+12m\s+20Mi/m);
+  assert.ok(server.users().includes('orch-admin'), 'the front proxy names the user');
+});
+
+test('kubectl api-resources lists the group; get --raw goes through the proxy', async () => {
+  const resources = await ok(['api-resources', `--api-group=${metricsGroup}`]);
+  assert.match(
+    resources,
+    new RegExp(
+      `^nodes\\s+${metricsGroup.replaceAll('.', '\\.')}/v1beta1\\s+false\\s+NodeMetrics`,
+      'm'
+    )
+  );
+  assert.match(
+    resources,
+    new RegExp(`^pods\\s+${metricsGroup.replaceAll('.', '\\.')}/v1beta1\\s+true\\s+PodMetrics`, 'm')
+  );
+  const raw = JSON.parse(
+    await ok(['get', '--raw', `/apis/${metricsGroup}/v1beta1/nodes/${node}`])
+  ) as {
+    kind: string;
+    usage: { cpu: string };
+  };
+  assert.equal(raw.kind, 'NodeMetrics');
+  assert.equal(raw.usage.cpu, '250m');
+});
