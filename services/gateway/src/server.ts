@@ -39,6 +39,7 @@ import { withAggregation } from './aggregator/proxy.js';
 import { cacherLookups } from './aggregator/lookups.js';
 import { AvailableConditionController } from './aggregator/available-controller.js';
 import { ExtensionDiscovery } from './aggregator/discovery.js';
+import { ProxyTransport } from './registry/core/proxy-transport.js';
 import { requestListener, upgradeListener } from './http/handler.js';
 import {
   admissionServiceCheck,
@@ -92,6 +93,8 @@ export class GatewayServer implements Runnable {
   readonly #audit: AuditPipeline | undefined;
   /** The client of the node agents (pods/log, nodes/proxy). */
   readonly #kubelet: KubeletClient;
+  /** The client of pods and service endpoints (pods/proxy, services/proxy). */
+  readonly #proxyTransport: ProxyTransport;
   readonly #namespaces: Store;
   readonly #services: Store | undefined;
   readonly #priorityClasses: Store | undefined;
@@ -123,9 +126,11 @@ export class GatewayServer implements Runnable {
     // REST storage: a Store per stored kind, the subresources' and virtual kinds' REST objects,
     // the resource handler.
     this.#kubelet = new KubeletClient(options.kubeletClient);
+    this.#proxyTransport = new ProxyTransport(options.proxyClient);
     const providers = restStorageProviders({
       serviceRanges: options.serviceRanges,
       kubeletClient: this.#kubelet,
+      proxyTransport: this.#proxyTransport,
       onReleaseError: (err) =>
         log.warn('a Service IP or node port could not be released', { err: String(err) }),
     });
@@ -521,6 +526,7 @@ export class GatewayServer implements Runnable {
       this.#authn.stop();
       await this.#audit?.backend.shutdown();
       this.#kubelet.close();
+      this.#proxyTransport.close();
       if (mismatch) throw mismatch;
     } catch (err) {
       this.#serving.reject(err);

@@ -45,7 +45,7 @@ export const coreResources: readonly ResourceDefinition[] = [
     namespaced: true,
     shortNames: ['po'],
     categories: ['all'],
-    subresources: ['status', 'binding', 'eviction', 'log', 'exec'],
+    subresources: ['status', 'binding', 'eviction', 'log', 'exec', 'proxy'],
     selectableFields: [
       'spec.nodeName',
       'spec.restartPolicy',
@@ -76,7 +76,7 @@ export const coreResources: readonly ResourceDefinition[] = [
     namespaced: true,
     shortNames: ['svc'],
     categories: ['all'],
-    subresources: ['status'],
+    subresources: ['status', 'proxy'],
   }),
   core({
     resource: 'nodes',

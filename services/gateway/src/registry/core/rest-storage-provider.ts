@@ -23,6 +23,9 @@ import { PodLogRest } from './pods/log-rest.js';
 import { PodExecRest } from './pods/exec-rest.js';
 import type { KubeletClient } from './nodes/kubelet-client.js';
 import { NodeProxyRest } from './nodes/proxy-rest.js';
+import { PodProxyRest } from './pods/proxy-rest.js';
+import type { ProxyTransport } from './proxy-transport.js';
+import { ServiceProxyRest } from './services/proxy-rest.js';
 import { podStatusStrategy, podStrategy } from './pods/strategy.js';
 import { podTemplateStrategy } from './podtemplates/strategy.js';
 import { replicationControllerStrategy } from './replicationcontrollers/strategy.js';
@@ -41,13 +44,17 @@ export interface CoreStorageOptions {
   onReleaseError?: (err: unknown) => void;
   /** How pods/log reaches a node's agent (without: the subresource is not served). */
   kubeletClient?: KubeletClient;
+  /** How pods/proxy and services/proxy reach their backends (without: not served). */
+  proxyTransport?: ProxyTransport;
 }
 
 const status: SubresourceFunc = (store) => new StatusRest(store);
 
 export function coreProvider(opts: CoreStorageOptions = {}): RestStorageProvider {
-  const { serviceRanges, onReleaseError, kubeletClient } = opts;
+  const { serviceRanges, onReleaseError, kubeletClient, proxyTransport } = opts;
   const nodesKey = restKey({ group: '', version: 'v1', resource: 'nodes' });
+  const podsKey = restKey({ group: '', version: 'v1', resource: 'pods' });
+  const endpointsKey = restKey({ group: '', version: 'v1', resource: 'endpoints' });
   return {
     groupName: '',
     resources: {
@@ -74,6 +81,7 @@ export function coreProvider(opts: CoreStorageOptions = {}): RestStorageProvider
             const nodes = stores.get(nodesKey);
             return kubeletClient && nodes && new PodExecRest(store, nodes, kubeletClient);
           },
+          proxy: (store) => proxyTransport && new PodProxyRest(store, proxyTransport),
         },
       },
       // The `bindings` collection binds the pod its Binding names (upstream's LegacyBinding).
@@ -95,7 +103,18 @@ export function coreProvider(opts: CoreStorageOptions = {}): RestStorageProvider
                 new ServiceAllocator(storage, serviceRanges, onReleaseError)
               )
             : new Store(def, strategy, storage, cachers),
-        subresources: { status },
+        subresources: {
+          status,
+          proxy: (store, stores) => {
+            const [endpoints, pods] = [stores.get(endpointsKey), stores.get(podsKey)];
+            return (
+              proxyTransport &&
+              endpoints &&
+              pods &&
+              new ServiceProxyRest(store, endpoints, pods, proxyTransport)
+            );
+          },
+        },
       },
       nodes: {
         subresources: {

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { StatusError } from '@orch/apimachinery/errors';
+import { StatusError, newServiceUnavailable } from '@orch/apimachinery/errors';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import type { HttpResponse } from '../../../http/handler.js';
 
@@ -137,12 +137,14 @@ export class KubeletClient {
    * (`Get "<url>": <cause>`), which upstream answers as a 500 without reason.
    */
   get(url: URL): Promise<IncomingMessage> {
-    return this.send('GET', url, {}, undefined, (cause) => `Get "${url.href}": ${cause}`);
+    return this.send('GET', url, {}, undefined, (cause) =>
+      unknownServerError(`Get "${url.href}": ${cause}`)
+    );
   }
 
   /**
-   * Any request to an agent (the proxy): the failure as upstream's proxy transport words it
-   * (`error trying to reach service: <cause>`).
+   * Any request to an agent (the proxy): the failure as upstream's proxy transport answers it,
+   * 503 `error trying to reach service: <cause>` (apimachinery util/proxy Transport).
    */
   proxy(
     method: string,
@@ -150,7 +152,9 @@ export class KubeletClient {
     headers: OutgoingHttpHeaders,
     body: Buffer | undefined
   ): Promise<IncomingMessage> {
-    return this.send(method, url, headers, body, (c) => `error trying to reach service: ${c}`);
+    return this.send(method, url, headers, body, (c) =>
+      newServiceUnavailable(`error trying to reach service: ${c}`)
+    );
   }
 
   /**
@@ -186,12 +190,12 @@ export class KubeletClient {
     url: URL,
     headers: OutgoingHttpHeaders,
     body: Buffer | undefined,
-    message: (cause: string) => string
+    failure: (cause: string) => StatusError
   ): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
       const fail = (cause: string): void => {
         req.destroy();
-        reject(unknownServerError(message(cause)));
+        reject(failure(cause));
       };
       const req = request(url, { method, headers, agent: this.#agent }, (res) => {
         clearTimeout(timer);
@@ -215,7 +219,7 @@ export class KubeletClient {
 }
 
 /** Go's dial error text for the common causes. */
-function dialCause(err: NodeJS.ErrnoException, url: URL): string {
+export function dialCause(err: NodeJS.ErrnoException, url: URL): string {
   const target = url.host;
   switch (err.code) {
     case 'ECONNREFUSED':

@@ -41,8 +41,11 @@ export function forwardedHeaders(headers: IncomingHttpHeaders): OutgoingHttpHead
   return out;
 }
 
-/** k8s utilnet.SplitSchemeNamePort: `[scheme:]name[:port]`. */
-export function splitSchemeNamePort(id: string): { scheme: string; name: string; port: string } {
+/** k8s utilnet.SplitSchemeNamePort: `[scheme:]name[:port]`; `what` names the request (node, pod, service). */
+export function splitSchemeNamePort(
+  id: string,
+  what = 'node'
+): { scheme: string; name: string; port: string } {
   const parts = id.split(':');
   let scheme = '';
   let name = '';
@@ -51,7 +54,7 @@ export function splitSchemeNamePort(id: string): { scheme: string; name: string;
   else if (parts.length === 2) [name = '', port = ''] = parts;
   else if (parts.length === 3) [scheme = '', name = '', port = ''] = parts;
   if (name === '' || (scheme !== '' && scheme !== 'http' && scheme !== 'https')) {
-    throw newBadRequest(`invalid node request ${JSON.stringify(id)}`);
+    throw newBadRequest(`invalid ${what} request ${JSON.stringify(id)}`);
   }
   return { scheme, name, port };
 }
