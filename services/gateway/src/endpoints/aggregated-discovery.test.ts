@@ -193,6 +193,12 @@ describe('aggregated discovery', () => {
         verbs: ['get', 'patch', 'update'],
       }
     );
+    // a connect subresource names its options kind, as upstream's discovery does
+    assert.deepEqual(podSubresources.find((s) => s['subresource'] === 'exec')?.['responseKind'], {
+      group: '',
+      version: '',
+      kind: 'PodExecOptions',
+    });
     const orch = await get('/apis', {
       accept: 'application/json;g=apidiscovery.orch.io;v=v2;as=APIGroupDiscoveryList',
     });

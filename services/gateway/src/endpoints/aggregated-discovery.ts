@@ -129,7 +129,10 @@ export function toResourceDiscovery(def: ResourceDefinition): APIResourceDiscove
   const names = custom ? [...(def.subresources ?? [])] : [...(def.subresources ?? [])].sort();
   const subs = names.map((sub): APISubresourceDiscovery => ({
     subresource: sub,
-    responseKind: { ...own, ...kindOfSubresource(sub) },
+    responseKind: {
+      ...own,
+      ...kindOfSubresource(sub, custom || def.group !== '' ? '' : def.resource),
+    },
     verbs: [...subresourceVerbs(sub)],
   }));
   if (subs.length > 0) out.subresources = subs;

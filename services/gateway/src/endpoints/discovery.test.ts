@@ -123,6 +123,17 @@ describe('discovery', () => {
       verbs: ['get', 'patch', 'update'],
     });
     assert.deepEqual(byName.get('namespaces/finalize')?.['verbs'], ['update']);
+    // connect subresources name their options kinds, as upstream's discovery does
+    const kinds = ['pods/exec', 'pods/proxy', 'pods/log', 'nodes/proxy', 'services/proxy'].map(
+      (n) => byName.get(n)?.['kind']
+    );
+    assert.deepEqual(kinds, [
+      'PodExecOptions',
+      'PodProxyOptions',
+      'Pod',
+      'NodeProxyOptions',
+      'ServiceProxyOptions',
+    ]);
     assert.equal(byName.get('secrets')?.['shortNames'], undefined);
     const apps = await getJson('/apis/apps/v1');
     assert.equal(apps.body['groupVersion'], 'apps/v1');

@@ -103,10 +103,22 @@ const kindsBySubresource: Partial<
 
 /** The group, version and kind a subresource reads or takes when not its parent's. */
 export function kindOfSubresource(
-  subresource: string
-): { group: string; version: string; kind: string } | undefined {
-  return kindsBySubresource[subresource];
+  subresource: string,
+  resource = ''
+): { group?: string; version?: string; kind: string } | undefined {
+  const options = connectOptionsKinds[`${resource}/${subresource}`];
+  return options ? { kind: options } : kindsBySubresource[subresource];
 }
+
+/** The options kind a connect subresource of a core resource names (upstream's discovery). */
+const connectOptionsKinds: Partial<Record<string, string>> = {
+  'pods/exec': 'PodExecOptions',
+  'pods/attach': 'PodAttachOptions',
+  'pods/portforward': 'PodPortForwardOptions',
+  'pods/proxy': 'PodProxyOptions',
+  'nodes/proxy': 'NodeProxyOptions',
+  'services/proxy': 'ServiceProxyOptions',
+};
 
 /** Verbs of a subresource by name; anything not listed behaves like `status`. */
 export function subresourceVerbs(subresource: string): readonly Verb[] {
@@ -170,7 +182,7 @@ function toAPIResources(def: ResourceDefinition): APIResource[] {
     singularName: '',
     namespaced: def.namespaced,
     kind: def.kind,
-    ...kindsBySubresource[sub],
+    ...kindOfSubresource(sub, def.group === '' ? def.resource : ''),
     verbs: [...subresourceVerbs(sub)],
   }));
   return [main, ...subs];
