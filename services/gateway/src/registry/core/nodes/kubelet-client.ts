@@ -86,7 +86,20 @@ export function connectionInfo(node: ApiObject, types: readonly string[]): Conne
 export const urlHost = (host: string, port: number): string =>
   `${host.includes(':') ? `[${host}]` : host}:${port}`;
 
-/** The HTTPS client of the node agents: one keep-alive agent with the gateway's certificate. */
+/**
+ * A container endpoint of a node agent: `https://<host>:<port>/<endpoint>/<ns>/<pod>/<container>`,
+ * each part path-escaped (the kubelet's containerLogs, exec, attach).
+ */
+export function agentUrl(
+  endpoint: string,
+  host: string,
+  port: number,
+  ...parts: [namespace: string, pod: string, container: string]
+): URL {
+  const path = parts.map(encodeURIComponent).join('/');
+  return new URL(`https://${urlHost(host, port)}/${endpoint}/${path}`);
+}
+
 /**
  * Streams an agent's answer body to the client, whose headers are already sent: the client's
  * answer ends where the agent's does (or is cut), and a client that leaves closes the agent's

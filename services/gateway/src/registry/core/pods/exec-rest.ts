@@ -10,7 +10,7 @@ import type { ApiObject } from '@orch/apimachinery/meta';
 import type { HttpRequest, HttpResponse } from '../../../http/handler.js';
 import type { ConnectHandler, Connecter, ObjectKind, RestContext } from '../../rest.js';
 import type { Store } from '../../store.js';
-import { connectionInfo, urlHost } from '../nodes/kubelet-client.js';
+import { agentUrl, connectionInfo } from '../nodes/kubelet-client.js';
 import type { KubeletClient } from '../nodes/kubelet-client.js';
 import { ProxiedAnswer, forwardedHeaders } from '../nodes/proxy-rest.js';
 import { podContainer } from './log-rest.js';
@@ -64,8 +64,7 @@ export function execLocation(
   container: string,
   o: PodExecOptions
 ): URL {
-  const path = [ns, pod, container].map(encodeURIComponent).join('/');
-  const url = new URL(`https://${urlHost(host, port)}/exec/${path}`);
+  const url = agentUrl('exec', host, port, ns, pod, container);
   for (const c of o.command) url.searchParams.append('command', c);
   if (o.stdin) url.searchParams.set('input', '1');
   if (o.stdout) url.searchParams.set('output', '1');

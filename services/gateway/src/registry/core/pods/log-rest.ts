@@ -16,7 +16,7 @@ import type { ApiObject } from '@orch/apimachinery/meta';
 import type { HttpRequest, HttpResponse } from '../../../http/handler.js';
 import type { ConnectHandler, Connecter, ObjectKind, RestContext } from '../../rest.js';
 import type { Store } from '../../store.js';
-import { connectionInfo, relayAgentAnswer, urlHost } from '../nodes/kubelet-client.js';
+import { agentUrl, connectionInfo, relayAgentAnswer } from '../nodes/kubelet-client.js';
 import type { KubeletClient } from '../nodes/kubelet-client.js';
 
 /** core.PodLogOptions as the query carries it. */
@@ -133,8 +133,7 @@ export function logLocation(
   container: string,
   o: PodLogOptions
 ): URL {
-  const path = [ns, pod, container].map(encodeURIComponent).join('/');
-  const url = new URL(`https://${urlHost(host, port)}/containerLogs/${path}`);
+  const url = agentUrl('containerLogs', host, port, ns, pod, container);
   const p = url.searchParams;
   if (o.follow) p.set('follow', 'true');
   if (o.previous) p.set('previous', 'true');
