@@ -1,7 +1,7 @@
 // The suite the bench measures, from @orch/suite's one description: etcd, NATS, one storage,
-// the authorizer, two RBAC gateways, an AlwaysAllow one (for the authorization cost) and an
-// RBAC one auditing to a dead webhook (for the audit cost), no
-// controllers; in a temporary home whose logs/ is kept. The steps act as a user bound to
+// the authorizer, two RBAC gateways, an AlwaysAllow one (for the authorization cost), an RBAC
+// one auditing to a dead webhook (for the audit cost) and an RBAC one without priority and
+// fairness (for its cost), no controllers; in a temporary home whose logs/ is kept. The steps act as a user bound to
 // cluster-admin, not as a member of system:masters.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -55,6 +55,7 @@ export async function startBenchSuite(opts: BenchSuiteOptions): Promise<BenchSui
       { name: 'gateway-b' },
       { name: 'gateway-allow', authorizationMode: 'AlwaysAllow' },
       { name: 'gateway-audit', args: deadWebhookAuditArgs(home) },
+      { name: 'gateway-noapf', args: ['--enable-priority-and-fairness=false'] },
     ],
     controllers: false,
     nodeFlags,
@@ -81,10 +82,12 @@ export async function startBenchSuite(opts: BenchSuiteOptions): Promise<BenchSui
       gateways: [gateway('gateway-a'), gateway('gateway-b')],
       allowGateway: gateway('gateway-allow'),
       auditGateway: gateway('gateway-audit'),
+      noApfGateway: gateway('gateway-noapf'),
       etcd,
       natsUrl: d.natsUrl,
       client,
       servingFiles: { ...pki.file('gateway'), caFile: pki.caFile },
+      clusterCa: pki.file('ca'),
       processes,
       report,
     }),

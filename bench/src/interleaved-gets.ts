@@ -16,7 +16,8 @@ export async function interleavedGets(
   name: string,
   a: Gateway,
   b: Gateway,
-  warm = false
+  warm = false,
+  concurrency = 16
 ): Promise<{ a: RunResult; b: RunResult }> {
   const { call, mustCall } = ctx.client;
   await mustCall(
@@ -26,7 +27,7 @@ export async function interleavedGets(
     [201, 409]
   );
   const run = (g: Gateway, ms = 3000) =>
-    runFor(ms, 16, async () => {
+    runFor(ms, concurrency, async () => {
       const r = await call(`${g.url}/api/v1/namespaces/default/configmaps/${name}`, 'GET');
       if (r.status !== 200) throw new Error(`get: ${r.status} ${r.text.slice(0, 200)}`);
     });

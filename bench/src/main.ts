@@ -18,10 +18,12 @@ import { admission } from './steps/admission.js';
 import { apply } from './steps/apply.js';
 import { auditWebhookDown } from './steps/audit-webhook-down.js';
 import { authorizationCost } from './steps/authorization-cost.js';
+import { connect } from './steps/connect.js';
 import { createsGets } from './steps/creates-gets.js';
 import { customResources } from './steps/custom-resources.js';
 import { idleWatchMemory } from './steps/idle-watch-memory.js';
 import { list } from './steps/list.js';
+import { priorityAndFairness } from './steps/priority-and-fairness.js';
 import { representations } from './steps/representations.js';
 import { watch, watchViaEtcd } from './steps/watch.js';
 
@@ -38,6 +40,8 @@ const steps: BenchStep[] = [
   admission,
   apply,
   customResources,
+  connect,
+  priorityAndFairness,
 ];
 
 const onlySteps = process.env['BENCH_ONLY']

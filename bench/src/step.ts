@@ -11,12 +11,16 @@ export interface BenchContext {
   allowGateway: Gateway;
   /** An RBAC gateway auditing every request at Metadata to a webhook that is down. */
   auditGateway: Gateway;
+  /** An RBAC gateway with --enable-priority-and-fairness=false, for APF's cost. */
+  noApfGateway: Gateway;
   /** A raw etcd client on the suite's etcd, for baselines and seeding. */
   etcd: Etcd3;
   natsUrl: string;
   client: BenchClient;
   /** The gateways' serving certificate and the CA (the bare HTTPS baseline serves with them). */
   servingFiles: { certFile: string; keyFile: string; caFile: string };
+  /** The cluster CA's certificate and key (a test node agent serves with a certificate of it). */
+  clusterCa: { certFile: string; keyFile: string };
   /** Every process of the suite, for CPU accounting. */
   processes: readonly AccountedProcess[];
   report: Report;
