@@ -8,19 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sharedSuite, waitFor } from '@orch/testing';
 import type { Suite } from '@orch/testing';
-import { runKubectl } from './run-kubectl.js';
+import { kubectlFor } from './run-kubectl.js';
 
 let suite: Suite;
 const dir = mkdtempSync(join(tmpdir(), 'orch-drain-'));
 const ns = 'drain-e2e';
 const nodes = ['drain-e2e-1', 'drain-e2e-2'];
-const kubectl = (args: string[], input?: string) =>
-  runKubectl(suite.kubeconfigs[0]!, join(dir, 'cache'), args, input);
-const ok = async (args: string[], input?: string): Promise<string> => {
-  const r = await kubectl(args, input);
-  assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout;
-};
+const { kubectl, ok } = kubectlFor(() => suite.kubeconfigs[0]!, join(dir, 'cache'));
 const pod = (name: string, node: string) => `---
 apiVersion: v1
 kind: Pod

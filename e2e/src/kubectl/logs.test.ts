@@ -13,7 +13,7 @@ import { sharedSuite, waitFor } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 import { startNodeAgent } from '@orch/testing/node-agent';
 import type { NodeAgent } from '@orch/testing/node-agent';
-import { runKubectl } from './run-kubectl.js';
+import { kubectlFor } from './run-kubectl.js';
 
 let suite: Suite;
 let agent: NodeAgent;
@@ -21,13 +21,7 @@ const dir = mkdtempSync(join(tmpdir(), 'orch-logs-'));
 const ns = 'logs-e2e';
 const node = 'logs-e2e-node';
 const deadNode = 'logs-e2e-dead-node';
-const kubectl = (args: string[], input?: string) =>
-  runKubectl(suite.kubeconfigs[0]!, join(dir, 'cache'), args, input);
-const ok = async (args: string[], input?: string): Promise<string> => {
-  const r = await kubectl(args, input);
-  assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout;
-};
+const { kubectl, ok } = kubectlFor(() => suite.kubeconfigs[0]!, join(dir, 'cache'));
 const nodeYaml = (name: string) => `apiVersion: v1
 kind: Node
 metadata: {name: ${name}}

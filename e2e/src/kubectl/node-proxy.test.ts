@@ -11,20 +11,14 @@ import { sharedSuite } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 import { startNodeAgent } from '@orch/testing/node-agent';
 import type { NodeAgent } from '@orch/testing/node-agent';
-import { runKubectl } from './run-kubectl.js';
+import { kubectlFor } from './run-kubectl.js';
 
 let suite: Suite;
 let agent: NodeAgent;
 const dir = mkdtempSync(join(tmpdir(), 'orch-node-proxy-'));
 const node = 'node-proxy-e2e';
 const deadNode = 'node-proxy-e2e-dead';
-const kubectl = (args: string[], input?: string) =>
-  runKubectl(suite.kubeconfigs[0]!, join(dir, 'cache'), args, input);
-const ok = async (args: string[], input?: string): Promise<string> => {
-  const r = await kubectl(args, input);
-  assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout;
-};
+const { kubectl, ok } = kubectlFor(() => suite.kubeconfigs[0]!, join(dir, 'cache'));
 
 before(async () => {
   suite = await sharedSuite();

@@ -15,7 +15,7 @@ import {
   waitFor,
 } from '@orch/testing';
 import type { ExtensionServer, Suite } from '@orch/testing';
-import { runKubectl } from './run-kubectl.js';
+import { kubectlFor } from './run-kubectl.js';
 
 const ns = 'kubectl-top';
 const node = 'kubectl-top-node';
@@ -23,13 +23,7 @@ const apiService = `v1beta1.${metricsGroup}`;
 let suite: Suite;
 let server: ExtensionServer;
 const dir = mkdtempSync(join(tmpdir(), 'orch-top-'));
-const kubectl = (args: string[], input?: string) =>
-  runKubectl(suite.kubeconfigs[0]!, join(dir, 'cache'), args, input);
-const ok = async (args: string[], input?: string): Promise<string> => {
-  const r = await kubectl(args, input);
-  assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout;
-};
+const { kubectl, ok } = kubectlFor(() => suite.kubeconfigs[0]!, join(dir, 'cache'));
 
 before(async () => {
   suite = await sharedSuite();
