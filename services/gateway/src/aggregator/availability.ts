@@ -7,6 +7,7 @@
 // the front proxy. A service the address map names (there is no cluster DNS or network here) is
 // dialled at its mapped address, and its endpoints are not asked for.
 import { request } from 'node:https';
+import { dialCause } from '../registry/core/nodes/kubelet-client.js';
 import type { AggregatorProxyConfig } from './proxy.js';
 import { resolveService } from './proxy.js';
 
@@ -139,25 +140,12 @@ function probe(
       )
     );
     req.on('error', (err: NodeJS.ErrnoException) =>
-      resolve(`failing or missing response from ${url}: Get "${url}": ${dialCause(err, target)}`)
+      resolve(
+        `failing or missing response from ${url}: Get "${url}": ${dialCause(err, new URL(url))}`
+      )
     );
     req.end();
   });
-}
-
-/** Go's words for the common failures to reach a server. */
-function dialCause(err: NodeJS.ErrnoException, target: { host: string; port: number }): string {
-  const at = `${target.host.includes(':') ? `[${target.host}]` : target.host}:${target.port}`;
-  switch (err.code) {
-    case 'ECONNREFUSED':
-      return `dial tcp ${at}: connect: connection refused`;
-    case 'ENOTFOUND':
-      return `dial tcp: lookup ${target.host}: no such host`;
-    case 'ETIMEDOUT':
-      return `dial tcp ${at}: i/o timeout`;
-    default:
-      return err.message;
-  }
 }
 
 /**
