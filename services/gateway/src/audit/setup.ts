@@ -18,6 +18,8 @@ export interface AuditPipeline {
   evaluator: PolicyRuleEvaluator;
   backend: AuditBackend;
   metrics: AuditMetrics;
+  /** The log or a blocking webhook: events are stored before the answer goes. */
+  completeBeforeAnswer: boolean;
 }
 
 export const defaultMetadataPolicy = fixedLevelEvaluator({
@@ -50,5 +52,6 @@ export function auditPipeline(o: AuditOptions, registry: Registry): AuditPipelin
     evaluator: o.policy ? newPolicyRuleEvaluator(o.policy) : defaultMetadataPolicy,
     backend,
     metrics,
+    completeBeforeAnswer: !!o.log || (!!o.webhook && o.webhook.mode !== 'batch'),
   };
 }

@@ -14,7 +14,8 @@ function audited(
   rules: PolicyRule[],
   handler: Handler,
   omitManagedFields = false,
-  store: (e: AuditEvent) => boolean | Promise<boolean> = () => true
+  store: (e: AuditEvent) => boolean | Promise<boolean> = () => true,
+  completeBeforeAnswer = false
 ) {
   const events: AuditEvent[] = [];
   const c = {
@@ -28,6 +29,7 @@ function audited(
       processEvents: (...e: AuditEvent[]) => (events.push(...e), store(e[0]!)),
       shutdown: async () => {},
     },
+    completeBeforeAnswer,
   };
   return { events, handler: withAudit(withAuditPolicy(handler, c), c) };
 }
@@ -113,17 +115,41 @@ test('blocking: the response ends only once its ResponseComplete event is stored
     res.on('finish', () => order.push('response ended'));
     res.end('{}');
   };
-  const blocking = audited([{ level: 'Metadata' }], ok, false, (e) => {
-    if (e.stage !== 'ResponseComplete') return true;
-    order.push('event sent');
-    return new Promise((r) => (release = r));
-  });
+  const blocking = audited(
+    [{ level: 'Metadata' }],
+    ok,
+    false,
+    (e) => {
+      if (e.stage !== 'ResponseComplete') return true;
+      order.push('event sent');
+      return new Promise((r) => (release = r));
+    },
+    true
+  );
   const served = serveRequest(blocking.handler, { method: 'GET', path: `${path}/c` });
   await new Promise((r) => setTimeout(r, 20));
   assert.deepEqual(order, ['event sent'], 'the end waits for the backend');
   release(true);
   await served;
   assert.deepEqual(order, ['event sent', 'response ended']);
+});
+
+test('batch backends alone: ResponseComplete is built once the answer is out, end left as it is', async () => {
+  let response: { writableEnded: boolean } | undefined;
+  let wrapped: boolean | undefined;
+  const ok: Handler = (_req, res) => {
+    response = res;
+    wrapped = Object.hasOwn(res, 'end');
+    res.end('{}');
+  };
+  const endedWhenSent: boolean[] = [];
+  const batch = audited([{ level: 'Metadata' }], ok, false, (e) => {
+    if (e.stage === 'ResponseComplete') endedWhenSent.push(response!.writableEnded);
+    return true;
+  });
+  await serveRequest(batch.handler, { method: 'GET', path: `${path}/c` });
+  assert.deepEqual(endedWhenSent, [true], 'built after the end');
+  assert.equal(wrapped, false, "the response's end is its own");
 });
 
 test('blocking-strict: RequestReceived not stored fails the request with 500, the handler never runs', async () => {

@@ -28,6 +28,13 @@ export interface AuditConfig {
   evaluator: PolicyRuleEvaluator;
   backend: AuditBackend;
   metrics?: AuditMetrics;
+  /**
+   * A backend stores events before the answer goes (the log, or a blocking webhook): the
+   * ResponseComplete event is then written when the handler ends the response, and waited for.
+   * Otherwise (batch webhooks alone) it is built once the answer is out ('finish'), off the
+   * request's path and without wrapping the response's `end`.
+   */
+  completeBeforeAnswer?: boolean;
 }
 
 /** Response bodies past this size are not recorded (upstream truncates large events too). */
@@ -222,19 +229,23 @@ export const withAudit =
         ...bodies(req, res, s),
       });
     };
-    // ResponseComplete is written when the handler ends the response, and a blocking backend's
-    // write is waited for before the end goes out (upstream's handler returns only after it).
-    // A client that leaves first gets its event at 'close'.
-    const end = res.end.bind(res) as (...a: unknown[]) => HttpResponse;
-    Object.assign(res, {
-      end: (...a: unknown[]) => {
-        const stored = complete();
-        if (typeof stored === 'boolean') return end(...a);
-        void stored.then(() => end(...a));
-        return res;
-      },
-    });
-    res.on('close', () => void complete());
+    // With a blocking backend, ResponseComplete is written when the handler ends the response,
+    // and its write is waited for before the end goes out (upstream's handler returns only after
+    // it); otherwise once the answer is out. A client that leaves first gets its event at 'close'.
+    if (c.completeBeforeAnswer) {
+      const end = res.end.bind(res) as (...a: unknown[]) => HttpResponse;
+      Object.assign(res, {
+        end: (...a: unknown[]) => {
+          const stored = complete();
+          if (typeof stored === 'boolean') return end(...a);
+          void stored.then(() => end(...a));
+          return res;
+        },
+      });
+    } else {
+      res.once('finish', () => void complete());
+    }
+    res.once('close', () => void complete());
     try {
       await next(req, res);
     } catch (err) {
