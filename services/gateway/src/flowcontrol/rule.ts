@@ -99,6 +99,16 @@ export function flowDistinguisher(d: RequestDigest, fs: FlowSchema): string {
  * distinguisher, its first 8 bytes little-endian: the entropy shuffle sharding deals.
  */
 export function hashFlowID(schema: string, distinguisher: string): bigint {
+  const key = `${schema}\u0000${distinguisher}`;
+  const known = flowHashes.get(key);
+  if (known !== undefined) return known;
   const sum = createHash('sha256').update(schema).update(sep).update(distinguisher).digest();
-  return sum.readBigUInt64LE(0);
+  const hash = sum.readBigUInt64LE(0);
+  // Flows recur (a user, a namespace): remembered, forgotten all at once past the bound.
+  if (flowHashes.size >= maxRememberedFlows) flowHashes.clear();
+  flowHashes.set(key, hash);
+  return hash;
 }
+
+const maxRememberedFlows = 4096;
+const flowHashes = new Map<string, bigint>();
