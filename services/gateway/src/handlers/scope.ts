@@ -1,5 +1,6 @@
 // What every handler of one resource needs (k8s handlers.RequestScope), and what handlers derive
 // from it for the REST object: its context, the attributes of a write, the negotiated answer.
+import type { Attributes } from '@orch/apimachinery/auth';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import type { HttpRequest } from '../http/handler.js';
 import { newForbidden } from '@orch/apimachinery/errors';
@@ -93,6 +94,22 @@ export function validationFor(
 }
 
 /**
+ * Asks the request's authorizer whether its requester may also `create` what the request names:
+ * undefined when allowed (or when there is no authorizer or user), else the attributes asked and
+ * the authorizer's reason.
+ */
+export async function createDenied(
+  scope: RequestScope
+): Promise<{ a: Attributes; reason: string } | undefined> {
+  const { authorizer } = scope;
+  const user = userFrom(scope.req);
+  if (!authorizer || !user) return undefined;
+  const a = { ...attributesFor(scope.req, user), verb: 'create' };
+  const { decision, reason } = await authorizer.authorize(a);
+  return decision === 'allow' ? undefined : { a, reason };
+}
+
+/**
  * The create validation of a write that creates what is missing (a PUT, an apply): the requester
  * must be allowed to `create` the resource as well as the request's own verb, asked once per
  * request however often the update loop retries, then validating admission runs (k8s
@@ -106,14 +123,12 @@ export function authorizedCreateValidationFor(
   const validate = validationFor(scope, 'CREATE', dryRun);
   let decided: Promise<void> | undefined;
   const authorize = async (): Promise<void> => {
-    const { authorizer } = scope;
-    const user = userFrom(scope.req);
-    if (!authorizer || !user) return;
-    const a = { ...attributesFor(scope.req, user), verb: 'create' };
-    const { decision, reason } = await authorizer.authorize(a);
+    const denied = await createDenied(scope);
     // Upstream's message: the resource, then the authorizer's reason alone (RBAC gives none).
-    if (decision !== 'allow')
+    if (denied) {
+      const { a, reason } = denied;
       throw newForbidden({ group: a.apiGroup, resource: a.resource }, a.name, reason);
+    }
   };
   return async (obj, old) => {
     decided ??= authorize();

@@ -186,6 +186,11 @@ export interface Connecter extends Storage {
   readonly connectMethods: readonly string[];
   connect(ctx: RestContext, name: string, opts: URLSearchParams): Promise<ConnectHandler>;
   /**
+   * A GET (the WebSocket upgrade, authorized as `get`) must be allowed to `create` as well, as a
+   * POST (SPDY) is: exec, attach and portforward (upstream's synthetic create check).
+   */
+  readonly createOnGet?: boolean;
+  /**
    * The connect options object of the query (k8s NewConnectOptions decoded), which admission
    * sees with operation CONNECT; without it the subresource is not admitted.
    */

@@ -138,6 +138,7 @@ async function podAgent(
 export class PodExecRest implements Connecter {
   readonly objectKind = podKind;
   readonly connectMethods = ['GET', 'POST'] as const;
+  readonly createOnGet = true;
 
   constructor(
     private readonly pods: Store,
