@@ -1,7 +1,8 @@
 // `kubectl exec` through the gateway to the test node agent over WebSocket (kubectl 1.32 speaks
 // v5.channel.k8s.io first): the gateway relays the upgrade with its client certificate and
 // pipes the stream; the agent runs a real local process. Output, stdin with its half-close, the
-// exit code of a failing command, upstream's errors, and an agent that cannot be reached.
+// exit code of a failing command, upstream's errors, and an agent that cannot be reached; `kubectl
+// attach -i` to a process the agent runs as the container.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -132,6 +133,20 @@ test('kubectl exec to an unreachable agent: error dialing backend', async () => 
     r.stderr,
     /error dialing backend: dial tcp 127\.0\.0\.1:\d+: connect: connection refused/
   );
+});
+
+test('kubectl attach -i: stdin to the running container, its output back, its exit ends the session', async () => {
+  agent.startContainer({ namespace: ns, pod: 'two', container: 'a' }, ['cat']);
+  const input = 'to the attached\ncontainer\n';
+  assert.equal(await ok(['attach', '-i', '-n', ns, 'two', '-c', 'a'], input), input);
+  const call = agent.calls.find((c) => c.path === `/attach/${ns}/two/a`);
+  assert.ok(call, 'the agent saw the attach');
+  assert.equal(call.method, 'GET', 'WebSocket: a GET upgrade');
+  await waitFor('no attach session open on the agent', async () => agent.attached() === 0, {
+    timeoutMs: 10_000,
+  });
+  const r = await kubectl(['attach', '-n', ns, 'two', '-c', 'b']);
+  assert.notEqual(r.code, 0, 'no running container b: the agent refused the attach');
 });
 
 test('every exec session of the agent ended with its process', async () => {

@@ -9,7 +9,8 @@
 // logs are lines the test appends; a follow stays open for lines appended later and ends when the
 // test ends the container's log (or stops the agent). GET /healthz answers ok; /echo/... answers
 // the request it received as JSON (the target of nodes/proxy). Upgrade requests of
-// /exec/{namespace}/{pod}/{container} run a real local process over WebSocket (node-agent-exec.ts).
+// /exec/{namespace}/{pod}/{container} run a real local process over WebSocket (node-agent-exec.ts);
+// /attach/{namespace}/{pod}/{container} attach to a process the test started (node-agent-attach.ts).
 import { createServer } from 'node:https';
 import type { Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -20,6 +21,7 @@ import {
   issueCertificate,
   loadCertificateAuthority,
 } from '@orch/component-base/pki';
+import { AttachContainers } from './node-agent-attach.js';
 import { execUpgradeHandler } from './node-agent-exec.js';
 import type { ExecCounters } from './node-agent-exec.js';
 
@@ -56,6 +58,14 @@ export interface NodeAgent {
   openStreams(): number;
   /** The exec sessions: open, abandoned by their client, completed. */
   exec: ExecCounters;
+  /**
+   * Starts a container's process for /attach (the test's stand-in for a running container):
+   * attach sessions see its output from then on and write its stdin (closed by the client's
+   * half-close, as `stdinOnce`).
+   */
+  startContainer(ref: ContainerRef, argv: readonly string[]): void;
+  /** Attach sessions open now. */
+  attached(): number;
   /** TLS connections open to the agent (every kind of request). */
   openConnections(): number;
   stop(): Promise<void>;
@@ -268,6 +278,8 @@ export async function startNodeAgent(opts: NodeAgentOptions): Promise<NodeAgent>
   );
   const exec: ExecCounters = { open: 0, abandoned: 0, completed: 0 };
   const serveExec = execUpgradeHandler(exec);
+  const containers = new AttachContainers();
+  const serveAttach = containers.handler();
   server.on('upgrade', (req: IncomingMessage, socket: TLSSocket, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'https://node-agent');
     calls.push({
@@ -275,7 +287,8 @@ export async function startNodeAgent(opts: NodeAgentOptions): Promise<NodeAgent>
       path: url.pathname,
       clientName: String(socket.getPeerCertificate().subject.CN),
     });
-    serveExec(req, socket, head);
+    if (url.pathname.startsWith('/attach/')) serveAttach(req, socket, head);
+    else serveExec(req, socket, head);
   });
   const connections = new Set<TLSSocket>();
   server.on('secureConnection', (socket: TLSSocket) => {
@@ -310,8 +323,11 @@ export async function startNodeAgent(opts: NodeAgentOptions): Promise<NodeAgent>
     },
     openStreams: () => open.size,
     exec,
+    startContainer: (ref, argv) => containers.start(keyOf(ref), argv),
+    attached: () => containers.attached(),
     openConnections: () => connections.size,
     async stop() {
+      containers.stopAll();
       for (const res of open) res.destroy();
       server.closeAllConnections();
       for (const socket of connections) socket.destroy();

@@ -20,6 +20,7 @@ import { persistentVolumeStrategy } from './persistentvolumes/strategy.js';
 import { BindingRest } from './pods/binding-rest.js';
 import { evictionRestFor } from './pods/eviction-rest.js';
 import { PodLogRest } from './pods/log-rest.js';
+import { PodAttachRest } from './pods/attach-rest.js';
 import { PodExecRest } from './pods/exec-rest.js';
 import type { KubeletClient } from './nodes/kubelet-client.js';
 import { NodeProxyRest } from './nodes/proxy-rest.js';
@@ -80,6 +81,10 @@ export function coreProvider(opts: CoreStorageOptions = {}): RestStorageProvider
           exec: (store, stores) => {
             const nodes = stores.get(nodesKey);
             return kubeletClient && nodes && new PodExecRest(store, nodes, kubeletClient);
+          },
+          attach: (store, stores) => {
+            const nodes = stores.get(nodesKey);
+            return kubeletClient && nodes && new PodAttachRest(store, nodes, kubeletClient);
           },
           proxy: (store) => proxyTransport && new PodProxyRest(store, proxyTransport),
         },

@@ -122,7 +122,7 @@ const podKind: ObjectKind = { group: '', version: 'v1', kind: 'Pod', namespaced:
 type Json = Record<string, unknown>;
 
 /** The pod's agent URL base, or a BadRequest when the pod is on no node (upstream's message). */
-async function podAgent(
+export async function podAgent(
   nodes: Store,
   kubelet: KubeletClient,
   pod: ApiObject,
