@@ -19,13 +19,12 @@ const nodeObj = (
   name: string,
   labels: Record<string, string> = {},
   taints?: unknown[]
-): ApiObject =>
-  ({
-    apiVersion: 'v1',
-    kind: 'Node',
-    metadata: { name, labels },
-    spec: taints ? { taints } : {},
-  }) as unknown as ApiObject;
+): ApiObject => ({
+  apiVersion: 'v1',
+  kind: 'Node',
+  metadata: { name, labels },
+  spec: taints ? { taints } : {},
+});
 
 const nrRows: { name: string; req: RequestOptions; error?: string }[] = [
   {
@@ -255,7 +254,7 @@ const nrRows: { name: string; req: RequestOptions; error?: string }[] = [
 const podsOnNodes = [
   { ...bound('here', 'n1'), metadata: { name: 'here', namespace: 'ns', uid: 'u1' } },
   { ...bound('elsewhere', 'n2'), metadata: { name: 'elsewhere', namespace: 'ns', uid: 'u2' } },
-] as unknown as ApiObject[];
+];
 for (const row of nrRows) {
   test(`NodeRestriction: ${row.name}`, async () => {
     const plugin = newNodeRestriction(pluginDeps({ objects: { pods: podsOnNodes } }));

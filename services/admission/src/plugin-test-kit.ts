@@ -128,3 +128,10 @@ export function pod(
     spec,
   };
 }
+
+/** The spec of an admitted object, checked to be an object; T names the fields a test reads. */
+export function specOf<T = Record<string, unknown>>(o: ApiObject | undefined): T {
+  const spec: unknown = o?.['spec'];
+  if (typeof spec !== 'object' || spec === null) throw new Error('object has no spec');
+  return spec as T;
+}

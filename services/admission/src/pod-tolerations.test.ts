@@ -118,13 +118,12 @@ for (const row of dtsRows) {
   });
 }
 
-const node = (taints?: unknown[]): ApiObject =>
-  ({
-    apiVersion: 'v1',
-    kind: 'Node',
-    metadata: { name: 'n1' },
-    spec: taints ? { taints } : {},
-  }) as unknown as ApiObject;
+const node = (taints?: unknown[]): ApiObject => ({
+  apiVersion: 'v1',
+  kind: 'Node',
+  metadata: { name: 'n1' },
+  spec: taints ? { taints } : {},
+});
 
 test('TaintNodesByCondition: a new node gets node.orch.io/not-ready:NoSchedule', async () => {
   const r = await both(

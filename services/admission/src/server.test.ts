@@ -17,6 +17,7 @@ import { sharedSuite, waitFor } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 import { newAdmissionConfig } from './config.js';
 import { admissionOptions } from './options.js';
+import { specOf } from './plugin-test-kit.js';
 import { AdmissionServer } from './server.js';
 
 let suite: Suite;
@@ -24,17 +25,16 @@ let server: AdmissionServer;
 let started: Started;
 let client: AdmissionClient;
 
-const pod = (policy: string): ApiObject =>
-  ({
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name: 'p', namespace: 'default' },
-    spec: {
-      initContainers: [{ name: 'i', image: 'busybox', imagePullPolicy: policy }],
-      containers: [{ name: 'c', image: 'nginx', imagePullPolicy: policy }],
-      ephemeralContainers: [{ name: 'e', image: 'debug', imagePullPolicy: policy }],
-    },
-  }) as unknown as ApiObject;
+const pod = (policy: string): ApiObject => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'p', namespace: 'default' },
+  spec: {
+    initContainers: [{ name: 'i', image: 'busybox', imagePullPolicy: policy }],
+    containers: [{ name: 'c', image: 'nginx', imagePullPolicy: policy }],
+    ephemeralContainers: [{ name: 'e', image: 'debug', imagePullPolicy: policy }],
+  },
+});
 
 const request = (over: Partial<AdmissionCallRequest> = {}): AdmissionCallRequest => ({
   operation: 'CREATE',
@@ -56,7 +56,7 @@ const call = (
   over?: Partial<AdmissionCallRequest>
 ): AdmitCall => ({ phase, plugins, request: request(over) });
 const policiesOf = (o: ApiObject | undefined): string[] => {
-  const spec = (o as unknown as { spec: Record<string, { imagePullPolicy: string }[]> }).spec;
+  const spec = specOf<Record<string, { imagePullPolicy: string }[]>>(o);
   return ['initContainers', 'containers', 'ephemeralContainers'].flatMap((l) =>
     (spec[l] ?? []).map((c) => c.imagePullPolicy)
   );
@@ -273,12 +273,9 @@ describe('listers', () => {
     assert.equal(created.status, 201, created.text);
     const lister = await server.listers.forResource('', 'configmaps');
     assert.equal(await server.listers.forResource('', 'configmaps'), lister, 'one per resource');
-    assert.deepEqual(
-      (lister.get('default', 'admission-server-params') as unknown as { data: unknown }).data,
-      {
-        max: '3',
-      }
-    );
+    assert.deepEqual(lister.get('default', 'admission-server-params')?.['data'], {
+      max: '3',
+    });
     assert.ok(lister.list('default').some((o) => o.metadata.name === 'admission-server-params'));
     assert.equal(lister.list('kube-nowhere').length, 0);
     const roles = await server.listers.forResource('rbac.authorization.orch.io', 'clusterroles');

@@ -21,13 +21,12 @@ const cluster = (
   annotations: Record<string, string> | undefined,
   creationTimestamp: string,
   extra: Obj = {}
-): ApiObject =>
-  ({
-    apiVersion,
-    kind,
-    metadata: { name, creationTimestamp, ...(annotations ? { annotations } : {}) },
-    ...extra,
-  }) as unknown as ApiObject;
+): ApiObject => ({
+  apiVersion,
+  kind,
+  metadata: { name, creationTimestamp, ...(annotations ? { annotations } : {}) },
+  ...extra,
+});
 
 // --- DefaultStorageClass ---------------------------------------------------------------------
 const sc = (
@@ -54,14 +53,13 @@ const classWithFalseDefault = sc('nondefault1', {
 const classWithNoDefault = sc('nondefault2');
 const classWithEmptyDefault = sc('nondefault3', { 'storageclass.orch.io/is-default-class': '' });
 
-const claim = (spec: Obj = {}, annotations?: Record<string, string>, status?: Obj): ApiObject =>
-  ({
-    apiVersion: 'v1',
-    kind: 'PersistentVolumeClaim',
-    metadata: { name: 'claim1', namespace: 'ns', ...(annotations ? { annotations } : {}) },
-    spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, ...spec },
-    ...(status ? { status } : {}),
-  }) as unknown as ApiObject;
+const claim = (spec: Obj = {}, annotations?: Record<string, string>, status?: Obj): ApiObject => ({
+  apiVersion: 'v1',
+  kind: 'PersistentVolumeClaim',
+  metadata: { name: 'claim1', namespace: 'ns', ...(annotations ? { annotations } : {}) },
+  spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, ...spec },
+  ...(status ? { status } : {}),
+});
 
 const dscRows: {
   name: string;
@@ -175,13 +173,12 @@ const defaultIc2 = ic(
 );
 const icFalse = ic('nondefault1', { 'ingressclass.orch.io/is-default-class': 'false' });
 const icNone = ic('nondefault2');
-const ingress = (spec: Obj = {}, annotations?: Record<string, string>): ApiObject =>
-  ({
-    apiVersion: 'networking.orch.io/v1',
-    kind: 'Ingress',
-    metadata: { name: 'testing', namespace: 'ns', ...(annotations ? { annotations } : {}) },
-    spec: { defaultBackend: { service: { name: 'web', port: { number: 80 } } }, ...spec },
-  }) as unknown as ApiObject;
+const ingress = (spec: Obj = {}, annotations?: Record<string, string>): ApiObject => ({
+  apiVersion: 'networking.orch.io/v1',
+  kind: 'Ingress',
+  metadata: { name: 'testing', namespace: 'ns', ...(annotations ? { annotations } : {}) },
+  spec: { defaultBackend: { service: { name: 'web', port: { number: 80 } } }, ...spec },
+});
 
 const dicRows: {
   name: string;
@@ -263,13 +260,12 @@ for (const row of dicRows) {
 }
 
 // --- StorageObjectInUseProtection ------------------------------------------------------------
-const pv = (finalizers?: string[]): ApiObject =>
-  ({
-    apiVersion: 'v1',
-    kind: 'PersistentVolume',
-    metadata: { name: 'pv', ...(finalizers ? { finalizers } : {}) },
-    spec: { capacity: { storage: '1Gi' }, hostPath: { path: '/data' } },
-  }) as unknown as ApiObject;
+const pv = (finalizers?: string[]): ApiObject => ({
+  apiVersion: 'v1',
+  kind: 'PersistentVolume',
+  metadata: { name: 'pv', ...(finalizers ? { finalizers } : {}) },
+  spec: { capacity: { storage: '1Gi' }, hostPath: { path: '/data' } },
+});
 
 const protectionRows: {
   name: string;

@@ -34,14 +34,13 @@ const signer = 'example.com/my-signer';
 const admin = { name: 'orch-admin', uid: '', groups: ['system:masters'], extra: {} };
 const nobody = { name: 'nobody', uid: '', groups: ['system:authenticated'], extra: {} };
 
-const csr = (request: string, status?: Record<string, unknown>): ApiObject =>
-  ({
-    apiVersion: 'certificates.orch.io/v1',
-    kind: 'CertificateSigningRequest',
-    metadata: { name: 'c1' },
-    spec: { request, signerName: signer, usages: ['client auth'] },
-    ...(status ? { status } : {}),
-  }) as unknown as ApiObject;
+const csr = (request: string, status?: Record<string, unknown>): ApiObject => ({
+  apiVersion: 'certificates.orch.io/v1',
+  kind: 'CertificateSigningRequest',
+  metadata: { name: 'c1' },
+  spec: { request, signerName: signer, usages: ['client auth'] },
+  ...(status ? { status } : {}),
+});
 
 const call = (plugins: string[], over: Partial<AdmissionCallRequest>): AdmitCall => ({
   phase: 'validating',

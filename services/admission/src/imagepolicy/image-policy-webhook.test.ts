@@ -107,7 +107,10 @@ function pod(spec: Record<string, unknown>, annotations?: Record<string, string>
   };
 }
 
-function request(object: ApiObject, over: Partial<AdmissionRequest> = {}): AdmissionRequest {
+function request(
+  object: ApiObject | undefined,
+  over: Partial<AdmissionRequest> = {}
+): AdmissionRequest {
   return {
     operation: 'CREATE',
     kind: { group: '', version: 'v1', kind: 'Pod' },
@@ -788,7 +791,7 @@ describe('ImagePolicyWebhook', () => {
     it('an object that is not a pod is a bad request', async () => {
       const p = plugin({});
       await assert.rejects(
-        p.validate!(request(undefined as unknown as ApiObject), context()),
+        p.validate!(request(undefined), context()),
         (err: unknown) => err instanceof StatusError && err.code === 400
       );
     });

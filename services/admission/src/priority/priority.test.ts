@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ApiObject } from '@orch/apimachinery/meta';
-import { pluginDeps, pod, recordingContext, request } from '../plugin-test-kit.js';
+import { pluginDeps, pod, recordingContext, request, specOf } from '../plugin-test-kit.js';
 import type { RequestOptions } from '../plugin-test-kit.js';
 import { defaultPriorityClass, newPriority } from './priority.js';
 
@@ -12,14 +12,13 @@ const pc = (
   value: number,
   extra: Record<string, unknown> = {},
   creationTimestamp = '2024-05-01T10:00:00Z'
-): ApiObject =>
-  ({
-    apiVersion: 'scheduling.orch.io/v1',
-    kind: 'PriorityClass',
-    metadata: { name, creationTimestamp },
-    value,
-    ...extra,
-  }) as unknown as ApiObject;
+): ApiObject => ({
+  apiVersion: 'scheduling.orch.io/v1',
+  kind: 'PriorityClass',
+  metadata: { name, creationTimestamp },
+  value,
+  ...extra,
+});
 
 const defaultClass1 = pc('default1', 1000, { globalDefault: true });
 const defaultClass2 = pc('default2', 2000, { globalDefault: true });
@@ -133,7 +132,7 @@ for (const row of podRows) {
       return;
     }
     await admitting;
-    const spec = (req.object as unknown as { spec: Spec }).spec;
+    const spec = specOf<Spec>(req.object);
     for (const [k, v] of Object.entries(row.want ?? {})) assert.equal(spec[k], v, k);
   });
 }
@@ -143,7 +142,7 @@ test('Priority: an update keeps the stored priority and preemption policy the ne
   const next = pod('p', { containers: [{ name: 'c', image: 'v2' }] });
   const req = request({ operation: 'UPDATE', resource: 'pods', object: next, oldObject: old });
   await plugin([]).admit!(req, recordingContext());
-  const spec = (req.object as unknown as { spec: Spec }).spec;
+  const spec = specOf<Spec>(req.object);
   assert.equal(spec['priority'], 10);
   assert.equal(spec['preemptionPolicy'], 'Never');
 });

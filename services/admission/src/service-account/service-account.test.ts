@@ -4,16 +4,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ApiObject } from '@orch/apimachinery/meta';
-import { pluginDeps, pod, recordingContext, request } from '../plugin-test-kit.js';
+import { pluginDeps, pod, recordingContext, request, specOf } from '../plugin-test-kit.js';
 import { newServiceAccount, serviceAccountMountPath } from './service-account.js';
 
-const sa = (name: string, extra: Record<string, unknown> = {}): ApiObject =>
-  ({
-    apiVersion: 'v1',
-    kind: 'ServiceAccount',
-    metadata: { name, namespace: 'ns' },
-    ...extra,
-  }) as unknown as ApiObject;
+const sa = (name: string, extra: Record<string, unknown> = {}): ApiObject => ({
+  apiVersion: 'v1',
+  kind: 'ServiceAccount',
+  metadata: { name, namespace: 'ns' },
+  ...extra,
+});
 
 const plugin = (accounts: ApiObject[]) =>
   newServiceAccount(pluginDeps({ objects: { serviceaccounts: accounts } }), {
@@ -24,7 +23,7 @@ const plugin = (accounts: ApiObject[]) =>
 async function admit(accounts: ApiObject[], object: ApiObject) {
   const req = request({ resource: 'pods', object });
   await plugin(accounts).admit!(req, recordingContext());
-  return req.object as unknown as { spec: Record<string, any> };
+  return { spec: specOf<Record<string, any>>(req.object) };
 }
 
 test('ServiceAccount: an empty serviceAccountName becomes default', async () => {

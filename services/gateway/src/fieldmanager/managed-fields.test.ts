@@ -218,20 +218,20 @@ test('apply types objects as upstream: a quantity may be a number (cpu: 1), an u
 
 test('apply to a stored object that cannot be typed (a keyed list item without its key) is 422 and changes nothing', () => {
   const fm = fieldManagerFor({ group: '', version: 'v1', kind: 'ServiceAccount' }, '', false);
-  const live = {
+  const live: ApiObject = {
     apiVersion: 'v1',
     kind: 'ServiceAccount',
     metadata: { name: 'sa', namespace: 'n', uid: 'u' },
     secrets: [{ namespace: 'n' }],
-  } as unknown as ApiObject;
-  const applied = {
+  };
+  const applied: ApiObject = {
     apiVersion: 'v1',
     kind: 'ServiceAccount',
     metadata: { name: 'sa' },
     secrets: [{ name: 's' }],
   };
   assert.throws(
-    () => fm.apply(live, applied as unknown as ApiObject, 'm', true),
+    () => fm.apply(live, applied, 'm', true),
     (err: unknown) => err instanceof StatusError && err.code === 422
   );
 });

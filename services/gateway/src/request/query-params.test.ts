@@ -185,7 +185,7 @@ const listRows: { rule: string; query: string; want: Record<string, unknown> }[]
 
 for (const row of listRows) {
   test(`ListOptions: ${row.rule}`, () => {
-    const got = parseListQuery(q(row.query), pods) as unknown as Record<string, unknown>;
+    const got: Record<string, unknown> = { ...parseListQuery(q(row.query), pods) };
     for (const [k, v] of Object.entries(row.want)) assert.deepEqual(got[k], v, k);
   });
 }

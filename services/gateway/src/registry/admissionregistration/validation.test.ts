@@ -55,6 +55,12 @@ const errsOf = (hooks: Record<string, unknown>[], mutating = false): FieldError[
   validateWebhookConfiguration(config(...hooks), mutating);
 /** `field: type` of each error, for compact assertions. */
 const fields = (errs: FieldError[]): string[] => errs.map((e) => `${e.field}: ${e.type}`);
+const isApiObject = (o: unknown): o is ApiObject =>
+  typeof o === 'object' &&
+  o !== null &&
+  'metadata' in o &&
+  typeof o.metadata === 'object' &&
+  o.metadata !== null;
 
 test('a valid webhook configuration (both kinds) has no errors', () => {
   assert.deepEqual(errsOf([hook()]), []);
@@ -718,10 +724,10 @@ test('the realistic objects of the four kinds (what the fuzzer writes) validate 
     'ValidatingWebhookConfiguration',
   ]);
   for (const def of defs) {
-    const obj = structuredClone(
+    const obj: unknown = structuredClone(
       realisticObjects[`${def.group}/${def.version}/${def.kind}`]
-    ) as unknown as ApiObject;
-    assert.ok(obj, def.kind);
+    );
+    assert.ok(isApiObject(obj), def.kind);
     const s = providedStrategy(admissionRegistrationProvider, def.resource);
     assert.deepEqual(s.validate(obj), [], def.kind);
     assert.deepEqual(s.validateUpdate(obj, obj), [], def.kind);
