@@ -2,14 +2,9 @@
 // AttachLocation in pkg/registry/core/pod/strategy.go): the PodAttachOptions of the query, the
 // container chosen, the pod's node resolved to its agent, and the client's upgrade relayed to
 // the agent's /attach endpoint as exec's is (the agent speaks the stream protocol itself).
-import type { ApiObject } from '@orch/apimachinery/meta';
 import { newBadRequest } from '@orch/apimachinery/errors';
-import type { ConnectHandler, Connecter, ObjectKind, RestContext } from '../../rest.js';
-import type { Store } from '../../store.js';
 import { agentUrl } from '../nodes/kubelet-client.js';
-import type { KubeletClient } from '../nodes/kubelet-client.js';
-import { UpgradeRelay, podAgent, podExecOptionsFrom } from './exec-rest.js';
-import { podContainer } from './log-rest.js';
+import { ContainerStreamRest, podExecOptionsFrom } from './exec-rest.js';
 
 /** core.PodAttachOptions as the query carries it. */
 export interface PodAttachOptions {
@@ -41,34 +36,17 @@ export function attachLocation(
   return url;
 }
 
-const podKind: ObjectKind = { group: '', version: 'v1', kind: 'Pod', namespaced: true };
-
-/** k8s AttachREST: GET (WebSocket) and POST (SPDY) upgrade requests. */
-export class PodAttachRest implements Connecter {
-  readonly objectKind = podKind;
-  readonly connectMethods = ['GET', 'POST'] as const;
-  readonly createOnGet = true;
-
-  constructor(
-    private readonly pods: Store,
-    private readonly nodes: Store,
-    private readonly kubelet: KubeletClient
-  ) {}
-
-  connectOptions(_name: string, query: URLSearchParams): ApiObject {
-    const o = podAttachOptionsFrom(query);
-    return { apiVersion: 'v1', kind: 'PodAttachOptions', metadata: {}, ...o };
+/** upstream's AttachREST check: at least one stream. */
+function checkPodAttachOptions(o: PodAttachOptions): void {
+  if (!o.stdin && !o.stdout && !o.stderr) {
+    throw newBadRequest('you must specify at least 1 of stdin, stdout, stderr');
   }
+}
 
-  async connect(ctx: RestContext, name: string, query: URLSearchParams): Promise<ConnectHandler> {
-    const opts = podAttachOptionsFrom(query);
-    const pod = await this.pods.get(ctx, name, { consistency: 'MOST_RECENT' });
-    const container = podContainer(pod, opts.container);
-    if (!opts.stdin && !opts.stdout && !opts.stderr) {
-      throw newBadRequest('you must specify at least 1 of stdin, stdout, stderr');
-    }
-    const info = await podAgent(this.nodes, this.kubelet, pod, name);
-    const url = attachLocation(info, ctx.namespace ?? '', name, container, opts);
-    return new UpgradeRelay(this.kubelet, url);
-  }
+/** k8s AttachREST. */
+export class PodAttachRest extends ContainerStreamRest<PodAttachOptions> {
+  protected readonly optionsKind = 'PodAttachOptions';
+  protected options = podAttachOptionsFrom;
+  protected check = checkPodAttachOptions;
+  protected location = attachLocation;
 }

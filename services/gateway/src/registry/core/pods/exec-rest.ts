@@ -134,11 +134,17 @@ export async function podAgent(
   return connectionInfo(node, kubelet.preferredAddressTypes);
 }
 
-/** k8s ExecREST: GET (WebSocket) and POST (SPDY) upgrade requests. */
-export class PodExecRest implements Connecter {
+/**
+ * A pod's container stream reached through its node's agent (upstream's ExecREST and AttachREST):
+ * GET (WebSocket) and POST (SPDY) upgrade requests; the options of the query checked, the
+ * container chosen, the upgrade relayed to the agent URL the options make.
+ */
+export abstract class ContainerStreamRest<O extends { container: string }> implements Connecter {
   readonly objectKind = podKind;
   readonly connectMethods = ['GET', 'POST'] as const;
   readonly createOnGet = true;
+  /** The options kind admission sees (PodExecOptions, PodAttachOptions). */
+  protected abstract readonly optionsKind: string;
 
   constructor(
     private readonly pods: Store,
@@ -146,18 +152,46 @@ export class PodExecRest implements Connecter {
     private readonly kubelet: KubeletClient
   ) {}
 
+  /** The options of the query; throws a BadRequest for options upstream refuses. */
+  protected abstract options(query: URLSearchParams): O;
+  /** The agent's URL for the container stream. */
+  protected abstract location(
+    agent: { hostname: string; port: number },
+    ns: string,
+    pod: string,
+    container: string,
+    o: O
+  ): URL;
+  /** Upstream's checks of the options (run once the container is known). */
+  protected abstract check(o: O): void;
+
   connectOptions(_name: string, query: URLSearchParams): ApiObject {
-    const o = podExecOptionsFrom(query);
-    return { apiVersion: 'v1', kind: 'PodExecOptions', metadata: {}, ...o };
+    return { apiVersion: 'v1', kind: this.optionsKind, metadata: {}, ...this.options(query) };
   }
 
   async connect(ctx: RestContext, name: string, query: URLSearchParams): Promise<ConnectHandler> {
-    const opts = podExecOptionsFrom(query);
+    const opts = this.options(query);
     const pod = await this.pods.get(ctx, name, { consistency: 'MOST_RECENT' });
     const container = podContainer(pod, opts.container);
-    checkPodExecOptions(opts);
-    const { hostname, port } = await podAgent(this.nodes, this.kubelet, pod, name);
-    const url = execLocation(hostname, port, ctx.namespace ?? '', name, container, opts);
+    this.check(opts);
+    const agent = await podAgent(this.nodes, this.kubelet, pod, name);
+    const url = this.location(agent, ctx.namespace ?? '', name, container, opts);
     return new UpgradeRelay(this.kubelet, url);
+  }
+}
+
+/** k8s ExecREST. */
+export class PodExecRest extends ContainerStreamRest<PodExecOptions> {
+  protected readonly optionsKind = 'PodExecOptions';
+  protected options = podExecOptionsFrom;
+  protected check = checkPodExecOptions;
+  protected location(
+    a: { hostname: string; port: number },
+    ns: string,
+    pod: string,
+    container: string,
+    o: PodExecOptions
+  ): URL {
+    return execLocation(a.hostname, a.port, ns, pod, container, o);
   }
 }
