@@ -2,6 +2,7 @@
 // every process of the suite, from /proc.
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { f } from './report.js';
 import type { CpuByProcess } from './report.js';
 
@@ -70,5 +71,34 @@ export function describeCpu(us: CpuByProcess): string {
   return (
     `${per.join(', ')}; all processes ${f(total, 0)} µs, ` +
     `a ceiling of ${f((cores * 1e6) / total, 0)}/s on ${cores} cores`
+  );
+}
+
+/**
+ * The CPU µs per second each process spends with no load at all (the publisher's progress, the
+ * fleet's summaries, leases, caches' resyncs), measured over `ms`: a per-operation figure
+ * includes its share of this background, which depends on the run's rate, not on the operation.
+ */
+export async function idleCpu(
+  processes: readonly AccountedProcess[],
+  ms = 3000
+): Promise<CpuByProcess> {
+  const count = startCpuCount(processes);
+  await sleep(ms);
+  return count(ms / 1000);
+}
+
+/** Per-operation µs less each process's idle share over the run (`seconds`, `ops`), not below 0. */
+export function netOfIdle(
+  us: CpuByProcess,
+  idle: CpuByProcess,
+  seconds: number,
+  ops: number
+): CpuByProcess {
+  return Object.fromEntries(
+    Object.entries(us).map(([name, v]) => [
+      name,
+      Math.max(0, v - ((idle[name] ?? 0) * seconds) / Math.max(1, ops)),
+    ])
   );
 }

@@ -1,8 +1,11 @@
 // creates+gets: POST through both gateways beside raw etcd transactions (64 in flight), then GET
 // of what was created beside linearizable etcd ranges (16 in flight), with the CPU every
 // process spent per operation. The GETs are consistent reads (no resourceVersion): the gateways
-// answer them from their watch caches after one shared read of storage's revision.
-import { cpuPerOp } from '../cpu.js';
+// answer them from their watch caches after one shared read of storage's revision. The CPU every
+// process spends with no load is measured first, and each figure is also given net of that
+// background's share (its idle rate over the run, divided by the run's operations).
+import { cpuPerOp, idleCpu, netOfIdle } from '../cpu.js';
+import type { CpuByProcess } from '../cpu.js';
 import { cpuRow, f } from '../report.js';
 import { pct, runFor } from '../stats.js';
 import type { BenchContext, BenchStep } from '../step.js';
@@ -12,12 +15,15 @@ const kib = 'x'.repeat(1024);
 export const createsGets: BenchStep = {
   name: 'creates+gets',
   async run(ctx) {
-    const names = await benchCreates(ctx);
-    await benchGets(ctx, names);
+    console.log('[0] idle: CPU of every process with no load (3 s)...');
+    const idle = await idleCpu(ctx.processes);
+    ctx.report.cpu.push({ operation: 'idle, per second', us: idle });
+    const names = await benchCreates(ctx, idle);
+    await benchGets(ctx, names, idle);
   },
 };
 
-async function benchCreates(ctx: BenchContext): Promise<string[]> {
+async function benchCreates(ctx: BenchContext, idle: CpuByProcess): Promise<string[]> {
   const { gateways: gws, etcd, client, processes } = ctx;
   const { rows, notes } = ctx.report;
   console.log('[1] creates: raw etcd txn (64 in flight, 8 s)...');
@@ -60,6 +66,8 @@ async function benchCreates(ctx: BenchContext): Promise<string[]> {
   notes.push(`creates, CPU µs per create: raw etcd txn: ${rawCpu}; gateway POST: ${gwCpu}`);
   ctx.report.cpu.push({ operation: 'create, raw etcd txn', us: rawUs });
   ctx.report.cpu.push({ operation: 'create (POST ConfigMap 1 KiB)', us: gwUs });
+  const netCreate = netOfIdle(gwUs, idle, gw.seconds, gw.ok);
+  ctx.report.cpu.push({ operation: 'create, net of idle', us: netCreate });
   rows.push(cpuRow('CPU µs per create, orch processes', gwUs, rawUs, 'etcd txn', 3000));
   const gwRate = gw.ok / gw.seconds;
   const rawRate = raw.ok / raw.seconds;
@@ -85,7 +93,7 @@ async function benchCreates(ctx: BenchContext): Promise<string[]> {
   return names;
 }
 
-async function benchGets(ctx: BenchContext, names: string[]): Promise<void> {
+async function benchGets(ctx: BenchContext, names: string[], idle: CpuByProcess): Promise<void> {
   const { gateways: gws, etcd, client, processes } = ctx;
   const { rows, notes } = ctx.report;
   const sample = names.slice(0, 1000);
@@ -121,6 +129,10 @@ async function benchGets(ctx: BenchContext, names: string[]): Promise<void> {
   notes.push(`gets, CPU µs per get: raw etcd range: ${rawCpu}; gateway GET: ${gwCpu}`);
   ctx.report.cpu.push({ operation: 'GET, raw etcd range', us: rawUs });
   ctx.report.cpu.push({ operation: 'consistent GET (ConfigMap)', us: gwUs });
+  ctx.report.cpu.push({
+    operation: 'consistent GET, net of idle',
+    us: netOfIdle(gwUs, idle, gw.seconds, gw.ok),
+  });
   rows.push(cpuRow('CPU µs per consistent GET, orch processes', gwUs, rawUs, 'etcd range', 600));
   const gp99 = pct(gw.latencies, 0.99);
   const rp99 = pct(raw.latencies, 0.99);
