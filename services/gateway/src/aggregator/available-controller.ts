@@ -1,9 +1,10 @@
 // The availability controller of the APIServices that name a service, in every gateway as
 // upstream's runs in every kube-apiserver (kube-aggregator's remote AvailableConditionController):
-// an APIService is checked (availability.ts) when it, a Service or an EndpointSlice changes, every
-// 30 s (upstream's resync), and again after a failed check with a backoff; its Available condition
-// is written through the status subresource only when it changes, so gateways that agree write
-// once between them. Local APIServices are the autoregister's.
+// an APIService is checked (availability.ts) when it, its Service or that Service's
+// EndpointSlices change, every 30 s (upstream's resync), and again after a failed check with a
+// backoff; its Available condition is written through the status subresource only when it
+// changes, so gateways that agree write once between them. Local APIServices are the
+// autoregister's.
 import type { Logger } from '@orch/component-base/logs';
 import type { WatchCache } from '../cache/watch-cache.js';
 import type { Store } from '../registry/store.js';
@@ -45,9 +46,16 @@ export class AvailableConditionController {
       onDelete: () => undefined,
       onReplace: all,
     });
-    // A Service or EndpointSlice change may concern any remote APIService: there are few.
-    for (const c of [services, endpointSlices])
-      c.addEventHandler({ onAdd: all, onUpdate: all, onDelete: all, onReplace: all });
+    // A Service or EndpointSlice change concerns the APIServices that name its Service only, as
+    // upstream's handlers queue them (an EndpointSlice names its Service in a label).
+    const service = (o: Obj): void => this.#enqueueNaming(namespaceOf(o), nameOf(o));
+    const slice = (o: Obj): void =>
+      this.#enqueueNaming(namespaceOf(o), labelOf(o, 'kubernetes.io/service-name'));
+    for (const [c, h] of [
+      [services, service],
+      [endpointSlices, slice],
+    ] as const)
+      c.addEventHandler({ onAdd: h, onUpdate: (_old, o) => h(o), onDelete: h, onReplace: all });
     const resync = setInterval(all, resyncMs);
     resync.unref();
     signal.addEventListener('abort', () => {
@@ -69,6 +77,16 @@ export class AvailableConditionController {
 
   #enqueueAll(): void {
     for (const o of this.sources.apiServices.list()) this.#enqueue(nameOf(o));
+  }
+
+  /** The APIServices whose `spec.service` is `namespace/name`. */
+  #enqueueNaming(namespace: string, name: string): void {
+    if (!name) return;
+    for (const o of this.sources.apiServices.list()) {
+      const ref = ((o['spec'] ?? {}) as { service?: { namespace?: string; name?: string } })
+        .service;
+      if (ref?.namespace === namespace && ref.name === name) this.#enqueue(nameOf(o));
+    }
   }
 
   #enqueue(name: string): void {
@@ -116,6 +134,18 @@ export class AvailableConditionController {
     this.#backoff.delete(name);
   }
 }
+
+type Obj = Record<string, unknown>;
+const metaOf = (o: Obj): { namespace?: unknown; labels?: Record<string, unknown> } =>
+  (o['metadata'] ?? {}) as { namespace?: unknown; labels?: Record<string, unknown> };
+const namespaceOf = (o: Obj): string => {
+  const ns = metaOf(o).namespace;
+  return typeof ns === 'string' ? ns : '';
+};
+const labelOf = (o: Obj, key: string): string => {
+  const v = metaOf(o).labels?.[key];
+  return typeof v === 'string' ? v : '';
+};
 
 const nameOf = (o: unknown): string => {
   const name = (o as { metadata?: { name?: unknown } } | undefined)?.metadata?.name;
