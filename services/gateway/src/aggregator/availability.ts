@@ -6,6 +6,7 @@
 // to at least one of five tries, asked as `system:kube-aggregator` in `system:masters` through
 // the front proxy. A service the address map names (there is no cluster DNS or network here) is
 // dialled at its mapped address, and its endpoints are not asked for.
+import type { ClientRequest, IncomingMessage } from 'node:http';
 import { request } from 'node:https';
 import { dialCause } from '../registry/core/nodes/kubelet-client.js';
 import type { AggregatorProxyConfig } from './proxy.js';
@@ -96,6 +97,41 @@ function hasAvailableEndpoint(slice: Obj, portName: string): boolean {
   return ready && port;
 }
 
+/**
+ * A GET to an APIService's extension server as the aggregator itself asks it (the availability
+ * probe, the discovery fetch): as `system:kube-aggregator` in `system:masters` through the front
+ * proxy, the server checked against the APIService's caBundle unless insecureSkipTLSVerify.
+ */
+export function aggregatorGet(
+  to: { host: string; port: number; namespace: string; name: string },
+  spec: Obj,
+  path: string,
+  c: Pick<AvailabilityConfig, 'clientCert' | 'clientKey'>,
+  headers: Record<string, string>,
+  onResponse: (res: IncomingMessage) => void
+): ClientRequest {
+  const caBundle = str(spec['caBundle']);
+  return request(
+    {
+      host: to.host,
+      port: to.port,
+      method: 'GET',
+      path,
+      headers: {
+        ...headers,
+        'X-Remote-User': 'system:kube-aggregator',
+        'X-Remote-Group': 'system:masters',
+      },
+      servername: `${to.name}.${to.namespace}.svc`,
+      rejectUnauthorized: spec['insecureSkipTLSVerify'] !== true,
+      ...(caBundle ? { ca: Buffer.from(caBundle, 'base64') } : {}),
+      ...(c.clientCert && c.clientKey ? { cert: c.clientCert, key: c.clientKey } : {}),
+      agent: false,
+    },
+    onResponse
+  );
+}
+
 /** One discovery request; undefined when it answered 2xx, else upstream's message. */
 function probe(
   ref: { namespace: string; name: string; port: number },
@@ -107,28 +143,13 @@ function probe(
   if (target instanceof Error) return Promise.resolve(target.message);
   const host = target.host.includes(':') ? `[${target.host}]` : target.host;
   const url = `https://${host}:${target.port}${path}`;
-  const caBundle = str(spec['caBundle']);
   const timeoutMs = c.timeoutMs ?? 5000;
   return new Promise((resolve) => {
-    const req = request(
-      {
-        host: target.host,
-        port: target.port,
-        method: 'GET',
-        path,
-        headers: { 'X-Remote-User': 'system:kube-aggregator', 'X-Remote-Group': 'system:masters' },
-        servername: `${ref.name}.${ref.namespace}.svc`,
-        rejectUnauthorized: spec['insecureSkipTLSVerify'] !== true,
-        ...(caBundle ? { ca: Buffer.from(caBundle, 'base64') } : {}),
-        ...(c.clientCert && c.clientKey ? { cert: c.clientCert, key: c.clientKey } : {}),
-        agent: false,
-      },
-      (res) => {
-        res.resume();
-        const code = res.statusCode ?? 0;
-        resolve(code >= 200 && code < 300 ? undefined : `bad status from ${url}: ${code}`);
-      }
-    );
+    const req = aggregatorGet({ ...ref, ...target }, spec, path, c, {}, (res) => {
+      res.resume();
+      const code = res.statusCode ?? 0;
+      resolve(code >= 200 && code < 300 ? undefined : `bad status from ${url}: ${code}`);
+    });
     req.setTimeout(timeoutMs, () =>
       req.destroy(
         Object.assign(

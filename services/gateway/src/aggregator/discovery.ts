@@ -7,7 +7,6 @@
 // proxy and converted as upstream converts a server without aggregated discovery; they are
 // fetched when an APIService changes and every 30 s, and the last ones fetched are kept, marked
 // Stale, while a fetch fails. A version never fetched is listed in the legacy documents only.
-import { request } from 'node:https';
 import type { Logger } from '@orch/component-base/logs';
 import type { WatchCache } from '../cache/watch-cache.js';
 import type {
@@ -18,6 +17,7 @@ import type {
 } from '../endpoints/aggregated-discovery.js';
 import { compareKubeVersions } from '../endpoints/discovery.js';
 import type { APIGroup } from '../endpoints/discovery.js';
+import { aggregatorGet } from './availability.js';
 import type { AvailabilityConfig } from './availability.js';
 import { isAvailable, resolveService } from './proxy.js';
 
@@ -107,30 +107,17 @@ export class ExtensionDiscovery implements ExtraDiscoveryGroups {
     const spec = obj(api['spec']);
     const ref = obj(spec['service']);
     const port = typeof ref['port'] === 'number' ? ref['port'] : 443;
-    const target = resolveService(
-      { namespace: str(ref['namespace']), name: str(ref['name']), port },
-      this.config
-    );
+    const service = { namespace: str(ref['namespace']), name: str(ref['name']) };
+    const target = resolveService({ ...service, port }, this.config);
     if (target instanceof Error) return Promise.reject(target);
-    const caBundle = str(spec['caBundle']);
-    const c = this.config;
+    const path = `/apis/${str(spec['group'])}/${str(spec['version'])}`;
     return new Promise((resolve, reject) => {
-      const req = request(
-        {
-          host: target.host,
-          port: target.port,
-          path: `/apis/${str(spec['group'])}/${str(spec['version'])}`,
-          headers: {
-            Accept: 'application/json',
-            'X-Remote-User': 'system:kube-aggregator',
-            'X-Remote-Group': 'system:masters',
-          },
-          servername: `${str(ref['name'])}.${str(ref['namespace'])}.svc`,
-          rejectUnauthorized: spec['insecureSkipTLSVerify'] !== true,
-          ...(caBundle ? { ca: Buffer.from(caBundle, 'base64') } : {}),
-          ...(c.clientCert && c.clientKey ? { cert: c.clientCert, key: c.clientKey } : {}),
-          agent: false,
-        },
+      const req = aggregatorGet(
+        { ...target, ...service },
+        spec,
+        path,
+        this.config,
+        { Accept: 'application/json' },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (b: Buffer) => chunks.push(b));
@@ -145,7 +132,7 @@ export class ExtensionDiscovery implements ExtraDiscoveryGroups {
           });
         }
       );
-      req.setTimeout(c.timeoutMs ?? 5000, () => req.destroy(new Error('timed out')));
+      req.setTimeout(this.config.timeoutMs ?? 5000, () => req.destroy(new Error('timed out')));
       req.on('error', reject);
       req.end();
     });
