@@ -1,6 +1,7 @@
 // audit with its webhook down: GET latency through a gateway auditing every request at Metadata
 // to a webhook backend nobody answers, versus a gateway without audit, interleaved. The webhook
-// backend's batch mode must not let the dead server slow requests (target: p50 ratio <= 1.1).
+// backend's batch mode must not let the dead server slow requests (target: p50 ratio <= 1.1, read
+// as the median of the six interleaved rounds' ratios; the pooled p50 and p99 are printed too).
 import { interleavedGets } from '../interleaved-gets.js';
 import { f } from '../report.js';
 import { pct } from '../stats.js';
@@ -15,25 +16,37 @@ async function benchAuditDown(ctx: BenchContext): Promise<void> {
   const audited = ctx.auditGateway;
   const { rows, notes } = ctx.report;
   console.log(
-    '[audit] GET through a gateway without audit and one auditing to a dead webhook, interleaved (16 in flight, 16 x 1.5 s)...'
+    '[audit] GET through a gateway without audit and one auditing to a dead webhook, interleaved (16 in flight, 24 x 1.5 s)...'
   );
   // Both warmed (connections, caches) first.
-  const { a: without, b: withDead } = await interleavedGets(
+  const {
+    a: without,
+    b: withDead,
+    roundRatios,
+  } = await interleavedGets(
     ctx,
     'audit-bench',
     plain,
     audited,
     true
   );
+  const median = pct([...roundRatios].sort((x, y) => x - y), 0.5);
+  rows.push({
+    metric: 'GET p50 ratio, audit webhook down (median of 6 rounds)',
+    orch: roundRatios.map((r) => f(r, 2)).join(' '), // in the order run
+    baseline: 'no audit',
+    ratio: f(median, 2),
+    target: `<= ${target}`,
+    pass: median <= target,
+  });
   for (const q of [0.5, 0.99]) {
-    const ratio = pct(withDead.latencies, q) / pct(without.latencies, q);
     rows.push({
-      metric: `GET p${q * 100} ms, audit webhook down`,
+      metric: `GET p${q * 100} ms, audit webhook down (pooled)`,
       orch: f(pct(withDead.latencies, q), 2),
       baseline: f(pct(without.latencies, q), 2) + ' (no audit)',
-      ratio: f(ratio, 2),
-      target: q === 0.5 ? `<= ${target}` : '-',
-      pass: q === 0.5 ? ratio <= target : undefined,
+      ratio: f(pct(withDead.latencies, q) / pct(without.latencies, q), 2),
+      target: '-',
+      pass: undefined,
     });
   }
   if (withDead.errors || without.errors)

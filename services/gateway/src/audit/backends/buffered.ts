@@ -49,8 +49,9 @@ export function bufferedBackend(
   };
 
   const dispatch = (batch: AuditEvent[]): void => {
+    const lost = batch.length; // the events themselves are not held while the send retries
     const p = send(batch)
-      .catch(() => void metrics?.errors.inc({ plugin }, batch.length))
+      .catch(() => void metrics?.errors.inc({ plugin }, lost))
       .finally(() => inFlight.delete(p));
     inFlight.add(p);
   };

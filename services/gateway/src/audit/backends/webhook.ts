@@ -2,7 +2,8 @@
 // audit.orch.io/v1 EventList to the server of a kubeconfig-format file, retried with
 // exponential backoff (initial --audit-webhook-initial-backoff, factor 1.5, 5 tries) on a
 // connection error or a 5xx; batching and the buffer are buffered.ts's. The list is encoded once,
-// not at every try.
+// not at every try, and only its bytes are kept while it is retried: with the server down, a
+// minute of events waits in retries, and as objects they would weigh on every collection.
 import { kubeconfigClient } from '../../authn/kubeconfig-client.js';
 import type { AuditEvent } from '../event.js';
 import { auditGroupVersion } from '../policy/types.js';
@@ -15,15 +16,7 @@ export function webhookSender(
   initialBackoffMs: number
 ): (events: AuditEvent[]) => Promise<void> {
   const client = kubeconfigClient(configFile);
-  return async (events) => {
-    const list = Buffer.from(
-      JSON.stringify({
-        kind: 'EventList',
-        apiVersion: auditGroupVersion,
-        metadata: {},
-        items: events,
-      })
-    );
+  const post = async (list: Buffer): Promise<void> => {
     let delay = initialBackoffMs;
     for (let attempt = 1; ; attempt++) {
       let failure: string;
@@ -41,4 +34,15 @@ export function webhookSender(
       delay *= 1.5;
     }
   };
+  return (events) =>
+    post(
+      Buffer.from(
+        JSON.stringify({
+          kind: 'EventList',
+          apiVersion: auditGroupVersion,
+          metadata: {},
+          items: events,
+        })
+      )
+    );
 }
