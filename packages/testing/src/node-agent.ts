@@ -10,7 +10,8 @@
 // test ends the container's log (or stops the agent). GET /healthz answers ok; /echo/... answers
 // the request it received as JSON (the target of nodes/proxy). Upgrade requests of
 // /exec/{namespace}/{pod}/{container} run a real local process over WebSocket (node-agent-exec.ts);
-// /attach/{namespace}/{pod}/{container} attach to a process the test started (node-agent-attach.ts).
+// /attach/{namespace}/{pod}/{container} attach to a process the test started (node-agent-attach.ts);
+// /portForward/{namespace}/{pod} forwards over SPDY/3.1 to ports on loopback (node-agent-portforward.ts).
 import { createServer } from 'node:https';
 import type { Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -24,8 +25,11 @@ import {
 import { AttachContainers } from './node-agent-attach.js';
 import { execUpgradeHandler } from './node-agent-exec.js';
 import type { ExecCounters } from './node-agent-exec.js';
+import { portForwardUpgradeHandler } from './node-agent-portforward.js';
+import type { PortForwardCounters } from './node-agent-portforward.js';
 
 export type { ExecCounters } from './node-agent-exec.js';
+export type { PortForwardCounters } from './node-agent-portforward.js';
 
 /** One line of a container's log, with the time the runtime stamped it. */
 export interface LogLine {
@@ -66,6 +70,11 @@ export interface NodeAgent {
   startContainer(ref: ContainerRef, argv: readonly string[]): void;
   /** Attach sessions open now. */
   attached(): number;
+  /**
+   * Port-forward connections, open and completed. A pod's port is the same port on loopback:
+   * the test listens there as the pod would.
+   */
+  portForwards: PortForwardCounters;
   /** TLS connections open to the agent (every kind of request). */
   openConnections(): number;
   stop(): Promise<void>;
@@ -280,6 +289,8 @@ export async function startNodeAgent(opts: NodeAgentOptions): Promise<NodeAgent>
   const serveExec = execUpgradeHandler(exec);
   const containers = new AttachContainers();
   const serveAttach = containers.handler();
+  const portForwards: PortForwardCounters = { open: 0, completed: 0 };
+  const servePortForward = portForwardUpgradeHandler(portForwards);
   server.on('upgrade', (req: IncomingMessage, socket: TLSSocket, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'https://node-agent');
     calls.push({
@@ -288,6 +299,7 @@ export async function startNodeAgent(opts: NodeAgentOptions): Promise<NodeAgent>
       clientName: String(socket.getPeerCertificate().subject.CN),
     });
     if (url.pathname.startsWith('/attach/')) serveAttach(req, socket, head);
+    else if (url.pathname.startsWith('/portForward/')) servePortForward(req, socket, head);
     else serveExec(req, socket, head);
   });
   const connections = new Set<TLSSocket>();
@@ -325,6 +337,7 @@ export async function startNodeAgent(opts: NodeAgentOptions): Promise<NodeAgent>
     exec,
     startContainer: (ref, argv) => containers.start(keyOf(ref), argv),
     attached: () => containers.attached(),
+    portForwards,
     openConnections: () => connections.size,
     async stop() {
       containers.stopAll();

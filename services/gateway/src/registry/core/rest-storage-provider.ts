@@ -21,6 +21,7 @@ import { BindingRest } from './pods/binding-rest.js';
 import { evictionRestFor } from './pods/eviction-rest.js';
 import { PodLogRest } from './pods/log-rest.js';
 import { PodAttachRest } from './pods/attach-rest.js';
+import { PodPortForwardRest } from './pods/portforward-rest.js';
 import { PodExecRest } from './pods/exec-rest.js';
 import type { KubeletClient } from './nodes/kubelet-client.js';
 import { NodeProxyRest } from './nodes/proxy-rest.js';
@@ -85,6 +86,10 @@ export function coreProvider(opts: CoreStorageOptions = {}): RestStorageProvider
           attach: (store, stores) => {
             const nodes = stores.get(nodesKey);
             return kubeletClient && nodes && new PodAttachRest(store, nodes, kubeletClient);
+          },
+          portforward: (store, stores) => {
+            const nodes = stores.get(nodesKey);
+            return kubeletClient && nodes && new PodPortForwardRest(store, nodes, kubeletClient);
           },
           proxy: (store) => proxyTransport && new PodProxyRest(store, proxyTransport),
         },

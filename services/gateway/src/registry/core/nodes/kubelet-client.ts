@@ -175,13 +175,13 @@ export class KubeletClient {
    * with the agent's 101 answer and its socket, or with its answer when it refused the upgrade.
    * A failure to connect is `error dialing backend: <cause>`.
    */
-  upgrade(url: URL, headers: OutgoingHttpHeaders): Promise<AgentUpgrade> {
+  upgrade(url: URL, headers: OutgoingHttpHeaders, method = 'GET'): Promise<AgentUpgrade> {
     return new Promise((resolve, reject) => {
       const fail = (cause: string): void => {
         req.destroy();
         reject(unknownServerError(`error dialing backend: ${cause}`));
       };
-      const req = request(url, { method: 'GET', headers, agent: this.#agent }, (response) => {
+      const req = request(url, { method, headers, agent: this.#agent }, (response) => {
         clearTimeout(timer);
         resolve({ response });
       });

@@ -82,7 +82,7 @@ function switchingProtocols(rawHeaders: readonly string[]): string {
 }
 
 /** Pipes two connections both ways; resolves when both are closed. */
-function pipeBoth(a: Duplex, b: Duplex): Promise<void> {
+export function pipeBoth(a: Duplex, b: Duplex): Promise<void> {
   return new Promise((resolve) => {
     let open = 2;
     const closed = (other: Duplex) => (): void => {
@@ -109,7 +109,8 @@ export class UpgradeRelay implements ConnectHandler {
     const protocol = req.headers.upgrade;
     if (req.httpVersion !== '1.1' || !protocol) throw newBadRequest('Upgrade request required');
     const headers = { ...forwardedHeaders(req.headers), connection: 'Upgrade', upgrade: protocol };
-    const answer = await this.kubelet.upgrade(this.url, headers);
+    // The client's method goes on: GET for WebSocket, POST for SPDY (upstream's proxy keeps it).
+    const answer = await this.kubelet.upgrade(this.url, headers, req.method);
     if (!answer.socket) return new ProxiedAnswer(answer.response).serve(req, res);
     const client = req.socket;
     client.write(switchingProtocols(answer.response.rawHeaders));
