@@ -2,9 +2,11 @@
 // v5.channel.k8s.io first): the gateway relays the upgrade with its client certificate and
 // pipes the stream; the agent runs a real local process. Output, stdin with its half-close, the
 // exit code of a failing command, upstream's errors, and an agent that cannot be reached; `kubectl
-// attach -i` to a process the agent runs as the container.
+// exec -it` from a terminal (kubectl runs under util-linux `script`, as a user at a terminal would
+// run it); `kubectl attach -i` to a process the agent runs as the container.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -133,6 +135,34 @@ test('kubectl exec to an unreachable agent: error dialing backend', async () => 
     r.stderr,
     /error dialing backend: dial tcp 127\.0\.0\.1:\d+: connect: connection refused/
   );
+});
+
+test('kubectl exec -it: a shell on a terminal, typed input, the terminal size, the exit code', async () => {
+  const resizes = agent.exec.resizes.length;
+  const cmd = [
+    'kubectl',
+    `--kubeconfig=${suite.kubeconfigs[0]!}`,
+    `--cache-dir=${join(dir, 'cache')}`,
+    ...['exec', '-it', '-n', ns, 'one', '--', 'sh'],
+  ].join(' ');
+  // The outer terminal has a size, so kubectl sends it on the resize channel.
+  const child = spawn('script', ['-qfec', `stty cols 100 rows 40; ${cmd}`, '/dev/null']);
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  // The remote terminal echoes what is typed; only the shell's own answer reads `is a tty`.
+  child.stdin.write('tty -s && echo "is a $(echo tty)"\nexit 4\n');
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  clearTimeout(timer);
+  child.stdin.destroy();
+  assert.match(out, /is a tty/, out);
+  assert.equal(code, 4, `kubectl's exit code is the shell's: ${out}`);
+  assert.ok(
+    agent.exec.resizes.slice(resizes).some((r) => r.Width === 100 && r.Height === 40),
+    `the terminal size reached the agent: ${JSON.stringify(agent.exec.resizes.slice(resizes))}`
+  );
+  const call = agent.calls.findLast((c) => c.path === `/exec/${ns}/one/c`);
+  assert.ok(call, 'the agent saw the exec');
 });
 
 test('kubectl attach -i: stdin to the running container, its output back, its exit ends the session', async () => {

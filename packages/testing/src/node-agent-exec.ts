@@ -3,8 +3,11 @@
 // remotecommand server): a real local process runs the command (argv as the `command` query
 // values, no shell in between); the channel protocols v5.channel.k8s.io and v4.channel.k8s.io
 // carry it: every binary message starts with its channel, 0 stdin, 1 stdout, 2 stderr, 3 error
-// (a metav1.Status JSON when the process ends), 4 resize (read and ignored: no terminal here),
-// and with v5 only 255 close (`[255, 0]`: the client closed its stdin).
+// (a metav1.Status JSON when the process ends), 4 resize (a TerminalSize JSON, recorded), and
+// with v5 only 255 close (`[255, 0]`: the client closed its stdin). With `tty`, the command runs
+// on a pseudo-terminal (util-linux `script`, which allocates one and relays to it), so its output
+// is the terminal's, on stdout alone, as a container's TTY; the recorded sizes are not applied to
+// that terminal.
 import { spawn } from 'node:child_process';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -18,6 +21,7 @@ const stdinChannel = 0;
 const stdoutChannel = 1;
 const stderrChannel = 2;
 const errorChannel = 3;
+const resizeChannel = 4;
 const closeChannel = 255;
 
 /** What the agent counts of its exec sessions. */
@@ -28,7 +32,13 @@ export interface ExecCounters {
   abandoned: number;
   /** Sessions ended by the process's exit. */
   completed: number;
+  /** The terminal sizes clients sent on the resize channel, in order. */
+  resizes: { Width: number; Height: number }[];
 }
+
+/** argv as one POSIX shell word list. */
+const shellWords = (argv: readonly string[]): string =>
+  argv.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
 
 /** The Status the error channel carries when the process ends (upstream's remotecommand). */
 export function exitStatus(
@@ -54,9 +64,10 @@ const frame = (channel: number, data: Buffer | string): Buffer =>
 function runSession(ws: WebSocket, argv: string[], q: URLSearchParams, counters: ExecCounters) {
   const on = (name: string): boolean => q.get(name) === '1' || q.get(name) === 'true';
   const withStdin = on('input') || on('stdin');
-  const child = spawn(argv[0] ?? '', argv.slice(1), {
-    stdio: [withStdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
-  });
+  const [command, args] = on('tty')
+    ? ['script', ['-qfec', shellWords(argv), '/dev/null']]
+    : [argv[0] ?? '', argv.slice(1)];
+  const child = spawn(command, args, { stdio: [withStdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
   counters.open++;
   let ended = false;
   child.stdout?.on('data', (d: Buffer) => on('output') && ws.send(frame(stdoutChannel, d)));
@@ -82,6 +93,8 @@ function runSession(ws: WebSocket, argv: string[], q: URLSearchParams, counters:
   ws.on('message', (data: RawData) => {
     const msg = Buffer.isBuffer(data) ? data : Buffer.from(data as ArrayBuffer);
     if (msg[0] === stdinChannel) child.stdin?.write(msg.subarray(1));
+    else if (msg[0] === resizeChannel)
+      counters.resizes.push(JSON.parse(msg.subarray(1).toString()) as ExecCounters['resizes'][0]);
     else if (msg[0] === closeChannel && msg[1] === stdinChannel) child.stdin?.end();
   });
   ws.on('close', () => {

@@ -60,7 +60,7 @@ export interface NodeAgent {
   cutLog(ref: ContainerRef): void;
   /** Requests whose connection is still open. */
   openStreams(): number;
-  /** The exec sessions: open, abandoned by their client, completed. */
+  /** The exec sessions: open, abandoned by their client, completed; the resizes received. */
   exec: ExecCounters;
   /**
    * Starts a container's process for /attach (the test's stand-in for a running container):
@@ -285,7 +285,7 @@ export async function startNodeAgent(opts: NodeAgentOptions): Promise<NodeAgent>
       res.end('404 page not found\n');
     }
   );
-  const exec: ExecCounters = { open: 0, abandoned: 0, completed: 0 };
+  const exec: ExecCounters = { open: 0, abandoned: 0, completed: 0, resizes: [] };
   const serveExec = execUpgradeHandler(exec);
   const containers = new AttachContainers();
   const serveAttach = containers.handler();
