@@ -10,6 +10,7 @@ import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { posix } from 'node:path';
+import { createSecureContext } from 'node:tls';
 import { newServiceUnavailable } from '@orch/apimachinery/errors';
 import { dialCause } from './nodes/kubelet-client.js';
 
@@ -24,9 +25,12 @@ export class ProxyTransport {
     this.#https = new HttpsAgent({
       keepAlive: true,
       rejectUnauthorized: false,
-      ...(opts.certFile && opts.keyFile
-        ? { cert: readFileSync(opts.certFile), key: readFileSync(opts.keyFile) }
-        : {}),
+      // one TLS context, not one parsed from cert and key for each new connection
+      secureContext: createSecureContext(
+        opts.certFile && opts.keyFile
+          ? { cert: readFileSync(opts.certFile), key: readFileSync(opts.keyFile) }
+          : {}
+      ),
     });
   }
 

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { createSecureContext } from 'node:tls';
 import { StatusError, newServiceUnavailable } from '@orch/apimachinery/errors';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import type { HttpResponse } from '../../../http/handler.js';
@@ -136,12 +137,14 @@ export class KubeletClient {
   constructor(opts: KubeletClientOptions) {
     this.preferredAddressTypes = opts.preferredAddressTypes;
     this.timeoutMs = opts.timeoutMs;
-    this.#agent = new Agent({
-      keepAlive: true,
+    // One TLS context for every connection: given cert, key and ca, each new connection (every
+    // exec, attach and port-forward is one) would parse them into a context of its own.
+    const secureContext = createSecureContext({
       ...(opts.certFile ? { cert: readFileSync(opts.certFile) } : {}),
       ...(opts.keyFile ? { key: readFileSync(opts.keyFile) } : {}),
       ...(opts.caFile ? { ca: readFileSync(opts.caFile) } : {}),
     });
+    this.#agent = new Agent({ keepAlive: true, secureContext });
   }
 
   /**
