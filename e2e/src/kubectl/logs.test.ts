@@ -2,7 +2,8 @@
 // the gateway's --kubelet-client-certificate and serves with a certificate of the cluster CA
 // (the gateway's --kubelet-certificate-authority): the whole log, -c, --tail, --timestamps,
 // --previous, -f ending when the agent ends the log, upstream's errors for the container name,
-// and an agent that cannot be reached.
+// an agent that cannot be reached, a client that leaves, a follow cut mid-stream, and a slow
+// reader.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -67,7 +68,10 @@ before(async () => {
   }
   await ok(
     ['apply', '-f', '-'],
-    pod('one', node, ['c']) + pod('two', node, ['a', 'b']) + pod('gone', deadNode, ['c'])
+    pod('one', node, ['c']) +
+      pod('two', node, ['a', 'b']) +
+      pod('three', node, ['slow']) +
+      pod('gone', deadNode, ['c'])
   );
   const t0 = Date.parse('2026-01-01T00:00:00Z');
   agent.appendLog(
@@ -159,6 +163,25 @@ test('kubectl logs -f streams lines as the agent sends them and ends when the ag
   assert.equal(code, 0);
   assert.equal(out, 'first\nsecond\n');
   assert.equal(agent.openStreams(), 0);
+});
+
+test('a slow reader gets the whole log: the relay waits for it, nothing dropped or cut', async () => {
+  const lines = Array.from({ length: 100_000 }, (_, i) => `line ${i} ${'x'.repeat(60)}`); // 7 MB: more than the sockets on the way hold
+  agent.appendLog({ namespace: ns, pod: 'three', container: 'slow' }, lines);
+  const child = spawn('kubectl', [
+    `--kubeconfig=${suite.kubeconfigs[0]!}`,
+    `--cache-dir=${join(dir, 'cache')}`,
+    ...['logs', '-n', ns, 'three', '-c', 'slow'],
+  ]);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  // Nobody reads kubectl's output for 2 s: its pipe fills, kubectl stops reading the answer, and
+  // the gateway's socket to it and the agent's to the gateway back up.
+  await new Promise((r) => setTimeout(r, 2000));
+  let out = '';
+  child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+  assert.equal(await exited, 0);
+  assert.equal(out.length, lines.join('\n').length + 1, 'every byte arrived');
+  assert.equal(out, `${lines.join('\n')}\n`);
 });
 
 const until = (what: string, ok: () => boolean): Promise<void> =>
