@@ -1,7 +1,8 @@
 // kubectl top and the aggregation path with the real kubectl: the test extension server
 // (metrics.k8s.io, as a metrics server serves it) registered by a Service, an EndpointSlice and
 // an APIService; once the gateways find it Available, `kubectl top nodes|pods`, `kubectl
-// api-resources` and `kubectl get --raw` reach it through the gateway.
+// api-resources` and `kubectl get --raw` reach it through the gateway, and `kubectl explain`
+// reads its kinds from the OpenAPI v3 document the gateway merged from it.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -125,4 +126,31 @@ test('kubectl api-resources lists the group; get --raw goes through the proxy', 
   };
   assert.equal(raw.kind, 'NodeMetrics');
   assert.equal(raw.usage.cpu, '250m');
+});
+
+test("kubectl explain reads the extension server's kinds from the merged OpenAPI v3", async () => {
+  let out = '';
+  await waitFor(
+    'kubectl explain finds NodeMetrics',
+    async () => {
+      const r = await kubectl(['explain', 'nodes', `--api-version=${metricsGroup}/v1beta1`]);
+      out = r.stdout;
+      return r.code === 0;
+    },
+    { timeoutMs: 30_000 }
+  );
+  assert.match(out, /KIND:\s+NodeMetrics/);
+  assert.match(out, /NodeMetrics sets resource usage metrics of a node\./);
+  assert.match(out, /usage\t<map\[string\]string> -required-/);
+  const field = await ok(['explain', 'pods.containers', `--api-version=${metricsGroup}/v1beta1`]);
+  assert.match(field, /Metrics for all containers are collected within the same time window\./);
+  const root = JSON.parse(await ok(['get', '--raw', '/openapi/v3'])) as {
+    paths: Record<string, { serverRelativeURL: string }>;
+  };
+  const url = root.paths[`apis/${metricsGroup}/v1beta1`]?.serverRelativeURL ?? '';
+  assert.match(
+    url,
+    new RegExp(`^/openapi/v3/apis/${metricsGroup.replaceAll('.', '\\.')}/v1beta1\\?hash=[0-9A-F]+$`)
+  );
+  assert.ok(root.paths['api/v1'], "the gateway's own group versions are still listed");
 });

@@ -3,9 +3,12 @@
 // signed, upstream's requestheader authentication with no allowed names) and takes the user
 // from X-Remote-User / X-Remote-Group, and serves `metrics.k8s.io/v1beta1` NodeMetrics and
 // PodMetrics (upstream's metrics API, k8s.io/metrics, under its own name: an extension server's
-// group is its own, not one this server renames; kubectl top asks for it) with its discovery.
+// group is its own, not one this server renames; kubectl top asks for it) with its discovery
+// and its OpenAPI v3 document (`/openapi/v3`, a root linking `apis/metrics.k8s.io/v1beta1`, whose
+// schemas carry the descriptions of k8s.io/metrics, so that `kubectl explain` reads them).
 // Its serving certificate names `<service>.<namespace>.svc`, as an APIService's caBundle
 // verifies it.
+import { createHash } from 'node:crypto';
 import type { ServingPems, WebhookCall, WebhookServer } from './webhook-server.js';
 import { startWebhookServer } from './webhook-server.js';
 
@@ -55,6 +58,8 @@ export async function startExtensionServer(o: ExtensionServerOptions): Promise<E
     if (path === `/apis/${metricsGroup}`)
       return { body: { kind: 'APIGroup', apiVersion: 'v1', ...group() } };
     if (path === `/apis/${gv}`) return { body: resources(gv) };
+    if (path === '/openapi/v3') return { body: openApiV3Root() };
+    if (path === `/openapi/v3/apis/${gv}`) return { body: openApiV3 };
     const nodes = new RegExp(`^/apis/${gv}/nodes(?:/([^/]+))?$`).exec(path);
     if (nodes) {
       const items = o.data.nodes
@@ -94,6 +99,132 @@ export async function startExtensionServer(o: ExtensionServerOptions): Promise<E
         .map((c) => c.headers['x-remote-user'])
         .filter((u): u is string => typeof u === 'string'),
   };
+}
+
+const schemas = 'io.k8s.metrics.pkg.apis.metrics.v1beta1';
+const ref = (name: string) => ({ allOf: [{ $ref: `#/components/schemas/${name}` }] });
+const typeMeta = {
+  apiVersion: {
+    description:
+      'APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values.',
+    type: 'string',
+  },
+  kind: {
+    description:
+      'Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase.',
+    type: 'string',
+  },
+  metadata: {
+    ...ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta'),
+    default: {},
+    description: "Standard object's metadata.",
+  },
+};
+const usage = {
+  type: 'object',
+  additionalProperties: ref('io.k8s.apimachinery.pkg.api.resource.Quantity'),
+};
+const window = {
+  timestamp: {
+    description:
+      'The following fields define time interval from which metrics were collected from the interval [Timestamp-Window, Timestamp].',
+    ...ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time'),
+  },
+  window: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Duration'),
+};
+const gvk = (kind: string) => [{ group: metricsGroup, kind, version: metricsVersion }];
+
+/** The metrics API's OpenAPI v3 document (the schemas of k8s.io/metrics, abridged to its kinds). */
+const openApiV3 = {
+  openapi: '3.0.0',
+  info: { title: 'Kubernetes metrics-server', version: metricsVersion },
+  // kubectl explain finds a resource's kind from the `get` operation of its paths.
+  paths: Object.fromEntries(
+    [
+      ['nodes', 'NodeMetrics'],
+      ['nodes/{name}', 'NodeMetrics'],
+      ['pods', 'PodMetrics'],
+      ['namespaces/{namespace}/pods', 'PodMetrics'],
+      ['namespaces/{namespace}/pods/{name}', 'PodMetrics'],
+    ].map(([path, kind]) => [
+      `/apis/${metricsGroup}/${metricsVersion}/${path}`,
+      {
+        get: {
+          responses: {
+            '200': {
+              description: 'OK',
+              content: {
+                'application/json': {
+                  schema: ref(`${schemas}.${kind}${path!.endsWith('}') ? '' : 'List'}`),
+                },
+              },
+            },
+          },
+          'x-kubernetes-action': path!.endsWith('}') ? 'get' : 'list',
+          'x-kubernetes-group-version-kind': gvk(kind!)[0],
+        },
+      },
+    ])
+  ),
+  components: {
+    schemas: {
+      [`${schemas}.NodeMetrics`]: {
+        description: 'NodeMetrics sets resource usage metrics of a node.',
+        type: 'object',
+        required: ['timestamp', 'window', 'usage'],
+        properties: {
+          ...typeMeta,
+          ...window,
+          usage: { ...usage, description: 'The memory usage is the memory working set.' },
+        },
+        'x-kubernetes-group-version-kind': gvk('NodeMetrics'),
+      },
+      [`${schemas}.PodMetrics`]: {
+        description: 'PodMetrics sets resource usage metrics of a pod.',
+        type: 'object',
+        required: ['timestamp', 'window', 'containers'],
+        properties: {
+          ...typeMeta,
+          ...window,
+          containers: {
+            description: 'Metrics for all containers are collected within the same time window.',
+            type: 'array',
+            items: { ...ref(`${schemas}.ContainerMetrics`), default: {} },
+            'x-kubernetes-list-type': 'atomic',
+          },
+        },
+        'x-kubernetes-group-version-kind': gvk('PodMetrics'),
+      },
+      [`${schemas}.ContainerMetrics`]: {
+        description: 'ContainerMetrics sets resource usage metrics of a container.',
+        type: 'object',
+        required: ['name', 'usage'],
+        properties: {
+          name: {
+            description: 'Container name corresponding to the one from pod.spec.containers.',
+            type: 'string',
+            default: '',
+          },
+          usage: { ...usage, description: 'The memory usage is the memory working set.' },
+        },
+      },
+      'io.k8s.apimachinery.pkg.api.resource.Quantity': { type: 'string' },
+      'io.k8s.apimachinery.pkg.apis.meta.v1.Duration': { type: 'string' },
+      'io.k8s.apimachinery.pkg.apis.meta.v1.Time': { type: 'string', format: 'date-time' },
+      'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta': {
+        description:
+          'ObjectMeta is metadata that all persisted resources must have, which includes all objects users must create.',
+        type: 'object',
+        properties: { name: { type: 'string' }, namespace: { type: 'string' } },
+      },
+    },
+  },
+};
+
+function openApiV3Root() {
+  const hash = createHash('sha512').update(JSON.stringify(openApiV3)).digest('hex').toUpperCase();
+  const key = `apis/${metricsGroup}/${metricsVersion}`;
+  return { paths: { [key]: { serverRelativeURL: `/openapi/v3/${key}?hash=${hash}` } } };
 }
 
 function group() {

@@ -342,7 +342,7 @@ export class GatewayServer implements Runnable {
         });
         apf?.installDebug(a);
         installAggregatedDiscovery(a, registry, defaultVersionInfo(), this.#extensionDiscovery);
-        installOpenApi(a, registry);
+        installOpenApi(a, registry, this.#extensionDiscovery);
         if (options.profiling) {
           installDebug(a, { component: 'gateway', logLevel: options.logLevel, log });
         }

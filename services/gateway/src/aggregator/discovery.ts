@@ -7,6 +7,10 @@
 // proxy and converted as upstream converts a server without aggregated discovery; they are
 // fetched when an APIService changes and every 30 s, and the last ones fetched are kept, marked
 // Stale, while a fetch fails. A version never fetched is listed in the legacy documents only.
+// The same fetch takes the version's OpenAPI v3 document from the server (its `/openapi/v3` root,
+// then the document that root links for `apis/<group>/<version>`), which /openapi/v3 then lists
+// and serves beside the gateway's own (kube-aggregator's openapiv3 aggregator); a server without
+// one contributes none. OpenAPI v2 is not merged.
 import type { Logger } from '@orch/component-base/logs';
 import type { WatchCache } from '../cache/watch-cache.js';
 import type {
@@ -16,6 +20,7 @@ import type {
   ExtraDiscoveryGroups,
 } from '../endpoints/aggregated-discovery.js';
 import { compareKubeVersions } from '../endpoints/discovery.js';
+import type { ExtraOpenApiV3 } from '../endpoints/install-openapi.js';
 import type { APIGroup } from '../endpoints/discovery.js';
 import { aggregatorGet } from './availability.js';
 import type { AvailabilityConfig } from './availability.js';
@@ -29,10 +34,19 @@ const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
 
 const refreshMs = 30_000;
 
-export class ExtensionDiscovery implements ExtraDiscoveryGroups {
+/** What was last fetched of one APIService's version. */
+interface Fetched {
+  resources: APIResourceDiscovery[];
+  /** Whether that fetch is the latest. */
+  fresh: boolean;
+  /** Its OpenAPI v3 document as the server sent it, if it serves one. */
+  openApiV3?: Buffer;
+}
+
+export class ExtensionDiscovery implements ExtraDiscoveryGroups, ExtraOpenApiV3 {
   #generation = 0;
-  /** The resources last fetched, by APIService name, and whether that fetch is the latest. */
-  readonly #fetched = new Map<string, { resources: APIResourceDiscovery[]; fresh: boolean }>();
+  /** What was last fetched, by APIService name. */
+  readonly #fetched = new Map<string, Fetched>();
 
   constructor(
     private readonly apiServices: WatchCache,
@@ -89,28 +103,55 @@ export class ExtensionDiscovery implements ExtraDiscoveryGroups {
     await Promise.all(
       apis.map(async (a) => {
         const name = str(obj(a['metadata'])['name']);
-        const before = JSON.stringify(this.#fetched.get(name));
+        const last = this.#fetched.get(name);
+        const before = last && JSON.stringify([last.resources, last.fresh]);
+        const beforeDoc = last?.openApiV3;
         try {
-          this.#fetched.set(name, { resources: await this.#resourcesOf(a), fresh: true });
+          const resources = await this.#resourcesOf(a);
+          const openApiV3 = await this.#openApiV3Of(a).catch((err: unknown) => {
+            this.log.debug('extension server OpenAPI v3 not fetched', { name, err: String(err) });
+            return undefined;
+          });
+          this.#fetched.set(name, { resources, fresh: true, ...(openApiV3 ? { openApiV3 } : {}) });
         } catch (err) {
-          const last = this.#fetched.get(name);
           if (last) last.fresh = false;
           this.log.debug('extension server discovery failed', { name, err: String(err) });
         }
-        if (JSON.stringify(this.#fetched.get(name)) !== before) this.#generation++;
+        const now = this.#fetched.get(name);
+        const doc = now?.openApiV3;
+        if (
+          (now && JSON.stringify([now.resources, now.fresh])) !== before ||
+          (doc && beforeDoc ? !doc.equals(beforeDoc) : doc !== beforeDoc)
+        )
+          this.#generation++;
       })
     );
   }
 
   /** The extension server's APIResourceList of the APIService's version, converted. */
-  #resourcesOf(api: Obj): Promise<APIResourceDiscovery[]> {
+  async #resourcesOf(api: Obj): Promise<APIResourceDiscovery[]> {
+    const spec = obj(api['spec']);
+    const path = `/apis/${str(spec['group'])}/${str(spec['version'])}`;
+    return fromResourceList(JSON.parse((await this.#get(api, path)).toString('utf8')));
+  }
+
+  /** The version's OpenAPI v3 document, as the server's `/openapi/v3` root links it. */
+  async #openApiV3Of(api: Obj): Promise<Buffer | undefined> {
+    const spec = obj(api['spec']);
+    const root = obj(JSON.parse((await this.#get(api, '/openapi/v3')).toString('utf8')));
+    const key = `apis/${str(spec['group'])}/${str(spec['version'])}`;
+    const url = str(obj(obj(root['paths'])[key])['serverRelativeURL']);
+    return url ? this.#get(api, url) : undefined;
+  }
+
+  /** A GET of `path` from the APIService's server, its 200 body; anything else rejects. */
+  #get(api: Obj, path: string): Promise<Buffer> {
     const spec = obj(api['spec']);
     const ref = obj(spec['service']);
     const port = typeof ref['port'] === 'number' ? ref['port'] : 443;
     const service = { namespace: str(ref['namespace']), name: str(ref['name']) };
     const target = resolveService({ ...service, port }, this.config);
     if (target instanceof Error) return Promise.reject(target);
-    const path = `/apis/${str(spec['group'])}/${str(spec['version'])}`;
     return new Promise((resolve, reject) => {
       const req = aggregatorGet(
         { ...target, ...service },
@@ -123,12 +164,8 @@ export class ExtensionDiscovery implements ExtraDiscoveryGroups {
           res.on('data', (b: Buffer) => chunks.push(b));
           res.on('error', reject);
           res.on('end', () => {
-            if (res.statusCode !== 200) return reject(new Error(`status ${res.statusCode}`));
-            try {
-              resolve(fromResourceList(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
-            } catch (err) {
-              reject(err instanceof Error ? err : new Error(String(err)));
-            }
+            if (res.statusCode !== 200) reject(new Error(`${path}: status ${res.statusCode}`));
+            else resolve(Buffer.concat(chunks));
           });
         }
       );
@@ -136,6 +173,17 @@ export class ExtensionDiscovery implements ExtraDiscoveryGroups {
       req.on('error', reject);
       req.end();
     });
+  }
+
+  /** The OpenAPI v3 documents of the Available remote versions, keyed `apis/<group>/<version>`. */
+  openApiV3(): Map<string, Buffer> {
+    const docs = new Map<string, Buffer>();
+    for (const a of this.#remote()) {
+      const doc = this.#fetched.get(str(obj(a['metadata'])['name']))?.openApiV3;
+      if (doc)
+        docs.set(`apis/${str(obj(a['spec'])['group'])}/${str(obj(a['spec'])['version'])}`, doc);
+    }
+    return docs;
   }
 
   /** The aggregated form: the groups of the Available remote APIServices whose resources are known. */

@@ -1,6 +1,7 @@
 // Serving the OpenAPI documents (k8s kube-openapi handler and handler3): built once per
 // generation of the registry, rendered once per format, served with an ETag; /openapi/v2 in JSON
-// or protobuf by the Accept header, /openapi/v3 as a root of hashed links to each group version.
+// or protobuf by the Accept header, /openapi/v3 as a root of hashed links to each group version,
+// the extension servers' group versions among them when an aggregator provides their documents.
 import { createHash } from 'node:crypto';
 import type { HttpRequest, HttpResponse } from '../http/handler.js';
 import type { PathMux } from '../http/path-mux.js';
@@ -15,6 +16,13 @@ import { encodeOpenApiV2Protobuf } from './openapi-v2-protobuf.js';
 
 const protobufV2Deprecated = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
 const protobufV2 = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
+
+/** OpenAPI v3 documents from elsewhere (extension servers), keyed `apis/<group>/<version>`. */
+export interface ExtraOpenApiV3 {
+  /** Changes whenever the documents may have. */
+  readonly generation: number;
+  openApiV3(): Map<string, Buffer>;
+}
 
 export interface OpenApiDocuments {
   v2: JsonObject;
@@ -124,8 +132,34 @@ function chooseV2(accept: string | undefined, cache: Cache): Rendered | undefine
   return undefined;
 }
 
+/** The extra documents rendered, once per generation; a key the registry serves is its own. */
+function extraRendered(
+  extra: ExtraOpenApiV3 | undefined
+): (own: Cache) => { root: Rendered; docs: Map<string, Rendered> } {
+  let last:
+    { generation: number; own: Cache; root: Rendered; docs: Map<string, Rendered> } | undefined;
+  return (own) => {
+    if (last && last.generation === (extra?.generation ?? 0) && last.own === own) return last;
+    const docs = new Map<string, Rendered>();
+    for (const [key, body] of extra?.openApiV3() ?? [])
+      if (!own.v3.has(key)) docs.set(key, render(body, 'application/json'));
+    const paths = JSON.parse(own.v3Root.body.toString('utf8')) as { paths: JsonObject };
+    for (const [key, doc] of docs)
+      paths.paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${doc.hash}` };
+    const root =
+      docs.size > 0 ? render(Buffer.from(JSON.stringify(paths)), 'application/json') : own.v3Root;
+    last = { generation: extra?.generation ?? 0, own, root, docs };
+    return last;
+  };
+}
+
 /** Installs GET /openapi/v2, /openapi/v3 and /openapi/v3/{api/v1,apis/<group>/<version>}. */
-export function installOpenApi(app: PathMux, registry: ResourceRegistry): void {
+export function installOpenApi(
+  app: PathMux,
+  registry: ResourceRegistry,
+  extra?: ExtraOpenApiV3
+): void {
+  const extras = extraRendered(extra);
   app.get('/openapi/v2', (req, res) => {
     const cache = documentsFor(registry);
     const doc = chooseV2(req.headers.accept, cache);
@@ -134,12 +168,13 @@ export function installOpenApi(app: PathMux, registry: ResourceRegistry): void {
   });
 
   app.get('/openapi/v3', (req, res) =>
-    send(req, res, documentsFor(registry).v3Root, 'no-cache, private')
+    send(req, res, extras(documentsFor(registry)).root, 'no-cache, private')
   );
 
   // Like k8s: a matching ?hash= is immutable; a stale one is redirected to the current document.
   const serveGroupVersion = (req: HttpRequest, res: HttpResponse, key: string): void => {
-    const doc = documentsFor(registry).v3.get(key);
+    const own = documentsFor(registry);
+    const doc = own.v3.get(key) ?? extras(own).docs.get(key);
     if (!doc) {
       writeStatus(res, newPathNotFound());
       return;
