@@ -1,7 +1,8 @@
 // `kubectl exec` through the gateway to the test node agent over WebSocket (kubectl 1.32 speaks
 // v5.channel.k8s.io first): the gateway relays the upgrade with its client certificate and
 // pipes the stream; the agent runs a real local process. Output, stdin with its half-close, the
-// exit code of a failing command, upstream's errors, and an agent that cannot be reached; `kubectl
+// exit code of a failing command, the same over SPDY (kubectl's fallback, relayed by the gateway
+// as it came), upstream's errors, and an agent that cannot be reached; `kubectl
 // exec -it` from a terminal (kubectl runs under util-linux `script`, as a user at a terminal would
 // run it); `kubectl attach -i` to a process the agent runs as the container.
 import { after, before, test } from 'node:test';
@@ -14,7 +15,7 @@ import { reviewResponse, sharedSuite, startWebhookServer, waitFor } from '@orch/
 import type { Suite, WebhookCall, WebhookServer } from '@orch/testing';
 import { startNodeAgent } from '@orch/testing/node-agent';
 import type { NodeAgent } from '@orch/testing/node-agent';
-import { kubectlFor } from './run-kubectl.js';
+import { kubectlFor, runKubectl } from './run-kubectl.js';
 
 let suite: Suite;
 let agent: NodeAgent;
@@ -105,6 +106,21 @@ test('kubectl exec runs the command on the agent and prints its output', async (
 test('kubectl exec -i relays stdin and its end', async () => {
   const input = 'first line\nsecond line\n';
   assert.equal(await ok(['exec', '-i', '-n', ns, 'two', '-c', 'b', '--', 'cat'], input), input);
+});
+
+test('kubectl exec over SPDY (its fallback): stdin, stdout, stderr and the exit code relayed', async () => {
+  const spdy = { ...process.env, KUBECTL_REMOTE_COMMAND_WEBSOCKETS: 'false' };
+  const run = (args: string[], input?: string) =>
+    runKubectl(suite.kubeconfigs[0]!, join(dir, 'cache'), args, input, spdy);
+  const input = 'over\nspdy\n';
+  const cat = await run(['exec', '-i', '-n', ns, 'one', '--', 'cat'], input);
+  assert.equal(cat.code, 0, cat.stderr);
+  assert.equal(cat.stdout, input);
+  const fail = await run(['exec', '-n', ns, 'one', '--', 'sh', '-c', 'echo oops >&2; exit 3']);
+  assert.equal(fail.code, 3, fail.stderr);
+  assert.match(fail.stderr, /oops/);
+  const call = agent.calls.findLast((c) => c.path === `/exec/${ns}/one/c`);
+  assert.equal(call?.method, 'POST', 'SPDY: a POST upgrade, relayed as it came');
 });
 
 test('kubectl exec exits with the exit code of the command, stderr relayed', async () => {

@@ -7,12 +7,15 @@
 // with v5 only 255 close (`[255, 0]`: the client closed its stdin). With `tty`, the command runs
 // on a pseudo-terminal (util-linux `script`, which allocates one and relays to it), so its output
 // is the terminal's, on stdout alone, as a container's TTY; the recorded sizes are not applied to
-// that terminal.
+// that terminal. Over SPDY/3.1 (kubectl's fallback) the same channels are streams of one session
+// (spdy.ts), named by their `streamtype` header (v4.channel.k8s.io).
 import { spawn } from 'node:child_process';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { RawData, WebSocket } from 'ws';
+import { SpdySession } from './spdy.js';
+import type { SpdyStream } from './spdy.js';
 
 /** The protocols served, in order of preference (the agent picks the first one offered). */
 export const execProtocols = ['v5.channel.k8s.io', 'v4.channel.k8s.io'] as const;
@@ -60,8 +63,30 @@ export function exitStatus(
 const frame = (channel: number, data: Buffer | string): Buffer =>
   Buffer.concat([Buffer.from([channel]), Buffer.isBuffer(data) ? data : Buffer.from(data)]);
 
-/** Runs `argv` for one session on `ws` until the process ends or the client leaves. */
-function runSession(ws: WebSocket, argv: string[], q: URLSearchParams, counters: ExecCounters) {
+/** What a session's transport does for the process: its output, its end, the client leaving. */
+interface SessionIo {
+  stdout(d: Buffer): void;
+  stderr(d: Buffer): void;
+  /** The process ended: the Status goes on the error channel, then the session closes. */
+  finish(status: object): void;
+}
+
+/** What the transport tells the process. */
+interface ProcessControl {
+  stdin(d: Buffer): void;
+  stdinEnd(): void;
+  resize(size: ExecCounters['resizes'][0]): void;
+  /** The client left before the process ended: it is killed. */
+  abandon(): void;
+}
+
+/** Runs `argv` for one session until the process ends or the client leaves (abandon). */
+function runProcess(
+  argv: string[],
+  q: URLSearchParams,
+  counters: ExecCounters,
+  io: SessionIo
+): ProcessControl {
   const on = (name: string): boolean => q.get(name) === '1' || q.get(name) === 'true';
   const withStdin = on('input') || on('stdin');
   const [command, args] = on('tty')
@@ -70,15 +95,15 @@ function runSession(ws: WebSocket, argv: string[], q: URLSearchParams, counters:
   const child = spawn(command, args, { stdio: [withStdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
   counters.open++;
   let ended = false;
-  child.stdout?.on('data', (d: Buffer) => on('output') && ws.send(frame(stdoutChannel, d)));
-  child.stderr?.on('data', (d: Buffer) => on('error') && ws.send(frame(stderrChannel, d)));
+  child.stdout?.on('data', (d: Buffer) => on('output') && io.stdout(d));
+  child.stderr?.on('data', (d: Buffer) => on('error') && io.stderr(d));
   child.stdin?.on('error', () => undefined);
   const finish = (status: object): void => {
     if (ended) return;
     ended = true;
     counters.open--;
     counters.completed++;
-    ws.send(frame(errorChannel, JSON.stringify(status)), () => ws.close(1000));
+    io.finish(status);
   };
   child.on('error', (err) => {
     finish({
@@ -90,21 +115,101 @@ function runSession(ws: WebSocket, argv: string[], q: URLSearchParams, counters:
   });
   // 'close': the process has exited and its stdout and stderr are drained.
   child.on('close', (code, signal) => finish(exitStatus(argv, code, signal)));
+  return {
+    stdin: (d) => void child.stdin?.write(d),
+    stdinEnd: () => void child.stdin?.end(),
+    resize: (size) => void counters.resizes.push(size),
+    abandon: () => {
+      if (ended) return;
+      ended = true;
+      counters.open--;
+      counters.abandoned++;
+      child.kill('SIGKILL');
+    },
+  };
+}
+
+/** A session over WebSocket: every message is its channel's byte, then the data. */
+function runWebSocketSession(
+  ws: WebSocket,
+  argv: string[],
+  q: URLSearchParams,
+  counters: ExecCounters
+): void {
+  const run = runProcess(argv, q, counters, {
+    stdout: (d) => ws.send(frame(stdoutChannel, d)),
+    stderr: (d) => ws.send(frame(stderrChannel, d)),
+    finish: (status) => ws.send(frame(errorChannel, JSON.stringify(status)), () => ws.close(1000)),
+  });
   ws.on('message', (data: RawData) => {
     const msg = Buffer.isBuffer(data) ? data : Buffer.from(data as ArrayBuffer);
-    if (msg[0] === stdinChannel) child.stdin?.write(msg.subarray(1));
-    else if (msg[0] === resizeChannel)
-      counters.resizes.push(JSON.parse(msg.subarray(1).toString()) as ExecCounters['resizes'][0]);
-    else if (msg[0] === closeChannel && msg[1] === stdinChannel) child.stdin?.end();
+    if (msg[0] === stdinChannel) run.stdin(msg.subarray(1));
+    else if (msg[0] === resizeChannel) run.resize(JSON.parse(msg.subarray(1).toString()));
+    else if (msg[0] === closeChannel && msg[1] === stdinChannel) run.stdinEnd();
   });
-  ws.on('close', () => {
-    if (ended) return;
-    ended = true;
-    counters.open--;
-    counters.abandoned++;
-    child.kill('SIGKILL');
-  });
+  ws.on('close', () => run.abandon());
 }
+
+/**
+ * A session over SPDY (kubectl's fallback, `v4.channel.k8s.io` as the kubelet's remotecommand
+ * server speaks it): a stream per channel, named by its `streamtype` header; the process starts
+ * once the streams the query asks for are open (error always; stdin, stdout, stderr without a
+ * tty, resize with one). The stdin stream's half-close closes the process's stdin; the Status is
+ * written on the error stream, then the connection ends.
+ */
+function runSpdySession(
+  session: SpdySession,
+  argv: string[],
+  q: URLSearchParams,
+  counters: ExecCounters
+): void {
+  const on = (name: string): boolean => q.get(name) === '1' || q.get(name) === 'true';
+  const expected = ['error'];
+  if (on('input')) expected.push('stdin');
+  if (on('output')) expected.push('stdout');
+  if (on('error') && !on('tty')) expected.push('stderr');
+  if (on('tty')) expected.push('resize');
+  const streams = new Map<string, SpdyStream>();
+  session.on('stream', (stream) => {
+    streams.set(stream.headers['streamtype'] ?? '', stream);
+    if (expected.every((t) => streams.has(t)) && !started) start();
+  });
+  let started = false;
+  const start = (): void => {
+    started = true;
+    const run = runProcess(argv, q, counters, {
+      stdout: (d) => void streams.get('stdout')?.write(d),
+      stderr: (d) => void streams.get('stderr')?.write(d),
+      finish: (status) => {
+        streams.get('error')?.end(JSON.stringify(status));
+        for (const [type, s] of streams) if (type !== 'error') s.end();
+        session.close();
+      },
+    });
+    const stdin = streams.get('stdin');
+    stdin?.on('data', (d: Buffer) => run.stdin(d));
+    stdin?.once('end', () => run.stdinEnd());
+    let sizes = '';
+    streams.get('resize')?.on('data', (d: Buffer) => {
+      // One TerminalSize JSON object after another (a json.Encoder's stream).
+      sizes += d.toString();
+      for (let nl = sizes.indexOf('\n'); nl >= 0; nl = sizes.indexOf('\n')) {
+        const line = sizes.slice(0, nl).trim();
+        sizes = sizes.slice(nl + 1);
+        if (line) run.resize(JSON.parse(line));
+      }
+    });
+    session.once('close', () => run.abandon());
+  };
+}
+
+/** The SPDY remotecommand protocols, in the kubelet's order of preference. */
+const spdyExecProtocols = [
+  'v4.channel.k8s.io',
+  'v3.channel.k8s.io',
+  'v2.channel.k8s.io',
+  'channel.k8s.io',
+];
 
 /**
  * Serves the upgrade requests of `/exec/{namespace}/{pod}/{container}`; answers anything else
@@ -126,6 +231,21 @@ export function execUpgradeHandler(counters: ExecCounters) {
     };
     if (parts[0] !== 'exec' || parts.length !== 4) return refuse(404, 'Not Found');
     if (argv.length === 0) return refuse(400, 'Bad Request');
-    wss.handleUpgrade(req, socket, head, (ws) => runSession(ws, argv, url.searchParams, counters));
+    if (String(req.headers.upgrade).toLowerCase() === 'spdy/3.1') {
+      const offered = String(req.headers['x-stream-protocol-version'] ?? '')
+        .split(',')
+        .map((p) => p.trim());
+      const chosen = spdyExecProtocols.find((p) => offered.includes(p));
+      if (!chosen) return refuse(403, 'Forbidden');
+      socket.write(
+        'HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\n' +
+          `X-Stream-Protocol-Version: ${chosen}\r\n\r\n`
+      );
+      if (head.length > 0) socket.unshift(head);
+      return runSpdySession(new SpdySession(socket), argv, url.searchParams, counters);
+    }
+    wss.handleUpgrade(req, socket, head, (ws) =>
+      runWebSocketSession(ws, argv, url.searchParams, counters)
+    );
   };
 }

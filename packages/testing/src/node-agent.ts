@@ -9,7 +9,8 @@
 // logs are lines the test appends; a follow stays open for lines appended later and ends when the
 // test ends the container's log (or stops the agent). GET /healthz answers ok; /echo/... answers
 // the request it received as JSON (the target of nodes/proxy). Upgrade requests of
-// /exec/{namespace}/{pod}/{container} run a real local process over WebSocket (node-agent-exec.ts);
+// /exec/{namespace}/{pod}/{container} run a real local process over WebSocket or SPDY/3.1
+// (node-agent-exec.ts);
 // /attach/{namespace}/{pod}/{container} attach to a process the test started (node-agent-attach.ts);
 // /portForward/{namespace}/{pod} forwards over SPDY/3.1 to ports on loopback (node-agent-portforward.ts).
 import { createServer } from 'node:https';
