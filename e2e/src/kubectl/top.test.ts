@@ -2,7 +2,8 @@
 // (metrics.k8s.io, as a metrics server serves it) registered by a Service, an EndpointSlice and
 // an APIService; once the gateways find it Available, `kubectl top nodes|pods`, `kubectl
 // api-resources` and `kubectl get --raw` reach it through the gateway, and `kubectl explain`
-// reads its kinds from the OpenAPI v3 document the gateway merged from it.
+// reads its kinds from the OpenAPI v3 document the gateway merged from it. When the server stops,
+// kubectl sees the APIService unavailable and `kubectl top` fail; started again, both come back.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -15,7 +16,7 @@ import {
   startExtensionServer,
   waitFor,
 } from '@orch/testing';
-import type { ExtensionServer, Suite } from '@orch/testing';
+import type { ExtensionServer, ExtensionServerOptions, Suite } from '@orch/testing';
 import { kubectlFor } from './run-kubectl.js';
 
 const ns = 'kubectl-top';
@@ -23,12 +24,13 @@ const node = 'kubectl-top-node';
 const apiService = `v1beta1.${metricsGroup}`;
 let suite: Suite;
 let server: ExtensionServer;
+let serverOptions: ExtensionServerOptions;
 const dir = mkdtempSync(join(tmpdir(), 'orch-top-'));
 const { kubectl, ok } = kubectlFor(() => suite.kubeconfigs[0]!, join(dir, 'cache'));
 
 before(async () => {
   suite = await sharedSuite();
-  server = await startExtensionServer({
+  serverOptions = {
     service: { namespace: ns, name: 'metrics-server' },
     requestHeaderCaPem: readFileSync(suite.pki.caFile, 'utf8'),
     data: {
@@ -41,7 +43,8 @@ before(async () => {
         },
       ],
     },
-  });
+  };
+  server = await startExtensionServer(serverOptions);
   await ok(['create', 'namespace', ns]);
   await ok(['apply', '-f', '-'], `apiVersion: v1\nkind: Node\nmetadata: {name: ${node}}\n`);
   const allocatable = {
@@ -153,4 +156,42 @@ test("kubectl explain reads the extension server's kinds from the merged OpenAPI
     new RegExp(`^/openapi/v3/apis/${metricsGroup.replaceAll('.', '\\.')}/v1beta1\\?hash=[0-9A-F]+$`)
   );
   assert.ok(root.paths['api/v1'], "the gateway's own group versions are still listed");
+});
+
+test('the server stops: kubectl sees the APIService unavailable; it comes back: Available again', async () => {
+  const column = async () =>
+    (
+      await kubectl([
+        'get',
+        'apiservice',
+        apiService,
+        '-o',
+        'jsonpath={.status.conditions[?(@.type=="Available")].status}/{.status.conditions[?(@.type=="Available")].reason}',
+      ])
+    ).stdout;
+  const { port, serving } = server;
+  await server.stop();
+  // A change of the APIService makes the gateways check it now rather than within 30 s.
+  await ok(['annotate', 'apiservice', apiService, `touched=${Date.now()}`, '--overwrite']);
+  await waitFor(
+    'kubectl get apiservice shows it unavailable',
+    async () => (await column()) === 'False/FailedDiscoveryCheck',
+    { timeoutMs: 30_000 }
+  );
+  const out = await ok(['get', 'apiservice', apiService]);
+  assert.match(out, /False \(FailedDiscoveryCheck\)/);
+  const top = await kubectl(['top', 'nodes', node]);
+  assert.notEqual(top.code, 0, 'kubectl top fails while the server is down');
+  server = await startExtensionServer({ ...serverOptions, port, serving });
+  // No help from the test: the gateways retry a failed check with a backoff.
+  await waitFor(
+    'kubectl get apiservice shows it Available',
+    async () => (await column()) === 'True/Passed',
+    { timeoutMs: 30_000 }
+  );
+  await waitFor(
+    'kubectl top nodes answers again',
+    async () => (await kubectl(['top', 'nodes', node])).code === 0,
+    { timeoutMs: 30_000 }
+  );
 });
