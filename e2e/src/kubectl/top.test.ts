@@ -158,6 +158,30 @@ test("kubectl explain reads the extension server's kinds from the merged OpenAPI
   assert.ok(root.paths['api/v1'], "the gateway's own group versions are still listed");
 });
 
+test("/openapi/v2 merges the server's definitions, in JSON and in protobuf", async () => {
+  const name = 'io.k8s.metrics.pkg.apis.metrics.v1beta1.PodMetrics';
+  let v2: { definitions: Record<string, { description?: string }> } = { definitions: {} };
+  await waitFor(
+    "the merged document has the server's definitions",
+    async () => {
+      // (the document is larger than the 1 MB execFile keeps of kubectl's output)
+      v2 = JSON.parse((await suite.request(0, 'GET', '/openapi/v2')).text) as typeof v2;
+      return v2.definitions[name] !== undefined;
+    },
+    { timeoutMs: 30_000 }
+  );
+  assert.equal(
+    v2.definitions[name]?.description,
+    'PodMetrics sets resource usage metrics of a pod.'
+  );
+  assert.ok(v2.definitions['io.orch.api.core.v1.Pod'], "the gateway's own definitions stay");
+  const pb = await suite.request(0, 'GET', '/openapi/v2', undefined, {
+    Accept: 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf',
+  });
+  assert.equal(pb.status, 200);
+  assert.ok(pb.text.includes(name), 'the protobuf form has them too');
+});
+
 test('the server stops: kubectl sees the APIService unavailable; it comes back: Available again', async () => {
   const column = async () =>
     (

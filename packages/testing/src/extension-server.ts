@@ -4,8 +4,8 @@
 // from X-Remote-User / X-Remote-Group, and serves `metrics.k8s.io/v1beta1` NodeMetrics and
 // PodMetrics (upstream's metrics API, k8s.io/metrics, under its own name: an extension server's
 // group is its own, not one this server renames; kubectl top asks for it) with its discovery
-// and its OpenAPI v3 document (`/openapi/v3`, a root linking `apis/metrics.k8s.io/v1beta1`, whose
-// schemas carry the descriptions of k8s.io/metrics, so that `kubectl explain` reads them).
+// and its OpenAPI documents (`/openapi/v3`, a root linking `apis/metrics.k8s.io/v1beta1`, and
+// `/openapi/v2`; their schemas carry the descriptions of k8s.io/metrics, for `kubectl explain`).
 // Its serving certificate names `<service>.<namespace>.svc`, as an APIService's caBundle
 // verifies it.
 import { createHash } from 'node:crypto';
@@ -58,6 +58,7 @@ export async function startExtensionServer(o: ExtensionServerOptions): Promise<E
     if (path === `/apis/${metricsGroup}`)
       return { body: { kind: 'APIGroup', apiVersion: 'v1', ...group() } };
     if (path === `/apis/${gv}`) return { body: resources(gv) };
+    if (path === '/openapi/v2') return { body: openApiV2 };
     if (path === '/openapi/v3') return { body: openApiV3Root() };
     if (path === `/openapi/v3/apis/${gv}`) return { body: openApiV3 };
     const nodes = new RegExp(`^/apis/${gv}/nodes(?:/([^/]+))?$`).exec(path);
@@ -219,6 +220,19 @@ const openApiV3 = {
       },
     },
   },
+};
+
+/** The same schemas as a Swagger 2.0 document's definitions (what `/openapi/v2` serves). */
+const openApiV2 = {
+  swagger: '2.0',
+  info: openApiV3.info,
+  paths: {},
+  definitions: JSON.parse(
+    JSON.stringify(openApiV3.components.schemas).replaceAll(
+      '#/components/schemas/',
+      '#/definitions/'
+    )
+  ) as unknown,
 };
 
 function openApiV3Root() {

@@ -9,8 +9,9 @@
 // Stale, while a fetch fails. A version never fetched is listed in the legacy documents only.
 // The same fetch takes the version's OpenAPI v3 document from the server (its `/openapi/v3` root,
 // then the document that root links for `apis/<group>/<version>`), which /openapi/v3 then lists
-// and serves beside the gateway's own (kube-aggregator's openapiv3 aggregator); a server without
-// one contributes none. OpenAPI v2 is not merged.
+// and serves beside the gateway's own (kube-aggregator's openapiv3 aggregator), and its whole
+// `/openapi/v2` document, whose paths and definitions /openapi/v2 merges in (its openapi
+// aggregator); a server without them contributes none.
 import type { Logger } from '@orch/component-base/logs';
 import type { WatchCache } from '../cache/watch-cache.js';
 import type {
@@ -20,7 +21,8 @@ import type {
   ExtraDiscoveryGroups,
 } from '../endpoints/aggregated-discovery.js';
 import { compareKubeVersions } from '../endpoints/discovery.js';
-import type { ExtraOpenApiV3 } from '../endpoints/install-openapi.js';
+import type { ExtraOpenApi } from '../endpoints/install-openapi.js';
+import type { JsonObject } from '../endpoints/openapi.js';
 import type { APIGroup } from '../endpoints/discovery.js';
 import { aggregatorGet } from './availability.js';
 import type { AvailabilityConfig } from './availability.js';
@@ -41,9 +43,11 @@ interface Fetched {
   fresh: boolean;
   /** Its OpenAPI v3 document as the server sent it, if it serves one. */
   openApiV3?: Buffer;
+  /** The server's OpenAPI v2 document, if it serves one. */
+  openApiV2?: Buffer;
 }
 
-export class ExtensionDiscovery implements ExtraDiscoveryGroups, ExtraOpenApiV3 {
+export class ExtensionDiscovery implements ExtraDiscoveryGroups, ExtraOpenApi {
   #generation = 0;
   /** What was last fetched, by APIService name. */
   readonly #fetched = new Map<string, Fetched>();
@@ -105,23 +109,33 @@ export class ExtensionDiscovery implements ExtraDiscoveryGroups, ExtraOpenApiV3 
         const name = str(obj(a['metadata'])['name']);
         const last = this.#fetched.get(name);
         const before = last && JSON.stringify([last.resources, last.fresh]);
-        const beforeDoc = last?.openApiV3;
+        const beforeDocs = [last?.openApiV3, last?.openApiV2];
         try {
           const resources = await this.#resourcesOf(a);
-          const openApiV3 = await this.#openApiV3Of(a).catch((err: unknown) => {
-            this.log.debug('extension server OpenAPI v3 not fetched', { name, err: String(err) });
+          const missing = (what: string) => (err: unknown) => {
+            this.log.debug(`extension server ${what} not fetched`, { name, err: String(err) });
             return undefined;
+          };
+          const [openApiV3, openApiV2] = await Promise.all([
+            this.#openApiV3Of(a).catch(missing('OpenAPI v3')),
+            this.#get(a, '/openapi/v2').catch(missing('OpenAPI v2')),
+          ]);
+          this.#fetched.set(name, {
+            resources,
+            fresh: true,
+            ...(openApiV3 ? { openApiV3 } : {}),
+            ...(openApiV2 ? { openApiV2 } : {}),
           });
-          this.#fetched.set(name, { resources, fresh: true, ...(openApiV3 ? { openApiV3 } : {}) });
         } catch (err) {
           if (last) last.fresh = false;
           this.log.debug('extension server discovery failed', { name, err: String(err) });
         }
         const now = this.#fetched.get(name);
-        const doc = now?.openApiV3;
+        const same = (a?: Buffer, b?: Buffer): boolean => (a && b ? a.equals(b) : a === b);
         if (
           (now && JSON.stringify([now.resources, now.fresh])) !== before ||
-          (doc && beforeDoc ? !doc.equals(beforeDoc) : doc !== beforeDoc)
+          !same(now?.openApiV3, beforeDocs[0]) ||
+          !same(now?.openApiV2, beforeDocs[1])
         )
           this.#generation++;
       })
@@ -173,6 +187,22 @@ export class ExtensionDiscovery implements ExtraDiscoveryGroups, ExtraOpenApiV3 
       req.on('error', reject);
       req.end();
     });
+  }
+
+  /** The OpenAPI v2 documents of the servers of the Available remote versions, one per server. */
+  openApiV2(): JsonObject[] {
+    const docs = new Map<string, JsonObject>();
+    for (const a of this.#remote()) {
+      const doc = this.#fetched.get(str(obj(a['metadata'])['name']))?.openApiV2;
+      const service = JSON.stringify(obj(a['spec'])['service']);
+      if (!doc || docs.has(service)) continue;
+      try {
+        docs.set(service, JSON.parse(doc.toString('utf8')) as JsonObject);
+      } catch {
+        // not JSON: nothing to merge
+      }
+    }
+    return [...docs.values()];
   }
 
   /** The OpenAPI v3 documents of the Available remote versions, keyed `apis/<group>/<version>`. */

@@ -1,7 +1,9 @@
 // Serving the OpenAPI documents (k8s kube-openapi handler and handler3): built once per
 // generation of the registry, rendered once per format, served with an ETag; /openapi/v2 in JSON
-// or protobuf by the Accept header, /openapi/v3 as a root of hashed links to each group version,
-// the extension servers' group versions among them when an aggregator provides their documents.
+// or protobuf by the Accept header, /openapi/v3 as a root of hashed links to each group version.
+// When an aggregator provides the extension servers' documents, /openapi/v3 lists and serves their
+// group versions too, and /openapi/v2 is the gateway's document with their paths and definitions
+// merged in (kube-aggregator's aggregator: what the gateway defines itself wins a name both use).
 import { createHash } from 'node:crypto';
 import type { HttpRequest, HttpResponse } from '../http/handler.js';
 import type { PathMux } from '../http/path-mux.js';
@@ -17,11 +19,14 @@ import { encodeOpenApiV2Protobuf } from './openapi-v2-protobuf.js';
 const protobufV2Deprecated = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
 const protobufV2 = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
 
-/** OpenAPI v3 documents from elsewhere (extension servers), keyed `apis/<group>/<version>`. */
-export interface ExtraOpenApiV3 {
+/** OpenAPI documents from elsewhere (extension servers). */
+export interface ExtraOpenApi {
   /** Changes whenever the documents may have. */
   readonly generation: number;
+  /** v3 documents keyed `apis/<group>/<version>`. */
   openApiV3(): Map<string, Buffer>;
+  /** Whole v2 documents, one per server. */
+  openApiV2(): JsonObject[];
 }
 
 export interface OpenApiDocuments {
@@ -44,6 +49,7 @@ function render(body: Buffer, contentType: string): Rendered {
 interface Cache {
   /** The registry's generation the documents were built at. */
   generation: number;
+  v2: JsonObject;
   v2Json: Rendered;
   v2Protobuf: Rendered;
   v3Root: Rendered;
@@ -71,6 +77,7 @@ function documentsFor(registry: ResourceRegistry): Cache {
   }
   const cache: Cache = {
     generation,
+    v2,
     v2Json: render(Buffer.from(JSON.stringify(v2)), 'application/json'),
     v2Protobuf: render(encodeOpenApiV2Protobuf(v2), protobufV2),
     v3Root: render(Buffer.from(JSON.stringify({ paths: rootPaths })), 'application/json'),
@@ -112,7 +119,10 @@ function writeStatus(res: HttpResponse, err: StatusError): void {
 }
 
 /** The v2 representation for an Accept header: protobuf when asked for first, JSON otherwise. */
-function chooseV2(accept: string | undefined, cache: Cache): Rendered | undefined {
+function chooseV2(
+  accept: string | undefined,
+  cache: { v2Json: Rendered; v2Protobuf: Rendered }
+): Rendered | undefined {
   if (!accept) return cache.v2Json;
   const entries = accept
     .split(',')
@@ -132,23 +142,65 @@ function chooseV2(accept: string | undefined, cache: Cache): Rendered | undefine
   return undefined;
 }
 
-/** The extra documents rendered, once per generation; a key the registry serves is its own. */
-function extraRendered(
-  extra: ExtraOpenApiV3 | undefined
-): (own: Cache) => { root: Rendered; docs: Map<string, Rendered> } {
-  let last:
-    { generation: number; own: Cache; root: Rendered; docs: Map<string, Rendered> } | undefined;
+/** What an extension server's v2 document adds: its paths and definitions not already named. */
+export function mergeV2(own: JsonObject, extra: JsonObject[]): JsonObject {
+  const paths = { ...(own['paths'] as JsonObject) };
+  const definitions = { ...(own['definitions'] as JsonObject) };
+  for (const doc of extra) {
+    for (const [k, v] of Object.entries((doc['paths'] ?? {}) as JsonObject)) paths[k] ??= v;
+    for (const [k, v] of Object.entries((doc['definitions'] ?? {}) as JsonObject))
+      definitions[k] ??= v;
+  }
+  return { ...own, paths, definitions };
+}
+
+/** Why a v2 document's parts cannot be served in protobuf too (it is then left out), if they cannot. */
+function unencodable(doc: JsonObject): string | undefined {
+  try {
+    encodeOpenApiV2Protobuf({
+      swagger: '2.0',
+      info: { title: '', version: '' },
+      paths: (doc['paths'] ?? {}) as JsonObject,
+      definitions: (doc['definitions'] ?? {}) as JsonObject,
+    });
+    return undefined;
+  } catch (err) {
+    return String(err);
+  }
+}
+
+interface Extras {
+  generation: number;
+  own: Cache;
+  v3Root: Rendered;
+  v3: Map<string, Rendered>;
+  v2Json: Rendered;
+  v2Protobuf: Rendered;
+}
+
+/** The documents with the extra ones, rendered once per generation of either. */
+function extraRendered(extra: ExtraOpenApi | undefined): (own: Cache) => Extras {
+  let last: Extras | undefined;
   return (own) => {
-    if (last && last.generation === (extra?.generation ?? 0) && last.own === own) return last;
-    const docs = new Map<string, Rendered>();
+    const generation = extra?.generation ?? 0;
+    if (last && last.generation === generation && last.own === own) return last;
+    const v3 = new Map<string, Rendered>();
     for (const [key, body] of extra?.openApiV3() ?? [])
-      if (!own.v3.has(key)) docs.set(key, render(body, 'application/json'));
+      if (!own.v3.has(key)) v3.set(key, render(body, 'application/json'));
     const paths = JSON.parse(own.v3Root.body.toString('utf8')) as { paths: JsonObject };
-    for (const [key, doc] of docs)
+    for (const [key, doc] of v3)
       paths.paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${doc.hash}` };
-    const root =
-      docs.size > 0 ? render(Buffer.from(JSON.stringify(paths)), 'application/json') : own.v3Root;
-    last = { generation: extra?.generation ?? 0, own, root, docs };
+    const v2Extra = (extra?.openApiV2() ?? []).filter((doc) => unencodable(doc) === undefined);
+    const v2 = v2Extra.length > 0 ? mergeV2(own.v2, v2Extra) : undefined;
+    last = {
+      generation,
+      own,
+      v3Root:
+        v3.size > 0 ? render(Buffer.from(JSON.stringify(paths)), 'application/json') : own.v3Root,
+      v3,
+      v2Json: v2 ? render(Buffer.from(JSON.stringify(v2)), 'application/json') : own.v2Json,
+      v2Protobuf: v2 ? render(encodeOpenApiV2Protobuf(v2), protobufV2) : own.v2Protobuf,
+    };
     return last;
   };
 }
@@ -157,24 +209,23 @@ function extraRendered(
 export function installOpenApi(
   app: PathMux,
   registry: ResourceRegistry,
-  extra?: ExtraOpenApiV3
+  extra?: ExtraOpenApi
 ): void {
   const extras = extraRendered(extra);
   app.get('/openapi/v2', (req, res) => {
-    const cache = documentsFor(registry);
-    const doc = chooseV2(req.headers.accept, cache);
+    const doc = chooseV2(req.headers.accept, extras(documentsFor(registry)));
     if (doc) send(req, res, doc, 'no-cache, private');
     else writeStatus(res, newNotAcceptable(['application/json', protobufV2]));
   });
 
   app.get('/openapi/v3', (req, res) =>
-    send(req, res, extras(documentsFor(registry)).root, 'no-cache, private')
+    send(req, res, extras(documentsFor(registry)).v3Root, 'no-cache, private')
   );
 
   // Like k8s: a matching ?hash= is immutable; a stale one is redirected to the current document.
   const serveGroupVersion = (req: HttpRequest, res: HttpResponse, key: string): void => {
     const own = documentsFor(registry);
-    const doc = own.v3.get(key) ?? extras(own).docs.get(key);
+    const doc = own.v3.get(key) ?? extras(own).v3.get(key);
     if (!doc) {
       writeStatus(res, newPathNotFound());
       return;

@@ -8,7 +8,7 @@ import { startDiscoveryServer } from './discovery-server.js';
 import { builtinResources, ResourceRegistry } from '@orch/apimachinery/registry';
 import { enabledResources } from '../resourceconfig/resource-config.js';
 import { defaultVersionInfo } from './discovery.js';
-import { openApiDocuments } from './install-openapi.js';
+import { mergeV2, openApiDocuments } from './install-openapi.js';
 import { definitionName } from './openapi.js';
 
 const run = promisify(execFile);
@@ -325,4 +325,34 @@ describe('openapi', () => {
     ]);
     assert.match(await kubectl('explain', 'leases'), /KIND:\s+Lease/);
   });
+});
+
+it('mergeV2: an extension server adds its paths and definitions; a name the gateway defines stays its own', () => {
+  const own = {
+    swagger: '2.0',
+    paths: { '/api/v1/pods': { get: { operationId: 'own' } } },
+    definitions: { Shared: { description: 'own' } },
+  };
+  const merged = mergeV2(own, [
+    {
+      paths: {
+        '/api/v1/pods': { get: { operationId: 'theirs' } },
+        '/apis/m/v1/nodes': { get: { operationId: 'listNodes' } },
+      },
+      definitions: { Shared: { description: 'theirs' }, NodeMetrics: { type: 'object' } },
+    },
+  ]);
+  assert.deepEqual(merged, {
+    swagger: '2.0',
+    paths: {
+      '/api/v1/pods': { get: { operationId: 'own' } },
+      '/apis/m/v1/nodes': { get: { operationId: 'listNodes' } },
+    },
+    definitions: { Shared: { description: 'own' }, NodeMetrics: { type: 'object' } },
+  });
+  assert.deepEqual(
+    own.definitions,
+    { Shared: { description: 'own' } },
+    'the own document is not changed'
+  );
 });
