@@ -129,6 +129,21 @@ test('kubectl api-resources lists the group; get --raw goes through the proxy', 
   };
   assert.equal(raw.kind, 'NodeMetrics');
   assert.equal(raw.usage.cpu, '250m');
+  // The server serves aggregated discovery: its resources are taken as it lists them.
+  const aggregated = await suite.request(0, 'GET', '/apis', undefined, {
+    Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList',
+  });
+  type Item = {
+    metadata: { name: string };
+    versions: { resources: { singularResource: string; responseKind: { group: string } }[] }[];
+  };
+  const item = (aggregated.body as { items: Item[] }).items.find(
+    (i) => i.metadata.name === metricsGroup
+  );
+  assert.deepEqual(
+    item?.versions[0]?.resources.map((r) => `${r.singularResource} ${r.responseKind.group}`),
+    [`nodemetrics ${metricsGroup}`, `podmetrics ${metricsGroup}`]
+  );
 });
 
 test("kubectl explain reads the extension server's kinds from the merged OpenAPI v3", async () => {

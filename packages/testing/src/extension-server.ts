@@ -37,6 +37,11 @@ export interface ExtensionServerOptions {
   /** The CA that signs the front proxy's client certificate (requestheader client CA), PEM. */
   requestHeaderCaPem: string;
   data: MetricsData;
+  /**
+   * Serve discovery in the legacy form only, as servers built before aggregated discovery do
+   * (default: `/apis` answers an APIGroupDiscoveryList to a client that asks for one).
+   */
+  legacyDiscoveryOnly?: boolean;
   /** To start it again where a stopped one was: its port and certificate. */
   port?: number;
   serving?: ServingPems;
@@ -53,6 +58,8 @@ export async function startExtensionServer(o: ExtensionServerOptions): Promise<E
       return { status: 401, body: status(401, 'Unauthorized') };
     const url = new URL(call.path, 'https://x');
     const path = url.pathname.replace(/\/$/, '');
+    if (path === '/apis' && !o.legacyDiscoveryOnly && asksAggregated(call.headers.accept))
+      return { body: aggregatedDiscovery(gv), contentType: aggregatedContentType };
     if (path === '/apis')
       return { body: { kind: 'APIGroupList', apiVersion: 'v1', groups: [group()] } };
     if (path === `/apis/${metricsGroup}`)
@@ -239,6 +246,52 @@ function openApiV3Root() {
   const hash = createHash('sha512').update(JSON.stringify(openApiV3)).digest('hex').toUpperCase();
   const key = `apis/${metricsGroup}/${metricsVersion}`;
   return { paths: { [key]: { serverRelativeURL: `/openapi/v3/${key}?hash=${hash}` } } };
+}
+
+const aggregatedContentType =
+  'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
+
+const asksAggregated = (accept: string | undefined): boolean =>
+  (accept ?? '')
+    .split(',')
+    .some((a) => /g=apidiscovery\.k8s\.io;\s*v=v2;\s*as=APIGroupDiscoveryList/.test(a));
+
+/** `/apis` as an apidiscovery.k8s.io/v2 APIGroupDiscoveryList: the group, its version, its kinds. */
+function aggregatedDiscovery(gv: string) {
+  const verbs = ['get', 'list'];
+  const kind = (k: string) => ({ group: metricsGroup, version: metricsVersion, kind: k });
+  return {
+    kind: 'APIGroupDiscoveryList',
+    apiVersion: 'apidiscovery.k8s.io/v2',
+    metadata: {},
+    items: [
+      {
+        metadata: { name: metricsGroup, creationTimestamp: null },
+        versions: [
+          {
+            version: gv.split('/')[1],
+            resources: [
+              {
+                resource: 'nodes',
+                responseKind: kind('NodeMetrics'),
+                scope: 'Cluster',
+                singularResource: 'nodemetrics',
+                verbs,
+              },
+              {
+                resource: 'pods',
+                responseKind: kind('PodMetrics'),
+                scope: 'Namespaced',
+                singularResource: 'podmetrics',
+                verbs,
+              },
+            ],
+            freshness: 'Current',
+          },
+        ],
+      },
+    ],
+  };
 }
 
 function group() {

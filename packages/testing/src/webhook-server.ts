@@ -24,6 +24,8 @@ export interface WebhookAnswer {
   text?: string;
   /** Never answer (timeouts); the socket is closed by stop(). */
   hang?: boolean;
+  /** The Content-Type (default application/json). */
+  contentType?: string;
 }
 
 export type WebhookHandler = (call: WebhookCall) => WebhookAnswer | Promise<WebhookAnswer>;
@@ -96,7 +98,9 @@ export async function startWebhookServer(
                 return;
               }
               const text = answer.text ?? JSON.stringify(answer.body ?? {});
-              res.writeHead(answer.status ?? 200, { 'Content-Type': 'application/json' });
+              res.writeHead(answer.status ?? 200, {
+                'Content-Type': answer.contentType ?? 'application/json',
+              });
               res.end(text);
             },
             (err: unknown) => {

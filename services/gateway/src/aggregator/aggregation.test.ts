@@ -73,10 +73,12 @@ async function availableAs(reason: string, status: string): Promise<Condition> {
 before(async () => {
   suite = await sharedSuite();
   caPem = readFileSync(suite.pki.caFile, 'utf8');
+  // A server with legacy discovery only: the gateway falls back to its APIResourceList.
   server = await startExtensionServer({
     service: { namespace: ns, name: service },
     requestHeaderCaPem: caPem,
     data,
+    legacyDiscoveryOnly: true,
   });
   const made = [await suite.request(0, 'POST', '/api/v1/namespaces', { metadata: { name: ns } })];
   for (const o of registrationOf(server, { namespace: ns, service }))
@@ -145,6 +147,15 @@ test("discovery lists the extension server's group: legacy from the APIService, 
     group!.versions[0]!.resources.map((r) => `${r.resource} ${r.scope}`),
     ['nodes Cluster', 'pods Namespaced']
   );
+  const asked = server.calls.map((c) => `${c.path} ${String(c.headers.accept)}`);
+  assert.ok(
+    asked.some((a) => a.startsWith('/apis application/json;g=apidiscovery.k8s.io;v=v2;')),
+    'the aggregated form was asked for first'
+  );
+  assert.ok(
+    asked.some((a) => a.startsWith(`/apis/${metricsGroup}/v1beta1 `)),
+    'then the legacy list'
+  );
 });
 
 test('the server stops: FailedDiscoveryCheck and 503; it comes back: Passed again', async () => {
@@ -165,6 +176,7 @@ test('the server stops: FailedDiscoveryCheck and 503; it comes back: Passed agai
     service: { namespace: ns, name: service },
     requestHeaderCaPem: caPem,
     data,
+    legacyDiscoveryOnly: true,
     port,
     serving,
   });

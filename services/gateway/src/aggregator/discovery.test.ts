@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fromResourceList } from './discovery.js';
+import { fromAggregated, fromResourceList } from './discovery.js';
 
 test('fromResourceList: a legacy APIResourceList in the aggregated form, subresources under their resource', () => {
   const list = {
@@ -58,4 +58,30 @@ test('fromResourceList: a legacy APIResourceList in the aggregated form, subreso
     },
   ]);
   assert.deepEqual(fromResourceList({}), []);
+});
+
+test('fromAggregated: the resources of the group version an APIGroupDiscoveryList lists, else none', () => {
+  const nodes = {
+    resource: 'nodes',
+    scope: 'Cluster',
+    singularResource: 'nodemetrics',
+    verbs: ['get'],
+  };
+  const list = {
+    kind: 'APIGroupDiscoveryList',
+    items: [
+      { metadata: { name: 'other.io' }, versions: [{ version: 'v1', resources: [] }] },
+      {
+        metadata: { name: 'metrics.k8s.io' },
+        versions: [{ version: 'v1beta1', resources: [nodes] }],
+      },
+    ],
+  };
+  assert.deepEqual(fromAggregated(list, 'metrics.k8s.io', 'v1beta1'), [nodes]);
+  assert.equal(fromAggregated(list, 'metrics.k8s.io', 'v1'), undefined, 'version not listed');
+  assert.equal(fromAggregated(list, 'absent.io', 'v1beta1'), undefined, 'group not listed');
+  assert.equal(
+    fromAggregated({ kind: 'APIGroupList', groups: [] }, 'metrics.k8s.io', 'v1beta1'),
+    undefined
+  );
 });

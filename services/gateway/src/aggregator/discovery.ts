@@ -2,9 +2,11 @@
 // handler_apis.go for the legacy `/apis` and `/apis/<group>`, its discovery aggregator for the
 // aggregated form): each Available APIService that names a service has its version listed under
 // its group, groups ordered by groupPriorityMinimum and versions by versionPriority, as upstream
-// orders them. The resources of a version come from the extension server's legacy
-// `/apis/<group>/<version>` APIResourceList, asked as `system:kube-aggregator` through the front
-// proxy and converted as upstream converts a server without aggregated discovery; they are
+// orders them. The resources of a version come from the extension server's aggregated `/apis`
+// (apidiscovery v2, then v2beta1) when it serves one, else from its legacy
+// `/apis/<group>/<version>` APIResourceList converted as upstream converts a server without
+// aggregated discovery (kube-aggregator's handler_discovery.go), asked as
+// `system:kube-aggregator` through the front proxy; they are
 // fetched when an APIService changes and every 30 s, and the last ones fetched are kept, marked
 // Stale, while a fetch fails. A version never fetched is listed in the legacy documents only.
 // The same fetch takes the version's OpenAPI v3 document from the server (its `/openapi/v3` root,
@@ -142,11 +144,20 @@ export class ExtensionDiscovery implements ExtraDiscoveryGroups, ExtraOpenApi {
     );
   }
 
-  /** The extension server's APIResourceList of the APIService's version, converted. */
+  /**
+   * The resources of the APIService's version: from the server's aggregated discovery if it
+   * answers in that form and lists the version, else its legacy APIResourceList, converted.
+   */
   async #resourcesOf(api: Obj): Promise<APIResourceDiscovery[]> {
     const spec = obj(api['spec']);
-    const path = `/apis/${str(spec['group'])}/${str(spec['version'])}`;
-    return fromResourceList(JSON.parse((await this.#get(api, path)).toString('utf8')));
+    const [group, version] = [str(spec['group']), str(spec['version'])];
+    const aggregated = await this.#get(api, '/apis', aggregatedAccept).then(
+      (body) => fromAggregated(JSON.parse(body.toString('utf8')), group, version),
+      () => undefined
+    );
+    if (aggregated) return aggregated;
+    const legacy = await this.#get(api, `/apis/${group}/${version}`);
+    return fromResourceList(JSON.parse(legacy.toString('utf8')));
   }
 
   /** The version's OpenAPI v3 document, as the server's `/openapi/v3` root links it. */
@@ -159,7 +170,7 @@ export class ExtensionDiscovery implements ExtraDiscoveryGroups, ExtraOpenApi {
   }
 
   /** A GET of `path` from the APIService's server, its 200 body; anything else rejects. */
-  #get(api: Obj, path: string): Promise<Buffer> {
+  #get(api: Obj, path: string, accept = 'application/json'): Promise<Buffer> {
     const spec = obj(api['spec']);
     const ref = obj(spec['service']);
     const port = typeof ref['port'] === 'number' ? ref['port'] : 443;
@@ -172,13 +183,15 @@ export class ExtensionDiscovery implements ExtraDiscoveryGroups, ExtraOpenApi {
         spec,
         path,
         this.config,
-        { Accept: 'application/json' },
+        { Accept: accept },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (b: Buffer) => chunks.push(b));
           res.on('error', reject);
           res.on('end', () => {
             if (res.statusCode !== 200) reject(new Error(`${path}: status ${res.statusCode}`));
+            else if (accept === aggregatedAccept && !isAggregated(res.headers['content-type']))
+              reject(new Error(`${path}: not aggregated discovery`));
             else resolve(Buffer.concat(chunks));
           });
         }
@@ -261,6 +274,31 @@ function byGroup(apis: Obj[]): [string, Obj[]][] {
       ),
     ])
     .sort(([ga, a], [gb, b]) => groupPriority(b) - groupPriority(a) || ga.localeCompare(gb));
+}
+
+/** What the aggregator asks an extension server's `/apis` for (upstream's discovery manager). */
+const aggregatedAccept =
+  'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,' +
+  'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
+
+/** Whether an answer's Content-Type is an aggregated discovery document. */
+function isAggregated(contentType: string | undefined): boolean {
+  return /;\s*as=APIGroupDiscoveryList\b/.test(contentType ?? '');
+}
+
+/** The resources of `group`/`version` in an APIGroupDiscoveryList, if it lists that version. */
+export function fromAggregated(
+  list: unknown,
+  group: string,
+  version: string
+): APIResourceDiscovery[] | undefined {
+  const g = arr(obj(list)['items'])
+    .map(obj)
+    .find((i) => str(obj(i['metadata'])['name']) === group);
+  const v = arr(g?.['versions'])
+    .map(obj)
+    .find((i) => str(i['version']) === version);
+  return v ? (arr(v['resources']) as APIResourceDiscovery[]) : undefined;
 }
 
 /** A legacy APIResourceList in the aggregated form (upstream's converter for such servers). */
