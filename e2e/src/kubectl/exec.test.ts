@@ -195,6 +195,26 @@ test('kubectl attach -i: stdin to the running container, its output back, its ex
   assert.notEqual(r.code, 0, 'no running container b: the agent refused the attach');
 });
 
+test('kubectl attach -i over SPDY (its fallback): stdin to the container, its output back', async () => {
+  agent.startContainer({ namespace: ns, pod: 'two', container: 'b' }, ['cat']);
+  const spdy = { ...process.env, KUBECTL_REMOTE_COMMAND_WEBSOCKETS: 'false' };
+  const input = 'attached\nover spdy\n';
+  const r = await runKubectl(
+    suite.kubeconfigs[0]!,
+    join(dir, 'cache'),
+    ['attach', '-i', '-n', ns, 'two', '-c', 'b'],
+    input,
+    spdy
+  );
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, input);
+  const call = agent.calls.findLast((c) => c.path === `/attach/${ns}/two/b`);
+  assert.equal(call?.method, 'POST', 'SPDY: a POST upgrade');
+  await waitFor('no attach session open on the agent', async () => agent.attached() === 0, {
+    timeoutMs: 10_000,
+  });
+});
+
 test('every exec session of the agent ended with its process', async () => {
   await waitFor('no exec session open on the agent', async () => agent.exec.open === 0, {
     timeoutMs: 10_000,

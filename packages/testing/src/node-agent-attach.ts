@@ -4,14 +4,22 @@
 // on channel 1, stderr on 2, when asked for), writes its stdin (channel 0) to the process, and
 // ends with the process's exit Status on channel 3 when the process ends. A client that leaves
 // detaches and the process runs on. The containers behave as with `stdinOnce`: the client's
-// half-close (v5's `[255, 0]`) closes the process's stdin. Same channel protocols as exec.
+// half-close (v5's `[255, 0]`) closes the process's stdin. Same channel protocols as exec, over
+// WebSocket or SPDY/3.1 (kubectl's fallback).
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { RawData, WebSocket } from 'ws';
-import { execProtocols, exitStatus } from './node-agent-exec.js';
+import {
+  acceptSpdy,
+  execProtocols,
+  exitStatus,
+  isSpdy,
+  whenStreamsOpen,
+} from './node-agent-exec.js';
+import type { SpdySession, SpdyStream } from './spdy.js';
 
 const frame = (channel: number, data: Buffer | string): Buffer =>
   Buffer.concat([Buffer.from([channel]), Buffer.isBuffer(data) ? data : Buffer.from(data)]);
@@ -19,8 +27,13 @@ const frame = (channel: number, data: Buffer | string): Buffer =>
 /** A running container: its process and the sessions attached to it. */
 interface Container {
   child: ChildProcess;
-  sessions: Set<WebSocket>;
+  sessions: Set<Attached>;
   exited: boolean;
+}
+
+/** A session attached to a container, ended with the process's exit Status. */
+interface Attached {
+  end(status: string): void;
 }
 
 /** The agent's containers, keyed `<namespace>/<pod>/<container>`. */
@@ -39,7 +52,7 @@ export class AttachContainers {
     child.on('close', (code, signal) => {
       c.exited = true;
       const status = JSON.stringify(exitStatus(argv, code, signal));
-      for (const ws of c.sessions) ws.send(frame(3, status), () => ws.close(1000));
+      for (const session of c.sessions) session.end(status);
     });
     this.#containers.set(key, c);
   }
@@ -71,13 +84,22 @@ export class AttachContainers {
         );
         return;
       }
+      if (isSpdy(req)) {
+        const session = acceptSpdy(req, socket, head);
+        if (session)
+          whenStreamsOpen(session, url.searchParams, (streams) =>
+            this.#spdySession(c, session, streams)
+          );
+        return;
+      }
       wss.handleUpgrade(req, socket, head, (ws) => this.#session(c, ws, url.searchParams));
     };
   }
 
   #session(c: Container, ws: WebSocket, q: URLSearchParams): void {
     const on = (name: string): boolean => q.get(name) === '1' || q.get(name) === 'true';
-    c.sessions.add(ws);
+    const attached: Attached = { end: (status) => ws.send(frame(3, status), () => ws.close(1000)) };
+    c.sessions.add(attached);
     const out = (d: Buffer): void => ws.send(frame(1, d));
     const err = (d: Buffer): void => ws.send(frame(2, d));
     if (on('output')) c.child.stdout?.on('data', out);
@@ -89,7 +111,31 @@ export class AttachContainers {
       else if (msg[0] === 255 && msg[1] === 0) c.child.stdin?.end();
     });
     ws.on('close', () => {
-      c.sessions.delete(ws);
+      c.sessions.delete(attached);
+      c.child.stdout?.off('data', out);
+      c.child.stderr?.off('data', err);
+    });
+  }
+
+  /** The same over SPDY: a stream per channel (the streams the query asked for, all open). */
+  #spdySession(c: Container, session: SpdySession, streams: Map<string, SpdyStream>): void {
+    const attached: Attached = {
+      end: (status) => {
+        streams.get('error')?.end(status);
+        for (const [type, s] of streams) if (type !== 'error') s.end();
+        session.close();
+      },
+    };
+    c.sessions.add(attached);
+    const out = (d: Buffer): void => void streams.get('stdout')?.write(d);
+    const err = (d: Buffer): void => void streams.get('stderr')?.write(d);
+    c.child.stdout?.on('data', out);
+    c.child.stderr?.on('data', err);
+    const stdin = streams.get('stdin');
+    stdin?.on('data', (d: Buffer) => c.child.stdin?.write(d));
+    stdin?.once('end', () => c.child.stdin?.end());
+    session.once('close', () => {
+      c.sessions.delete(attached);
       c.child.stdout?.off('data', out);
       c.child.stderr?.off('data', err);
     });

@@ -163,20 +163,7 @@ function runSpdySession(
   q: URLSearchParams,
   counters: ExecCounters
 ): void {
-  const on = (name: string): boolean => q.get(name) === '1' || q.get(name) === 'true';
-  const expected = ['error'];
-  if (on('input')) expected.push('stdin');
-  if (on('output')) expected.push('stdout');
-  if (on('error') && !on('tty')) expected.push('stderr');
-  if (on('tty')) expected.push('resize');
-  const streams = new Map<string, SpdyStream>();
-  session.on('stream', (stream) => {
-    streams.set(stream.headers['streamtype'] ?? '', stream);
-    if (expected.every((t) => streams.has(t)) && !started) start();
-  });
-  let started = false;
-  const start = (): void => {
-    started = true;
+  whenStreamsOpen(session, q, (streams) => {
     const run = runProcess(argv, q, counters, {
       stdout: (d) => void streams.get('stdout')?.write(d),
       stderr: (d) => void streams.get('stderr')?.write(d),
@@ -200,8 +187,63 @@ function runSpdySession(
       }
     });
     session.once('close', () => run.abandon());
-  };
+  });
 }
+
+/**
+ * Calls `ready` once the client opened the streams the query asks for (error always; stdin,
+ * stdout, stderr without a tty, resize with one), by their `streamtype` header.
+ */
+export function whenStreamsOpen(
+  session: SpdySession,
+  q: URLSearchParams,
+  ready: (streams: Map<string, SpdyStream>) => void
+): void {
+  const on = (name: string): boolean => q.get(name) === '1' || q.get(name) === 'true';
+  const expected = ['error'];
+  if (on('input')) expected.push('stdin');
+  if (on('output')) expected.push('stdout');
+  if (on('error') && !on('tty')) expected.push('stderr');
+  if (on('tty')) expected.push('resize');
+  const streams = new Map<string, SpdyStream>();
+  let started = false;
+  session.on('stream', (stream) => {
+    streams.set(stream.headers['streamtype'] ?? '', stream);
+    if (!started && expected.every((t) => streams.has(t))) {
+      started = true;
+      ready(streams);
+    }
+  });
+}
+
+/**
+ * Answers a SPDY/3.1 upgrade with the remotecommand protocol the client offers that the kubelet
+ * prefers, and gives the session; or refuses it (403) when none is offered.
+ */
+export function acceptSpdy(
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer
+): SpdySession | undefined {
+  const offered = String(req.headers['x-stream-protocol-version'] ?? '')
+    .split(',')
+    .map((p) => p.trim());
+  const chosen = spdyExecProtocols.find((p) => offered.includes(p));
+  if (!chosen) {
+    socket.end('HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n');
+    return undefined;
+  }
+  socket.write(
+    'HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\n' +
+      `X-Stream-Protocol-Version: ${chosen}\r\n\r\n`
+  );
+  if (head.length > 0) socket.unshift(head);
+  return new SpdySession(socket);
+}
+
+/** Whether an upgrade request asks for SPDY/3.1 (kubectl's fallback) rather than WebSocket. */
+export const isSpdy = (req: IncomingMessage): boolean =>
+  String(req.headers.upgrade).toLowerCase() === 'spdy/3.1';
 
 /** The SPDY remotecommand protocols, in the kubelet's order of preference. */
 const spdyExecProtocols = [
@@ -231,18 +273,10 @@ export function execUpgradeHandler(counters: ExecCounters) {
     };
     if (parts[0] !== 'exec' || parts.length !== 4) return refuse(404, 'Not Found');
     if (argv.length === 0) return refuse(400, 'Bad Request');
-    if (String(req.headers.upgrade).toLowerCase() === 'spdy/3.1') {
-      const offered = String(req.headers['x-stream-protocol-version'] ?? '')
-        .split(',')
-        .map((p) => p.trim());
-      const chosen = spdyExecProtocols.find((p) => offered.includes(p));
-      if (!chosen) return refuse(403, 'Forbidden');
-      socket.write(
-        'HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\n' +
-          `X-Stream-Protocol-Version: ${chosen}\r\n\r\n`
-      );
-      if (head.length > 0) socket.unshift(head);
-      return runSpdySession(new SpdySession(socket), argv, url.searchParams, counters);
+    if (isSpdy(req)) {
+      const session = acceptSpdy(req, socket, head);
+      if (session) runSpdySession(session, argv, url.searchParams, counters);
+      return;
     }
     wss.handleUpgrade(req, socket, head, (ws) =>
       runWebSocketSession(ws, argv, url.searchParams, counters)
