@@ -1,8 +1,9 @@
 // The suite the bench measures, from @orch/suite's one description: etcd, NATS, one storage,
 // the authorizer, two RBAC gateways, an AlwaysAllow one (for the authorization cost), an RBAC
-// one auditing to a dead webhook (for the audit cost) and an RBAC one without priority and
-// fairness (for its cost), no controllers; in a temporary home whose logs/ is kept. The steps act as a user bound to
-// cluster-admin, not as a member of system:masters.
+// one auditing to a dead webhook (for the audit cost), an RBAC one without priority and
+// fairness (for its cost) and two whose priority and fairness accounts alone, without the fleet
+// (for the flood step), no controllers; in a temporary home whose logs/ is kept. The steps act as
+// a user bound to cluster-admin, not as a member of system:masters.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -56,6 +57,8 @@ export async function startBenchSuite(opts: BenchSuiteOptions): Promise<BenchSui
       { name: 'gateway-allow', authorizationMode: 'AlwaysAllow' },
       { name: 'gateway-audit', args: deadWebhookAuditArgs(home) },
       { name: 'gateway-noapf', args: ['--enable-priority-and-fairness=false'] },
+      { name: 'gateway-nofleet-a', args: ['--enable-fleet-priority-and-fairness=false'] },
+      { name: 'gateway-nofleet-b', args: ['--enable-fleet-priority-and-fairness=false'] },
     ],
     controllers: false,
     nodeFlags,
@@ -83,6 +86,7 @@ export async function startBenchSuite(opts: BenchSuiteOptions): Promise<BenchSui
       allowGateway: gateway('gateway-allow'),
       auditGateway: gateway('gateway-audit'),
       noApfGateway: gateway('gateway-noapf'),
+      noFleetGateways: [gateway('gateway-nofleet-a'), gateway('gateway-nofleet-b')],
       etcd,
       natsUrl: d.natsUrl,
       client,

@@ -15,6 +15,7 @@ import type { BenchSuite } from './bench-suite.js';
 import { Report } from './report.js';
 import type { BenchStep } from './step.js';
 import { admission } from './steps/admission.js';
+import { apfFlood } from './steps/apf-flood.js';
 import { apply } from './steps/apply.js';
 import { auditWebhookDown } from './steps/audit-webhook-down.js';
 import { authorizationCost } from './steps/authorization-cost.js';
@@ -42,6 +43,7 @@ const steps: BenchStep[] = [
   customResources,
   connect,
   priorityAndFairness,
+  apfFlood,
 ];
 
 const onlySteps = process.env['BENCH_ONLY']

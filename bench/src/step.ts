@@ -13,6 +13,8 @@ export interface BenchContext {
   auditGateway: Gateway;
   /** An RBAC gateway with --enable-priority-and-fairness=false, for APF's cost. */
   noApfGateway: Gateway;
+  /** Two gateways with --enable-fleet-priority-and-fairness=false (each accounts alone). */
+  noFleetGateways: Gateway[];
   /** A raw etcd client on the suite's etcd, for baselines and seeding. */
   etcd: Etcd3;
   natsUrl: string;

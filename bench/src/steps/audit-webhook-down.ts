@@ -23,14 +23,11 @@ async function benchAuditDown(ctx: BenchContext): Promise<void> {
     a: without,
     b: withDead,
     roundRatios,
-  } = await interleavedGets(
-    ctx,
-    'audit-bench',
-    plain,
-    audited,
-    true
+  } = await interleavedGets(ctx, 'audit-bench', plain, audited, true);
+  const median = pct(
+    [...roundRatios].sort((x, y) => x - y),
+    0.5
   );
-  const median = pct([...roundRatios].sort((x, y) => x - y), 0.5);
   rows.push({
     metric: 'GET p50 ratio, audit webhook down (median of 6 rounds)',
     orch: roundRatios.map((r) => f(r, 2)).join(' '), // in the order run

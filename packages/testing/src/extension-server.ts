@@ -42,6 +42,8 @@ export interface ExtensionServerOptions {
    * (default: `/apis` answers an APIGroupDiscoveryList to a client that asks for one).
    */
   legacyDiscoveryOnly?: boolean;
+  /** Answer each metrics request this many milliseconds late (a slow backend; discovery is not). */
+  delayMs?: number;
   /** To start it again where a stopped one was: its port and certificate. */
   port?: number;
   serving?: ServingPems;
@@ -52,7 +54,14 @@ const timestamp = '2026-01-01T00:00:00Z';
 
 export async function startExtensionServer(o: ExtensionServerOptions): Promise<ExtensionServer> {
   const gv = `${metricsGroup}/${metricsVersion}`;
-  const handle = (call: WebhookCall) => {
+  const handle = async (call: WebhookCall) => {
+    const answer = discoveryOf(call);
+    if (answer) return answer;
+    if (o.delayMs) await new Promise((r) => setTimeout(r, o.delayMs));
+    return metricsOf(call);
+  };
+  /** The refusal of a request without a user, or a discovery or OpenAPI answer. */
+  const discoveryOf = (call: WebhookCall) => {
     const user = call.headers['x-remote-user'];
     if (typeof user !== 'string' || user === '')
       return { status: 401, body: status(401, 'Unauthorized') };
@@ -68,6 +77,10 @@ export async function startExtensionServer(o: ExtensionServerOptions): Promise<E
     if (path === '/openapi/v2') return { body: openApiV2 };
     if (path === '/openapi/v3') return { body: openApiV3Root() };
     if (path === `/openapi/v3/apis/${gv}`) return { body: openApiV3 };
+    return undefined;
+  };
+  const metricsOf = (call: WebhookCall) => {
+    const path = new URL(call.path, 'https://x').pathname.replace(/\/$/, '');
     const nodes = new RegExp(`^/apis/${gv}/nodes(?:/([^/]+))?$`).exec(path);
     if (nodes) {
       const items = o.data.nodes
