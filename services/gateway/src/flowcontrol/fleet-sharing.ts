@@ -121,7 +121,8 @@ export class FleetSharing {
     this.#apply(
       flowCaps(
         levels,
-        this.#fresh.map((p) => p.levels)
+        this.#fresh.map((p) => p.levels),
+        { local: this.id, peers: this.#fresh.map((p) => p.gateway) }
       )
     );
   }

@@ -18,11 +18,44 @@ test('a flow flooding two gateways gets one gateway of its level across both', (
   assert.equal(capsB.get('wl')!.get('fs/flood'), 5);
 });
 
-test("the cap follows where the flow's demand is", () => {
+test("the cap follows where the flow's demand is; the parts add up to the allowance", () => {
   const a = { wl: { cl: 10, flows: { 'fs/flood': 30 } } };
   const b = { wl: { cl: 10, flows: { 'fs/flood': 10 } } };
-  assert.equal(flowCaps(a, [b]).get('wl')!.get('fs/flood'), 8); // 10 × 30/40 = 7.5
-  assert.equal(flowCaps(b, [a]).get('wl')!.get('fs/flood'), 3); // 10 × 10/40 = 2.5
+  // 10 × 30/40 = 7.5 and 10 × 10/40 = 2.5: the seat left over goes to the lower id, a.
+  const atA = flowCaps(a, [b], { local: 'a', peers: ['b'] })
+    .get('wl')!
+    .get('fs/flood');
+  const atB = flowCaps(b, [a], { local: 'b', peers: ['a'] })
+    .get('wl')!
+    .get('fs/flood');
+  assert.deepEqual([atA, atB], [8, 2]);
+});
+
+test('a level of 3 seats flooded equally at two gateways: 2 + 1, not 2 + 2', () => {
+  const a = { fl: { cl: 3, flows: { 'fs/flood': 40 } } };
+  const b = { fl: { cl: 3, flows: { 'fs/flood': 40 } } };
+  const atA = flowCaps(a, [b], { local: 'g1', peers: ['g2'] })
+    .get('fl')!
+    .get('fs/flood')!;
+  const atB = flowCaps(b, [a], { local: 'g2', peers: ['g1'] })
+    .get('fl')!
+    .get('fs/flood')!;
+  assert.equal(atA + atB, 3);
+  // Three gateways, 3 seats: one each.
+  const c = { fl: { cl: 3, flows: { 'fs/flood': 40 } } };
+  const three = ['g1', 'g2', 'g3'].map((id, i, all) =>
+    flowCaps(
+      [a, b, c][i]!,
+      [a, b, c].filter((_, j) => j !== i),
+      {
+        local: id,
+        peers: all.filter((_, j) => j !== i),
+      }
+    )
+      .get('fl')!
+      .get('fs/flood')!
+  );
+  assert.deepEqual(three, [1, 1, 1]);
 });
 
 test('a flow seen at one gateway only has no cap (local fair queuing alone)', () => {

@@ -42,36 +42,58 @@ export function boundFlows(flows: Map<string, number>): Record<string, number> {
 
 /**
  * Per level, per flow with demand at some peer: the seats the flow may hold at this gateway.
- * allowance = min(local CL, fleet CL / active flows of the level in the fleet);
- * cap = max(1, round(allowance × local demand / fleet demand)).
+ * allowance = round(min(local CL, fleet CL / active flows of the level in the fleet)), split
+ * between the gateways where the flow has demand in proportion to it by largest remainders (ties
+ * to the lower gateway id), so that every gateway computes the same split from the same summaries
+ * and the parts add up to the allowance; a gateway's part is never below one seat (so the total
+ * may pass the allowance by the gateways whose part would round to nothing).
+ * `ids` names this gateway and each peer, in the order of `peers`.
  */
 export function flowCaps(
   local: Record<string, LevelOccupancy>,
-  peers: readonly Record<string, LevelOccupancy>[]
+  peers: readonly Record<string, LevelOccupancy>[],
+  ids: { local: string; peers: readonly string[] } = {
+    local: '',
+    peers: peers.map((_, i) => String(i + 1)),
+  }
 ): Map<string, Map<string, number>> {
   const out = new Map<string, Map<string, number>>();
   for (const [level, mine] of Object.entries(local)) {
-    const others = peers.map((p) => p[level]).filter((l): l is LevelOccupancy => !!l);
+    const others = peers
+      .map((p, i) => ({ id: ids.peers[i] ?? '', l: p[level] }))
+      .filter((o): o is { id: string; l: LevelOccupancy } => !!o.l);
     if (others.length === 0) continue;
-    const fleetCL = others.reduce((s, l) => s + l.cl, mine.cl);
+    const fleetCL = others.reduce((s, o) => s + o.l.cl, mine.cl);
     const fleetDemand = new Map<string, number>(Object.entries(mine.flows));
-    const peerDemand = new Map<string, number>();
-    for (const l of others)
-      for (const [flow, d] of Object.entries(l.flows)) {
+    for (const o of others)
+      for (const [flow, d] of Object.entries(o.l.flows))
         fleetDemand.set(flow, (fleetDemand.get(flow) ?? 0) + d);
-        peerDemand.set(flow, (peerDemand.get(flow) ?? 0) + d);
-      }
     const active = [...fleetDemand.values()].filter((d) => d > 0).length;
     if (active === 0) continue;
-    const allowance = Math.min(mine.cl, fleetCL / active);
+    const allowance = Math.max(1, Math.round(Math.min(mine.cl, fleetCL / active)));
     const caps = new Map<string, number>();
     for (const [flow, d] of Object.entries(mine.flows)) {
-      if (d <= 0 || !(peerDemand.get(flow)! > 0)) continue;
-      caps.set(flow, Math.max(1, Math.round((allowance * d) / fleetDemand.get(flow)!)));
+      const at = others.filter((o) => (o.l.flows[flow] ?? 0) > 0);
+      if (d <= 0 || at.length === 0) continue;
+      const parts = [{ id: ids.local, d }, ...at.map((o) => ({ id: o.id, d: o.l.flows[flow]! }))];
+      caps.set(flow, Math.max(1, apportion(allowance, parts, ids.local)));
     }
     if (caps.size > 0) out.set(level, caps);
   }
   return out;
+}
+
+/** `whole` split by largest remainders over `parts` by their demand; the part of `id`. */
+function apportion(whole: number, parts: { id: string; d: number }[], id: string): number {
+  const total = parts.reduce((s, p) => s + p.d, 0);
+  const quotas = parts.map((p) => ({ id: p.id, q: (whole * p.d) / total }));
+  const shares = new Map(quotas.map((p) => [p.id, Math.floor(p.q)]));
+  const left = whole - [...shares.values()].reduce((s, n) => s + n, 0);
+  const byRemainder = [...quotas].sort(
+    (a, b) => b.q - Math.floor(b.q) - (a.q - Math.floor(a.q)) || (a.id < b.id ? -1 : 1)
+  );
+  for (const p of byRemainder.slice(0, left)) shares.set(p.id, shares.get(p.id)! + 1);
+  return shares.get(id) ?? 0;
 }
 
 /** The watchers of one watch cache across the fleet: the local count plus every peer's. */

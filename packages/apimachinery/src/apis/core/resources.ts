@@ -45,7 +45,16 @@ export const coreResources: readonly ResourceDefinition[] = [
     namespaced: true,
     shortNames: ['po'],
     categories: ['all'],
-    subresources: ['status', 'binding', 'eviction', 'log', 'exec', 'attach', 'portforward', 'proxy'],
+    subresources: [
+      'status',
+      'binding',
+      'eviction',
+      'log',
+      'exec',
+      'attach',
+      'portforward',
+      'proxy',
+    ],
     selectableFields: [
       'spec.nodeName',
       'spec.restartPolicy',
