@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { reviewResponse, sharedSuite, startWebhookServer, waitFor } from '@orch/testing';
 import type { Suite, WebhookCall, WebhookServer } from '@orch/testing';
-import { startNodeAgent } from '@orch/testing/node-agent';
+import { startClusterNodeAgent, startNodeAgent } from '@orch/testing/node-agent';
 import type { NodeAgent } from '@orch/testing/node-agent';
 import { kubectlFor, runKubectl } from './run-kubectl.js';
 
@@ -62,12 +62,8 @@ function refuseExec(call: WebhookCall) {
 
 before(async () => {
   suite = await sharedSuite();
-  const pkiDir = suite.layout.pkiDir;
-  const caPem = readFileSync(join(pkiDir, 'ca.crt'), 'utf8');
-  agent = await startNodeAgent({
-    clientCaPem: caPem,
-    servingCa: { certPem: caPem, keyPem: readFileSync(join(pkiDir, 'ca.key'), 'utf8') },
-  });
+  const caPem = readFileSync(join(suite.layout.pkiDir, 'ca.crt'), 'utf8');
+  agent = await startClusterNodeAgent(suite.layout.pkiDir);
   await ok(['create', 'namespace', ns]);
   await ok(['label', 'namespace', ns, 'e2e=exec']);
   hooks = await startWebhookServer(refuseExec);

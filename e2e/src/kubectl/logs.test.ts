@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sharedSuite, waitFor } from '@orch/testing';
 import type { Suite } from '@orch/testing';
-import { startNodeAgent } from '@orch/testing/node-agent';
+import { startClusterNodeAgent, startNodeAgent } from '@orch/testing/node-agent';
 import type { NodeAgent } from '@orch/testing/node-agent';
 import { kubectlFor } from './run-kubectl.js';
 
@@ -48,12 +48,8 @@ spec:
 
 before(async () => {
   suite = await sharedSuite();
-  const pkiDir = suite.layout.pkiDir;
-  const caPem = readFileSync(join(pkiDir, 'ca.crt'), 'utf8');
-  agent = await startNodeAgent({
-    clientCaPem: caPem,
-    servingCa: { certPem: caPem, keyPem: readFileSync(join(pkiDir, 'ca.key'), 'utf8') },
-  });
+  const caPem = readFileSync(join(suite.layout.pkiDir, 'ca.crt'), 'utf8');
+  agent = await startClusterNodeAgent(suite.layout.pkiDir);
   await ok(['create', 'namespace', ns]);
   // A port nothing listens on: the agent of the dead node is unreachable.
   const dead = await startNodeAgent({ clientCaPem: caPem });

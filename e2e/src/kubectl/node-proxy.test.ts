@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sharedSuite } from '@orch/testing';
 import type { Suite } from '@orch/testing';
-import { startNodeAgent } from '@orch/testing/node-agent';
+import { startClusterNodeAgent, startNodeAgent } from '@orch/testing/node-agent';
 import type { NodeAgent } from '@orch/testing/node-agent';
 import { kubectlFor } from './run-kubectl.js';
 
@@ -23,11 +23,7 @@ const { kubectl, ok } = kubectlFor(() => suite.kubeconfigs[0]!, join(dir, 'cache
 before(async () => {
   suite = await sharedSuite();
   const caPem = readFileSync(join(suite.layout.pkiDir, 'ca.crt'), 'utf8');
-  const caKey = readFileSync(join(suite.layout.pkiDir, 'ca.key'), 'utf8');
-  agent = await startNodeAgent({
-    clientCaPem: caPem,
-    servingCa: { certPem: caPem, keyPem: caKey },
-  });
+  agent = await startClusterNodeAgent(suite.layout.pkiDir);
   const dead = await startNodeAgent({ clientCaPem: caPem });
   const deadPort = dead.port;
   await dead.stop();

@@ -7,14 +7,14 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sharedSuite, waitFor } from '@orch/testing';
 import type { Suite } from '@orch/testing';
-import { startNodeAgent } from '@orch/testing/node-agent';
+import { startClusterNodeAgent } from '@orch/testing/node-agent';
 import type { NodeAgent } from '@orch/testing/node-agent';
 import { kubectlFor } from './run-kubectl.js';
 
@@ -29,12 +29,7 @@ const { kubectl, ok } = kubectlFor(() => suite.kubeconfigs[0]!, join(dir, 'cache
 
 before(async () => {
   suite = await sharedSuite();
-  const pkiDir = suite.layout.pkiDir;
-  const caPem = readFileSync(join(pkiDir, 'ca.crt'), 'utf8');
-  agent = await startNodeAgent({
-    clientCaPem: caPem,
-    servingCa: { certPem: caPem, keyPem: readFileSync(join(pkiDir, 'ca.key'), 'utf8') },
-  });
+  agent = await startClusterNodeAgent(suite.layout.pkiDir);
   echo = createServer((s) => s.pipe(s));
   await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
   echoPort = (echo.address() as { port: number }).port;
@@ -114,11 +109,18 @@ async function portForward(
   return { child, local, stderr: () => stderr };
 }
 
-/** Connects to the forwarded port, writes `text`, half-closes, and reads the answer to its end. */
-function roundTrip(port: number, text: string): Promise<string> {
+/**
+ * Connects to the forwarded port, writes `text`, half-closes, and reads the answer to its end;
+ * with `stallMs`, reads nothing for that long first (a slow reader).
+ */
+function roundTrip(port: number, text: string, stallMs = 0): Promise<string> {
   return new Promise((resolve, reject) => {
     const s = connect(port, '127.0.0.1');
     let got = '';
+    if (stallMs > 0) {
+      s.pause();
+      setTimeout(() => s.resume(), stallMs);
+    }
     s.on('data', (c: Buffer) => (got += c.toString()));
     s.once('end', () => resolve(got));
     s.once('error', reject);
@@ -145,6 +147,11 @@ test('kubectl port-forward (SPDY tunnelled in WebSocket): TCP round trips to the
     // A second connection over the same tunnel, larger than one SPDY frame of either side.
     const big = 'x'.repeat(100_000) + '\n';
     assert.equal(await roundTrip(pf.local, big), big);
+    // 8 MB to a reader that takes nothing for 2 s: the tunnel waits for it, nothing is lost.
+    const huge = 'y'.repeat(8 << 20);
+    const back = await roundTrip(pf.local, huge, 2000);
+    assert.equal(back.length, huge.length);
+    assert.ok(back === huge, 'the same bytes came back');
   } finally {
     await stopped(pf.child);
   }
@@ -154,8 +161,8 @@ test('kubectl port-forward (SPDY tunnelled in WebSocket): TCP round trips to the
   assert.ok(call, 'the agent saw the port-forward');
   assert.equal(call.method, 'POST', 'the gateway upgraded to the agent with SPDY');
   await waitFor(
-    'both forwarded connections ended at the agent',
-    async () => agent.portForwards.completed >= before + 2 && agent.portForwards.open === 0,
+    'the forwarded connections ended at the agent',
+    async () => agent.portForwards.completed >= before + 3 && agent.portForwards.open === 0,
     { timeoutMs: 10_000 }
   );
 });

@@ -13,7 +13,9 @@
 // (node-agent-exec.ts);
 // /attach/{namespace}/{pod}/{container} attach to a process the test started (node-agent-attach.ts);
 // /portForward/{namespace}/{pod} forwards over SPDY/3.1 to ports on loopback (node-agent-portforward.ts).
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
+import { join } from 'node:path';
 import type { Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -166,6 +168,19 @@ function echo(req: IncomingMessage, url: URL, res: ServerResponse): void {
         authorization: req.headers.authorization ?? '',
       })
     );
+  });
+}
+
+/**
+ * An agent as a node of the cluster whose PKI is in `pkiDir` runs it: client certificates must
+ * chain to the cluster CA (the gateways present theirs, --kubelet-client-certificate) and it
+ * serves with a certificate of that CA (their --kubelet-certificate-authority).
+ */
+export async function startClusterNodeAgent(pkiDir: string): Promise<NodeAgent> {
+  const caPem = readFileSync(join(pkiDir, 'ca.crt'), 'utf8');
+  return startNodeAgent({
+    clientCaPem: caPem,
+    servingCa: { certPem: caPem, keyPem: readFileSync(join(pkiDir, 'ca.key'), 'utf8') },
   });
 }
 

@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import { WebSocket } from 'ws';
 import { sharedSuite, startGateway, waitFor } from '@orch/testing';
 import type { Suite } from '@orch/testing';
-import { startNodeAgent } from '@orch/testing/node-agent';
+import { startClusterNodeAgent } from '@orch/testing/node-agent';
 import type { NodeAgent } from '@orch/testing/node-agent';
 
 const suffix = Date.now().toString(36);
@@ -24,11 +24,7 @@ let agent: NodeAgent;
 before(async () => {
   shared = await sharedSuite();
   gw = await startGateway(shared);
-  const caPem = shared.pki.caCertPem;
-  agent = await startNodeAgent({
-    clientCaPem: caPem,
-    servingCa: { certPem: caPem, keyPem: readFileSync(`${shared.pki.dir}/ca.key`, 'utf8') },
-  });
+  agent = await startClusterNodeAgent(shared.pki.dir);
   const must = async (method: string, path: string, body: unknown) => {
     const merge = { 'Content-Type': 'application/merge-patch+json' };
     const r = await gw.request(0, method, path, body, method === 'PATCH' ? merge : {});

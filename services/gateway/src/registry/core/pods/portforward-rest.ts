@@ -27,6 +27,9 @@ import { UpgradeRelay, podAgent } from './exec-rest.js';
 
 /** k8s.io/apimachinery pkg/util/portforward: WebsocketsSPDYTunnelingPrefix, KubernetesSuffix. */
 const tunnelingPrefix = 'SPDY/3.1+';
+/** Bytes queued to the client above which the agent's connection is paused, and resumed below. */
+const tunnelHighWater = 1 << 20;
+const tunnelLowWater = 256 << 10;
 const kubernetesSuffix = '.k8s.io';
 
 /** core.PodPortForwardOptions as the query carries it (`ports`, repeated). */
@@ -125,9 +128,19 @@ function tunnel(ws: WebSocket, conn: Duplex): Promise<void> {
     const closed = (): void => {
       if (--open === 0) resolve();
     };
-    conn.on('data', (chunk: Buffer) => ws.send(chunk, { binary: true }));
+    // Each side waits for the slower one, as Go's io.Copy does: the agent's connection is paused
+    // while the client has not taken what was sent, the client's messages while the agent has not.
+    conn.on('data', (chunk: Buffer) => {
+      ws.send(chunk, { binary: true }, () => {
+        if (conn.isPaused() && ws.bufferedAmount < tunnelLowWater) conn.resume();
+      });
+      if (ws.bufferedAmount >= tunnelHighWater) conn.pause();
+    });
     ws.on('message', (data: Buffer, isBinary: boolean) => {
-      if (isBinary) conn.write(data);
+      if (isBinary && !conn.write(data)) {
+        ws.pause();
+        conn.once('drain', () => ws.resume());
+      }
     });
     conn.on('error', () => conn.destroy());
     ws.on('error', () => ws.terminate());
