@@ -69,8 +69,7 @@ export class ExtensionDiscovery implements ExtraDiscoveryGroups, ExtraOpenApi {
     if (signal.aborted) return;
     let running: Promise<void> | undefined;
     let again = false;
-    const refresh = (): void => {
-      this.#generation++; // APIServices moved: the documents are computed again
+    const fetchNow = (): void => {
       if (running) {
         again = true;
         return;
@@ -79,9 +78,13 @@ export class ExtensionDiscovery implements ExtraDiscoveryGroups, ExtraOpenApi {
         running = undefined;
         if (again && !signal.aborted) {
           again = false;
-          refresh();
+          fetchNow();
         }
       });
+    };
+    const refresh = (): void => {
+      this.#generation++; // APIServices moved: the documents are computed again
+      fetchNow();
     };
     this.apiServices.addEventHandler({
       onAdd: refresh,
@@ -89,7 +92,8 @@ export class ExtensionDiscovery implements ExtraDiscoveryGroups, ExtraOpenApi {
       onDelete: refresh,
       onReplace: refresh,
     });
-    const timer = setInterval(refresh, refreshMs);
+    // The periodic fetch changes the generation only if what it fetched changed (#fetchAll).
+    const timer = setInterval(fetchNow, refreshMs);
     timer.unref();
     signal.addEventListener('abort', () => clearInterval(timer), { once: true });
     refresh();
@@ -151,10 +155,9 @@ export class ExtensionDiscovery implements ExtraDiscoveryGroups, ExtraOpenApi {
   async #resourcesOf(api: Obj): Promise<APIResourceDiscovery[]> {
     const spec = obj(api['spec']);
     const [group, version] = [str(spec['group']), str(spec['version'])];
-    const aggregated = await this.#get(api, '/apis', aggregatedAccept).then(
-      (body) => fromAggregated(JSON.parse(body.toString('utf8')), group, version),
-      () => undefined
-    );
+    const aggregated = await this.#get(api, '/apis', aggregatedAccept)
+      .then((body) => fromAggregated(JSON.parse(body.toString('utf8')), group, version))
+      .catch(() => undefined); // not served, not in that form, or not JSON: the legacy list
     if (aggregated) return aggregated;
     const legacy = await this.#get(api, `/apis/${group}/${version}`);
     return fromResourceList(JSON.parse(legacy.toString('utf8')));
