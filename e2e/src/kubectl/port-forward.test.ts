@@ -7,7 +7,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
 import { createServer, connect } from 'node:net';
 import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -195,6 +196,36 @@ test('kubectl port-forward to a port nothing listens on: the agent error reaches
   } finally {
     await stopped(pf.child);
   }
+});
+
+test('a tunnelling WebSocket handshake without a key: 400, and the agent connection is closed', async () => {
+  const admin = suite.pki.file('admin');
+  const url = new URL(`${suite.gateways[0]!}/api/v1/namespaces/${ns}/pods/echo/portforward`);
+  const status = await new Promise<number>((resolve, reject) => {
+    const req = httpsRequest(url, {
+      method: 'GET',
+      ca: suite.pki.caCertPem,
+      cert: readFileSync(admin.certFile),
+      key: readFileSync(admin.keyFile),
+      headers: {
+        Connection: 'Upgrade',
+        Upgrade: 'websocket',
+        'Sec-WebSocket-Version': '13',
+        'Sec-WebSocket-Protocol': 'SPDY/3.1+portforward.k8s.io',
+      },
+    });
+    req.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('upgrade', () => reject(new Error('upgraded without a key')));
+    req.on('error', reject);
+    req.end();
+  });
+  assert.equal(status, 400);
+  await waitFor('the agent has no connection left', async () => agent.openConnections() === 0, {
+    timeoutMs: 10_000,
+  });
 });
 
 test('pods/portforward without an upgrade: 400 Upgrade request required', async () => {

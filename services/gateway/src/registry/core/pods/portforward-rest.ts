@@ -114,9 +114,13 @@ export class SpdyTunnelRelay implements ConnectHandler {
       wss.on('headers', (lines) =>
         lines.push(`Sec-WebSocket-Protocol: ${tunnelingPrefix}${chosen}`)
       );
-    const ws = await new Promise<WebSocket>((resolve) =>
-      wss.handleUpgrade(req, req.socket, Buffer.alloc(0), resolve)
-    );
+    // A handshake ws refuses (no key, a bad version) is answered 400 by ws, which then closes
+    // the connection without calling back: the agent's connection goes too.
+    const ws = await new Promise<WebSocket | undefined>((resolve) => {
+      req.socket.once('close', () => resolve(undefined));
+      wss.handleUpgrade(req, req.socket, Buffer.alloc(0), resolve);
+    });
+    if (!ws) return void agent.destroy();
     await tunnel(ws, agent);
   }
 }
