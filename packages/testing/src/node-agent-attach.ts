@@ -13,12 +13,14 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { RawData, WebSocket } from 'ws';
 import {
-  acceptSpdy,
   execProtocols,
   exitStatus,
   isSpdy,
+  spdyExecProtocols,
+  streamFlag,
   whenStreamsOpen,
 } from './node-agent-exec.js';
+import { acceptSpdyUpgrade, refuseUpgrade } from './spdy.js';
 import type { SpdySession, SpdyStream } from './spdy.js';
 
 const frame = (channel: number, data: Buffer | string): Buffer =>
@@ -79,13 +81,11 @@ export class AttachContainers {
       const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
       const c = parts.length === 4 ? this.#containers.get(parts.slice(1).join('/')) : undefined;
       if (!c || c.exited) {
-        socket.end(
-          'HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n'
-        );
+        refuseUpgrade(socket, 404, 'Not Found');
         return;
       }
       if (isSpdy(req)) {
-        const session = acceptSpdy(req, socket, head);
+        const session = acceptSpdyUpgrade(req, socket, head, spdyExecProtocols);
         if (session)
           whenStreamsOpen(session, url.searchParams, (streams) =>
             this.#spdySession(c, session, streams)
@@ -97,7 +97,7 @@ export class AttachContainers {
   }
 
   #session(c: Container, ws: WebSocket, q: URLSearchParams): void {
-    const on = (name: string): boolean => q.get(name) === '1' || q.get(name) === 'true';
+    const on = (name: string): boolean => streamFlag(q, name);
     const attached: Attached = { end: (status) => ws.send(frame(3, status), () => ws.close(1000)) };
     c.sessions.add(attached);
     const out = (d: Buffer): void => ws.send(frame(1, d));

@@ -14,7 +14,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { RawData, WebSocket } from 'ws';
-import { SpdySession } from './spdy.js';
+import { acceptSpdyUpgrade, refuseUpgrade } from './spdy.js';
+import type { SpdySession } from './spdy.js';
 import type { SpdyStream } from './spdy.js';
 
 /** The protocols served, in order of preference (the agent picks the first one offered). */
@@ -38,6 +39,10 @@ export interface ExecCounters {
   /** The terminal sizes clients sent on the resize channel, in order. */
   resizes: { Width: number; Height: number }[];
 }
+
+/** A stream flag of the query (`input`, `output`, `error`, `tty`), `1` or `true` as the kubelet reads it. */
+export const streamFlag = (q: URLSearchParams, name: string): boolean =>
+  q.get(name) === '1' || q.get(name) === 'true';
 
 /** argv as one POSIX shell word list. */
 const shellWords = (argv: readonly string[]): string =>
@@ -87,7 +92,7 @@ function runProcess(
   counters: ExecCounters,
   io: SessionIo
 ): ProcessControl {
-  const on = (name: string): boolean => q.get(name) === '1' || q.get(name) === 'true';
+  const on = (name: string): boolean => streamFlag(q, name);
   const withStdin = on('input') || on('stdin');
   const [command, args] = on('tty')
     ? ['script', ['-qfec', shellWords(argv), '/dev/null']]
@@ -199,7 +204,7 @@ export function whenStreamsOpen(
   q: URLSearchParams,
   ready: (streams: Map<string, SpdyStream>) => void
 ): void {
-  const on = (name: string): boolean => q.get(name) === '1' || q.get(name) === 'true';
+  const on = (name: string): boolean => streamFlag(q, name);
   const expected = ['error'];
   if (on('input')) expected.push('stdin');
   if (on('output')) expected.push('stdout');
@@ -216,37 +221,12 @@ export function whenStreamsOpen(
   });
 }
 
-/**
- * Answers a SPDY/3.1 upgrade with the remotecommand protocol the client offers that the kubelet
- * prefers, and gives the session; or refuses it (403) when none is offered.
- */
-export function acceptSpdy(
-  req: IncomingMessage,
-  socket: Duplex,
-  head: Buffer
-): SpdySession | undefined {
-  const offered = String(req.headers['x-stream-protocol-version'] ?? '')
-    .split(',')
-    .map((p) => p.trim());
-  const chosen = spdyExecProtocols.find((p) => offered.includes(p));
-  if (!chosen) {
-    socket.end('HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n');
-    return undefined;
-  }
-  socket.write(
-    'HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\n' +
-      `X-Stream-Protocol-Version: ${chosen}\r\n\r\n`
-  );
-  if (head.length > 0) socket.unshift(head);
-  return new SpdySession(socket);
-}
-
 /** Whether an upgrade request asks for SPDY/3.1 (kubectl's fallback) rather than WebSocket. */
 export const isSpdy = (req: IncomingMessage): boolean =>
   String(req.headers.upgrade).toLowerCase() === 'spdy/3.1';
 
 /** The SPDY remotecommand protocols, in the kubelet's order of preference. */
-const spdyExecProtocols = [
+export const spdyExecProtocols = [
   'v4.channel.k8s.io',
   'v3.channel.k8s.io',
   'v2.channel.k8s.io',
@@ -266,15 +246,11 @@ export function execUpgradeHandler(counters: ExecCounters) {
     const url = new URL(req.url ?? '/', 'https://node-agent');
     const parts = url.pathname.split('/').filter(Boolean);
     const argv = url.searchParams.getAll('command');
-    const refuse = (code: number, text: string): void => {
-      socket.end(
-        `HTTP/1.1 ${code} ${text}\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${text}\n`
-      );
-    };
+    const refuse = (code: number, text: string): void => refuseUpgrade(socket, code, text);
     if (parts[0] !== 'exec' || parts.length !== 4) return refuse(404, 'Not Found');
     if (argv.length === 0) return refuse(400, 'Bad Request');
     if (isSpdy(req)) {
-      const session = acceptSpdy(req, socket, head);
+      const session = acceptSpdyUpgrade(req, socket, head, spdyExecProtocols);
       if (session) runSpdySession(session, argv, url.searchParams, counters);
       return;
     }

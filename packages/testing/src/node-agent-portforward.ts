@@ -7,8 +7,8 @@
 import type { IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { SpdySession } from './spdy.js';
-import type { SpdyStream } from './spdy.js';
+import { acceptSpdyUpgrade, refuseUpgrade } from './spdy.js';
+import type { SpdySession, SpdyStream } from './spdy.js';
 
 const protocol = 'portforward.k8s.io';
 
@@ -25,30 +25,17 @@ export function portForwardUpgradeHandler(counters: PortForwardCounters) {
   return (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     const url = new URL(req.url ?? '/', 'https://node-agent');
     const parts = url.pathname.split('/').filter(Boolean);
-    const refuse = (code: number, text: string, body = text): void => {
-      socket.end(
-        `HTTP/1.1 ${code} ${text}\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${body}\n`
-      );
-    };
-    if (parts[0] !== 'portForward' || parts.length !== 3) return refuse(404, 'Not Found');
+    if (parts[0] !== 'portForward' || parts.length !== 3)
+      return refuseUpgrade(socket, 404, 'Not Found');
     if (String(req.headers.upgrade).toLowerCase() !== 'spdy/3.1')
-      return refuse(400, 'Bad Request', 'unable to upgrade: missing upgrade headers in request');
-    // httpstream.Handshake: the client's X-Stream-Protocol-Version list must name ours.
-    const offered = String(req.headers['x-stream-protocol-version'] ?? '')
-      .split(',')
-      .map((p) => p.trim());
-    if (!offered.includes(protocol))
-      return refuse(
-        403,
-        'Forbidden',
-        `unable to upgrade: unable to negotiate protocol: client supports [${offered.join(' ')}], server supports [${protocol}]`
+      return refuseUpgrade(
+        socket,
+        400,
+        'Bad Request',
+        'unable to upgrade: missing upgrade headers in request'
       );
-    socket.write(
-      'HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\n' +
-        `X-Stream-Protocol-Version: ${protocol}\r\n\r\n`
-    );
-    if (head.length > 0) socket.unshift(head);
-    serveSession(new SpdySession(socket), `${parts[1]}/${parts[2]}`, counters);
+    const session = acceptSpdyUpgrade(req, socket, head, [protocol]);
+    if (session) serveSession(session, `${parts[1]}/${parts[2]}`, counters);
   };
 }
 

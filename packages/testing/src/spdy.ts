@@ -6,6 +6,7 @@
 // stream per direction for the session's life. Flow control is not enforced (spdystream neither
 // sends nor reads WINDOW_UPDATE). Frame layouts: the SPDY/3.1 draft, section 2.
 import { EventEmitter } from 'node:events';
+import type { IncomingMessage } from 'node:http';
 import { Duplex } from 'node:stream';
 import zlib from 'node:zlib';
 
@@ -285,4 +286,43 @@ export class SpdySession extends EventEmitter<{ stream: [SpdyStream]; close: [] 
     }
     // SETTINGS and WINDOW_UPDATE: nothing to do without flow control.
   }
+}
+
+/** Answers an upgrade request with a plain-text refusal and closes the connection. */
+export function refuseUpgrade(socket: Duplex, code: number, text: string, body = text): void {
+  socket.end(
+    `HTTP/1.1 ${code} ${text}\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${body}\n`
+  );
+}
+
+/**
+ * The kubelet's httpstream.Handshake for a SPDY/3.1 upgrade: the first of `supported` (in the
+ * server's order) that the client's X-Stream-Protocol-Version list names is answered in the 101,
+ * and the session begins; none is a 403 in the kubelet's words.
+ */
+export function acceptSpdyUpgrade(
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  supported: readonly string[]
+): SpdySession | undefined {
+  const offered = String(req.headers['x-stream-protocol-version'] ?? '')
+    .split(',')
+    .map((p) => p.trim());
+  const chosen = supported.find((p) => offered.includes(p));
+  if (!chosen) {
+    refuseUpgrade(
+      socket,
+      403,
+      'Forbidden',
+      `unable to upgrade: unable to negotiate protocol: client supports [${offered.join(' ')}], server supports [${supported.join(' ')}]`
+    );
+    return undefined;
+  }
+  socket.write(
+    'HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\n' +
+      `X-Stream-Protocol-Version: ${chosen}\r\n\r\n`
+  );
+  if (head.length > 0) socket.unshift(head);
+  return new SpdySession(socket);
 }

@@ -27,8 +27,8 @@ export const supportedConversionReviewVersions = ['v1', 'v1beta1'] as const;
 export const conversionWebhookTimeoutMs = 30_000;
 
 /**
- * The signal of a call: none is cancelled, as upstream's converter calls with context.TODO();
- * the deadline bounds it.
+ * The signal of a call: none is cancelled, as upstream's converter passes a context that is never
+ * cancelled; the deadline bounds it.
  */
 const notCancelled = new AbortController().signal;
 
