@@ -1,13 +1,21 @@
-// GETs of one ConfigMap through two gateways, interleaved (a, b, b, a six times; 16 in flight,
-// 1.5 s each) so that load from outside the bench weighs on both alike: the measurement of the
-// steps that compare a gateway with one feature against one without (authorization cost, audit
-// webhook down, priority and fairness). Besides the pooled runs it gives each round's p50 of b
-// over a's: on this 2-core machine a burst of outside load lasting a second moves the pooled
-// ratio by ±0.1, and the median of the rounds' ratios is the figure such a burst cannot carry.
+// GETs of one ConfigMap through two gateways, interleaved (a, b, b, a sixteen times; 16 in
+// flight, 0.75 s each) so that load from outside the bench weighs on both alike: the measurement
+// of the steps that compare a gateway with one feature against one without (authorization cost,
+// audit webhook down, priority and fairness). Besides the pooled runs it gives each round's p50
+// of b over a's: on this 2-core machine a burst of load lasting a second (a collection in one of
+// the suite's processes, a background resync) moves a round's ratio by ±0.15, and the median of
+// the rounds' ratios is the figure such a burst cannot carry. Sixteen short rounds rather than six
+// of 1.5 s (the same 48 s): a burst then spoils one run of many, and the median moves less.
 import type { Gateway } from './client.js';
 import { mergeRuns, pct, runFor } from './stats.js';
 import type { RunResult } from './stats.js';
 import type { BenchContext } from './step.js';
+
+/** Rounds of a, b, b, a, and how long each run of a round lasts. */
+export const rounds = 16;
+const runMs = 750;
+/** The schedule, as the steps print it. */
+export const schedule = `${rounds} x 4 x ${runMs / 1000} s`;
 
 /**
  * Creates ConfigMap `name` in `default` (or finds it) through `a`, then GETs it through `a`
@@ -37,17 +45,17 @@ export async function interleavedGets(
     await run(a);
     await run(b);
   }
-  // a b b a, four times over in runs of 1.5 s: the same 12 s as one a b b a of 3 s runs, but a
-  // burst of load from outside (a GC, another process) lands on both sides more evenly
+  // a b b a in short runs: a burst of load from outside (a GC, another process) lands on both
+  // sides more evenly than in a few long ones
   let ra: RunResult | undefined;
   let rb: RunResult | undefined;
   const roundRatios: number[] = [];
   const add = (acc: RunResult | undefined, r: RunResult) => (acc ? mergeRuns(acc, r) : r);
-  for (let round = 0; round < 6; round++) {
+  for (let round = 0; round < rounds; round++) {
     let roundA: RunResult | undefined;
     let roundB: RunResult | undefined;
     for (const g of [a, b, b, a]) {
-      const r = await run(g, 1500);
+      const r = await run(g, runMs);
       if (g === a) roundA = add(roundA, r);
       else roundB = add(roundB, r);
     }

@@ -1,8 +1,8 @@
 // audit with its webhook down: GET latency through a gateway auditing every request at Metadata
 // to a webhook backend nobody answers, versus a gateway without audit, interleaved. The webhook
 // backend's batch mode must not let the dead server slow requests (target: p50 ratio <= 1.1, read
-// as the median of the six interleaved rounds' ratios; the pooled p50 and p99 are printed too).
-import { interleavedGets } from '../interleaved-gets.js';
+// as the median of the interleaved rounds' ratios; the pooled p50 and p99 are printed too).
+import { interleavedGets, rounds, schedule } from '../interleaved-gets.js';
 import { f } from '../report.js';
 import { pct } from '../stats.js';
 import type { BenchContext, BenchStep } from '../step.js';
@@ -16,7 +16,7 @@ async function benchAuditDown(ctx: BenchContext): Promise<void> {
   const audited = ctx.auditGateway;
   const { rows, notes } = ctx.report;
   console.log(
-    '[audit] GET through a gateway without audit and one auditing to a dead webhook, interleaved (16 in flight, 24 x 1.5 s)...'
+    `[audit] GET through a gateway without audit and one auditing to a dead webhook, interleaved (16 in flight, ${schedule})...`
   );
   // Both warmed (connections, caches) first.
   const {
@@ -29,7 +29,7 @@ async function benchAuditDown(ctx: BenchContext): Promise<void> {
     0.5
   );
   rows.push({
-    metric: 'GET p50 ratio, audit webhook down (median of 6 rounds)',
+    metric: `GET p50 ratio, audit webhook down (median of ${rounds} rounds)`,
     orch: roundRatios.map((r) => f(r, 2)).join(' '), // in the order run
     baseline: 'no audit',
     ratio: f(median, 2),

@@ -1,6 +1,6 @@
 // authorization cost: GET/s through an RBAC gateway (one gRPC Authorize per request, or a
 // cached decision) versus an AlwaysAllow one, interleaved.
-import { interleavedGets } from '../interleaved-gets.js';
+import { interleavedGets, schedule } from '../interleaved-gets.js';
 import { f } from '../report.js';
 import { pct } from '../stats.js';
 import type { RunResult } from '../stats.js';
@@ -14,7 +14,7 @@ async function benchAuthorization(ctx: BenchContext): Promise<void> {
   const allowGw = ctx.allowGateway;
   const { rows, notes } = ctx.report;
   console.log(
-    '[6] authorization: GET through an AlwaysAllow and an RBAC gateway, interleaved (16 in flight, 16 x 1.5 s)...'
+    `[6] authorization: GET through an AlwaysAllow and an RBAC gateway, interleaved (16 in flight, ${schedule})...`
   );
   const { a: allow, b: rbac } = await interleavedGets(ctx, 'authz-bench', allowGw, rbacGw);
   const rps = (r: RunResult) => r.ok / r.seconds;

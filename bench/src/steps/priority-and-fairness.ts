@@ -2,7 +2,7 @@
 // it and one without (--enable-priority-and-fairness=false), interleaved; upstream's target for
 // the classification, queueing and seat accounting of a request that never waits: <= 0.1 ms at
 // p50.
-import { interleavedGets } from '../interleaved-gets.js';
+import { interleavedGets, schedule } from '../interleaved-gets.js';
 import { f } from '../report.js';
 import { pct } from '../stats.js';
 import type { BenchContext, BenchStep } from '../step.js';
@@ -17,7 +17,7 @@ const targetMs = 0.1;
 async function benchApf(ctx: BenchContext): Promise<void> {
   const { rows, notes } = ctx.report;
   console.log(
-    '[apf] GET through a gateway with APF and one without, interleaved (1 in flight, 16 x 1.5 s)...'
+    `[apf] GET through a gateway with APF and one without, interleaved (1 in flight, ${schedule})...`
   );
   const { a: withApf, b: without } = await interleavedGets(
     ctx,
