@@ -10,6 +10,7 @@ import type { ApfController, Admission } from '../flowcontrol/apf-controller.js'
 import { estimateWork } from '../flowcontrol/work-estimator.js';
 import type { WorkEstimatorSources } from '../flowcontrol/work-estimator.js';
 import type { Handler } from '../http/handler.js';
+import { requestUrl } from '../http/request-url.js';
 import { writeErrorNegotiated } from '../negotiation/response-writers.js';
 import { requestInfoFrom, userFrom } from '../request/context.js';
 
@@ -31,7 +32,7 @@ export const withPriorityAndFairness =
     const info = requestInfoFrom(req);
     if (!info) return next(req, res);
     const user = userFrom(req) ?? anonymousUserInfo();
-    const query = new URL(req.url ?? '/', 'https://gateway').searchParams;
+    const query = requestUrl(req).searchParams;
     const work = estimateWork(info, query, c.sources);
     const admission = c.controller.admit(
       { info, user },

@@ -1,6 +1,7 @@
 // Writing objects and errors in the negotiated representation (k8s responsewriters): JSON
 // (indented with pretty=true), YAML, the binary envelope, a Table or PartialObjectMetadata(List).
 import type { HttpRequest, HttpResponse } from '../http/handler.js';
+import { requestUrl } from '../http/request-url.js';
 import { stringify as toYaml } from 'yaml';
 import { isStatus, statusInWireOrder, toStatusError } from '@orch/apimachinery/errors';
 import { canEncode, encodeEnvelope } from '@orch/apimachinery/protobuf';
@@ -67,7 +68,7 @@ export function encode(
 }
 
 export function isPretty(req: HttpRequest): boolean {
-  const q = new URL(req.url ?? '/', 'https://x').searchParams;
+  const q = requestUrl(req).searchParams;
   return isPrettyPrint(q, req.headers['user-agent']);
 }
 

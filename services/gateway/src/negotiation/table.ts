@@ -2,6 +2,7 @@
 // (a custom resource's from its CRD version's additionalPrinterColumns),
 // includeObject=None|Metadata|Object (default Metadata), in the table group the client named.
 import type { HttpRequest } from '../http/handler.js';
+import { requestUrl } from '../http/request-url.js';
 import { customResourceTable } from '@orch/apimachinery/apiextensions';
 import { newBadRequest } from '@orch/apimachinery/errors';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
@@ -11,7 +12,7 @@ import type { IncludeObject, Table, TableOptions } from '@orch/apimachinery/sche
 type Json = Record<string, unknown>;
 
 export function parseIncludeObject(req: HttpRequest): IncludeObject {
-  const v = new URL(req.url ?? '/', 'https://x').searchParams.get('includeObject');
+  const v = requestUrl(req).searchParams.get('includeObject');
   if (v === null || v === '') return 'Metadata';
   if (v === 'None' || v === 'Metadata' || v === 'Object') return v;
   throw newBadRequest(

@@ -37,7 +37,7 @@ export function requestInfoOf(method: string, url: URL): RequestInfo {
   let parts = path
     .split('/')
     .filter((p) => p !== '')
-    .map(decodeURIComponent);
+    .map((p) => (p.includes('%') ? decodeURIComponent(p) : p));
   const prefix = parts[0];
   if (prefix !== 'api' && prefix !== 'apis') return info;
   info.apiPrefix = prefix;
