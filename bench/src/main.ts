@@ -16,6 +16,7 @@ import { Report } from './report.js';
 import type { BenchStep } from './step.js';
 import { admission } from './steps/admission.js';
 import { apfFlood } from './steps/apf-flood.js';
+import { apfOverload } from './steps/apf-overload.js';
 import { apply } from './steps/apply.js';
 import { auditWebhookDown } from './steps/audit-webhook-down.js';
 import { authorizationCost } from './steps/authorization-cost.js';
@@ -44,6 +45,7 @@ const steps: BenchStep[] = [
   connect,
   priorityAndFairness,
   apfFlood,
+  apfOverload,
 ];
 
 const onlySteps = process.env['BENCH_ONLY']
