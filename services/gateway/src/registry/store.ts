@@ -45,6 +45,7 @@ import type { GroupVersion } from '@orch/apimachinery/schema';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import { fillGoShape } from './go-shape.js';
 import { specChanged } from './strategy.js';
+import { cachedJson } from '../watch/cached-json.js';
 import type { Cacher } from '../cache/cacher.js';
 import type { Cachers } from '../cache/cachers.js';
 import type { Change, FeedListener } from '../watch/change.js';
@@ -545,8 +546,9 @@ export class Store implements StandardStorage {
     const prefix = this.prefix(ctx.namespace);
     const cached = await this.#cacher?.list(prefix, opts);
     if (cached) {
+      // The cache's own objects (served as they are) keep their bytes from list to list.
       const items = await this.#servedAll(cached.items);
-      return { ...cached, items: items.map((o) => Buffer.from(JSON.stringify(o))) };
+      return { ...cached, items: items.map(cachedJson) };
     }
     if (this.#converts) {
       const res = await this.#storage.list({ prefix, ...opts });

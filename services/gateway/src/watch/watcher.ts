@@ -6,6 +6,7 @@ import type { FieldSelector, LabelSelector } from '@orch/apimachinery/selectors'
 import { fieldValue } from '@orch/apimachinery/selectors';
 import type { WatchEvent } from '@orch/apimachinery/watch';
 import type { Change, FeedListener } from './change.js';
+import { cachedJson } from './cached-json.js';
 
 export interface WatchFilter {
   namespace?: string;
@@ -48,15 +49,19 @@ export function eventFor(f: WatchFilter, c: Change): WatchEvent | undefined {
 
 /**
  * The JSON line of an event, encoded once however many watchers send it (k8s cachingObject):
- * the objects of changes are shared by every watcher of a type and never mutated.
+ * the objects of changes are shared by every watcher of a type and never mutated, and the
+ * object's bytes are the ones lists from the cache write too (cachedJson).
  */
 const encoded = new WeakMap<object, Partial<Record<WatchEvent['type'], Buffer>>>();
+const eventHeads = new Map<string, Buffer>();
+const eventTail = Buffer.from('}\n');
 function encodedEvent(e: WatchEvent): Buffer {
   let byType = encoded.get(e.object);
   if (!byType) encoded.set(e.object, (byType = {}));
-  return (byType[e.type] ??= Buffer.from(
-    `{"type":${JSON.stringify(e.type)},"object":${JSON.stringify(e.object)}}\n`
-  ));
+  let head = eventHeads.get(e.type);
+  if (!head)
+    eventHeads.set(e.type, (head = Buffer.from(`{"type":${JSON.stringify(e.type)},"object":`)));
+  return (byType[e.type] ??= Buffer.concat([head, cachedJson(e.object), eventTail]));
 }
 
 /**
