@@ -4,6 +4,7 @@ export type { DecodedHistoryEvent, ListResponse, StorageInterface } from './stor
 export { decodeContinue, encodeContinue } from './continue-token.js';
 export type { RangePage, RangeSource } from './paged-list.js';
 export { pagedList } from './paged-list.js';
+export { RevisionReader } from './revision-reader.js';
 export {
   decodeFromStorage,
   encodeForStorage,

@@ -18,7 +18,7 @@ import type { WatchMessage } from '@orch/apimachinery/watch';
 import type { Logger } from '@orch/component-base/logs';
 import type { Change, FeedListener } from '../watch/change.js';
 import { decodeContinue, encodeContinue } from '@orch/apimachinery/storage';
-import type { RevisionReader } from './revision-reader.js';
+import type { RevisionReader } from '@orch/apimachinery/storage';
 import { WatchCache, lowerBound } from './watch-cache.js';
 import type { Snapshot } from './watch-cache.js';
 

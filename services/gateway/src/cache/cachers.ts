@@ -10,7 +10,7 @@ import { StreamProgress } from '@orch/apimachinery/informer';
 import type { Logger } from '@orch/component-base/logs';
 import { Cacher } from './cacher.js';
 import type { CacheHooks } from './cacher.js';
-import { RevisionReader } from './revision-reader.js';
+import { RevisionReader } from '@orch/apimachinery/storage';
 
 export interface CachersOptions {
   storage: StorageInterface;

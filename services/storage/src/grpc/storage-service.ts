@@ -15,6 +15,7 @@ import {
 } from '@orch/apimachinery/grpc';
 import type { EtcdStore } from '../etcd3/store.js';
 import { replayHistory } from '../etcd3/history.js';
+import { RevisionReader } from '@orch/apimachinery/storage';
 
 export function storageService(
   store: EtcdStore,
@@ -22,6 +23,7 @@ export function storageService(
   latency: Histogram<'operation' | 'code'>
 ): StorageHandlers {
   const unary = unaryHandlers({ latency, label: 'operation' });
+  const revisions = new RevisionReader(() => store.currentRevision());
 
   return {
     Get: unary('get', async (req) => {
@@ -40,8 +42,9 @@ export function storageService(
       const r = await store.delete(req.key, preconditionsFromProto(req.preconditions));
       return { object: r.object, revision: r.revision };
     }),
+    // Many gateways' calls, one etcd read: each still gets a revision read after it arrived.
     CurrentRevision: unary('current_revision', async () => ({
-      revision: await store.currentRevision(),
+      revision: await revisions.current(),
     })),
     History: (call: ServerWritableStream<{ prefix: string; after_revision: number }, unknown>) => {
       const end = latency.startTimer({ operation: 'history' });

@@ -1,5 +1,6 @@
-// The current revision of storage for consistent reads from the watch cache (k8s cacher's
-// GetCurrentResourceVersionFromStorage), read once for many requests. A read already in flight
+// The current revision, read once for many callers: the gateway's consistent reads from its
+// watch cache (k8s cacher's GetCurrentResourceVersionFromStorage) read storage's, and storage
+// answers the gateways' CurrentRevision calls with etcd's the same way. A read already in flight
 // may have been answered before a request arrived, so a request arriving meanwhile joins the
 // next read, which starts when that one ends: every request gets a revision read after it
 // arrived (a linearizable read), and at most two reads are ever pending.
