@@ -98,6 +98,7 @@ export async function startGateway(suite: Suite, opts: StartGatewayOptions = {})
       return {
         ...own,
         logTail: (n, lines) => (n === name ? gateway.logTail(lines) : suite.logTail(n, lines)),
+        pid: (n) => (n === name ? gateway.pid : suite.pid(n)),
       };
     }
   } catch (err) {

@@ -72,6 +72,8 @@ export interface Suite {
   publisher(): Promise<string | undefined>;
   /** The last `lines` lines of a process's log, for failure messages. */
   logTail(name: string, lines?: number): string;
+  /** The pid of a process this test started (a private suite's, or a startGateway's own). */
+  pid(name: string): number;
   /** Where each process's `<name>.log` is (removed by stop()). */
   logDir: string;
   /** GET/POST/... as the admin, JSON in and out (`raw`: the response bytes, for binary answers). */
@@ -333,6 +335,7 @@ export function suiteOf(
     },
     logTail: (name, lines) =>
       launcher ? proc(name).logTail(lines) : fileTail(join(d.logDir, `${name}.log`), lines),
+    pid: (name) => proc(name).pid,
     logDir: d.logDir,
     request: (gateway, method, path, body, headers = {}) =>
       adminRequest(adminTls, new URL(path, gateways[gateway]), method, body, headers),

@@ -51,21 +51,6 @@ after(async () => {
   await agent?.stop();
 });
 
-/** The process listening with `--secure-port=<port>` (the gateway of the test's own). */
-function pidOfGateway(port: string): number {
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    let cmdline = '';
-    try {
-      cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    } catch {
-      continue; // gone meanwhile
-    }
-    if (cmdline.includes('gateway') && cmdline.split('\0').includes(`--secure-port=${port}`))
-      return Number(pid);
-  }
-  throw new Error(`no process with --secure-port=${port}`);
-}
-
 function openSockets(pid: number): number {
   let n = 0;
   for (const fd of readdirSync(`/proc/${pid}/fd`)) {
@@ -107,7 +92,7 @@ function execOnce(): Promise<{ out: string; status: string }> {
 }
 
 test(`${roundTrips} exec round trips leave no socket open at the gateway or the agent`, async () => {
-  const pid = pidOfGateway(new URL(gw.gateways[0]!).port);
+  const pid = gw.pid(gw.layout.processNames.at(-1)!); // startGateway's own gateway is named last
   for (let i = 0; i < 8; i++) await execOnce(); // connections to storage and the agent made
   const completed = agent.exec.completed;
   const before = openSockets(pid);
