@@ -13,11 +13,11 @@ import type { Gateway } from '../client.js';
 import { f } from '../report.js';
 import { runFor } from '../stats.js';
 import type { BenchContext, BenchStep } from '../step.js';
+import { createTightFlow } from '../tight-flow.js';
 
 export const apfFlood: BenchStep = { name: 'apf flood', run: benchApfFlood };
 
 const ns = 'bench-apf-flood';
-const group = 'flowcontrol.apiserver.orch.io';
 const name = 'bench-flood';
 const backendDelayMs = 50;
 const inFlightPerGateway = 32;
@@ -46,48 +46,14 @@ async function benchApfFlood(ctx: BenchContext): Promise<void> {
       if (o.path.includes('apiservices')) cleanup.push(`${o.path}/v1beta1.${metricsGroup}`);
     }
     // About 3 of a gateway's 600 seats; a short queue, so the rest is refused with 429.
-    await mustCall(`${gw.url}/apis/${group}/v1/prioritylevelconfigurations`, 'POST', {
-      apiVersion: `${group}/v1`,
-      kind: 'PriorityLevelConfiguration',
-      metadata: { name },
-      spec: {
-        type: 'Limited',
-        limited: {
-          nominalConcurrencyShares: 1,
-          lendablePercent: 0,
-          borrowingLimitPercent: 0,
-          limitResponse: {
-            type: 'Queue',
-            queuing: { queues: 1, handSize: 1, queueLengthLimit: 4 },
-          },
-        },
-      },
-    });
-    cleanup.push(`/apis/${group}/v1/prioritylevelconfigurations/${name}`);
-    await mustCall(`${gw.url}/apis/${group}/v1/flowschemas`, 'POST', {
-      apiVersion: `${group}/v1`,
-      kind: 'FlowSchema',
-      metadata: { name },
-      spec: {
-        priorityLevelConfiguration: { name },
-        matchingPrecedence: 100,
-        distinguisherMethod: { type: 'ByUser' },
-        rules: [
-          {
-            subjects: [{ kind: 'User', user: { name: 'bench' } }],
-            resourceRules: [
-              {
-                verbs: ['get'],
-                apiGroups: [metricsGroup],
-                resources: ['nodes'],
-                clusterScope: true,
-              },
-            ],
-          },
-        ],
-      },
-    });
-    cleanup.push(`/apis/${group}/v1/flowschemas/${name}`);
+    cleanup.push(
+      ...(await createTightFlow(ctx, gw, name, 4, {
+        verbs: ['get'],
+        apiGroups: [metricsGroup],
+        resources: ['nodes'],
+        clusterScope: true,
+      }))
+    );
     const path = `/apis/${metricsGroup}/v1beta1/nodes/n`;
     const all = [...ctx.gateways, ...ctx.noFleetGateways];
     // Every gateway serves the group (its APIService Available there) and classifies the flood.

@@ -14,12 +14,12 @@ import type { FloodClientInput, FloodClientMessage, FloodClientResult } from '..
 import { f } from '../report.js';
 import { pct, runFor } from '../stats.js';
 import type { BenchContext, BenchStep } from '../step.js';
+import { createTightFlow, flowSchemaUid } from '../tight-flow.js';
 
 export const apfOverload: BenchStep = { name: 'apf overload', run: benchApfOverload };
 
 const ns = 'bench-apf-overload';
 const politeNs = 'bench-apf-polite';
-const group = 'flowcontrol.apiserver.orch.io';
 const name = 'bench-overload';
 const objects = 5000;
 const floodInFlight = 16;
@@ -50,50 +50,20 @@ async function benchApfOverload(ctx: BenchContext): Promise<void> {
           });
       })
     );
-    await mustCall(`${gw.url}/apis/${group}/v1/prioritylevelconfigurations`, 'POST', {
-      apiVersion: `${group}/v1`,
-      kind: 'PriorityLevelConfiguration',
-      metadata: { name },
-      spec: {
-        type: 'Limited',
-        limited: {
-          nominalConcurrencyShares: 1,
-          lendablePercent: 0,
-          borrowingLimitPercent: 0,
-          limitResponse: {
-            type: 'Queue',
-            queuing: { queues: 1, handSize: 1, queueLengthLimit: 2 },
-          },
-        },
-      },
-    });
-    cleanup.push(`/apis/${group}/v1/prioritylevelconfigurations/${name}`);
-    await mustCall(`${gw.url}/apis/${group}/v1/flowschemas`, 'POST', {
-      apiVersion: `${group}/v1`,
-      kind: 'FlowSchema',
-      metadata: { name },
-      spec: {
-        priorityLevelConfiguration: { name },
-        matchingPrecedence: 100,
-        distinguisherMethod: { type: 'ByUser' },
-        rules: [
-          {
-            subjects: [{ kind: 'User', user: { name: 'bench' } }],
-            resourceRules: [
-              { verbs: ['*'], apiGroups: [''], resources: ['configmaps'], namespaces: [ns] },
-            ],
-          },
-        ],
-      },
-    });
-    cleanup.push(`/apis/${group}/v1/flowschemas/${name}`);
+    cleanup.push(
+      ...(await createTightFlow(ctx, gw, name, 2, {
+        verbs: ['*'],
+        apiGroups: [''],
+        resources: ['configmaps'],
+        namespaces: [ns],
+      }))
+    );
     const fsUid = async (g: string) => {
       const res = await request(`${g}${collection}?limit=1`, { dispatcher: ctx.client.agent });
       await res.body.arrayBuffer();
       return res.headers['x-kubernetes-pf-flowschema-uid'];
     };
-    const uid = JSON.parse(await mustCall(`${gw.url}/apis/${group}/v1/flowschemas/${name}`, 'GET'))
-      .metadata.uid as string;
+    const uid = await flowSchemaUid(ctx, gw, name);
     for (const g of ctx.gateways)
       for (let i = 0; (await fsUid(g.url)) !== uid; i++) {
         if (i === 300) throw new Error(`${g.name} does not classify the flood into ${name}`);
