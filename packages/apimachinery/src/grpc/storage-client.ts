@@ -17,6 +17,7 @@ import type {
   StorageClient as GrpcStorageClient,
 } from '@orch/proto';
 import { fromGrpcError } from '../errors/index.js';
+import { RevisionStream } from './revision-stream.js';
 import type {
   Consistency,
   DecodedHistoryEvent,
@@ -52,6 +53,8 @@ export interface StorageClientOptions {
   timeoutMs?: number;
   /** Deadline of a history replay. */
   historyTimeoutMs?: number;
+  /** How long the Revisions stream stays open without requests (default 30 s). */
+  revisionsIdleMs?: number;
 }
 
 export class StorageClient implements StorageInterface {
@@ -61,6 +64,7 @@ export class StorageClient implements StorageInterface {
   #current = 0;
   readonly #timeoutMs: number;
   readonly #historyTimeoutMs: number;
+  readonly #revisions: RevisionStream;
 
   constructor(opts: StorageClientOptions) {
     const addresses = /^(dns|ipv4|ipv6|unix|unix-abstract):/.test(opts.address.trim())
@@ -78,6 +82,16 @@ export class StorageClient implements StorageInterface {
       for (const r of this.#replicas) r.getChannel().getConnectivityState(true);
     this.#timeoutMs = opts.timeoutMs ?? 10_000;
     this.#historyTimeoutMs = opts.historyTimeoutMs ?? 60_000;
+    this.#revisions = new RevisionStream({
+      open: () => {
+        const client = this.#client;
+        return { call: client.Revisions(), failed: (code) => this.#failed(client, code) };
+      },
+      unary: async () =>
+        (await this.#unary<object, { revision: number }>('CurrentRevision', {})).revision,
+      timeoutMs: this.#timeoutMs,
+      idleMs: opts.revisionsIdleMs ?? 30_000,
+    });
   }
 
   /**
@@ -132,6 +146,19 @@ export class StorageClient implements StorageInterface {
     });
   }
 
+  /**
+   * After a call failed with `code`. A replica that let a call run past its deadline may be
+   * stopped (paused, its machine frozen) with its connection still open: its channel reports
+   * nothing, so the next calls start elsewhere, as after an unavailable one. Replicas are
+   * interchangeable, so this costs nothing when the cause was etcd and every replica is slow.
+   */
+  #failed(client: GrpcStorageClient, code: unknown): void {
+    if (code === grpcStatus.UNAVAILABLE || code === grpcStatus.DEADLINE_EXCEEDED) {
+      this.#unavailable(client);
+    }
+    if (code === grpcStatus.DEADLINE_EXCEEDED) this.#reconnect(client);
+  }
+
   #unary<Req, Res>(method: string, req: Req, timeoutMs = this.#timeoutMs): Promise<Res> {
     return new Promise<Res>((resolve, reject) => {
       const client = this.#client;
@@ -145,15 +172,7 @@ export class StorageClient implements StorageInterface {
       if (!fn) return reject(new Error(`no method ${method}`));
       fn.call(client, req, { deadline: Date.now() + timeoutMs }, (err, res) => {
         if (!err) return resolve(res);
-        const code = (err as { code?: unknown }).code;
-        // A replica that let a call run past its deadline may be stopped (paused, its machine
-        // frozen) with its connection still open: its channel reports nothing, so the next
-        // calls start elsewhere, as after an unavailable one. Replicas are interchangeable,
-        // so this costs nothing when the cause was etcd and every replica is slow.
-        if (code === grpcStatus.UNAVAILABLE || code === grpcStatus.DEADLINE_EXCEEDED) {
-          this.#unavailable(client);
-        }
-        if (code === grpcStatus.DEADLINE_EXCEEDED) this.#reconnect(client);
+        this.#failed(client, (err as { code?: unknown }).code);
         reject(fromGrpcError(err, `storage ${method}`));
       });
     });
@@ -201,8 +220,9 @@ export class StorageClient implements StorageInterface {
     return { object: parse(res.object), revision: res.revision };
   }
 
-  async currentRevision(): Promise<number> {
-    return (await this.#unary<object, { revision: number }>('CurrentRevision', {})).revision;
+  /** A revision read after this call, asked on the Revisions stream (revision-stream.ts). */
+  currentRevision(): Promise<number> {
+    return this.#revisions.current();
   }
 
   /** Replays the changes of a type after a revision; resolves with the revision it is complete up to. */
@@ -240,6 +260,7 @@ export class StorageClient implements StorageInterface {
   }
 
   close(): void {
+    this.#revisions.close();
     for (const r of this.#replicas) r.close();
   }
 }

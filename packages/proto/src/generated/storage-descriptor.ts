@@ -37,6 +37,12 @@ export const storageDescriptor = {
                     "CurrentRevision": {
                       "requestType": "CurrentRevisionRequest",
                       "responseType": "CurrentRevisionResponse"
+                    },
+                    "Revisions": {
+                      "requestType": "CurrentRevisionRequest",
+                      "requestStream": true,
+                      "responseType": "CurrentRevisionResponse",
+                      "responseStream": true
                     }
                   }
                 },

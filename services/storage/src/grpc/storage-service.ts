@@ -1,6 +1,6 @@
 // The orch.storage.v1.Storage gRPC service over the etcd store.
 import type { Etcd3 } from 'etcd3';
-import type { ServerWritableStream } from '@grpc/grpc-js';
+import type { ServerDuplexStream, ServerWritableStream } from '@grpc/grpc-js';
 import { toGrpcError } from '@orch/apimachinery/errors';
 import type { StorageHandlers } from '@orch/proto';
 import { unaryHandlers } from '@orch/component-base/grpc-server';
@@ -46,6 +46,41 @@ export function storageService(
     CurrentRevision: unary('current_revision', async () => ({
       revision: await revisions.current(),
     })),
+    // Each request answered in order (a later request's read never ends before an earlier
+    // one's: the reader starts a read only when the one before it ended); a failed read ends
+    // the stream with its status, and the caller opens another.
+    Revisions: (call: ServerDuplexStream<unknown, unknown>) => {
+      let failed = false;
+      let pending = 0;
+      let halfClosed = false;
+      const settled = (): void => {
+        pending--;
+        if (halfClosed && pending === 0 && !failed) call.end();
+      };
+      call.on('data', () => {
+        pending++;
+        const end = latency.startTimer({ operation: 'revisions' });
+        revisions.current().then(
+          (revision) => {
+            end({ code: 'OK' });
+            if (!failed) call.write({ revision });
+            settled();
+          },
+          (err: unknown) => {
+            const g = toGrpcError(err);
+            end({ code: String(g.code) });
+            if (!failed) call.emit('error', g);
+            failed = true;
+            settled();
+          }
+        );
+      });
+      // The caller's end: the stream ends once its last request is answered.
+      call.on('end', () => {
+        halfClosed = true;
+        if (pending === 0 && !failed) call.end();
+      });
+    },
     History: (call: ServerWritableStream<{ prefix: string; after_revision: number }, unknown>) => {
       const end = latency.startTimer({ operation: 'history' });
       replayHistory(etcd, call.request.prefix, call.request.after_revision, (e) => {

@@ -68,6 +68,11 @@ export interface StorageClient extends grpc.Client {
   history(argument: _orch_storage_v1_HistoryRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_orch_storage_v1_Event__Output>;
   history(argument: _orch_storage_v1_HistoryRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_orch_storage_v1_Event__Output>;
   
+  Revisions(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_orch_storage_v1_CurrentRevisionRequest, _orch_storage_v1_CurrentRevisionResponse__Output>;
+  Revisions(options?: grpc.CallOptions): grpc.ClientDuplexStream<_orch_storage_v1_CurrentRevisionRequest, _orch_storage_v1_CurrentRevisionResponse__Output>;
+  revisions(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_orch_storage_v1_CurrentRevisionRequest, _orch_storage_v1_CurrentRevisionResponse__Output>;
+  revisions(options?: grpc.CallOptions): grpc.ClientDuplexStream<_orch_storage_v1_CurrentRevisionRequest, _orch_storage_v1_CurrentRevisionResponse__Output>;
+  
   Update(argument: _orch_storage_v1_UpdateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_orch_storage_v1_UpdateResponse__Output>): grpc.ClientUnaryCall;
   Update(argument: _orch_storage_v1_UpdateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_orch_storage_v1_UpdateResponse__Output>): grpc.ClientUnaryCall;
   Update(argument: _orch_storage_v1_UpdateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_orch_storage_v1_UpdateResponse__Output>): grpc.ClientUnaryCall;
@@ -92,6 +97,8 @@ export interface StorageHandlers extends grpc.UntypedServiceImplementation {
   
   History: grpc.handleServerStreamingCall<_orch_storage_v1_HistoryRequest__Output, _orch_storage_v1_Event>;
   
+  Revisions: grpc.handleBidiStreamingCall<_orch_storage_v1_CurrentRevisionRequest__Output, _orch_storage_v1_CurrentRevisionResponse>;
+  
   Update: grpc.handleUnaryCall<_orch_storage_v1_UpdateRequest__Output, _orch_storage_v1_UpdateResponse>;
   
 }
@@ -103,5 +110,6 @@ export interface StorageDefinition extends grpc.ServiceDefinition {
   Get: MethodDefinition<_orch_storage_v1_GetRequest, _orch_storage_v1_GetResponse, _orch_storage_v1_GetRequest__Output, _orch_storage_v1_GetResponse__Output>
   GetList: MethodDefinition<_orch_storage_v1_GetListRequest, _orch_storage_v1_GetListResponse, _orch_storage_v1_GetListRequest__Output, _orch_storage_v1_GetListResponse__Output>
   History: MethodDefinition<_orch_storage_v1_HistoryRequest, _orch_storage_v1_Event, _orch_storage_v1_HistoryRequest__Output, _orch_storage_v1_Event__Output>
+  Revisions: MethodDefinition<_orch_storage_v1_CurrentRevisionRequest, _orch_storage_v1_CurrentRevisionResponse, _orch_storage_v1_CurrentRevisionRequest__Output, _orch_storage_v1_CurrentRevisionResponse__Output>
   Update: MethodDefinition<_orch_storage_v1_UpdateRequest, _orch_storage_v1_UpdateResponse, _orch_storage_v1_UpdateRequest__Output, _orch_storage_v1_UpdateResponse__Output>
 }
