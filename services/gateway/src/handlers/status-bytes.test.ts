@@ -15,6 +15,7 @@ import { configMapStrategy } from '../registry/core/configmaps/strategy.js';
 import { Store } from '../registry/store.js';
 import { createResource } from './create.js';
 import { getResource } from './get.js';
+import { listResource } from './list.js';
 import type { Storage } from '../registry/rest.js';
 import type { RequestScope } from './scope.js';
 import { runHandler } from './verb-test-kit.js';
@@ -107,4 +108,30 @@ test('an object answer ends in a newline as json.Encoder writes it', async () =>
   assert.ok(text.endsWith('}\n') && !text.slice(0, -1).includes('\n'), text);
   assert.ok(text.includes('"html":"\\u003cb\\u003e\\u0026\\u003c/b\\u003e"'), text);
   assert.deepEqual(JSON.parse(text).data, { html: '<b>&</b>' });
+});
+
+test('a list answer escapes as the object answer does: each item as json.Encoder writes it', async () => {
+  const store = new Store(configMaps, configMapStrategy, new MemoryStorage());
+  const made = await runHandler(asChained(createResource), {
+    def: configMaps,
+    rest: store,
+    method: 'POST',
+    path,
+    body: cm('y', { html: '<b>&</b>', sep: '\u2028' }),
+  });
+  assert.equal(made.code, 201);
+  // Plain JSON lists are written from the items' stored bytes (Store.listJson): they must read
+  // as upstream's list, which one json.Encoder writes whole.
+  const a = await runHandler(asChained(listResource), {
+    def: configMaps,
+    rest: store,
+    method: 'GET',
+    path,
+  });
+  assert.equal(a.code, 200);
+  const text = a.body.toString('utf8');
+  assert.ok(text.includes('"html":"\\u003cb\\u003e\\u0026\\u003c/b\\u003e"'), text);
+  assert.ok(text.includes('"sep":"\\u2028"'), text);
+  assert.ok(!/[<>&\u2028]/.test(text), text);
+  assert.deepEqual(JSON.parse(text).items[0].data, { html: '<b>&</b>', sep: '\u2028' });
 });

@@ -2,6 +2,7 @@
 // (indented with pretty=true), YAML, the binary envelope, a Table or PartialObjectMetadata(List).
 import type { HttpRequest, HttpResponse } from '../http/handler.js';
 import { requestUrl } from '../http/request-url.js';
+import { goJson } from '../watch/cached-json.js';
 import { stringify as toYaml } from 'yaml';
 import { isStatus, statusInWireOrder, toStatusError } from '@orch/apimachinery/errors';
 import { canEncode, encodeEnvelope } from '@orch/apimachinery/protobuf';
@@ -24,23 +25,6 @@ import { tableOf } from './table.js';
 export function warningHeader(text: string): string {
   const quoted = JSON.stringify(text).replace(/\x7f/g, '\\u007f');
   return Buffer.from(`299 - ${quoted}`, 'utf8').toString('latin1');
-}
-
-const htmlUnsafe = /[<>&\u2028\u2029]/g;
-const goEscapes: Record<string, string> = {
-  '<': '\\u003c',
-  '>': '\\u003e',
-  '&': '\\u0026',
-  '\u2028': '\\u2028',
-  '\u2029': '\\u2029',
-};
-
-/**
- * JSON text as Go's encoder writes it: `<`, `>`, `&`, U+2028 and U+2029 escaped (they can only
- * be inside strings, so the value is the same).
- */
-export function goJson(text: string): string {
-  return text.replace(htmlUnsafe, (c) => goEscapes[c] ?? c);
 }
 
 /**
