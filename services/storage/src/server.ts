@@ -91,7 +91,7 @@ export class StorageServer implements Runnable {
           {
             name: 'orch.storage.v1.Storage',
             definition: storageProto.orch.storage.v1.Storage.service,
-            implementation: storageService(store, etcd, this.#latency) as never,
+            implementation: storageService(store, etcd, this.#latency, signal) as never,
           },
         ],
       });

@@ -17,10 +17,16 @@ import type { EtcdStore } from '../etcd3/store.js';
 import { replayHistory } from '../etcd3/history.js';
 import { RevisionReader } from '@orch/apimachinery/storage';
 
+/**
+ * The handlers; `stopping` aborts when the server begins to stop, and each Revisions stream then
+ * ends once its pending requests are answered (the callers open their next one elsewhere), so
+ * that a graceful stop is not held by the gateways' long-lived streams.
+ */
 export function storageService(
   store: EtcdStore,
   etcd: Etcd3,
-  latency: Histogram<'operation' | 'code'>
+  latency: Histogram<'operation' | 'code'>,
+  stopping?: AbortSignal
 ): StorageHandlers {
   const unary = unaryHandlers({ latency, label: 'operation' });
   const revisions = new RevisionReader(() => store.currentRevision());
@@ -75,11 +81,15 @@ export function storageService(
           }
         );
       });
-      // The caller's end: the stream ends once its last request is answered.
-      call.on('end', () => {
+      // The caller's end, or the server's stop: the stream ends once its last request is answered.
+      const finish = (): void => {
+        if (halfClosed) return;
         halfClosed = true;
         if (pending === 0 && !failed) call.end();
-      });
+      };
+      call.on('end', finish);
+      stopping?.addEventListener('abort', finish, { once: true });
+      call.on('close', () => stopping?.removeEventListener('abort', finish));
     },
     History: (call: ServerWritableStream<{ prefix: string; after_revision: number }, unknown>) => {
       const end = latency.startTimer({ operation: 'history' });
