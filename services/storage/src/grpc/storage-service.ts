@@ -59,9 +59,12 @@ export function storageService(
       let failed = false;
       let pending = 0;
       let halfClosed = false;
+      const endIfDone = (): void => {
+        if (halfClosed && pending === 0 && !failed) call.end();
+      };
       const settled = (): void => {
         pending--;
-        if (halfClosed && pending === 0 && !failed) call.end();
+        endIfDone();
       };
       call.on('data', () => {
         pending++;
@@ -85,7 +88,7 @@ export function storageService(
       const finish = (): void => {
         if (halfClosed) return;
         halfClosed = true;
-        if (pending === 0 && !failed) call.end();
+        endIfDone();
       };
       call.on('end', finish);
       stopping?.addEventListener('abort', finish, { once: true });
