@@ -45,7 +45,7 @@ import type { GroupVersion } from '@orch/apimachinery/schema';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import { fillGoShape } from './go-shape.js';
 import { specChanged } from './strategy.js';
-import { cachedJson, goJson, goJsonBytes } from '../watch/cached-json.js';
+import { cachedJson, goJsonBytes, goJsonOf } from '../watch/cached-json.js';
 import type { Cacher } from '../cache/cacher.js';
 import type { Cachers } from '../cache/cachers.js';
 import type { Change, FeedListener } from '../watch/change.js';
@@ -553,7 +553,7 @@ export class Store implements StandardStorage {
     if (this.#converts) {
       const res = await this.#storage.list({ prefix, ...opts });
       const items = await this.#outAll(res.items);
-      return { ...res, items: items.map((o) => Buffer.from(goJson(JSON.stringify(o)))) };
+      return { ...res, items: items.map(goJsonOf) };
     }
     const res = await this.#storage.listRaw({ prefix, ...opts });
     const head = this.#jsonHead;
@@ -561,11 +561,7 @@ export class Store implements StandardStorage {
       const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
       return buf.subarray(0, head.length).equals(head)
         ? goJsonBytes(buf)
-        : Buffer.from(
-            goJson(
-              JSON.stringify(this.#out(JSON.parse(buf.toString('utf8')) as Record<string, unknown>))
-            )
-          );
+        : goJsonOf(this.#out(JSON.parse(buf.toString('utf8')) as Record<string, unknown>));
     });
     return { ...res, items };
   }

@@ -34,11 +34,16 @@ export function goJsonBytes(b: Buffer): Buffer {
   return escaped === text ? b : Buffer.from(escaped);
 }
 
+/** An object's JSON as Go's encoder writes it, as UTF-8 bytes (encoded now, kept nowhere). */
+export function goJsonOf(obj: unknown): Buffer {
+  return Buffer.from(goJson(JSON.stringify(obj)));
+}
+
 const bytes = new WeakMap<object, Buffer>();
 
-/** goJson(JSON.stringify(obj)) as UTF-8, the same bytes each time for the same (unchanging) object. */
+/** goJsonOf(obj), the same bytes each time for the same (unchanging) object. */
 export function cachedJson(obj: object): Buffer {
   let b = bytes.get(obj);
-  if (!b) bytes.set(obj, (b = Buffer.from(goJson(JSON.stringify(obj)))));
+  if (!b) bytes.set(obj, (b = goJsonOf(obj)));
   return b;
 }

@@ -18,7 +18,7 @@ import type { CustomResourceConverter } from '@orch/apimachinery/apiextensions';
 import type { Strategy } from '../../strategy.js';
 import { isTerminating } from './resource-definitions.js';
 import { schemaOf } from './strategy.js';
-import { goJson } from '../../../watch/cached-json.js';
+import { goJsonOf } from '../../../watch/cached-json.js';
 
 /** Whether a schema sets any default (reads are copied and defaulted only then). */
 export function hasDefaults(s: JSONSchemaProps | undefined): boolean {
@@ -130,7 +130,7 @@ export class CustomResourceStore extends Store {
   ): Promise<ObjectList<Buffer>> {
     if (!this.#schema) return super.listJson(ctx, opts);
     const res = await this.list(ctx, opts);
-    return { ...res, items: res.items.map((o) => Buffer.from(goJson(JSON.stringify(o)))) };
+    return { ...res, items: res.items.map(goJsonOf) };
   }
 
   override async watch(
