@@ -42,3 +42,11 @@ export {
   startExtensionServer,
 } from './extension-server.js';
 export { markdownSection, readRepoFile, repoRoot, undocumentedFlags } from './docs.js';
+export type { FlowResourceRule } from './flow-control.js';
+export {
+  flowSchemasPath,
+  flowcontrolGroup,
+  priorityLevelsPath,
+  queuedPriorityLevel,
+  userFlowSchema,
+} from './flow-control.js';

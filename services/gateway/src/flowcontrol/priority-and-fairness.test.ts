@@ -10,12 +10,26 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import { after, before, test } from 'node:test';
-import { grantClusterRole, sharedSuite, userKubeconfig, waitFor } from '@orch/testing';
-import type { Suite } from '@orch/testing';
+import {
+  flowSchemasPath as fsPath,
+  flowcontrolGroup as group,
+  grantClusterRole,
+  priorityLevelsPath as plPath,
+  queuedPriorityLevel,
+  sharedSuite,
+  userFlowSchema,
+  userKubeconfig,
+  waitFor,
+} from '@orch/testing';
+import type { FlowResourceRule, Suite } from '@orch/testing';
 
-const group = 'flowcontrol.apiserver.orch.io';
-const fsPath = `/apis/${group}/v1/flowschemas`;
-const plPath = `/apis/${group}/v1/prioritylevelconfigurations`;
+/** Every resource request, in every namespace (the flooders' rule). */
+const everything: FlowResourceRule = {
+  verbs: ['*'],
+  apiGroups: ['*'],
+  resources: ['*'],
+  namespaces: ['*'],
+};
 const suffix = Date.now().toString(36);
 const ns = `apf-${suffix}`;
 const usersGroup = `apf-users-${suffix}`;
@@ -154,39 +168,16 @@ test('overload: the flooder gets 429 with Retry-After, the well-behaved user is 
     );
   // The flooder's own level: 1 share of the 600 seats (3), nothing borrowed, one queue of 2.
   const pl = `apf-tight-${suffix}`;
-  const created = await suite.request(0, 'POST', plPath, {
-    apiVersion: `${group}/v1`,
-    kind: 'PriorityLevelConfiguration',
-    metadata: { name: pl },
-    spec: {
-      type: 'Limited',
-      limited: {
-        nominalConcurrencyShares: 1,
-        lendablePercent: 0,
-        borrowingLimitPercent: 0,
-        limitResponse: { type: 'Queue', queuing: { queues: 1, handSize: 1, queueLengthLimit: 2 } },
-      },
-    },
-  });
+  const created = await suite.request(0, 'POST', plPath, queuedPriorityLevel(pl, 1, 2));
   assert.equal(created.status, 201, created.text);
   cleanup.push(`${plPath}/${pl}`);
   const flooderName = `apf-flooder-${suffix}`;
-  const fs = await suite.request(0, 'POST', fsPath, {
-    apiVersion: `${group}/v1`,
-    kind: 'FlowSchema',
-    metadata: { name: pl },
-    spec: {
-      priorityLevelConfiguration: { name: pl },
-      matchingPrecedence: 200,
-      distinguisherMethod: { type: 'ByUser' },
-      rules: [
-        {
-          subjects: [{ kind: 'User', user: { name: flooderName } }],
-          resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], namespaces: ['*'] }],
-        },
-      ],
-    },
-  });
+  const fs = await suite.request(
+    0,
+    'POST',
+    fsPath,
+    userFlowSchema(pl, flooderName, everything, 200)
+  );
   assert.equal(fs.status, 201, fs.text);
   cleanup.push(`${fsPath}/${pl}`);
   const fsUid = (fs.body as { metadata: { uid: string } }).metadata.uid;
@@ -283,39 +274,16 @@ test('fleet: a flow flooding both gateways is capped at each to about half of on
   );
   // A level of 5 shares (about 12 of a gateway's 600 seats), nothing lent or borrowed, one queue.
   const pl = `apf-fleet-${suffix}`;
-  const created = await suite.request(0, 'POST', plPath, {
-    apiVersion: `${group}/v1`,
-    kind: 'PriorityLevelConfiguration',
-    metadata: { name: pl },
-    spec: {
-      type: 'Limited',
-      limited: {
-        nominalConcurrencyShares: 5,
-        lendablePercent: 0,
-        borrowingLimitPercent: 0,
-        limitResponse: { type: 'Queue', queuing: { queues: 1, handSize: 1, queueLengthLimit: 50 } },
-      },
-    },
-  });
+  const created = await suite.request(0, 'POST', plPath, queuedPriorityLevel(pl, 5, 50));
   assert.equal(created.status, 201, created.text);
   cleanup.push(`${plPath}/${pl}`);
   const flooderName = `apf-fleet-flooder-${suffix}`;
-  const fs = await suite.request(0, 'POST', fsPath, {
-    apiVersion: `${group}/v1`,
-    kind: 'FlowSchema',
-    metadata: { name: pl },
-    spec: {
-      priorityLevelConfiguration: { name: pl },
-      matchingPrecedence: 210,
-      distinguisherMethod: { type: 'ByUser' },
-      rules: [
-        {
-          subjects: [{ kind: 'User', user: { name: flooderName } }],
-          resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], namespaces: ['*'] }],
-        },
-      ],
-    },
-  });
+  const fs = await suite.request(
+    0,
+    'POST',
+    fsPath,
+    userFlowSchema(pl, flooderName, everything, 210)
+  );
   assert.equal(fs.status, 201, fs.text);
   cleanup.push(`${fsPath}/${pl}`);
   const fsUid = (fs.body as { metadata: { uid: string } }).metadata.uid;
