@@ -3,7 +3,7 @@
 // IP with port 443's target named https, a lease per IP in orch-system, the slice beside it.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sharedSuite, waitFor } from '@orch/testing';
+import { sharedSuite, startGateway, waitFor } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 import {
   advertiseAddress,
@@ -15,6 +15,10 @@ import {
 
 let suite: Suite;
 type Json = Record<string, unknown>;
+
+const portOf = (s: Suite, i: number): number => Number(new URL(s.gateways[i]!).port);
+const leasePath = (ip: string, port: number): string =>
+  `/apis/coordination.orch.io/v1/namespaces/orch-system/leases/${endpointLeaseName(ip, port)}`;
 
 before(async () => {
   suite = await sharedSuite();
@@ -67,21 +71,25 @@ test('default/kubernetes Endpoints: the gateways’ address and the Service’s 
     (body['metadata'] as { labels: Record<string, string> }).labels['kubernetes.io/service-name'],
     'kubernetes'
   );
-  const lease = await suite.request(
-    0,
-    'GET',
-    `/apis/coordination.orch.io/v1/namespaces/orch-system/leases/${endpointLeaseName(ip)}`
-  );
-  assert.equal(lease.status, 200, lease.text);
-  assert.equal(
-    (lease.body as { spec: { leaseDurationSeconds: number } }).spec.leaseDurationSeconds,
-    15
-  );
+  // Every gateway keeps a lease of its own.
+  for (let i = 0; i < suite.gateways.length; i++) {
+    let lease = await suite.request(0, 'GET', leasePath(ip, portOf(suite, i)));
+    await waitFor(
+      `gateway ${i}'s lease`,
+      async () =>
+        (lease = await suite.request(0, 'GET', leasePath(ip, portOf(suite, i)))).status === 200,
+      { timeoutMs: 15_000, intervalMs: 200 }
+    ).catch(() => assert.equal(lease.status, 200, lease.text));
+    assert.equal(
+      (lease.body as { spec: { leaseDurationSeconds: number } }).spec.leaseDurationSeconds,
+      15
+    );
+  }
 });
 
 test('lease endpoint reconciler: only leases renewed within their duration count; no address, no subset', () => {
   const lease = (ip: string, renewTime: string) => ({
-    metadata: { name: endpointLeaseName(ip) },
+    metadata: { name: endpointLeaseName(ip, 6443) },
     spec: { holderIdentity: ip, renewTime, leaseDurationSeconds: 15 },
   });
   const now = Date.parse('2026-01-01T00:00:20Z');
@@ -107,7 +115,32 @@ test('lease endpoint reconciler: only leases renewed within their duration count
   );
   assert.deepEqual(kubernetesEndpoints([], 6443)['subsets'], []);
   assert.equal(advertiseAddress('10.1.2.3'), '10.1.2.3');
-  assert.equal(endpointLeaseName('FD00::1'), 'orch-apiserver-endpoint-fd00--1');
+  assert.equal(endpointLeaseName('FD00::1', 6443), 'orch-apiserver-endpoint-fd00--1-6443');
   assert.notEqual(advertiseAddress('127.0.0.1'), '127.0.0.1', 'loopback is not advertised');
   assert.equal(kubernetesEndpointSlice(['fd00::1'], 6443)['addressType'], 'IPv6');
+});
+
+test('a gateway that stops removes its own lease only: the address the other gateways on its host serve stays', async () => {
+  const ip = advertiseAddress('127.0.0.1')!;
+  const extra = await startGateway(suite);
+  const port = portOf(extra, 0);
+  try {
+    await waitFor(
+      'the new gateway renews its lease',
+      async () => (await suite.request(0, 'GET', leasePath(ip, port))).status === 200,
+      { timeoutMs: 30_000, intervalMs: 200 }
+    );
+  } finally {
+    await extra.stop();
+  }
+  // Its clean stop deleted its lease and wrote the endpoints from the leases left, which the
+  // suite's gateways hold for the same IP.
+  assert.equal((await suite.request(0, 'GET', leasePath(ip, port))).status, 404);
+  const r = await suite.request(0, 'GET', '/api/v1/namespaces/default/endpoints/kubernetes');
+  assert.equal(r.status, 200, r.text);
+  const subsets = (r.body as { subsets?: { addresses: { ip: string }[] }[] }).subsets ?? [];
+  assert.deepEqual(
+    subsets.flatMap((s) => s.addresses.map((a) => a.ip)),
+    [ip]
+  );
 });

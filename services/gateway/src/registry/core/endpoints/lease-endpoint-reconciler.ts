@@ -1,10 +1,12 @@
 // The Endpoints and EndpointSlice of the `default/kubernetes` Service (k8s pkg/controlplane
 // reconcilers lease.go leaseEndpointReconciler, endpointsadapter.go): every gateway keeps a
-// lease of its advertised IP (a Lease `orch-apiserver-endpoint-<ip>` in orch-system, renewed
-// every 10 s, good for 15 s: upstream's /masterleases/<ip> with its TTL), and writes the
+// lease of its advertised IP (a Lease `orch-apiserver-endpoint-<ip>-<port>` in orch-system,
+// renewed every 10 s, good for 15 s: upstream's /masterleases/<ip> with its TTL), and writes the
 // Endpoints `kubernetes` with the IPs of the live leases and the EndpointSlice `kubernetes`
-// beside it. A clean stop removes its lease and rewrites both without its IP
-// (RemoveEndpoints). It runs in every gateway, as upstream's in every apiserver: the gateways
+// beside it. A clean stop removes its lease and rewrites both from the leases left
+// (RemoveEndpoints). The lease is named by the gateway's port too, unlike upstream's: gateways
+// on one host (make run, a compose file on one machine) share an IP, and one's stop must not
+// take the address away from the others until their next renewal. It runs in every gateway, as upstream's in every apiserver: the gateways
 // are the API's endpoints, and only they know when they come and go.
 //
 // The port is the one the Service targets (its targetPort), not each gateway's own: upstream
@@ -47,9 +49,9 @@ export function advertiseAddress(bindAddress: string): string | undefined {
 
 const microNow = (): string => new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 
-/** The Lease of an IP (a name holds no `:`, so an IPv6 address has them as `-`). */
-export const endpointLeaseName = (ip: string): string =>
-  `${endpointLeasePrefix}${ip.toLowerCase().replace(/:/g, '-')}`;
+/** The Lease of a gateway's IP and port (a name holds no `:`: an IPv6 address has `-`s). */
+export const endpointLeaseName = (ip: string, port: number): string =>
+  `${endpointLeasePrefix}${ip.toLowerCase().replace(/:/g, '-')}-${port}`;
 
 /** The live IPs (holderIdentity) among the leases: renewTime + leaseDurationSeconds not past. */
 export function liveLeaseIps(leases: readonly ApiObject[], nowMs: number): string[] {
@@ -173,7 +175,7 @@ export class LeaseEndpointReconciler {
   }
 
   get #leaseName(): string {
-    return endpointLeaseName(this.#ip);
+    return endpointLeaseName(this.#ip, this.#ownPort);
   }
 
   async #renewLease(): Promise<void> {

@@ -2,7 +2,7 @@
 // of the primary --service-cluster-ip-range, port 443 to the gateway's secure port (upstream's
 // controlplane kubernetesservice controller, reconciled at start; its Endpoints are the lease
 // endpoint reconciler's, registry/core/endpoints/).
-import { isAlreadyExists } from '@orch/apimachinery/errors';
+import { isAlreadyExists, isNotFound } from '@orch/apimachinery/errors';
 import type { Logger } from '@orch/component-base/logs';
 import type { Store } from '../../store.js';
 import type { ServiceRanges } from './service-allocator.js';
@@ -31,7 +31,11 @@ export function kubernetesService(
   };
 }
 
-/** Creates it through the Store unless it exists, retrying (1 s apart) until storage answers. */
+/**
+ * Creates it through the Store unless it exists, retrying (1 s apart) until storage answers. As
+ * upstream's, it reads first: another gateway may have created it, and a create would then be
+ * refused for its cluster IP (422, already allocated) before its name (409).
+ */
 export async function ensureKubernetesService(
   services: Store,
   ranges: ServiceRanges,
@@ -41,6 +45,12 @@ export async function ensureKubernetesService(
 ): Promise<void> {
   for (let attempt = 0; !signal?.aborted; attempt++) {
     try {
+      try {
+        await services.get({ namespace: 'default' }, 'kubernetes', { consistency: 'MOST_RECENT' });
+        return;
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
       const svc = kubernetesService(ranges, securePort);
       await services.create({ namespace: 'default' }, svc as never, { dryRun: false });
       log.info('created the default/kubernetes service');
