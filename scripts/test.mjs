@@ -32,16 +32,19 @@
 // uses it and stopped at the end (also on failure or Ctrl-C). The runner passes each one's
 // layout file (JSON: gateway URLs, kubeconfigs, PKI, ports) in ORCH_SHARED_SUITE and
 // ORCH_SHARED_SUITE_CONTROLLERS; a file run alone (`node --test x.test.js`) gets a private one.
-// Integration and e2e files run two at a time (as many workers as the machine has cores, at
-// most four; ORCH_TEST_CONCURRENCY sets it, 1 for one at a time): a file mostly waits on its
-// processes, so one file alone keeps two cores about 60% busy. Files on a shared suite may
-// therefore run beside another file on the same suite: they use names of their own.
+// Integration and e2e files run at least two at a time (as many as the machine has cores, at
+// most four), and up to two more while the cores stay at least a quarter idle: a file mostly
+// waits on its processes on a fast machine, and competes for the cores on a slow or busy one,
+// where more files at once only starve them. ORCH_TEST_CONCURRENCY fixes the count (1: one at a
+// time). Files on a shared suite may therefore run beside another file on the same suite: they
+// use names of their own. Within a tier, files that start processes of their own start first,
+// the larger first, so that a long file does not start last and hold the tier's end.
 //
 // Expects a build (`npx tsc --build`, or `make test` which builds first).
 import { fork, spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { availableParallelism, constants, tmpdir } from 'node:os';
+import { availableParallelism, constants, cpus, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -49,12 +52,19 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const tierNames = ['unit', 'integration', 'e2e'];
 const countNames = ['tests', 'pass', 'fail', 'cancelled', 'skipped', 'todo'];
 const harness = /\b(?:startSuite|sharedSuite|startGateway|startEtcd|startNats|spawnBackend)\b/;
+const ownProcesses = /\b(?:startSuite|startGateway|startEtcd|startNats|spawnBackend)\(/;
+/** Each file's weight for {@link longestFirst}. */
+const weights = new Map();
 const usesShared = /\bsharedSuite\(\s*\)/;
 const usesSharedControllers = /\bsharedSuite\(\s*\{\s*controllers:\s*true\s*\}\s*\)/;
 
-/** Integration and e2e files run at once (ORCH_TEST_CONCURRENCY overrides). */
-const suiteConcurrency =
-  Number(process.env.ORCH_TEST_CONCURRENCY) || Math.min(4, Math.max(2, availableParallelism()));
+/**
+ * Integration and e2e files run at once: `base` always, up to `max` while the cores are idle
+ * enough (ORCH_TEST_CONCURRENCY fixes both).
+ */
+const fixedConcurrency = Number(process.env.ORCH_TEST_CONCURRENCY) || undefined;
+const suiteBase = fixedConcurrency ?? Math.min(4, Math.max(2, availableParallelism()));
+const suiteConcurrency = { base: suiteBase, max: fixedConcurrency ?? suiteBase + 2 };
 /** Worker processes of the unit tier (ORCH_TEST_UNIT_WORKERS overrides). */
 const unitWorkers =
   Number(process.env.ORCH_TEST_UNIT_WORKERS) || Math.min(8, availableParallelism() + 2);
@@ -93,6 +103,7 @@ if (all.length === 0) {
 }
 const byTier = new Map(tierNames.map((t) => [t, []]));
 for (const file of all) byTier.get(tierOf(file)).push(file);
+for (const files of byTier.values()) files.sort(longestFirst);
 
 /** The shared suites started so far: `controllers` or `plain` to { suite, layoutFile }. */
 const shared = new Map();
@@ -155,7 +166,7 @@ try {
         env.ORCH_SHARED_SUITE_CONTROLLERS = shared.get('controllers').layoutFile;
       }
     }
-    const workers = tier === 'unit' ? unitWorkers : suiteConcurrency;
+    const workers = tier === 'unit' ? { base: unitWorkers, max: unitWorkers } : suiteConcurrency;
     if (!isolate) {
       const run = await runPool(files, workers, env);
       results.push({ tier, files: files.length, ms: Date.now() - started, ...run });
@@ -165,7 +176,7 @@ try {
     const code = await runNode(
       [
         '--test',
-        `--test-concurrency=${workers}`,
+        `--test-concurrency=${workers.base}`,
         `--test-reporter=${process.stdout.isTTY ? 'spec' : 'tap'}`,
         '--test-reporter-destination=stdout',
         '--test-reporter=tap',
@@ -190,6 +201,24 @@ try {
 printSummary(results);
 const failed = results.some((r) => r.failedToStart || r.code !== 0 || r.fail > 0);
 process.exit(interrupted ? 130 : failed ? 1 : 0);
+
+/**
+ * The order files start in, the longest expected first, so that a long file does not start last
+ * and hold the tier's end: files that start processes of their own (a private suite, a gateway,
+ * etcd) before those on the shared suites, the larger compiled file first within each.
+ */
+function longestFirst(a, b) {
+  return weight(b) - weight(a) || a.localeCompare(b);
+}
+function weight(file) {
+  let w = weights.get(file);
+  if (w === undefined) {
+    const text = readFileSync(join(repo, file), 'utf8');
+    w = (ownProcesses.test(text) ? 1e9 : 0) + text.length;
+    weights.set(file, w);
+  }
+  return w;
+}
 
 function tierOf(file) {
   if (file.split(sep)[0] === 'e2e') return 'e2e';
@@ -251,16 +280,54 @@ function counts(text) {
 }
 
 /**
- * A tier's files in `workers` processes of scripts/test-worker.mjs, each running one file at a
- * time as a suite named after its path and taking the next from the queue when it ends (so a
- * file that waits on timers holds one worker, not the tier). Each worker's TAP is written out a
+ * A tier's files in processes of scripts/test-worker.mjs, each running one file at a time as a
+ * suite named after its path and asking for the next when it ends (so a file that waits on timers
+ * holds one worker, not the tier). `workers.base` files run at once; up to `workers.max` while the
+ * machine's cores stay idle enough (see {@link admission}). Each worker's TAP is written out a
  * file at a time (spec-like lines on a terminal, whole blocks otherwise, a failing file's block
  * always), and the totals are summed over the workers.
  */
 function runPool(files, workers, env) {
   const queue = [...files];
   const started = [];
-  const pool = Array.from({ length: Math.min(workers, files.length) }, () => {
+  const ends = [];
+  /** Workers that asked for a file and wait for one. */
+  const waiting = [];
+  let running = 0;
+  const admit = admission(workers);
+  let settle;
+  const settled = new Promise((r) => (settle = r));
+
+  const dispatch = () => {
+    while (waiting.length > 0) {
+      if (queue.length === 0) {
+        for (const w of waiting.splice(0)) w.send(null);
+        break;
+      }
+      if (!admit.admits(running)) break;
+      const w = waiting.shift();
+      w.ran += 1;
+      w.busy = true;
+      running += 1;
+      admit.admitted(running);
+      w.send(queue.shift());
+    }
+    // A worker more when every worker is busy and another file may start.
+    if (
+      waiting.length === 0 &&
+      queue.length > 0 &&
+      started.length < Math.min(workers.max, files.length) &&
+      admit.admits(running)
+    ) {
+      startWorker();
+    }
+  };
+  const tick = setInterval(() => {
+    admit.sample();
+    dispatch();
+  }, 1000);
+
+  function startWorker() {
     const worker = fork(join(repo, 'scripts', 'test-worker.mjs'), [], {
       cwd: repo,
       env,
@@ -268,11 +335,16 @@ function runPool(files, workers, env) {
       stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
     });
     started.push(worker);
-    let ran = 0;
+    worker.ran = 0;
+    worker.busy = false;
+    const idle = () => {
+      if (worker.busy) running -= 1;
+      worker.busy = false;
+    };
     worker.on('message', () => {
-      const file = queue.shift() ?? null;
-      if (file !== null) ran += 1;
-      worker.send(file);
+      idle(); // the file it had ended
+      waiting.push(worker);
+      dispatch();
     });
     let tap = '';
     let pending = '';
@@ -287,28 +359,92 @@ function runPool(files, workers, env) {
         pending = pending.slice(next + 1);
       }
     });
-    return new Promise((done) => {
-      worker.once('error', (err) => {
-        process.stderr.write(`cannot start a unit worker: ${err.message}\n`);
-        done({ code: 1, ran, tap });
-      });
-      worker.once('exit', (code, signal) => {
-        printFileBlocks(pending);
-        done({ code: code ?? 128 + (constants.signals[signal] ?? 0), ran, tap });
-      });
+    let gone = false;
+    const end = (code) => {
+      if (gone) return; // 'error' and 'exit' may both come
+      gone = true;
+      idle();
+      ends.push({ code, ran: worker.ran, tap });
+      const i = waiting.indexOf(worker);
+      if (i >= 0) waiting.splice(i, 1);
+      // Every worker gone: the queue is empty, or the workers died (the files left are reported).
+      if (ends.length === started.length) {
+        clearInterval(tick);
+        settle();
+      }
+    };
+    worker.once('error', (err) => {
+      process.stderr.write(`cannot start a test worker: ${err.message}\n`);
+      end(1);
     });
-  });
+    worker.once('exit', (code, signal) => {
+      printFileBlocks(pending);
+      end(code ?? 128 + (constants.signals[signal] ?? 0));
+    });
+  }
+
+  for (let i = 0; i < Math.min(workers.base, files.length); i++) startWorker();
   child = { kill: (signal) => started.forEach((worker) => worker.kill(signal)) };
-  return Promise.all(pool).then((ends) => {
+  return settled.then(() => {
     child = undefined;
+    // A worker that stopped early (its file crashed it) leaves files nobody ran: say so.
+    if (queue.length > 0) process.stderr.write(`${queue.length} file(s) not run: a worker died\n`);
     const sum = {};
     for (const name of countNames) {
       // A worker that found the queue empty ran nothing and writes no totals.
       const each = ends.filter((e) => e.ran > 0).map((e) => counts(e.tap)[name]);
       sum[name] = each.includes(undefined) ? undefined : each.reduce((a, b) => a + b, 0);
     }
-    return { code: ends.find((e) => e.code !== 0)?.code ?? 0, ...sum };
+    const code = ends.find((e) => e.code !== 0)?.code ?? (queue.length > 0 ? 1 : 0);
+    return { code, ...sum, peak: admit.peak };
   });
+}
+
+/**
+ * How many files of a tier run at once: `base` always; more, up to `max`, only while the cores
+ * were at least `idleShare` idle over the last seconds and the last extra file had time to load
+ * the machine. Files of the integration and e2e tiers mostly wait on their processes on a fast
+ * machine and compete for the cores on a slow or busy one; a fixed higher count made the slow
+ * case slower (processes starved, timeouts and polling stretched), so the count follows the idle
+ * share instead of the number of cores.
+ */
+function admission({ base, max }) {
+  const idleShare = 0.25;
+  const settleMs = 4000;
+  const window = [cpuTimes()];
+  let lastExtra = 0;
+  const state = {
+    peak: 0,
+    /** A sample of the cores' times, one a second; the last four are kept. */
+    sample() {
+      window.push(cpuTimes());
+      if (window.length > 4) window.shift();
+    },
+    admits(running) {
+      if (running < base) return true;
+      if (running >= max || window.length < 2 || Date.now() - lastExtra < settleMs) return false;
+      const first = window[0];
+      const last = window.at(-1);
+      const total = last.total - first.total;
+      return total > 0 && (last.idle - first.idle) / total >= idleShare;
+    },
+    admitted(running) {
+      if (running > base) lastExtra = Date.now();
+      state.peak = Math.max(state.peak, running);
+    },
+  };
+  return state;
+}
+
+/** The cores' idle and total times (ms) since boot, summed. */
+function cpuTimes() {
+  let idle = 0;
+  let total = 0;
+  for (const { times } of cpus()) {
+    idle += times.idle;
+    total += times.user + times.nice + times.sys + times.idle + times.irq;
+  }
+  return { idle, total };
 }
 
 /** Top-level blocks of a worker's TAP, one per file, without the plan and the totals. */
@@ -334,7 +470,18 @@ function printSummary(rows) {
     cells.map((c, i) => (i === 0 ? String(c).padEnd(12) : String(c).padStart(10))).join('');
   const out = [
     '',
-    line(['tier', 'files', 'tests', 'pass', 'fail', 'cancelled', 'skipped', 'seconds', 'exit']),
+    line([
+      'tier',
+      'files',
+      'tests',
+      'pass',
+      'fail',
+      'cancelled',
+      'skipped',
+      'seconds',
+      'at once',
+      'exit',
+    ]),
   ];
   for (const r of rows) {
     const n = (v) => (r.failedToStart ? '-' : (v ?? '?'));
@@ -348,6 +495,7 @@ function printSummary(rows) {
         n(r.cancelled),
         n(r.skipped),
         (r.ms / 1000).toFixed(0),
+        r.peak ?? '-',
         r.failedToStart ? '-' : r.code,
       ])
     );

@@ -97,8 +97,16 @@ test('an APIService whose server answers turns Available (Passed) and its group 
   const c = await availableAs('Passed', 'True');
   assert.equal(c.message, 'all checks passed');
   for (const g of [0, 1]) {
-    const r = await suite.request(g, 'GET', `/apis/${metricsGroup}/v1beta1/nodes`);
-    assert.equal(r.status, 200, r.text);
+    // Each gateway proxies once its own view of the APIService has the condition: the other
+    // gateway's may come a moment after the status write (503 meanwhile, as upstream's).
+    let r = await suite.request(g, 'GET', `/apis/${metricsGroup}/v1beta1/nodes`);
+    await waitFor(
+      `gateway ${g} proxies the group`,
+      async () =>
+        (r = await suite.request(g, 'GET', `/apis/${metricsGroup}/v1beta1/nodes`)).status !== 503,
+      { timeoutMs: 10_000 }
+    ).catch(() => undefined);
+    assert.equal(r.status, 200, `gateway ${g}: ${r.text}`);
     const list = r.body as { kind: string; items: { metadata: { name: string } }[] };
     assert.equal(list.kind, 'NodeMetricsList');
     assert.deepEqual(
