@@ -4,8 +4,9 @@
 // StorageObjectInUseProtection, PersistentVolumeClaimResize, DefaultIngressClass and
 // RuntimeClass; and the PVC and PV protection controllers that take StorageObjectInUseProtection's
 // finalizers off. Each case is named after the plugin, the row of the spec's admission table it
-// checks. The classes are created before any write that makes the admission service list them,
-// so its informers start with them.
+// checks. The admission service's informers may start from a list that is a moment old, as
+// client-go's do, so the cases start once a dry run shows each class in use (the default
+// StorageClass written after the other two, so that seeing it means seeing them).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startSuite, waitFor } from '@orch/testing';
@@ -32,6 +33,34 @@ const claim = (name: string, spec: Json = {}) => ({
   spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, ...spec },
 });
 
+const ingresses = `/apis/networking.orch.io/v1/namespaces/${ns}/ingresses`;
+const ingress = (name: string) => ({
+  apiVersion: 'networking.orch.io/v1',
+  kind: 'Ingress',
+  metadata: { name },
+  spec: { defaultBackend: { service: { name: 'web', port: { number: 80 } } } },
+});
+
+/** Waits until a dry-run create of `body` is admitted with a spec that shows `what` in use. */
+async function inUse(
+  what: string,
+  path: string,
+  body: Json,
+  used: (spec: Json) => boolean
+): Promise<void> {
+  let last: SuiteResponse | undefined;
+  await waitFor(
+    `the admission service uses ${what}`,
+    async () => {
+      last = await suite.request(0, 'POST', `${path}?dryRun=All`, body);
+      return last.status === 201 && used(specOf(last));
+    },
+    { timeoutMs: 30_000, intervalMs: 100 }
+  ).catch((err: Error) => {
+    throw new Error(`${err.message}; last: ${last?.status} ${last?.text}`);
+  });
+}
+
 async function create(path: string, body: Json): Promise<SuiteResponse> {
   const r = await suite.request(0, 'POST', path, body);
   assert.equal(r.status, 201, `${path}: ${r.text}`);
@@ -55,15 +84,6 @@ before(async () => {
   await create('/apis/storage.orch.io/v1/storageclasses', {
     apiVersion: 'storage.orch.io/v1',
     kind: 'StorageClass',
-    metadata: {
-      name: 'standard',
-      annotations: { 'storageclass.orch.io/is-default-class': 'true' },
-    },
-    provisioner: 'csi.example.com',
-  });
-  await create('/apis/storage.orch.io/v1/storageclasses', {
-    apiVersion: 'storage.orch.io/v1',
-    kind: 'StorageClass',
     metadata: { name: 'fixed' },
     provisioner: 'csi.example.com',
     allowVolumeExpansion: false,
@@ -74,6 +94,15 @@ before(async () => {
     metadata: { name: 'expandable' },
     provisioner: 'csi.example.com',
     allowVolumeExpansion: true,
+  });
+  await create('/apis/storage.orch.io/v1/storageclasses', {
+    apiVersion: 'storage.orch.io/v1',
+    kind: 'StorageClass',
+    metadata: {
+      name: 'standard',
+      annotations: { 'storageclass.orch.io/is-default-class': 'true' },
+    },
+    provisioner: 'csi.example.com',
   });
   await create('/apis/networking.orch.io/v1/ingressclasses', {
     apiVersion: 'networking.orch.io/v1',
@@ -100,6 +129,18 @@ before(async () => {
       200,
     { timeoutMs: 30_000 }
   );
+  await inUse('the global default PriorityClass', pods, pod('probe'), (spec) => {
+    return spec['priorityClassName'] === 'team-default';
+  });
+  await inUse('the RuntimeClass', pods, pod('probe', { runtimeClassName: 'kata' }), (spec) => {
+    return spec['overhead'] !== undefined;
+  });
+  await inUse('the default StorageClass', claims, claim('probe'), (spec) => {
+    return spec['storageClassName'] === 'standard';
+  });
+  await inUse('the default IngressClass', ingresses, ingress('probe'), (spec) => {
+    return spec['ingressClassName'] === 'nginx';
+  });
 });
 
 after(async () => {
@@ -327,12 +368,7 @@ describe('the default admission plugins of issue 18, live', () => {
   });
 
   it('DefaultIngressClass: an Ingress without a class gets the default one', async () => {
-    const r = await create(`/apis/networking.orch.io/v1/namespaces/${ns}/ingresses`, {
-      apiVersion: 'networking.orch.io/v1',
-      kind: 'Ingress',
-      metadata: { name: 'web' },
-      spec: { defaultBackend: { service: { name: 'web', port: { number: 80 } } } },
-    });
+    const r = await create(ingresses, ingress('web'));
     assert.equal(specOf(r)['ingressClassName'], 'nginx');
   });
 });
