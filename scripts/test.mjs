@@ -33,7 +33,7 @@
 // layout file (JSON: gateway URLs, kubeconfigs, PKI, ports) in ORCH_SHARED_SUITE and
 // ORCH_SHARED_SUITE_CONTROLLERS; a file run alone (`node --test x.test.js`) gets a private one.
 // Integration and e2e files run at least two at a time (as many as the machine has cores, at
-// most four), and up to two more while the cores stay at least a quarter idle: a file mostly
+// most four), and one more while the cores stay at least a quarter idle: a file mostly
 // waits on its processes on a fast machine, and competes for the cores on a slow or busy one,
 // where more files at once only starve them. ORCH_TEST_CONCURRENCY fixes the count (1: one at a
 // time). Files on a shared suite may therefore run beside another file on the same suite: they
@@ -64,7 +64,7 @@ const usesSharedControllers = /\bsharedSuite\(\s*\{\s*controllers:\s*true\s*\}\s
  */
 const fixedConcurrency = Number(process.env.ORCH_TEST_CONCURRENCY) || undefined;
 const suiteBase = fixedConcurrency ?? Math.min(4, Math.max(2, availableParallelism()));
-const suiteConcurrency = { base: suiteBase, max: fixedConcurrency ?? suiteBase + 2 };
+const suiteConcurrency = { base: suiteBase, max: fixedConcurrency ?? suiteBase + 1 };
 /** Worker processes of the unit tier (ORCH_TEST_UNIT_WORKERS overrides). */
 const unitWorkers =
   Number(process.env.ORCH_TEST_UNIT_WORKERS) || Math.min(8, availableParallelism() + 2);
