@@ -2,14 +2,15 @@
 // by webhook configurations created with kubectl, and a ValidatingAdmissionPolicy. kubectl shows
 // a webhook's denial message, a webhook's warning line, the label a mutating webhook added, the
 // refusal of a server-side dry run by a webhook with side effects, and a CEL rule refusing a
-// ConfigMap.
+// ConfigMap. On the shared suite: every configuration selects this file's namespace (by its label)
+// or its own objects (by theirs), and all of them are deleted at the end.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Etcd3 } from 'etcd3';
-import { reviewResponse, startSuite, startWebhookServer, waitFor } from '@orch/testing';
+import { reviewResponse, sharedSuite, startWebhookServer, waitFor } from '@orch/testing';
 import type { Suite, WebhookCall, WebhookServer } from '@orch/testing';
 import { runKubectl } from './run-kubectl.js';
 
@@ -76,7 +77,7 @@ const webhook = (name: string, path: string, extra = '') =>
 ${extra}`;
 
 before(async () => {
-  suite = await startSuite();
+  suite = await sharedSuite();
   hooks = await startWebhookServer(answer);
   const created = await admin(
     ['create', '-f', '-'],
@@ -112,7 +113,21 @@ ${webhook('deny.e2e.orch.io', '/deny')}${webhook('warn.e2e.orch.io', '/warn')}`
 });
 
 after(async () => {
-  await suite?.stop();
+  if (suite) {
+    const removed = await admin([
+      'delete',
+      '--ignore-not-found',
+      'mutatingwebhookconfiguration/e2e-mutate',
+      'validatingwebhookconfiguration/e2e-validate',
+      'validatingwebhookconfiguration/e2e-side-effects',
+      'validatingadmissionpolicy/no-forbidden-key',
+      'validatingadmissionpolicybinding/no-forbidden-key',
+      `namespace/${ns}`,
+      '--wait=false',
+    ]);
+    assert.equal(removed.code, 0, removed.stderr);
+    await suite.stop();
+  }
   await hooks?.stop();
 });
 
