@@ -53,8 +53,8 @@ const tierNames = ['unit', 'integration', 'e2e'];
 const countNames = ['tests', 'pass', 'fail', 'cancelled', 'skipped', 'todo'];
 const harness = /\b(?:startSuite|sharedSuite|startGateway|startEtcd|startNats|spawnBackend)\b/;
 const ownProcesses = /\b(?:startSuite|startGateway|startEtcd|startNats|spawnBackend)\(/;
-/** Each file's weight for {@link longestFirst}. */
-const weights = new Map();
+/** Each compiled test file's text, read once: its tier, its order and its shared suites. */
+const texts = new Map();
 const usesShared = /\bsharedSuite\(\s*\)/;
 const usesSharedControllers = /\bsharedSuite\(\s*\{\s*controllers:\s*true\s*\}\s*\)/;
 
@@ -136,7 +136,7 @@ try {
     if (tier !== 'unit' && !privateSuites) {
       const needs = { plain: false, controllers: false };
       for (const file of files) {
-        const text = readFileSync(join(repo, file), 'utf8');
+        const text = textOf(file);
         needs.plain ||= usesShared.test(text);
         needs.controllers ||= usesSharedControllers.test(text);
       }
@@ -211,18 +211,19 @@ function longestFirst(a, b) {
   return weight(b) - weight(a) || a.localeCompare(b);
 }
 function weight(file) {
-  let w = weights.get(file);
-  if (w === undefined) {
-    const text = readFileSync(join(repo, file), 'utf8');
-    w = (ownProcesses.test(text) ? 1e9 : 0) + text.length;
-    weights.set(file, w);
-  }
-  return w;
+  const text = textOf(file);
+  return (ownProcesses.test(text) ? 1e9 : 0) + text.length;
+}
+
+function textOf(file) {
+  let text = texts.get(file);
+  if (text === undefined) texts.set(file, (text = readFileSync(join(repo, file), 'utf8')));
+  return text;
 }
 
 function tierOf(file) {
   if (file.split(sep)[0] === 'e2e') return 'e2e';
-  return harness.test(readFileSync(join(repo, file), 'utf8')) ? 'integration' : 'unit';
+  return harness.test(textOf(file)) ? 'integration' : 'unit';
 }
 
 async function startShared(needs) {
@@ -293,7 +294,8 @@ function runPool(files, workers, env) {
   const ends = [];
   /** Workers that asked for a file and wait for one. */
   const waiting = [];
-  let running = 0;
+  /** Files running now: the workers that have one. */
+  const running = () => started.filter((w) => w.busy).length;
   const admit = admission(workers);
   let settle;
   const settled = new Promise((r) => (settle = r));
@@ -304,12 +306,11 @@ function runPool(files, workers, env) {
         for (const w of waiting.splice(0)) w.send(null);
         break;
       }
-      if (!admit.admits(running)) break;
+      if (!admit.admits(running())) break;
       const w = waiting.shift();
       w.ran += 1;
       w.busy = true;
-      running += 1;
-      admit.admitted(running);
+      admit.admitted(running());
       w.send(queue.shift());
     }
     // A worker more when every worker is busy and another file may start.
@@ -317,7 +318,7 @@ function runPool(files, workers, env) {
       waiting.length === 0 &&
       queue.length > 0 &&
       started.length < Math.min(workers.max, files.length) &&
-      admit.admits(running)
+      admit.admits(running())
     ) {
       startWorker();
     }
@@ -337,12 +338,8 @@ function runPool(files, workers, env) {
     started.push(worker);
     worker.ran = 0;
     worker.busy = false;
-    const idle = () => {
-      if (worker.busy) running -= 1;
-      worker.busy = false;
-    };
     worker.on('message', () => {
-      idle(); // the file it had ended
+      worker.busy = false; // the file it had ended
       waiting.push(worker);
       dispatch();
     });
@@ -363,7 +360,7 @@ function runPool(files, workers, env) {
     const end = (code) => {
       if (gone) return; // 'error' and 'exit' may both come
       gone = true;
-      idle();
+      worker.busy = false;
       ends.push({ code, ran: worker.ran, tap });
       const i = waiting.indexOf(worker);
       if (i >= 0) waiting.splice(i, 1);
