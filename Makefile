@@ -24,8 +24,9 @@ help: ## list the targets
 deps: ## install what is missing: etcd, nats-server, python3-kubernetes (apt-get), npm dependencies (npm ci)
 	@bash scripts/ensure-deps.sh
 
-build: deps ## compile every workspace (npx tsc --build) into its dist/
+build: deps ## compile every workspace (npx tsc --build) into its dist/, then bundle each service (scripts/bundle.mjs)
 	npx tsc --build
+	$(NODE) scripts/bundle.mjs
 
 run: build ## start the suite on https://127.0.0.1:6443 (env ORCH_PORT, ORCH_HOME, ORCH_GATEWAYS)
 	$(NODE) scripts/run.mjs

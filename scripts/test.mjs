@@ -40,8 +40,9 @@
 // use names of their own. Within a tier, files that start processes of their own start first,
 // the larger first, so that a long file does not start last and hold the tier's end.
 //
-// Expects a build (`npx tsc --build`, or `make test` which builds first).
-import { fork, spawn } from 'node:child_process';
+// Expects a build (`npx tsc --build`, or `make test` which builds first); before the integration
+// and e2e tiers it bundles the services whose bundles are stale (scripts/bundle.mjs).
+import { fork, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { availableParallelism, constants, cpus, tmpdir } from 'node:os';
@@ -104,6 +105,14 @@ if (all.length === 0) {
 const byTier = new Map(tierNames.map((t) => [t, []]));
 for (const file of all) byTier.get(tierOf(file)).push(file);
 for (const files of byTier.values()) files.sort(longestFirst);
+// The suites start the services' bundles: bring the stale ones up to date with the compiled
+// sources first (a no-op after `make build`), so that no test runs an older build.
+if (tiers.some((t) => t !== 'unit' && byTier.get(t).length > 0)) {
+  const bundled = spawnSync(process.execPath, [join(repo, 'scripts', 'bundle.mjs')], {
+    stdio: 'inherit',
+  });
+  if (bundled.status !== 0) process.exit(1);
+}
 
 /** The shared suites started so far: `controllers` or `plain` to { suite, layoutFile }. */
 const shared = new Map();

@@ -67,7 +67,9 @@ describe('describeSuite', () => {
     assert.equal(flag(admission, 'storage-servers'), d.storage.join(','), 'every replica');
     assert.equal(flag(admission, 'nats-url'), d.natsUrl);
     assert.equal(`127.0.0.1:${flag(admission, 'secure-port')}`, d.admission);
-    assert.ok(admission?.args[0]?.endsWith(join('services', 'admission', 'dist', 'main.js')));
+    assert.ok(
+      admission?.args[0]?.endsWith(join('services', 'admission', 'dist', 'main.bundle.js'))
+    );
     for (const [i, g] of gateways.entries()) {
       assert.equal(
         flag(g, 'storage-servers'),
@@ -79,7 +81,7 @@ describe('describeSuite', () => {
       assert.equal(flag(g, 'certificates-servers'), d.certificates);
       assert.equal(flag(g, 'nats-url'), d.natsUrl);
       assert.equal(g.args[0], '--cpu-prof', 'Node flags before the entry point');
-      assert.ok(g.args[1]?.endsWith(join('services', 'gateway', 'dist', 'main.js')));
+      assert.ok(g.args[1]?.endsWith(join('services', 'gateway', 'dist', 'main.bundle.js')));
       assert.ok(g.args.includes('--every-gateway=1'));
     }
     assert.equal(flag(gateways[0], 'authorization-mode'), 'RBAC');

@@ -16,6 +16,8 @@ import type { TlsFiles } from '@orch/component-base/grpc-server';
 import { findExecutable } from './find-executable.js';
 import { freePorts, portIsFree } from './free-port.js';
 import type { ProcessSpec, Readiness } from './process-spec.js';
+import { serviceEntry } from './service-entry.js';
+import type { NodeService } from './service-entry.js';
 
 export type SuiteRole =
   | 'etcd'
@@ -59,7 +61,7 @@ export interface SuiteOptions {
   args?: Partial<Record<SuiteRole, string[]>>;
   /** Node flags per Node service role (`--cpu-prof`, `--max-semi-space-size=64`...). */
   nodeFlags?: Partial<Record<SuiteRole, string[]>>;
-  /** Where the built services are (`services/<name>/dist/main.js`); default this repository. */
+  /** Where the built services are (`services/<name>/dist/main.bundle.js`); default this repository. */
   repoRoot?: string;
 }
 
@@ -80,6 +82,8 @@ export interface GatewayEndpoint {
 }
 
 export interface SuiteDescription {
+  /** The repository whose services' bundles run. */
+  repoRoot: string;
   home: string;
   pkiDir: string;
   logDir: string;
@@ -218,9 +222,9 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
   );
 
   const extra = (role: SuiteRole): string[] => opts.args?.[role] ?? [];
-  /** One of the suite's Node services, from its built entry point; `own`: its flags alone. */
+  /** One of the suite's Node services, from its bundle; `own`: its flags alone. */
   const service = (
-    role: SuiteRole,
+    role: NodeService,
     name: string,
     flags: string[],
     ready: Readiness[],
@@ -232,7 +236,7 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
     command: process.execPath,
     args: [
       ...(opts.nodeFlags?.[role] ?? []),
-      join(repo, 'services', role, 'dist', 'main.js'),
+      serviceEntry(repo, role),
       ...flags,
       ...extra(role),
       ...own,
@@ -412,6 +416,7 @@ export async function describeSuite(opts: SuiteOptions): Promise<SuiteDescriptio
   }
 
   return {
+    repoRoot: repo,
     home,
     pkiDir,
     logDir,
@@ -521,7 +526,7 @@ function etcdEnv(): NodeJS.ProcessEnv {
 
 /** What a gateway talks to: the suite's backends, as a description of a running suite holds them. */
 export interface GatewayBackends {
-  /** Where the built services are (`services/gateway/dist/main.js`). */
+  /** Where the built services are (`services/gateway/dist/main.bundle.js`). */
   repoRoot: string;
   pkiDir: string;
   natsUrl: string;
@@ -557,7 +562,7 @@ export function gatewayProcess(
     command: process.execPath,
     args: [
       ...(o.nodeFlags ?? []),
-      join(o.repoRoot, 'services', 'gateway', 'dist', 'main.js'),
+      serviceEntry(o.repoRoot, 'gateway'),
       `--bind-address=${host}`,
       `--secure-port=${o.port}`,
       `--tls-cert-file=${cert('gateway').certFile}`,

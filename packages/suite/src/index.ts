@@ -15,6 +15,14 @@ export {
   natsProcess,
   serviceAccountAdmissionOff,
 } from './describe-suite.js';
+export type { NodeService } from './service-entry.js';
+export {
+  assertBundlesFresh,
+  bundleInputsFile,
+  bundleStaleness,
+  nodeServices,
+  serviceEntry,
+} from './service-entry.js';
 export { findExecutable } from './find-executable.js';
 export { freePort, freePorts, portIsFree } from './free-port.js';
 export { launchSuite, writeSuiteFiles } from './launch-suite.js';

@@ -5,6 +5,7 @@ import { ensureClusterPki, writeKubeconfig } from '@orch/component-base/pki';
 import type { ClusterPki } from '@orch/component-base/pki';
 import type { SuiteDescription } from './describe-suite.js';
 import type { Launcher } from './launcher.js';
+import { assertBundlesFresh } from './service-entry.js';
 
 /** Writes what the processes read: the PKI (reused when present) and the kubeconfigs. */
 export async function writeSuiteFiles(d: SuiteDescription): Promise<ClusterPki> {
@@ -28,6 +29,7 @@ export async function writeSuiteFiles(d: SuiteDescription): Promise<ClusterPki> 
  * `LaunchError.portInUse` with a new description).
  */
 export async function launchSuite(d: SuiteDescription, launcher: Launcher): Promise<ClusterPki> {
+  assertBundlesFresh(d.repoRoot);
   const pki = await writeSuiteFiles(d);
   await launcher.startStages(d.stages);
   return pki;

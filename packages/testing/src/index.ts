@@ -10,7 +10,7 @@ export { throwawayPki } from './throwaway-pki.js';
 export type { WaitForOptions } from './wait-for.js';
 export { waitFor } from './wait-for.js';
 export type { Suite, SuiteLayout, SuiteOptions, SuiteResponse } from './suite.js';
-export { startSuite } from './suite.js';
+export { serviceBundle, startSuite } from './suite.js';
 export type { SharedSuiteOptions } from './shared-suite.js';
 export { sharedSuite, sharedSuiteEnv, startSharedSuite } from './shared-suite.js';
 export type { StartGatewayOptions } from './start-gateway.js';

@@ -9,6 +9,7 @@ import { adminCertName, adminUserName, writeKubeconfig } from '@orch/component-b
 import {
   LaunchError,
   Launcher,
+  assertBundlesFresh,
   freePort,
   gatewayProcess,
   registerTempDir,
@@ -38,6 +39,7 @@ const attempts = 3;
 export async function startGateway(suite: Suite, opts: StartGatewayOptions = {}): Promise<Suite> {
   refuseInUnitTier('a gateway');
   const layout = suite.layout;
+  assertBundlesFresh(layout.repoRoot);
   const dir = await mkdtemp(join(tmpdir(), 'orch-gateway-'));
   registerTempDir(dir);
   const launcher = new Launcher({ logDir: dir });

@@ -16,13 +16,15 @@ import type { ClusterPki } from '@orch/component-base/pki';
 import {
   LaunchError,
   Launcher,
+  assertBundlesFresh,
   describeSuite,
   launchSuite,
   probeReadiness,
   registerTempDir,
+  serviceEntry,
   unregisterTempDir,
 } from '@orch/suite';
-import type { LaunchedProcess } from '@orch/suite';
+import type { LaunchedProcess, NodeService } from '@orch/suite';
 import type { EtcdServer } from './etcd-server.js';
 import type { NatsServer } from './nats-server.js';
 import { refuseInUnitTier } from './test-tier.js';
@@ -93,7 +95,7 @@ export interface SuiteLayout {
   home: string;
   pkiDir: string;
   logDir: string;
-  /** The repository whose built services run (`services/<name>/dist/main.js`). */
+  /** The repository whose built services run (`services/<name>/dist/main.bundle.js`). */
   repoRoot: string;
   etcdUrl: string;
   etcdDataDir: string;
@@ -236,6 +238,12 @@ async function startSuiteOnce(opts: SuiteOptions): Promise<Suite> {
 
 /** The repository this package runs from (packages/testing/dist/suite.js). */
 const repoRoot = resolve(fileURLToPath(import.meta.url), '../../../..');
+
+/** The file a service of this repository starts from (its bundle), for a test that starts one alone. */
+export function serviceBundle(service: NodeService): string {
+  assertBundlesFresh(repoRoot);
+  return serviceEntry(repoRoot, service);
+}
 
 /**
  * The Suite over a layout: with the `launcher` that started it, every method works; without

@@ -9,8 +9,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { startSuite, waitFor } from '@orch/testing';
+import { serviceBundle, startSuite, waitFor } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 
 let suite: Suite;
@@ -50,10 +49,13 @@ const identityOf = (r: Replica): string | undefined =>
 /** A controllers process of its own, on the suite's controllers kubeconfig. */
 function spawnReplica(): Replica {
   const kubeconfig = join(dirname(suite.logDir), 'controllers.kubeconfig');
-  const main = join(dirname(fileURLToPath(import.meta.url)), 'main.js');
-  const child = spawn(process.execPath, [main, `--kubeconfig=${kubeconfig}`, ...leaderElection], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [serviceBundle('controllers'), `--kubeconfig=${kubeconfig}`, ...leaderElection],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }
+  );
   const r: Replica = { child, log: [] };
   for (const s of [child.stdout!, child.stderr!]) {
     s.setEncoding('utf8');

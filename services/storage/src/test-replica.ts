@@ -1,8 +1,7 @@
 // For tests: a storage replica as its own process over a given etcd and NATS, and a client of it.
-import { join } from 'node:path';
 import { StorageClient } from '@orch/apimachinery/grpc';
 import { clientCredentials } from '@orch/component-base/grpc-server';
-import { freePort, spawnBackend } from '@orch/testing';
+import { freePort, serviceBundle, spawnBackend } from '@orch/testing';
 import type { SpawnedBackend, ThrowawayPki } from '@orch/testing';
 
 export interface TestReplica {
@@ -11,8 +10,6 @@ export interface TestReplica {
   client: StorageClient;
   address: string;
 }
-
-const main = join(import.meta.dirname, 'main.js');
 
 /** A client of `address` (one replica, or several comma-separated) with the gateway's certificate. */
 export function testStorageClient(pki: ThrowawayPki, address: string): StorageClient {
@@ -70,7 +67,7 @@ export async function startTestReplica(o: {
     name: `storage-${o.identity}`,
     command: process.execPath,
     args: [
-      main,
+      serviceBundle('storage'),
       ...replicaFlags({
         ...o,
         port,
