@@ -10,6 +10,8 @@
 //   node scripts/test.mjs --private-suites ...   no shared suite: sharedSuite() starts one per file
 //                                                (as before the tiers; to compare, or to bisect)
 //   node scripts/test.mjs --isolate ...          a process per file, as `node --test` runs them
+//   node scripts/test.mjs --record-durations     after a run that passed, write each file's seconds
+//                                                to scripts/test-durations.json (the start order)
 //
 // The tiers, decided per file:
 //   e2e          files under e2e/: real kubectl, client-node and the Python client;
@@ -37,13 +39,15 @@
 // waits on its processes on a fast machine, and competes for the cores on a slow or busy one,
 // where more files at once only starve them. ORCH_TEST_CONCURRENCY fixes the count (1: one at a
 // time). Files on a shared suite may therefore run beside another file on the same suite: they
-// use names of their own. Within a tier, files that start processes of their own start first,
-// the larger first, so that a long file does not start last and hold the tier's end.
+// use names of their own. Within a tier, the files expected to take longest start first, so that
+// a long file does not start last and hold the tier's end: by the seconds each took when they
+// were last recorded (scripts/test-durations.json, committed, as knapsack's report is; rewritten
+// by `--record-durations` after a run that passed), and a file not recorded yet before them.
 //
 // Expects a build (`npx tsc --build`, or `make test` which builds first); before the integration
 // and e2e tiers it bundles the services whose bundles are stale (scripts/bundle.mjs).
 import { fork, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { availableParallelism, constants, cpus, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -52,6 +56,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const tierNames = ['unit', 'integration', 'e2e'];
 const countNames = ['tests', 'pass', 'fail', 'cancelled', 'skipped', 'todo'];
+const durationsFile = join(repo, 'scripts', 'test-durations.json');
+/** Seconds each file took when last recorded (compiled path to seconds). */
+const recorded = existsSync(durationsFile) ? JSON.parse(readFileSync(durationsFile, 'utf8')) : {};
+/** Seconds each file took in this run, from its TAP block. */
+const measured = new Map();
 const harness = /\b(?:startSuite|sharedSuite|startGateway|startEtcd|startNats|spawnBackend)\b/;
 const ownProcesses = /\b(?:startSuite|startGateway|startEtcd|startNats|spawnBackend)\(/;
 /** Each compiled test file's text, read once: its tier, its order and its shared suites. */
@@ -73,13 +82,14 @@ const unitWorkers =
 const argv = process.argv.slice(2);
 const privateSuites = argv.includes('--private-suites');
 const isolate = argv.includes('--isolate');
+const recordDurations = argv.includes('--record-durations');
 const args = argv
-  .filter((a) => a !== '--private-suites' && a !== '--isolate')
+  .filter((a) => a !== '--private-suites' && a !== '--isolate' && a !== '--record-durations')
   .map((a) => (a === '--unit' ? 'unit' : a));
 const badFlags = args.filter((a) => a.startsWith('-'));
 if (badFlags.length > 0) {
   process.stderr.write(
-    `usage: node scripts/test.mjs [--private-suites] [--isolate] [unit|integration|e2e]... [path filter]...\nunknown flag: ${badFlags.join(' ')}\n`
+    `usage: node scripts/test.mjs [--private-suites] [--isolate] [--record-durations] [unit|integration|e2e]... [path filter]...\nunknown flag: ${badFlags.join(' ')}\n`
   );
   process.exit(2);
 }
@@ -209,19 +219,43 @@ try {
 
 printSummary(results);
 const failed = results.some((r) => r.failedToStart || r.code !== 0 || r.fail > 0);
+if (recordDurations && !failed && !interrupted) writeDurations();
 process.exit(interrupted ? 130 : failed ? 1 : 0);
 
 /**
  * The order files start in, the longest expected first, so that a long file does not start last
- * and hold the tier's end: files that start processes of their own (a private suite, a gateway,
- * etcd) before those on the shared suites, the larger compiled file first within each.
+ * and hold the tier's end: by recorded seconds; a file not recorded yet first of all (it may be
+ * long), those among them that start processes of their own (a private suite, a gateway, etcd)
+ * before the others, the larger compiled file first.
  */
 function longestFirst(a, b) {
   return weight(b) - weight(a) || a.localeCompare(b);
 }
 function weight(file) {
+  if (typeof recorded[file] === 'number') return recorded[file];
   const text = textOf(file);
-  return (ownProcesses.test(text) ? 1e9 : 0) + text.length;
+  return 1e12 + (ownProcesses.test(text) ? 1e9 : 0) + text.length;
+}
+
+/**
+ * Rewrites scripts/test-durations.json with the seconds of the files this run ran, keeping the
+ * others' entries while their files exist (a run of one tier updates that tier only).
+ */
+function writeDurations() {
+  const next = {};
+  const files = new Set(
+    ['packages', 'services', 'e2e']
+      .map((root) => join(repo, root))
+      .filter((dir) => existsSync(dir))
+      .flatMap((dir) => findTests(dir, false))
+      .map((file) => relative(repo, file))
+  );
+  for (const file of [...files].sort()) {
+    const seconds = measured.get(file) ?? recorded[file];
+    if (seconds !== undefined) next[file] = seconds;
+  }
+  writeFileSync(durationsFile, `${JSON.stringify(next, null, 2)}\n`);
+  process.stdout.write(`recorded the seconds of ${measured.size} files in ${durationsFile}\n`);
 }
 
 function textOf(file) {
@@ -461,9 +495,10 @@ function printFileBlocks(text) {
     .filter((b) => b.trim() !== '');
   for (const block of blocks) {
     const end = /^(not )?ok \d+ - (.*)$/m.exec(block);
+    const took = end && /^ {2}duration_ms: ([\d.]+)/m.exec(block.slice(end.index));
+    if (took) measured.set(end[2], Math.round(Number(took[1]) / 100) / 10);
     if (process.stdout.isTTY && end && !end[1]) {
-      const ms = /^ {2}duration_ms: ([\d.]+)/m.exec(block.slice(end.index));
-      process.stdout.write(`✔ ${end[2]}${ms ? ` (${Math.round(Number(ms[1]))} ms)` : ''}\n`);
+      process.stdout.write(`✔ ${end[2]}${took ? ` (${Math.round(Number(took[1]))} ms)` : ''}\n`);
     } else {
       process.stdout.write(block.endsWith('\n') ? block : `${block}\n`);
     }
