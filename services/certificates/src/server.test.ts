@@ -1,5 +1,5 @@
 // The certificates service over real gRPC (mutual TLS), built in-process from its options as
-// main.ts builds it, asking a real suite's authorizer: gRPC health, the request check, the three
+// main.ts builds it, asking the shared suite's authorizer: gRPC health, the request check, the three
 // plugins' decisions by the authorizer's answer, an unknown plugin refused, a client without a
 // certificate of the cluster CA refused, the metrics on the operational server.
 import assert from 'node:assert/strict';
@@ -15,7 +15,7 @@ import { HealthClient, clientCredentials } from '@orch/component-base/grpc-serve
 import { createLogger } from '@orch/component-base/logs';
 import { startInBackground } from '@orch/component-base/run';
 import type { Started } from '@orch/component-base/run';
-import { freePort, startSuite, throwawayPki } from '@orch/testing';
+import { freePort, sharedSuite, throwawayPki } from '@orch/testing';
 import type { Suite, ThrowawayPki } from '@orch/testing';
 import { newCertificatesConfig } from './config.js';
 import { certificatesOptions } from './options.js';
@@ -67,7 +67,7 @@ const call = (plugins: string[], over: Partial<AdmissionCallRequest>): AdmitCall
 const all = ['CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction'];
 
 before(async () => {
-  suite = await startSuite({ certificates: true });
+  suite = await sharedSuite();
   stranger = await throwawayPki();
   const c = suite.pki.file('certificates');
   metricsPort = await freePort();
