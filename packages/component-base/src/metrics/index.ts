@@ -1,4 +1,4 @@
-export { newRegistry } from './new-registry.js';
+export { collectProcessMetrics, eventLoopSampleMs, newRegistry } from './new-registry.js';
 export type { Stability, StabilityLevel } from './stability.js';
 export {
   currentMetricsVersion,

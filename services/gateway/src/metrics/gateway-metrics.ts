@@ -1,6 +1,6 @@
 // The gateway's Prometheus metrics (named as apiserver_* in k8s, orch_gateway_* here).
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { withStability } from '@orch/component-base/metrics';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectProcessMetrics, withStability } from '@orch/component-base/metrics';
 import type { Handler } from '../http/handler.js';
 import { protocolOf } from '../http/handler.js';
 import { requestInfoFrom, startTimeFrom } from '../request/context.js';
@@ -70,7 +70,7 @@ export class GatewayMetrics {
   readonly openWatches: Gauge;
 
   constructor(openWatches: () => number) {
-    collectDefaultMetrics({ register: this.registry });
+    collectProcessMetrics(this.registry);
     this.openWatches = new Gauge({
       name: 'orch_gateway_open_watches',
       help: 'Watches currently open on this gateway.',
