@@ -29,11 +29,12 @@
 // harness in a way this reading does not see (a helper module) fails loudly.
 //
 // Shared suites: a file that calls `sharedSuite()` or `sharedSuite({ controllers: true })` (a
-// literal, as read in its compiled text) runs on one suite the runner starts before the tier,
-// the one without controllers or the one with them, each started only when a file of the run
-// uses it and stopped at the end (also on failure or Ctrl-C). The runner passes each one's
-// layout file (JSON: gateway URLs, kubeconfigs, PKI, ports) in ORCH_SHARED_SUITE and
-// ORCH_SHARED_SUITE_CONTROLLERS; a file run alone (`node --test x.test.js`) gets a private one.
+// literal, as read in its compiled text) runs on one suite the runner starts before the tier
+// (while the unit tier runs, when it does), the one without controllers or the one with them,
+// each started only when a file of the run uses it and stopped at the end (also on failure or
+// Ctrl-C). The runner passes each one's layout file (JSON: gateway URLs, kubeconfigs, PKI,
+// ports) in ORCH_SHARED_SUITE and ORCH_SHARED_SUITE_CONTROLLERS; a file run alone
+// (`node --test x.test.js`) gets a private one.
 // Integration and e2e files run at least two at a time (as many as the machine has cores, at
 // most four), and one more while the cores stay at least a quarter idle: a file mostly
 // waits on its processes on a fast machine, and competes for the cores on a slow or busy one,
@@ -142,6 +143,17 @@ const results = [];
 /** Each failed start of a tier's shared suites: { tier, attempt, failure }. */
 const startFailures = [];
 const scratch = await mkdtemp(join(tmpdir(), 'orch-test-'));
+// The shared suites the later tiers use start while the unit tier runs (it starts no process):
+// their ten seconds of start no longer hold the integration tier's first files. Awaited, and a
+// failure reported, by the first tier that needs them.
+let early;
+if (!privateSuites && tiers[0] === 'unit' && byTier.get('unit').length > 0) {
+  const needs = sharedNeeds(tiers.filter((t) => t !== 'unit').flatMap((t) => byTier.get(t)));
+  if (needs.plain || needs.controllers) {
+    early = startShared(needs);
+    early.catch(() => {}); // not unhandled while the unit tier runs
+  }
+}
 try {
   for (const tier of tiers) {
     if (interrupted) break;
@@ -153,17 +165,16 @@ try {
     delete env.ORCH_SHARED_SUITE;
     delete env.ORCH_SHARED_SUITE_CONTROLLERS;
     if (tier !== 'unit' && !privateSuites) {
-      const needs = { plain: false, controllers: false };
-      for (const file of files) {
-        const text = textOf(file);
-        needs.plain ||= usesShared.test(text);
-        needs.controllers ||= usesSharedControllers.test(text);
-      }
+      const needs = sharedNeeds(files);
       // A start that fails is tried once more (a loaded machine can make a process miss its
-      // start timeout); the summary says why it failed either way.
+      // start timeout); the summary says why it failed either way. The start begun during the
+      // unit tier is the first try.
       let failure;
       for (let attempt = 1; attempt <= 2; attempt++) {
         try {
+          const begun = early;
+          early = undefined;
+          await begun;
           await startShared(needs);
           failure = undefined;
           break;
@@ -213,6 +224,7 @@ try {
     });
   }
 } finally {
+  await early?.catch(() => {}); // an interrupted unit tier: the suites still starting, then stopped
   await stopShared();
   await rm(scratch, { recursive: true, force: true });
 }
@@ -267,6 +279,17 @@ function textOf(file) {
 function tierOf(file) {
   if (file.split(sep)[0] === 'e2e') return 'e2e';
   return harness.test(textOf(file)) ? 'integration' : 'unit';
+}
+
+/** Which shared suites these files call for: { plain, controllers }. */
+function sharedNeeds(files) {
+  const needs = { plain: false, controllers: false };
+  for (const file of files) {
+    const text = textOf(file);
+    needs.plain ||= usesShared.test(text);
+    needs.controllers ||= usesSharedControllers.test(text);
+  }
+  return needs;
 }
 
 async function startShared(needs) {
