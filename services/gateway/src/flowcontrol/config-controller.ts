@@ -18,7 +18,7 @@ import {
   suggestedPriorityLevels,
 } from './bootstrap.js';
 import { specUpdate } from './auto-update.js';
-import { withDanglingCondition } from './dangling.js';
+import { danglingCondition, withDanglingCondition } from './dangling.js';
 
 export interface ApfConfigSources {
   flowSchemas: { store: Store; cache: WatchCache; start: () => void };
@@ -32,6 +32,8 @@ export class ApfConfigController {
   #ensured = false;
   #status: StatusRest | undefined;
   #synced = false;
+  /** The Dangling status written for each schema whose cached copy does not show it yet. */
+  readonly #writing = new Map<string, string>();
 
   constructor(
     private readonly controller: ApfController,
@@ -52,22 +54,24 @@ export class ApfConfigController {
   async run(signal: AbortSignal): Promise<void> {
     const { flowSchemas, priorityLevels } = this.sources;
     const objs = (xs: unknown[]): ApiObject[] => xs as ApiObject[];
-    void Promise.all([
-      createUntilExists(
+    // The priority levels first, as upstream's ensurer: a schema created after its level is
+    // never Dangling, and gets its condition written once (False), not twice.
+    void (async (): Promise<[boolean, boolean]> => [
+      await createUntilExists(
         priorityLevels.store,
         objs([...mandatoryPriorityLevels, ...suggestedPriorityLevels]),
         'priority level configuration',
         this.log,
         signal
       ),
-      createUntilExists(
+      await createUntilExists(
         flowSchemas.store,
         objs([...mandatoryFlowSchemas, ...suggestedFlowSchemas]),
         'flow schema',
         this.log,
         signal
       ),
-    ])
+    ])()
       .then(async ([a, b]) => {
         if (a && b) await this.#updateSpecs();
         this.#ensured = a && b;
@@ -102,13 +106,24 @@ export class ApfConfigController {
     signal.addEventListener('abort', () => clearInterval(timer), { once: true });
   }
 
-  /** Each schema whose Dangling status changed gets it written through the status subresource. */
+  /**
+   * Each schema whose Dangling status changed gets it written through the status subresource,
+   * once: a digest before the cache shows the write (every add and update digests again) does
+   * not write it a second time, which made each gateway's start race its own writes (26
+   * conflicts for 11 schemas). A write that failed is tried by the next digest.
+   */
   #updateDangling(schemas: FlowSchema[], levelNames: ReadonlySet<string>): void {
     this.#status ??= new StatusRest(this.sources.flowSchemas.store);
     const status = this.#status;
     for (const fs of schemas) {
-      if (!withDanglingCondition(fs, levelNames, new Date())) continue;
       const name = fs.metadata!.name!;
+      const want = danglingCondition(fs, levelNames).status ?? '';
+      if (!withDanglingCondition(fs, levelNames, new Date())) {
+        this.#writing.delete(name); // the cache has it
+        continue;
+      }
+      if (this.#writing.get(name) === want) continue;
+      this.#writing.set(name, want);
       status
         .update(
           {},
@@ -119,9 +134,10 @@ export class ApfConfigController {
           },
           { dryRun: false }
         )
-        .catch((err: unknown) =>
-          this.log.warn('could not set the Dangling condition', { name, err: String(err) })
-        );
+        .catch((err: unknown) => {
+          if (this.#writing.get(name) === want) this.#writing.delete(name);
+          this.log.warn('could not set the Dangling condition', { name, err: String(err) });
+        });
     }
   }
 

@@ -22,6 +22,7 @@ import {
   waitFor,
 } from '@orch/testing';
 import type { FlowResourceRule, Suite } from '@orch/testing';
+import { Etcd3 } from 'etcd3';
 
 /** Every resource request, in every namespace (the flooders' rule). */
 const everything: FlowResourceRule = {
@@ -124,6 +125,31 @@ test('the mandatory and suggested configuration exists, and the debug dumps are 
   assert.match(dump.text, /\nglobal-default, /);
   const queues = await suite.request(0, 'GET', '/debug/api_priority_and_fairness/dump_queues');
   assert.match(queues.text, /^PriorityLevelName, Index, PendingRequests/);
+});
+
+test('each bootstrap FlowSchema is stored twice however many gateways start: created after its priority level, then its Dangling False', async () => {
+  // Created before their levels, they were written Dangling True and then False; and each
+  // gateway wrote the condition again on every digest until its cache showed the first write.
+  const etcd = new Etcd3({ hosts: suite.etcd.endpoint });
+  try {
+    await waitFor(
+      'the bootstrap schemas found',
+      async () => {
+        const fs = (await suite.request(0, 'GET', `${fsPath}/global-default`)).body as {
+          status?: { conditions?: { type: string; status: string }[] };
+        };
+        return fs.status?.conditions?.some((c) => c.type === 'Dangling') === true;
+      },
+      { timeoutMs: 20_000 }
+    );
+    for (const name of ['exempt', 'catch-all', 'probes', 'system-nodes', 'global-default']) {
+      const r = await etcd.getAll().prefix(`/registry/${group}/flowschemas/${name}`).exec();
+      const kv = r.kvs.find((k) => k.key.toString().endsWith(`/flowschemas/${name}`));
+      assert.equal(kv?.version, '2', `${name}: stored ${kv?.version} times`);
+    }
+  } finally {
+    etcd.close();
+  }
 });
 
 test('a FlowSchema naming a missing priority level is Dangling', async () => {
