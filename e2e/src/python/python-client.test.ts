@@ -1,5 +1,5 @@
 // The official Python client (Debian's python3-kubernetes, installed by scripts/ensure-deps.sh)
-// against a running suite: create, list, watch, patch and delete of configmaps, services with
+// against the shared suite: create, list, watch, patch and delete of configmaps, services with
 // allocated cluster IPs and node ports and their status.loadBalancer, a pod's status.phase and
 // qosClass and its delete answering the pod, a deployment in apps/v1. client_calls.py does the
 // calls and reports each step; this test checks the steps and what the server holds afterwards.
@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startSuite } from '@orch/testing';
+import { sharedSuite } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 
 let suite: Suite;
@@ -18,12 +18,18 @@ const script = fileURLToPath(new URL('../../src/python/client_calls.py', import.
 const python =
   process.env['ORCH_PYTHON'] ?? (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3');
 
+// The shared suite's gateways allocate cluster IPs from the default --service-cluster-ip-range.
+const serviceCidrPrefix = '10.0.0.';
+const ns = 'python-client';
+
 before(async () => {
-  suite = await startSuite({ gatewayArgs: ['--service-cluster-ip-range=10.97.0.0/24'] });
+  suite = await sharedSuite();
 });
 
 after(async () => {
-  await suite.stop();
+  // The node port service holds an address and a port of the shared ranges.
+  await suite.request(0, 'DELETE', `/api/v1/namespaces/${ns}/services/py-np`);
+  await suite.request(0, 'DELETE', `/api/v1/namespaces/${ns}`);
 });
 
 function runPython(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -36,8 +42,7 @@ function runPython(args: string[]): Promise<{ code: number; stdout: string; stde
 }
 
 test('the official Python client: configmaps (create, list, watch, patch, delete), services with allocated IPs and status.loadBalancer, a pod with status.phase and qosClass, apps/v1', async () => {
-  const ns = 'python-client';
-  const r = await runPython([suite.kubeconfigs[0]!, ns, '10.97.0.']);
+  const r = await runPython([suite.kubeconfigs[0]!, ns, serviceCidrPrefix]);
   const steps = r.stdout
     .split('\n')
     .filter((l) => l.trim() !== '')
