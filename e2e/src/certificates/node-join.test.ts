@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { compactVerify } from 'jose';
 import { parse as parseYaml, stringify } from 'yaml';
 import { x509 } from '@orch/component-base/pki';
-import { startSuite, waitFor } from '@orch/testing';
+import { sharedSuite, waitFor } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 import { runKubectl } from '../kubectl/run-kubectl.js';
 
@@ -28,7 +28,7 @@ const token = `${tokenId}.0123456789abcdef`;
 const csrPath = '/apis/certificates.orch.io/v1/certificatesigningrequests';
 
 before(async () => {
-  suite = await startSuite({ certificates: true });
+  suite = await sharedSuite();
   // the gateway's channel to the certificates service (started after it) answers CSR writes
   const probe = await x509NodeRequest('probe');
   await waitFor(
@@ -51,7 +51,15 @@ before(async () => {
 });
 
 after(async () => {
-  await suite?.stop();
+  // The shared suite keeps no token of this test (cluster-info would carry its signature) and
+  // no CSR of it.
+  await suite?.request(
+    0,
+    'DELETE',
+    `/api/v1/namespaces/orch-system/secrets/bootstrap-token-${tokenId}`
+  );
+  for (const node of ['join-openssl', 'join-x509'])
+    await suite?.request(0, 'DELETE', `${csrPath}/node-csr-${node}`);
 });
 
 const kubectl = (kubeconfig: string, args: string[], input?: string) =>
