@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { Agent } from 'node:https';
+import { createSecureContext } from 'node:tls';
 import { after, before, test } from 'node:test';
 import { WebSocket } from 'ws';
 import { sharedSuite, startGateway, waitFor } from '@orch/testing';
@@ -63,22 +64,30 @@ function openSockets(pid: number): number {
   return n;
 }
 
-/** Resumes TLS sessions (each exec is a new connection; its handshake need not be a full one). */
-const tlsSessions = new Agent({ maxCachedSessions: 16 });
+/**
+ * The admin's TLS, made once (a context per connection parsed the key again each time), and
+ * TLS sessions resumed (each exec is a new connection; its handshake need not be a full one).
+ */
+let asAdmin: Agent | undefined;
 
 /** One exec of `echo hi` over WebSocket: its stdout and the Status of the error channel. */
 function execOnce(): Promise<{ out: string; status: string }> {
   const admin = shared.pki.file('admin');
+  asAdmin ??= new Agent({
+    maxCachedSessions: 16,
+    secureContext: createSecureContext({
+      ca: shared.pki.caCertPem,
+      cert: readFileSync(admin.certFile),
+      key: readFileSync(admin.keyFile),
+    }),
+  });
   const url = new URL(gw.gateways[0]!);
   url.protocol = 'wss:';
   url.pathname = `/api/v1/namespaces/${ns}/pods/p/exec`;
   url.search = 'command=echo&command=hi&stdout=true';
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, ['v5.channel.k8s.io'], {
-      ca: shared.pki.caCertPem,
-      cert: readFileSync(admin.certFile),
-      key: readFileSync(admin.keyFile),
-      agent: tlsSessions,
+      agent: asAdmin,
     });
     let out = '';
     let status = '';
