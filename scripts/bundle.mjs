@@ -2,8 +2,8 @@
 // Bundles each service's compiled entry point (services/<name>/dist/main.js, from `tsc --build`)
 // with the modules it imports into one file, services/<name>/dist/main.bundle.js, with a source
 // map beside it. The launcher (`make run`, the test suites), the image and the manifests start
-// the bundle: a service then loads one file instead of about a thousand, which halves the CPU a
-// gateway spends before it serves (docs/development.md has the figures).
+// the bundle: a service then loads one file instead of about a thousand, which takes about a
+// third off the CPU a gateway spends before it serves (docs/development.md has the figures).
 //
 //   node scripts/bundle.mjs           every service whose bundle is older than its sources
 //                                     (make build runs it after tsc; so does scripts/test.mjs)
