@@ -8,7 +8,7 @@ export { PortInUseError, spawnBackend } from './spawn-backend.js';
 export type { ThrowawayPki } from './throwaway-pki.js';
 export { throwawayPki } from './throwaway-pki.js';
 export type { WaitForOptions } from './wait-for.js';
-export { waitFor } from './wait-for.js';
+export { requestUntil, waitFor } from './wait-for.js';
 export type { Suite, SuiteLayout, SuiteOptions, SuiteResponse } from './suite.js';
 export { serviceBundle, startSuite } from './suite.js';
 export type { SharedSuiteOptions } from './shared-suite.js';

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Suite, SuiteResponse } from './suite.js';
 
 export interface WaitForOptions {
   timeoutMs: number;
@@ -24,6 +25,26 @@ export async function waitFor(
     if (Date.now() >= deadline) {
       throw new Error(`${what}: not ready after ${opts.timeoutMs} ms`);
     }
+    await sleep(opts.intervalMs ?? 50);
+  }
+}
+
+/**
+ * Asks `gateway` of the suite for `path` until `done` holds for the answer or the time is up,
+ * and answers the last answer: the caller asserts on it, so a failure shows what the server
+ * said (a status that comes a moment after a write, such as a 503 or 404 meanwhile).
+ */
+export async function requestUntil(
+  suite: Pick<Suite, 'request'>,
+  gateway: number,
+  path: string,
+  done: (r: SuiteResponse) => boolean,
+  opts: Omit<WaitForOptions, 'abortReason'>
+): Promise<SuiteResponse> {
+  const deadline = Date.now() + opts.timeoutMs;
+  for (;;) {
+    const r = await suite.request(gateway, 'GET', path);
+    if (done(r) || Date.now() >= deadline) return r;
     await sleep(opts.intervalMs ?? 50);
   }
 }

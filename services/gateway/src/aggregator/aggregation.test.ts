@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import {
   metricsGroup,
   registrationOf,
+  requestUntil,
   sharedSuite,
   startExtensionServer,
   waitFor,
@@ -99,13 +100,15 @@ test('an APIService whose server answers turns Available (Passed) and its group 
   for (const g of [0, 1]) {
     // Each gateway proxies once its own view of the APIService has the condition: the other
     // gateway's may come a moment after the status write (503 meanwhile, as upstream's).
-    let r = await suite.request(g, 'GET', `/apis/${metricsGroup}/v1beta1/nodes`);
-    await waitFor(
-      `gateway ${g} proxies the group`,
-      async () =>
-        (r = await suite.request(g, 'GET', `/apis/${metricsGroup}/v1beta1/nodes`)).status !== 503,
-      { timeoutMs: 10_000 }
-    ).catch(() => undefined);
+    const r = await requestUntil(
+      suite,
+      g,
+      `/apis/${metricsGroup}/v1beta1/nodes`,
+      (a) => a.status !== 503,
+      {
+        timeoutMs: 10_000,
+      }
+    );
     assert.equal(r.status, 200, `gateway ${g}: ${r.text}`);
     const list = r.body as { kind: string; items: { metadata: { name: string } }[] };
     assert.equal(list.kind, 'NodeMetricsList');
@@ -135,12 +138,9 @@ test("discovery lists the extension server's group: legacy from the APIService, 
     version: 'v1beta1',
   });
   // The group's own document comes with the discovery fetch, which may follow the condition.
-  let one = await suite.request(0, 'GET', `/apis/${metricsGroup}`);
-  await waitFor(
-    'the group document',
-    async () => (one = await suite.request(0, 'GET', `/apis/${metricsGroup}`)).status !== 404,
-    { timeoutMs: 10_000 }
-  ).catch(() => undefined);
+  const one = await requestUntil(suite, 0, `/apis/${metricsGroup}`, (a) => a.status !== 404, {
+    timeoutMs: 10_000,
+  });
   assert.equal(one.status, 200, one.text);
   const accept = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
   type Group = {

@@ -3,7 +3,7 @@
 // IP with port 443's target named https, a lease per IP in orch-system, the slice beside it.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sharedSuite, startGateway, waitFor } from '@orch/testing';
+import { requestUntil, sharedSuite, startGateway, waitFor } from '@orch/testing';
 import type { Suite } from '@orch/testing';
 import {
   advertiseAddress,
@@ -73,13 +73,17 @@ test('default/kubernetes Endpoints: the gateways’ address and the Service’s 
   );
   // Every gateway keeps a lease of its own.
   for (let i = 0; i < suite.gateways.length; i++) {
-    let lease = await suite.request(0, 'GET', leasePath(ip, portOf(suite, i)));
-    await waitFor(
-      `gateway ${i}'s lease`,
-      async () =>
-        (lease = await suite.request(0, 'GET', leasePath(ip, portOf(suite, i)))).status === 200,
-      { timeoutMs: 15_000, intervalMs: 200 }
-    ).catch(() => assert.equal(lease.status, 200, lease.text));
+    const lease = await requestUntil(
+      suite,
+      0,
+      leasePath(ip, portOf(suite, i)),
+      (r) => r.status === 200,
+      {
+        timeoutMs: 15_000,
+        intervalMs: 200,
+      }
+    );
+    assert.equal(lease.status, 200, `gateway ${i}'s lease: ${lease.text}`);
     assert.equal(
       (lease.body as { spec: { leaseDurationSeconds: number } }).spec.leaseDurationSeconds,
       15
