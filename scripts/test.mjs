@@ -98,13 +98,14 @@ const chosen = args.filter((a) => tierNames.includes(a));
 const filters = args.filter((a) => !tierNames.includes(a));
 const tiers = chosen.length > 0 ? tierNames.filter((t) => chosen.includes(t)) : tierNames;
 
-const all = ['packages', 'services', 'e2e']
+/** Every compiled test file, and those this run chose. */
+const every = ['packages', 'services', 'e2e']
   .map((root) => join(repo, root))
   .filter((dir) => existsSync(dir))
   .flatMap((dir) => findTests(dir, false))
   .map((file) => relative(repo, file))
-  .filter((file) => filters.length === 0 || filters.some((f) => file.includes(f)))
   .sort();
+const all = every.filter((file) => filters.length === 0 || filters.some((f) => file.includes(f)));
 if (all.length === 0) {
   process.stderr.write(
     filters.length > 0
@@ -255,14 +256,7 @@ function weight(file) {
  */
 function writeDurations() {
   const next = {};
-  const files = new Set(
-    ['packages', 'services', 'e2e']
-      .map((root) => join(repo, root))
-      .filter((dir) => existsSync(dir))
-      .flatMap((dir) => findTests(dir, false))
-      .map((file) => relative(repo, file))
-  );
-  for (const file of [...files].sort()) {
+  for (const file of every) {
     const seconds = measured.get(file) ?? recorded[file];
     if (seconds !== undefined) next[file] = seconds;
   }
