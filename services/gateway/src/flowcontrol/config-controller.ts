@@ -117,11 +117,11 @@ export class ApfConfigController {
     const status = this.#status;
     for (const fs of schemas) {
       const name = fs.metadata!.name!;
-      const want = danglingCondition(fs, levelNames).status ?? '';
       if (!withDanglingCondition(fs, levelNames, new Date())) {
         this.#writing.delete(name); // the cache has it
         continue;
       }
+      const want = danglingCondition(fs, levelNames).status ?? '';
       if (this.#writing.get(name) === want) continue;
       this.#writing.set(name, want);
       status
