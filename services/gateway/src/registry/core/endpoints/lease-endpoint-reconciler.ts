@@ -6,8 +6,9 @@
 // beside it. A clean stop removes its lease and rewrites both from the leases left
 // (RemoveEndpoints). The lease is named by the gateway's port too, unlike upstream's: gateways
 // on one host (make run, a compose file on one machine) share an IP, and one's stop must not
-// take the address away from the others until their next renewal. It runs in every gateway, as upstream's in every apiserver: the gateways
-// are the API's endpoints, and only they know when they come and go.
+// take the address away from the others until their next renewal. It runs in every gateway, as
+// upstream's in every apiserver: the gateways are the API's endpoints, and only they know when
+// they come and go.
 //
 // The port is the one the Service targets (its targetPort), not each gateway's own: upstream
 // gives every apiserver the same port, while gateways on one host (make run, the tests) listen
