@@ -89,3 +89,37 @@ test('the mandatory catch-all level rejects at once when its seat is taken (Reje
   releases[0]!();
   assert.equal((await first).code, 200);
 });
+
+test('a watch holds its seats while it initialises and frees them once it streams, before any event', async () => {
+  // One seat for `tight`. The watch's handler sends its headers, waits to be released (its
+  // initialisation), and returns with the stream open and no event written: a watch from a
+  // resourceVersion on a quiet collection (upstream frees the seat on WatchInitialized).
+  const controller = new ApfController({ serverConcurrencyLimit: 2 });
+  controller.setConfig([testers], [tight]);
+  const initialised: (() => void)[] = [];
+  let gets = 0;
+  const inner: Handler = async (req, res) => {
+    if (req.url?.includes('watch=1')) {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.flushHeaders();
+      await new Promise<void>((resolve) => initialised.push(resolve));
+      return;
+    }
+    gets++;
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end('{}');
+  };
+  const filter = withPriorityAndFairness(inner, {
+    controller,
+    queueWaitMs: 5000,
+    sources: { objectCount: () => 0, watcherCount: () => 0 },
+  });
+  void serveRequest(filter, { method: 'GET', path: '/api/v1/namespaces/ns/configmaps?watch=1' });
+  await tick();
+  const get = serveRequest(filter, { method: 'GET', path });
+  await tick();
+  assert.equal(gets, 0, 'the GET waits while the watch initialises');
+  initialised[0]!();
+  assert.equal((await get).code, 200, 'the initialised watch, silent, no longer holds the seat');
+  assert.equal(gets, 1);
+});

@@ -3,7 +3,10 @@
 // dispatches it; a full queue, a Reject level or a wait past the deadline is 429 with
 // Retry-After. The matched schema's and level's UIDs are answered on every classified request.
 // A watch is admitted for its initialisation (its estimated list cost) and releases its seats
-// once it starts streaming; it is not held for its lifetime.
+// once its handler returns, which is once it streams: its initial events sent and its place in
+// the cache taken (upstream's WatchInitialized signal, or the handler's return when storage never
+// signals, as for a proxied watch). It is not held for its lifetime, nor until its first event:
+// a watch from a resourceVersion on a quiet collection may write nothing for minutes.
 import { anonymousUserInfo } from '@orch/apimachinery/auth';
 import { newTooManyRequests } from '@orch/apimachinery/errors';
 import type { ApfController, Admission } from '../flowcontrol/apf-controller.js';
@@ -54,11 +57,10 @@ export const withPriorityAndFairness =
       c.controller.finish(admission);
     };
     res.once('close', finish);
-    if (info.verb === 'watch') releaseOnFirstWrite(res, finish);
     try {
       await next(req, res);
     } finally {
-      if (res.writableEnded) finish();
+      if (res.writableEnded || info.verb === 'watch') finish();
     }
   };
 
@@ -80,14 +82,4 @@ async function waitForDispatch(
     req.off('close', gone);
     res.off('close', gone);
   }
-}
-
-/** A watch holds its seats while it initialises: until its first bytes go out. */
-function releaseOnFirstWrite(res: Parameters<Handler>[1], release: () => void): void {
-  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
-  (res as { write: (...args: unknown[]) => boolean }).write = (...args: unknown[]) => {
-    (res as { write: unknown }).write = write;
-    release();
-    return write(...args);
-  };
 }
