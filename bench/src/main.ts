@@ -100,6 +100,7 @@ main().then(
   () => process.exit(report.failed ? 1 : 0),
   (err: unknown) => {
     suite?.launcher.killAll();
+    report.failed = true;
     report.print();
     console.error('bench aborted:', err);
     process.exit(1);

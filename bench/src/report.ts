@@ -53,7 +53,7 @@ export class Report {
     const missed = this.rows.filter((r) => r.pass === false);
     console.log('');
     for (const r of missed) console.log(`MISSED: ${r.metric}: orch ${r.orch}, target ${r.target}`);
-    if (missed.length === 0) console.log('all targets met');
+    if (missed.length === 0 && !this.failed) console.log('all targets met');
     for (const n of this.notes) console.log(`note: ${n}`);
   }
 
