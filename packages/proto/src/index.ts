@@ -80,6 +80,15 @@ export type { CreateRequest__Output } from './generated/types/orch/storage/v1/Cr
 export type { UpdateRequest__Output } from './generated/types/orch/storage/v1/UpdateRequest.js';
 export type { DeleteRequest__Output } from './generated/types/orch/storage/v1/DeleteRequest.js';
 export type { HistoryRequest__Output } from './generated/types/orch/storage/v1/HistoryRequest.js';
+export type {
+  CallRequest,
+  CallRequest__Output,
+} from './generated/types/orch/storage/v1/CallRequest.js';
+export type {
+  CallResponse,
+  CallResponse__Output,
+} from './generated/types/orch/storage/v1/CallResponse.js';
+export type { CallError__Output } from './generated/types/orch/storage/v1/CallError.js';
 
 /** The orch.authz.v1 package (the authorizer service). */
 export const authorizerProto = loadPackage<AuthorizerProtoGrpcType>(authorizerDescriptor);

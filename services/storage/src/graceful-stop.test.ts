@@ -1,5 +1,5 @@
-// A replica asked to stop (SIGTERM) while a client holds its Revisions stream open ends the
-// stream once its requests are answered, and exits: it does not wait out the gRPC server's
+// A replica asked to stop (SIGTERM) while a client holds its Calls stream open ends the
+// stream once its calls are answered, and exits: it does not wait out the gRPC server's
 // forced shutdown (5 s after a graceful stop begins, for calls still open), which every open
 // gateway stream would otherwise cost each restart of storage.
 import assert from 'node:assert/strict';
@@ -20,7 +20,7 @@ after(async () => {
   await Promise.all([etcd?.stop(), nats?.stop(), pki?.cleanup()]);
 });
 
-test('SIGTERM with a Revisions stream open: the replica ends the stream and exits without the forced shutdown', async () => {
+test('SIGTERM with a Calls stream open: the replica ends the stream and exits without the forced shutdown', async () => {
   [etcd, nats, pki] = await Promise.all([startEtcd(), startNats(), throwawayPki()]);
   replica = await startTestReplica({
     etcdEndpoint: etcd.endpoint,

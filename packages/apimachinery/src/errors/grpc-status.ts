@@ -42,10 +42,33 @@ function grpcCodeFor(httpCode: number): GrpcCode {
 
 /** An error as a gRPC service error, with its Status attached. */
 export function toGrpcError(err: unknown): Partial<ServiceError> {
-  const se = err instanceof StatusError ? err : newInternalError(err);
+  const e = toCallError(err);
   const metadata = new Metadata();
-  metadata.set(statusKey, Buffer.from(JSON.stringify(se.status)));
-  return { code: grpcCodeFor(se.code), details: se.message, metadata };
+  metadata.set(statusKey, e.status);
+  return { code: e.code, details: e.message, metadata };
+}
+
+/**
+ * An error as the answer to one call on a stream of calls (storage's Calls): the code, message
+ * and Status JSON that a unary call's status and trailer would carry.
+ */
+export function toCallError(err: unknown): { code: number; message: string; status: Buffer } {
+  const se = err instanceof StatusError ? err : newInternalError(err);
+  return {
+    code: grpcCodeFor(se.code),
+    message: se.message,
+    status: Buffer.from(JSON.stringify(se.status)),
+  };
+}
+
+/** The failed answer of a call on a stream of calls as a StatusError, as fromGrpcError reads a unary one. */
+export function fromCallError(
+  e: { code: number; message: string; status?: Uint8Array | null },
+  what: string
+): StatusError {
+  const metadata = new Metadata();
+  if (e.status && e.status.length > 0) metadata.set(statusKey, Buffer.from(e.status));
+  return fromGrpcError({ code: e.code, details: e.message, metadata }, what);
 }
 
 /** A gRPC client error as a StatusError. */

@@ -47,4 +47,4 @@ export {
   newPath,
 } from './field-errors.js';
 export { fieldTypeInvalid } from './field-type-invalid.js';
-export { fromGrpcError, toGrpcError } from './grpc-status.js';
+export { fromCallError, fromGrpcError, toCallError, toGrpcError } from './grpc-status.js';

@@ -1,5 +1,7 @@
 export type { StorageClientOptions } from './storage-client.js';
 export { StorageClient } from './storage-client.js';
+export type { CallName, CallStreamOptions } from './call-stream.js';
+export { CallStream } from './call-stream.js';
 export {
   consistencyFromProto,
   consistencyToProto,

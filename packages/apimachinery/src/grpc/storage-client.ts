@@ -17,7 +17,7 @@ import type {
   StorageClient as GrpcStorageClient,
 } from '@orch/proto';
 import { fromGrpcError } from '../errors/index.js';
-import { RevisionStream } from './revision-stream.js';
+import { CallStream, unaryMethods } from './call-stream.js';
 import type {
   Consistency,
   DecodedHistoryEvent,
@@ -53,8 +53,8 @@ export interface StorageClientOptions {
   timeoutMs?: number;
   /** Deadline of a history replay. */
   historyTimeoutMs?: number;
-  /** How long the Revisions stream stays open without requests (default 30 s). */
-  revisionsIdleMs?: number;
+  /** How long the Calls stream stays open without calls (default 30 s). */
+  callsIdleMs?: number;
 }
 
 export class StorageClient implements StorageInterface {
@@ -64,7 +64,7 @@ export class StorageClient implements StorageInterface {
   #current = 0;
   readonly #timeoutMs: number;
   readonly #historyTimeoutMs: number;
-  readonly #revisions: RevisionStream;
+  readonly #calls: CallStream;
 
   constructor(opts: StorageClientOptions) {
     const addresses = /^(dns|ipv4|ipv6|unix|unix-abstract):/.test(opts.address.trim())
@@ -82,15 +82,15 @@ export class StorageClient implements StorageInterface {
       for (const r of this.#replicas) r.getChannel().getConnectivityState(true);
     this.#timeoutMs = opts.timeoutMs ?? 10_000;
     this.#historyTimeoutMs = opts.historyTimeoutMs ?? 60_000;
-    this.#revisions = new RevisionStream({
+    // Get, Create, Update, Delete and CurrentRevision on one stream (call-stream.ts).
+    this.#calls = new CallStream({
       open: () => {
         const client = this.#client;
-        return { call: client.Revisions(), failed: (code) => this.#failed(client, code) };
+        return { call: client.Calls(), failed: (code) => this.#failed(client, code) };
       },
-      unary: async () =>
-        (await this.#unary<object, { revision: number }>('CurrentRevision', {})).revision,
+      unary: (name, req) => this.#unary(unaryMethods[name], req),
       timeoutMs: this.#timeoutMs,
-      idleMs: opts.revisionsIdleMs ?? 30_000,
+      idleMs: opts.callsIdleMs ?? 30_000,
     });
   }
 
@@ -180,8 +180,7 @@ export class StorageClient implements StorageInterface {
 
   async get(key: string, consistency: Consistency, revision = 0): Promise<Json> {
     const req = { key, consistency: consistencyToProto(consistency), revision };
-    const res = await this.#unary<object, { object: Buffer }>('Get', req);
-    return parse(res.object);
+    return parse((await this.#calls.call('get', req)).object);
   }
 
   async list(req: ListOptions): Promise<ListResponse> {
@@ -200,29 +199,23 @@ export class StorageClient implements StorageInterface {
   }
 
   async create(key: string, object: Json): Promise<Json> {
-    return parse(
-      (await this.#unary<object, { object: Buffer }>('Create', { key, object: bytes(object) }))
-        .object
-    );
+    return parse((await this.#calls.call('create', { key, object: bytes(object) })).object);
   }
 
   async update(key: string, object: Json, pre: Preconditions): Promise<Json> {
     const req = { key, object: bytes(object), preconditions: preconditionsToProto(pre) };
-    const res = await this.#unary<object, { object: Buffer }>('Update', req);
-    return parse(res.object);
+    return parse((await this.#calls.call('update', req)).object);
   }
 
   async delete(key: string, pre: Preconditions): Promise<{ object: Json; revision: number }> {
-    const res = await this.#unary<object, { object: Buffer; revision: number }>('Delete', {
-      key,
-      preconditions: preconditionsToProto(pre),
-    });
+    const req = { key, preconditions: preconditionsToProto(pre) };
+    const res = await this.#calls.call('delete', req);
     return { object: parse(res.object), revision: res.revision };
   }
 
-  /** A revision read after this call, asked on the Revisions stream (revision-stream.ts). */
-  currentRevision(): Promise<number> {
-    return this.#revisions.current();
+  /** A revision read after this call. */
+  async currentRevision(): Promise<number> {
+    return (await this.#calls.call('current_revision', {})).revision;
   }
 
   /** Replays the changes of a type after a revision; resolves with the revision it is complete up to. */
@@ -260,7 +253,7 @@ export class StorageClient implements StorageInterface {
   }
 
   close(): void {
-    this.#revisions.close();
+    this.#calls.close();
     for (const r of this.#replicas) r.close();
   }
 }

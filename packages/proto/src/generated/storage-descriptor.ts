@@ -43,6 +43,12 @@ export const storageDescriptor = {
                       "requestStream": true,
                       "responseType": "CurrentRevisionResponse",
                       "responseStream": true
+                    },
+                    "Calls": {
+                      "requestType": "CallRequest",
+                      "requestStream": true,
+                      "responseType": "CallResponse",
+                      "responseStream": true
                     }
                   }
                 },
@@ -268,6 +274,105 @@ export const storageDescriptor = {
                     "revision": {
                       "type": "int64",
                       "id": 1
+                    }
+                  }
+                },
+                "CallRequest": {
+                  "oneofs": {
+                    "call": {
+                      "oneof": [
+                        "get",
+                        "create",
+                        "update",
+                        "delete",
+                        "current_revision"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "id": {
+                      "type": "uint64",
+                      "id": 1
+                    },
+                    "get": {
+                      "type": "GetRequest",
+                      "id": 2
+                    },
+                    "create": {
+                      "type": "CreateRequest",
+                      "id": 3
+                    },
+                    "update": {
+                      "type": "UpdateRequest",
+                      "id": 4
+                    },
+                    "delete": {
+                      "type": "DeleteRequest",
+                      "id": 5
+                    },
+                    "current_revision": {
+                      "type": "CurrentRevisionRequest",
+                      "id": 6
+                    }
+                  }
+                },
+                "CallResponse": {
+                  "oneofs": {
+                    "result": {
+                      "oneof": [
+                        "get",
+                        "create",
+                        "update",
+                        "delete",
+                        "current_revision",
+                        "error"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "id": {
+                      "type": "uint64",
+                      "id": 1
+                    },
+                    "get": {
+                      "type": "GetResponse",
+                      "id": 2
+                    },
+                    "create": {
+                      "type": "CreateResponse",
+                      "id": 3
+                    },
+                    "update": {
+                      "type": "UpdateResponse",
+                      "id": 4
+                    },
+                    "delete": {
+                      "type": "DeleteResponse",
+                      "id": 5
+                    },
+                    "current_revision": {
+                      "type": "CurrentRevisionResponse",
+                      "id": 6
+                    },
+                    "error": {
+                      "type": "CallError",
+                      "id": 7
+                    }
+                  }
+                },
+                "CallError": {
+                  "fields": {
+                    "code": {
+                      "type": "int32",
+                      "id": 1
+                    },
+                    "message": {
+                      "type": "string",
+                      "id": 2
+                    },
+                    "status": {
+                      "type": "bytes",
+                      "id": 3
                     }
                   }
                 }

@@ -1,10 +1,19 @@
 // The orch.storage.v1.Storage gRPC service over the etcd store.
 import type { Etcd3 } from 'etcd3';
 import type { ServerDuplexStream, ServerWritableStream } from '@grpc/grpc-js';
-import { toGrpcError } from '@orch/apimachinery/errors';
-import type { StorageHandlers } from '@orch/proto';
+import { newBadRequest, toCallError, toGrpcError } from '@orch/apimachinery/errors';
+import type {
+  CallRequest__Output,
+  CallResponse,
+  CreateRequest__Output,
+  DeleteRequest__Output,
+  GetRequest__Output,
+  StorageHandlers,
+  UpdateRequest__Output,
+} from '@orch/proto';
 import { unaryHandlers } from '@orch/component-base/grpc-server';
 import type { Histogram } from 'prom-client';
+import type { CallName } from '@orch/apimachinery/grpc';
 import {
   consistencyFromProto,
   historyEventToProto,
@@ -18,7 +27,7 @@ import { replayHistory } from '../etcd3/history.js';
 import { RevisionReader } from '@orch/apimachinery/storage';
 
 /**
- * The handlers; `stopping` aborts when the server begins to stop, and each Revisions stream then
+ * The handlers; `stopping` aborts when the server begins to stop, and each Calls or Revisions stream then
  * ends once its pending requests are answered (the callers open their next one elsewhere), so
  * that a graceful stop is not held by the gateways' long-lived streams.
  */
@@ -31,30 +40,83 @@ export function storageService(
   const unary = unaryHandlers({ latency, label: 'operation' });
   const revisions = new RevisionReader(() => store.currentRevision());
 
-  return {
-    Get: unary('get', async (req) => {
+  // The calls Calls carries, each also served alone (its unary method).
+  const calls = {
+    get: async (req: GetRequest__Output) => {
       const r = await store.get(req.key, consistencyFromProto(req.consistency), req.revision);
       return { object: r.object, revision: r.revision };
+    },
+    create: async (req: CreateRequest__Output) => ({
+      object: await store.create(req.key, req.object),
     }),
+    update: async (req: UpdateRequest__Output) => ({
+      object: await store.update(req.key, req.object, preconditionsFromProto(req.preconditions)),
+    }),
+    delete: async (req: DeleteRequest__Output) => {
+      const r = await store.delete(req.key, preconditionsFromProto(req.preconditions));
+      return { object: r.object, revision: r.revision };
+    },
+    // Many gateways' calls, one etcd read: each still gets a revision read after it arrived.
+    current_revision: async () => ({ revision: await revisions.current() }),
+  } satisfies Record<CallName, (req: never) => Promise<object>>;
+
+  return {
+    Get: unary('get', calls.get),
     GetList: unary('list', async (req) => {
       const r = await store.list(listOptionsFromProto(req));
       return listResultToProto(r);
     }),
-    Create: unary('create', async (req) => ({ object: await store.create(req.key, req.object) })),
-    Update: unary('update', async (req) => ({
-      object: await store.update(req.key, req.object, preconditionsFromProto(req.preconditions)),
-    })),
-    Delete: unary('delete', async (req) => {
-      const r = await store.delete(req.key, preconditionsFromProto(req.preconditions));
-      return { object: r.object, revision: r.revision };
-    }),
-    // Many gateways' calls, one etcd read: each still gets a revision read after it arrived.
-    CurrentRevision: unary('current_revision', async () => ({
-      revision: await revisions.current(),
-    })),
-    // Each request answered in order (a later request's read never ends before an earlier
-    // one's: the reader starts a read only when the one before it ended); a failed read ends
-    // the stream with its status, and the caller opens another.
+    Create: unary('create', calls.create),
+    Update: unary('update', calls.update),
+    Delete: unary('delete', calls.delete),
+    CurrentRevision: unary('current_revision', calls.current_revision),
+    // Each call answered under its id once it ends, in whatever order; a failed call answered
+    // with its error. The stream ends when the caller ends it, or when the server stops, once
+    // the calls pending on it are answered (the callers open their next one elsewhere).
+    Calls: (call: ServerDuplexStream<CallRequest__Output, CallResponse>) => {
+      let pending = 0;
+      let halfClosed = false;
+      const endIfDone = (): void => {
+        if (halfClosed && pending === 0 && !call.cancelled) call.end();
+      };
+      const answer = (res: CallResponse): void => {
+        if (!call.cancelled) call.write(res);
+        pending--;
+        endIfDone();
+      };
+      call.on('data', (m: CallRequest__Output) => {
+        pending++;
+        const name = m.call;
+        if (!name) {
+          const error = toCallError(newBadRequest('a Calls request names no call'));
+          return answer({ id: m.id, error });
+        }
+        const end = latency.startTimer({ operation: name });
+        (calls[name] as (req: unknown) => Promise<object>)(m[name]).then(
+          (res) => {
+            end({ code: 'OK' });
+            answer({ id: m.id, [name]: res });
+          },
+          (err: unknown) => {
+            const error = toCallError(err);
+            end({ code: String(error.code) });
+            answer({ id: m.id, error });
+          }
+        );
+      });
+      const finish = (): void => {
+        if (halfClosed) return;
+        halfClosed = true;
+        endIfDone();
+      };
+      call.on('end', finish);
+      stopping?.addEventListener('abort', finish, { once: true });
+      call.on('close', () => stopping?.removeEventListener('abort', finish));
+    },
+    // Served for callers that predate Calls. Each request answered in order (a later request's
+    // read never ends before an earlier one's: the reader starts a read only when the one
+    // before it ended); a failed read ends the stream with its status, and the caller opens
+    // another.
     Revisions: (call: ServerDuplexStream<unknown, unknown>) => {
       let failed = false;
       let pending = 0;

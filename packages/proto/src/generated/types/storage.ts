@@ -1,6 +1,9 @@
 import type * as grpc from '@grpc/grpc-js';
 import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-loader';
 
+import type { CallError as _orch_storage_v1_CallError, CallError__Output as _orch_storage_v1_CallError__Output } from './orch/storage/v1/CallError.js';
+import type { CallRequest as _orch_storage_v1_CallRequest, CallRequest__Output as _orch_storage_v1_CallRequest__Output } from './orch/storage/v1/CallRequest.js';
+import type { CallResponse as _orch_storage_v1_CallResponse, CallResponse__Output as _orch_storage_v1_CallResponse__Output } from './orch/storage/v1/CallResponse.js';
 import type { CreateRequest as _orch_storage_v1_CreateRequest, CreateRequest__Output as _orch_storage_v1_CreateRequest__Output } from './orch/storage/v1/CreateRequest.js';
 import type { CreateResponse as _orch_storage_v1_CreateResponse, CreateResponse__Output as _orch_storage_v1_CreateResponse__Output } from './orch/storage/v1/CreateResponse.js';
 import type { CurrentRevisionRequest as _orch_storage_v1_CurrentRevisionRequest, CurrentRevisionRequest__Output as _orch_storage_v1_CurrentRevisionRequest__Output } from './orch/storage/v1/CurrentRevisionRequest.js';
@@ -26,6 +29,9 @@ export interface ProtoGrpcType {
   orch: {
     storage: {
       v1: {
+        CallError: MessageTypeDefinition<_orch_storage_v1_CallError, _orch_storage_v1_CallError__Output>
+        CallRequest: MessageTypeDefinition<_orch_storage_v1_CallRequest, _orch_storage_v1_CallRequest__Output>
+        CallResponse: MessageTypeDefinition<_orch_storage_v1_CallResponse, _orch_storage_v1_CallResponse__Output>
         Consistency: EnumTypeDefinition
         CreateRequest: MessageTypeDefinition<_orch_storage_v1_CreateRequest, _orch_storage_v1_CreateRequest__Output>
         CreateResponse: MessageTypeDefinition<_orch_storage_v1_CreateResponse, _orch_storage_v1_CreateResponse__Output>

@@ -2,6 +2,8 @@
 
 import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
+import type { CallRequest as _orch_storage_v1_CallRequest, CallRequest__Output as _orch_storage_v1_CallRequest__Output } from '../../../orch/storage/v1/CallRequest.js';
+import type { CallResponse as _orch_storage_v1_CallResponse, CallResponse__Output as _orch_storage_v1_CallResponse__Output } from '../../../orch/storage/v1/CallResponse.js';
 import type { CreateRequest as _orch_storage_v1_CreateRequest, CreateRequest__Output as _orch_storage_v1_CreateRequest__Output } from '../../../orch/storage/v1/CreateRequest.js';
 import type { CreateResponse as _orch_storage_v1_CreateResponse, CreateResponse__Output as _orch_storage_v1_CreateResponse__Output } from '../../../orch/storage/v1/CreateResponse.js';
 import type { CurrentRevisionRequest as _orch_storage_v1_CurrentRevisionRequest, CurrentRevisionRequest__Output as _orch_storage_v1_CurrentRevisionRequest__Output } from '../../../orch/storage/v1/CurrentRevisionRequest.js';
@@ -18,6 +20,11 @@ import type { UpdateRequest as _orch_storage_v1_UpdateRequest, UpdateRequest__Ou
 import type { UpdateResponse as _orch_storage_v1_UpdateResponse, UpdateResponse__Output as _orch_storage_v1_UpdateResponse__Output } from '../../../orch/storage/v1/UpdateResponse.js';
 
 export interface StorageClient extends grpc.Client {
+  Calls(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_orch_storage_v1_CallRequest, _orch_storage_v1_CallResponse__Output>;
+  Calls(options?: grpc.CallOptions): grpc.ClientDuplexStream<_orch_storage_v1_CallRequest, _orch_storage_v1_CallResponse__Output>;
+  calls(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_orch_storage_v1_CallRequest, _orch_storage_v1_CallResponse__Output>;
+  calls(options?: grpc.CallOptions): grpc.ClientDuplexStream<_orch_storage_v1_CallRequest, _orch_storage_v1_CallResponse__Output>;
+  
   Create(argument: _orch_storage_v1_CreateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_orch_storage_v1_CreateResponse__Output>): grpc.ClientUnaryCall;
   Create(argument: _orch_storage_v1_CreateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_orch_storage_v1_CreateResponse__Output>): grpc.ClientUnaryCall;
   Create(argument: _orch_storage_v1_CreateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_orch_storage_v1_CreateResponse__Output>): grpc.ClientUnaryCall;
@@ -85,6 +92,8 @@ export interface StorageClient extends grpc.Client {
 }
 
 export interface StorageHandlers extends grpc.UntypedServiceImplementation {
+  Calls: grpc.handleBidiStreamingCall<_orch_storage_v1_CallRequest__Output, _orch_storage_v1_CallResponse>;
+  
   Create: grpc.handleUnaryCall<_orch_storage_v1_CreateRequest__Output, _orch_storage_v1_CreateResponse>;
   
   CurrentRevision: grpc.handleUnaryCall<_orch_storage_v1_CurrentRevisionRequest__Output, _orch_storage_v1_CurrentRevisionResponse>;
@@ -104,6 +113,7 @@ export interface StorageHandlers extends grpc.UntypedServiceImplementation {
 }
 
 export interface StorageDefinition extends grpc.ServiceDefinition {
+  Calls: MethodDefinition<_orch_storage_v1_CallRequest, _orch_storage_v1_CallResponse, _orch_storage_v1_CallRequest__Output, _orch_storage_v1_CallResponse__Output>
   Create: MethodDefinition<_orch_storage_v1_CreateRequest, _orch_storage_v1_CreateResponse, _orch_storage_v1_CreateRequest__Output, _orch_storage_v1_CreateResponse__Output>
   CurrentRevision: MethodDefinition<_orch_storage_v1_CurrentRevisionRequest, _orch_storage_v1_CurrentRevisionResponse, _orch_storage_v1_CurrentRevisionRequest__Output, _orch_storage_v1_CurrentRevisionResponse__Output>
   Delete: MethodDefinition<_orch_storage_v1_DeleteRequest, _orch_storage_v1_DeleteResponse, _orch_storage_v1_DeleteRequest__Output, _orch_storage_v1_DeleteResponse__Output>
