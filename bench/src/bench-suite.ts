@@ -1,9 +1,11 @@
 // The suite the bench measures, from @orch/suite's one description: etcd, NATS, one storage,
-// the authorizer, two RBAC gateways, an AlwaysAllow one (for the authorization cost), an RBAC
-// one auditing to a dead webhook (for the audit cost), an RBAC one without priority and
-// fairness (for its cost) and two whose priority and fairness accounts alone, without the fleet
-// (for the flood step), no controllers; in a temporary home whose logs/ is kept. The steps act as
-// a user bound to cluster-admin, not as a member of system:masters.
+// the authorizer, two RBAC gateways, no controllers; in a temporary home whose logs/ is kept.
+// The gateways a single step compares against (extraGateways: an AlwaysAllow one, one auditing
+// to a dead webhook, one without priority and fairness, two whose priority and fairness accounts
+// alone) are described with the suite but run only for the step that asks for them: each
+// gateway keeps its caches from every change, so an idle one would add its share to every
+// other step's CPU per operation, which a deployment of two gateways does not pay. The steps act
+// as a user bound to cluster-admin, not as a member of system:masters.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,11 +13,11 @@ import { join } from 'node:path';
 import { issueCertificate, loadCertificateAuthority } from '@orch/component-base/pki';
 import type { ClusterPki } from '@orch/component-base/pki';
 import { Launcher, describeSuite, launchSuite } from '@orch/suite';
-import type { SuiteRole } from '@orch/suite';
+import type { ProcessSpec, SuiteRole } from '@orch/suite';
 import { Etcd3 } from 'etcd3';
 import { BenchClient } from './client.js';
 import type { Gateway } from './client.js';
-import type { BenchContext } from './step.js';
+import type { BenchContext, ExtraGateway } from './step.js';
 import type { Report } from './report.js';
 import { summarizeProfiles } from './profile-summary.js';
 
@@ -31,8 +33,10 @@ export interface BenchSuite {
   launcher: Launcher;
   /** The context the steps get (without the report). */
   context(report: Report): BenchContext;
-  /** Throws when a process of the suite has exited. */
+  /** Throws when a process of the suite has exited (but for an extra gateway stopped after its step). */
   checkRunning(): void;
+  /** Stops the extra gateways a step started (each starts again if a later step asks). */
+  stopExtraGateways(): Promise<void>;
   /**
    * Stops the suite (gracefully when profiling, so the profiles are written, and summarised into
    * `report`), closes the clients and removes all but the logs.
@@ -54,6 +58,7 @@ export async function startBenchSuite(opts: BenchSuiteOptions): Promise<BenchSui
     gateways: [
       { name: 'gateway-a' },
       { name: 'gateway-b' },
+      // extraGateways, started by the steps that ask for them:
       { name: 'gateway-allow', authorizationMode: 'AlwaysAllow' },
       { name: 'gateway-audit', args: deadWebhookAuditArgs(home) },
       { name: 'gateway-noapf', args: ['--enable-priority-and-fairness=false'] },
@@ -64,8 +69,15 @@ export async function startBenchSuite(opts: BenchSuiteOptions): Promise<BenchSui
     nodeFlags,
   });
   console.log(`logs: ${d.logDir}`);
+  const extras = new Map<string, ProcessSpec>();
+  for (const spec of d.stages.flat()) {
+    if ((extraGateways as readonly string[]).includes(spec.name)) extras.set(spec.name, spec);
+  }
+  const stages = d.stages
+    .map((stage) => stage.filter((spec) => !extras.has(spec.name)))
+    .filter((stage) => stage.length > 0);
   const launcher = new Launcher({ logDir: d.logDir });
-  const pki = await launchSuite(d, launcher).catch((err: unknown) => {
+  const pki = await launchSuite({ ...d, stages }, launcher).catch((err: unknown) => {
     launcher.killAll();
     throw err;
   });
@@ -76,28 +88,47 @@ export async function startBenchSuite(opts: BenchSuiteOptions): Promise<BenchSui
     url: d.gateways.find((g) => g.name === name)!.url,
     pid: launcher.get(name)!.pid,
   });
-  const processes = launcher.processes.map((p) => ({ name: p.name, pid: p.pid }));
+  /** Extra gateways running, and those stopped after their step. */
+  const running = new Set<string>();
+  const stopped = new Set<string>();
+  const extraGateway = async (name: ExtraGateway): Promise<Gateway> => {
+    if (!running.has(name)) {
+      const p = launcher.get(name);
+      if (p) await launcher.waitReady(launcher.respawn(name));
+      else await launcher.startStage([extras.get(name)!]);
+      running.add(name);
+      stopped.delete(name);
+    }
+    return gateway(name);
+  };
+  const alive = () => launcher.processes.filter((p) => !stopped.has(p.name));
 
   return {
     logDir: d.logDir,
     launcher,
     context: (report) => ({
       gateways: [gateway('gateway-a'), gateway('gateway-b')],
-      allowGateway: gateway('gateway-allow'),
-      auditGateway: gateway('gateway-audit'),
-      noApfGateway: gateway('gateway-noapf'),
-      noFleetGateways: [gateway('gateway-nofleet-a'), gateway('gateway-nofleet-b')],
+      extraGateway,
       etcd,
       natsUrl: d.natsUrl,
       client,
       servingFiles: { ...pki.file('gateway'), caFile: pki.caFile },
       clusterCa: pki.file('ca'),
-      processes,
+      get processes() {
+        return alive().map((p) => ({ name: p.name, pid: p.pid }));
+      },
       report,
     }),
     checkRunning() {
-      const p = launcher.firstExited();
+      const p = alive().find((p) => p.exitReason() !== undefined);
       if (p) throw new Error(`${p.name} exited (${p.exitReason()}); see ${p.logFile}`);
+    },
+    async stopExtraGateways() {
+      for (const name of running) {
+        await launcher.get(name)!.stop('SIGTERM');
+        running.delete(name);
+        stopped.add(name);
+      }
     },
     async stop(report) {
       if (opts.cpuProfDir) {
@@ -194,3 +225,12 @@ function deadWebhookAuditArgs(home: string): string[] {
   );
   return [`--audit-policy-file=${policy}`, `--audit-webhook-config-file=${kubeconfig}`];
 }
+
+/** The gateways one step each compares against, started when it asks (BenchContext.extraGateway). */
+export const extraGateways = [
+  'gateway-allow',
+  'gateway-audit',
+  'gateway-noapf',
+  'gateway-nofleet-a',
+  'gateway-nofleet-b',
+] as const;

@@ -82,6 +82,7 @@ async function main(): Promise<void> {
         report.failed = true;
       }
       suite.checkRunning();
+      await suite.stopExtraGateways();
     }
   } finally {
     await suite?.stop(report);

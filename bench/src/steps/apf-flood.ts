@@ -55,7 +55,11 @@ async function benchApfFlood(ctx: BenchContext): Promise<void> {
       }))
     );
     const path = `/apis/${metricsGroup}/v1beta1/nodes/n`;
-    const all = [...ctx.gateways, ...ctx.noFleetGateways];
+    const noFleet = [
+      await ctx.extraGateway('gateway-nofleet-a'),
+      await ctx.extraGateway('gateway-nofleet-b'),
+    ];
+    const all = [...ctx.gateways, ...noFleet];
     // Every gateway serves the group (its APIService Available there) and classifies the flood.
     for (const g of all)
       for (let i = 0; ; i++) {
@@ -81,7 +85,7 @@ async function benchApfFlood(ctx: BenchContext): Promise<void> {
     };
     const one = await flood([ctx.gateways[0]!]);
     const fleet = await flood(ctx.gateways);
-    const alone = await flood(ctx.noFleetGateways);
+    const alone = await flood(noFleet);
     rows.push({
       metric: 'APF flood: accepted GETs/s, 1 gateway',
       orch: f(one.rate, 0),

@@ -13,7 +13,7 @@ const target = 1.1;
 
 async function benchAuditDown(ctx: BenchContext): Promise<void> {
   const plain = ctx.gateways[0]!;
-  const audited = ctx.auditGateway;
+  const audited = await ctx.extraGateway('gateway-audit');
   const { rows, notes } = ctx.report;
   console.log(
     `[audit] GET through a gateway without audit and one auditing to a dead webhook, interleaved (16 in flight, ${schedule})...`

@@ -23,7 +23,7 @@ async function benchApf(ctx: BenchContext): Promise<void> {
     ctx,
     'apf-bench',
     ctx.gateways[0]!,
-    ctx.noApfGateway,
+    await ctx.extraGateway('gateway-noapf'),
     true,
     1
   );
