@@ -73,8 +73,17 @@ export async function startBenchSuite(opts: BenchSuiteOptions): Promise<BenchSui
   for (const spec of d.stages.flat()) {
     if ((extraGateways as readonly string[]).includes(spec.name)) extras.set(spec.name, spec);
   }
+  // Without the extra gateways, and without the readiness checks made through them (the
+  // certificates service is ready once every gateway reaches it).
+  const extraUrls = d.gateways.filter((g) => extras.has(g.name)).map((g) => `${g.url}/`);
+  const throughExtra = (r: ProcessSpec['ready'][number]): boolean =>
+    'url' in r && extraUrls.some((u) => r.url.startsWith(u));
   const stages = d.stages
-    .map((stage) => stage.filter((spec) => !extras.has(spec.name)))
+    .map((stage) =>
+      stage
+        .filter((spec) => !extras.has(spec.name))
+        .map((spec) => ({ ...spec, ready: spec.ready.filter((r) => !throughExtra(r)) }))
+    )
     .filter((stage) => stage.length > 0);
   const launcher = new Launcher({ logDir: d.logDir });
   const pki = await launchSuite({ ...d, stages }, launcher).catch((err: unknown) => {

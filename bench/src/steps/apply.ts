@@ -7,7 +7,7 @@ import { request } from 'undici';
 import { cpuPerOp, cpuSeconds } from '../cpu.js';
 import { cpuRow, f } from '../report.js';
 import type { CpuByProcess } from '../report.js';
-import { pct, runFor } from '../stats.js';
+import { pct, runFor, warmUp } from '../stats.js';
 import type { RunResult } from '../stats.js';
 import type { BenchStep } from '../step.js';
 
@@ -74,9 +74,15 @@ export const apply: BenchStep = {
       what: string,
       op: (i: number) => Promise<void>
     ): Promise<{ run: RunResult; perOp: string; gwUs: number; us: CpuByProcess }> => {
-      console.log(`[apply] ${what} (${inFlight} in flight over both gateways, 8 s)...`);
+      console.log(
+        `[apply] ${what} (${inFlight} in flight over both gateways, 8 s after 2 s of warm-up)...`
+      );
+      // One sequence through the warm-up and the run: each operation still changes its object.
+      let n = 0;
+      const next = () => op(n++);
+      await warmUp(inFlight, next);
       const before = gatewayCpu();
-      const { result, perOp, us } = await cpuPerOp(processes, () => runFor(8000, inFlight, op));
+      const { result, perOp, us } = await cpuPerOp(processes, () => runFor(8000, inFlight, next));
       const gwUs = ((gatewayCpu() - before) * 1e6) / Math.max(1, result.ok);
       if (result.errors)
         notes.push(`${what}: ${result.errors} errors, first: ${result.firstError}`);

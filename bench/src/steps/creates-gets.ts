@@ -1,13 +1,14 @@
 // creates+gets: POST through both gateways beside raw etcd transactions (64 in flight), then GET
 // of what was created beside linearizable etcd ranges (16 in flight), with the CPU every
-// process spent per operation. The GETs are consistent reads (no resourceVersion): the gateways
-// answer them from their watch caches after one shared read of storage's revision. The CPU every
+// process spent per operation, each run after 2 s of untimed warm-up (stats.ts, warmUp). The
+// GETs are consistent reads (no resourceVersion): the gateways answer them from their watch
+// caches after one shared read of storage's revision. The CPU every
 // process spends with no load is measured first, and each figure is also given net of that
 // background's share (its idle rate over the run, divided by the run's operations).
 import { cpuPerOp, idleCpu, netOfIdle } from '../cpu.js';
 import type { CpuByProcess } from '../cpu.js';
 import { cpuRow, f } from '../report.js';
-import { pct, runFor } from '../stats.js';
+import { pct, runFor, warmUp } from '../stats.js';
 import type { BenchContext, BenchStep } from '../step.js';
 
 const kib = 'x'.repeat(1024);
@@ -26,43 +27,45 @@ export const createsGets: BenchStep = {
 async function benchCreates(ctx: BenchContext, idle: CpuByProcess): Promise<string[]> {
   const { gateways: gws, etcd, client, processes } = ctx;
   const { rows, notes } = ctx.report;
-  console.log('[1] creates: raw etcd txn (64 in flight, 8 s)...');
+  console.log('[1] creates: raw etcd txn (64 in flight, 8 s after 2 s of warm-up)...');
   const runId = Date.now().toString(36);
+  const rawCreate = async (i: number): Promise<void> => {
+    const key = Buffer.from(`/bench-raw/creates/${runId}-${i}`);
+    const res = await etcd.kv.txn({
+      compare: [{ key, target: 'Version', result: 'Equal', version: 0 }],
+      success: [{ request_put: { key, value: Buffer.from(kib) } }],
+      failure: [],
+    });
+    if (!res.succeeded) throw new Error('txn did not succeed');
+  };
+  await warmUp(64, rawCreate);
   const {
     result: raw,
     perOp: rawCpu,
     us: rawUs,
-  } = await cpuPerOp(processes, () =>
-    runFor(8000, 64, async (i) => {
-      const key = Buffer.from(`/bench-raw/creates/${runId}-${i}`);
-      const res = await etcd.kv.txn({
-        compare: [{ key, target: 'Version', result: 'Equal', version: 0 }],
-        success: [{ request_put: { key, value: Buffer.from(kib) } }],
-        failure: [],
-      });
-      if (!res.succeeded) throw new Error('txn did not succeed');
-    })
+  } = await cpuPerOp(processes, () => runFor(8000, 64, rawCreate));
+  console.log(
+    '[1] creates: gateway POST (64 in flight over both gateways, 8 s after 2 s of warm-up)...'
   );
-  console.log('[1] creates: gateway POST (64 in flight over both gateways, 8 s)...');
   const names: string[] = [];
+  const gwCreate = async (i: number): Promise<void> => {
+    const name = `c-${runId}-${i}`;
+    const g = gws[i % gws.length]!;
+    const r = await client.call(`${g.url}/api/v1/namespaces/default/configmaps`, 'POST', {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name },
+      data: { v: kib },
+    });
+    if (r.status !== 201) throw new Error(`create: ${r.status} ${r.text.slice(0, 200)}`);
+    names.push(name);
+  };
+  await warmUp(64, gwCreate);
   const {
     result: gw,
     perOp: gwCpu,
     us: gwUs,
-  } = await cpuPerOp(processes, () =>
-    runFor(8000, 64, async (i) => {
-      const name = `c-${runId}-${i}`;
-      const g = gws[i % gws.length]!;
-      const r = await client.call(`${g.url}/api/v1/namespaces/default/configmaps`, 'POST', {
-        apiVersion: 'v1',
-        kind: 'ConfigMap',
-        metadata: { name },
-        data: { v: kib },
-      });
-      if (r.status !== 201) throw new Error(`create: ${r.status} ${r.text.slice(0, 200)}`);
-      names.push(name);
-    })
-  );
+  } = await cpuPerOp(processes, () => runFor(8000, 64, gwCreate));
   notes.push(`creates, CPU µs per create: raw etcd txn: ${rawCpu}; gateway POST: ${gwCpu}`);
   ctx.report.cpu.push({ operation: 'create, raw etcd txn', us: rawUs });
   ctx.report.cpu.push({ operation: 'create (POST ConfigMap 1 KiB)', us: gwUs });
@@ -98,34 +101,36 @@ async function benchGets(ctx: BenchContext, names: string[], idle: CpuByProcess)
   const { rows, notes } = ctx.report;
   const sample = names.slice(0, 1000);
   if (sample.length === 0) throw new Error('no configmaps were created: cannot benchmark GET');
-  console.log('[2] gets: raw etcd linearizable range (16 in flight, 8 s)...');
+  console.log('[2] gets: raw etcd linearizable range (16 in flight, 8 s after 2 s of warm-up)...');
+  const rawGet = async (i: number): Promise<void> => {
+    const res = await etcd.kv.range({
+      key: Buffer.from(`/registry/core/configmaps/default/${sample[i % sample.length]}`),
+    });
+    if (res.kvs.length !== 1) throw new Error('raw get: not found');
+  };
+  await warmUp(16, rawGet);
   const {
     result: raw,
     perOp: rawCpu,
     us: rawUs,
-  } = await cpuPerOp(processes, () =>
-    runFor(8000, 16, async (i) => {
-      const res = await etcd.kv.range({
-        key: Buffer.from(`/registry/core/configmaps/default/${sample[i % sample.length]}`),
-      });
-      if (res.kvs.length !== 1) throw new Error('raw get: not found');
-    })
+  } = await cpuPerOp(processes, () => runFor(8000, 16, rawGet));
+  console.log(
+    '[2] gets: gateway GET (16 in flight over both gateways, 8 s after 2 s of warm-up)...'
   );
-  console.log('[2] gets: gateway GET (16 in flight over both gateways, 8 s)...');
+  const gwGet = async (i: number): Promise<void> => {
+    const g = gws[i % gws.length]!;
+    const r = await client.call(
+      `${g.url}/api/v1/namespaces/default/configmaps/${sample[i % sample.length]}`,
+      'GET'
+    );
+    if (r.status !== 200) throw new Error(`get: ${r.status} ${r.text.slice(0, 200)}`);
+  };
+  await warmUp(16, gwGet);
   const {
     result: gw,
     perOp: gwCpu,
     us: gwUs,
-  } = await cpuPerOp(processes, () =>
-    runFor(8000, 16, async (i) => {
-      const g = gws[i % gws.length]!;
-      const r = await client.call(
-        `${g.url}/api/v1/namespaces/default/configmaps/${sample[i % sample.length]}`,
-        'GET'
-      );
-      if (r.status !== 200) throw new Error(`get: ${r.status} ${r.text.slice(0, 200)}`);
-    })
-  );
+  } = await cpuPerOp(processes, () => runFor(8000, 16, gwGet));
   notes.push(`gets, CPU µs per get: raw etcd range: ${rawCpu}; gateway GET: ${gwCpu}`);
   ctx.report.cpu.push({ operation: 'GET, raw etcd range', us: rawUs });
   ctx.report.cpu.push({ operation: 'consistent GET (ConfigMap)', us: gwUs });
