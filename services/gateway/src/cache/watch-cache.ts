@@ -54,8 +54,15 @@ export class WatchCache implements ReflectorSink, Informer {
   readonly #maxSnapshots: number;
   readonly #snapshotTtlMs: number;
   readonly #objects = new Map<string, Obj>();
-  /** The keys of #objects in order. */
+  /**
+   * The keys of #objects in order, as of the last #sortedKeys(): keys added since are in #added,
+   * and keys deleted since may still be here (#removed counts them). Never changed in place, so
+   * that a snapshot can hold it. Inserting each new key in place cost a move of the keys after
+   * it: O(n) per create, a few percent of a gateway's CPU with 30,000 objects in one cache.
+   */
   #keys: string[] = [];
+  #added: string[] = [];
+  #removed = 0;
   /** Recent changes; every change with revision > #ringStart is in it. */
   #ring: Change[] = [];
   #ringStart = 0;
@@ -153,7 +160,7 @@ export class WatchCache implements ReflectorSink, Informer {
       // Only progress since: the same state, at a newer revision.
       s = { ...s, revision: this.#revision, takenAt: now };
     } else if (!s) {
-      const keys = [...this.#keys];
+      const keys = this.#sortedKeys();
       s = {
         revision: this.#revision,
         keys,
@@ -231,6 +238,8 @@ export class WatchCache implements ReflectorSink, Informer {
     this.#objects.clear();
     for (const [k, o] of fresh) this.#objects.set(k, o);
     this.#keys = [...fresh.keys()].sort();
+    this.#added = [];
+    this.#removed = 0;
     this.#ring = [];
     this.#ringStart = revision;
     this.#revision = revision;
@@ -257,16 +266,15 @@ export class WatchCache implements ReflectorSink, Informer {
     if (type === 'DELETED') {
       if (old) {
         this.#objects.delete(key);
-        const i = lowerBound(this.#keys, key);
-        if (this.#keys[i] === key) this.#keys.splice(i, 1);
+        this.#removed++;
       }
     } else {
-      if (!old) {
-        const i = lowerBound(this.#keys, key);
-        this.#keys.splice(i, 0, key);
-      }
+      if (!old) this.#added.push(key);
       this.#objects.set(key, object);
     }
+    // Merged once as many keys changed as the cache holds: memory stays bounded without lists,
+    // and the merge's cost is spread over the changes that made it.
+    if (this.#added.length + this.#removed > this.#objects.size + 1000) this.#sortedKeys();
     const c: Change = { type, revision, object };
     const before = old ?? prevObject;
     if (before && type !== 'ADDED') c.prevObject = before;
@@ -289,6 +297,26 @@ export class WatchCache implements ReflectorSink, Informer {
     for (const l of this.#listeners) l.change(c);
     this.onFanout?.(this.#listeners.size);
     this.#wake();
+  }
+
+  /** The keys in order: #keys with the keys added since merged in and those deleted since left out. */
+  #sortedKeys(): string[] {
+    if (this.#added.length === 0 && this.#removed === 0) return this.#keys;
+    const keys = this.#keys;
+    const added = this.#added.sort();
+    const merged: string[] = [];
+    let i = 0;
+    let j = 0;
+    while (i < keys.length || j < added.length) {
+      const k =
+        j >= added.length || (i < keys.length && keys[i]! <= added[j]!) ? keys[i++]! : added[j++]!;
+      // A key deleted and added again since is in both lists (or twice in added): keep one.
+      if (this.#objects.has(k) && merged[merged.length - 1] !== k) merged.push(k);
+    }
+    this.#keys = merged;
+    this.#added = [];
+    this.#removed = 0;
+    return merged;
   }
 
   progress(revision: number): void {
