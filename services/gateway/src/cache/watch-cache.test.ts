@@ -77,3 +77,15 @@ test('keys changed without any snapshot are merged once they outnumber the objec
   cache.change('ADDED', cm('y', 20_000), 20_000);
   assert.deepEqual(cache.snapshot().keys, [`${prefix}ns/y`]);
 });
+
+test('a few keys added between snapshots are moved into place (the path of lists between creates)', () => {
+  const cache = new WatchCache({ prefix });
+  cache.replace([cm('b', 1), cm('d', 1)], 1);
+  const before = cache.snapshot();
+  cache.change('ADDED', cm('e', 2), 2);
+  cache.change('ADDED', cm('a', 3), 3);
+  cache.change('ADDED', cm('c', 4), 4);
+  const keys = cache.snapshot().keys.map((k) => k.slice(`${prefix}ns/`.length));
+  assert.deepEqual(keys, ['a', 'b', 'c', 'd', 'e']);
+  assert.equal(before.keys.length, 2, 'the earlier snapshot is untouched');
+});

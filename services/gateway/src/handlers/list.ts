@@ -29,7 +29,7 @@ export async function listResource(scope: RequestScope<Lister>, res: HttpRespons
   // Plain JSON, the common answer, passes storage's bytes through; anything else is encoded.
   if (rest.listJson && answersPlainJson(scope.req)) {
     const list = await rest.listJson(ctx, req);
-    writeJsonList(scope.req, res, head(list), list.items);
+    await writeJsonList(scope.req, res, head(list), list.items);
     return;
   }
   const list = await rest.list(ctx, req);
