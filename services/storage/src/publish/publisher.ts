@@ -58,6 +58,19 @@ export class Publisher {
   #checkpointAgain = false;
   /** Whether run() is between its start and its end (checkpoints are written only then). */
   #running = false;
+  /**
+   * Messages handed to NATS together at the end of this turn of the event loop (#flush): the
+   * changes of every watch response that arrived in one turn go out in one write to NATS, not
+   * one each (under creates, storage wrote to NATS once per create, etcd's responses on the
+   * watch stream arriving one at a time). #lastPublished counts a message once it is handed on.
+   */
+  #outbox: {
+    subject: string;
+    message: Uint8Array;
+    type: WatchMessage['type'];
+    revision: number;
+  }[] = [];
+  #flushing: NodeJS.Immediate | undefined;
   /** Names one unbroken run of publishing: subscribers treat a new epoch as a gap to repair. */
   epoch = randomUUID();
 
@@ -144,7 +157,6 @@ export class Publisher {
             this.#publish(subject, { type: 'PROGRESS', ...marker, epoch: this.epoch });
           }
           this.#lastBySubject.set(subject, ev.revision);
-          this.#lastPublished = ev.revision;
         }
       }
     } finally {
@@ -172,6 +184,11 @@ export class Publisher {
   stop(): void {
     this.#stopped = true;
     this.#watchClose?.();
+    // What this term has not handed on is not sent after it: its successor resumes from the
+    // checkpoint, which counts only what was.
+    clearImmediate(this.#flushing);
+    this.#flushing = undefined;
+    this.#outbox = [];
   }
 
   #publish(subject: string, m: WatchMessage): void {
@@ -179,12 +196,23 @@ export class Publisher {
   }
 
   #send(subject: string, message: Uint8Array, type: WatchMessage['type'], revision: number): void {
-    this.#nats.publish(subject, message);
-    this.#opts.onPublished?.(subject, type, revision);
+    this.#outbox.push({ subject, message, type, revision });
+    this.#flushing ??= setImmediate(() => this.#flush());
+  }
+
+  /** Hands the outbox to NATS, in order. */
+  #flush(): void {
+    this.#flushing = undefined;
+    const out = this.#outbox;
+    this.#outbox = [];
+    for (const m of out) {
+      this.#nats.publish(m.subject, m.message);
+      this.#lastPublished = Math.max(this.#lastPublished, m.revision);
+      this.#opts.onPublished?.(m.subject, m.type, m.revision);
+    }
   }
 
   #publishProgress(revision: number): void {
-    this.#lastPublished = Math.max(this.#lastPublished, revision);
     for (const [subject, last] of this.#lastBySubject) {
       this.#publish(subject, { type: 'PROGRESS', revision, prevRevision: last, epoch: this.epoch });
     }
