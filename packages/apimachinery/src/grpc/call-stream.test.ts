@@ -61,6 +61,7 @@ async function scripted(
     };
   server.addService(storageProto.orch.storage.v1.Storage.service, {
     Get: unary('Get', { object: object('unary'), revision: 5 }),
+    Create: unary('Create', { object: object('large') }),
     CurrentRevision: unary('CurrentRevision', { revision: 101 }),
     ...(opts.streaming === false
       ? {}
@@ -207,4 +208,18 @@ test('close() fails what is pending and ends the stream', async () => {
   await until('the call on the stream', () => s.streams[0]?.requests.length === 1);
   s.client.close();
   await assert.rejects(pending, /the storage client closed/);
+});
+
+test('a write of an object over 64 KiB goes as a unary call, not on the stream', async () => {
+  const s = await scripted((stream, m) =>
+    stream.call.write({ id: m.id, create: { object: object('small') } })
+  );
+  const large = { metadata: { name: 'large' }, data: { v: 'x'.repeat(64 * 1024) } };
+  assert.deepEqual(await s.client.create('/registry/large', large), {
+    metadata: { name: 'large' },
+  });
+  assert.deepEqual(await s.client.create('/registry/small', {}), { metadata: { name: 'small' } });
+  assert.deepEqual(s.unaryCalls, ['Create']);
+  assert.equal(s.streams[0]?.requests.length, 1, 'the small one on the stream');
+  s.client.close();
 });

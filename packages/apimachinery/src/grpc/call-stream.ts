@@ -3,7 +3,8 @@
 // order the calls end. On this 2-core machine a unary call costs about 1.2 ms of the caller's
 // CPU and 0.7 ms of the server's (grpc-js and node:http2 build a stream, headers and trailers
 // for each); a message on an open stream about a tenth of that. Every write and every
-// consistent read of a gateway makes at least one such call.
+// consistent read of a gateway makes at least one such call. (The storage client sends a write
+// of an object over 64 KiB as a unary call instead: storage-client.ts, largeCallBytes.)
 //
 // Failures read as a unary call's would:
 // - a call whose answer is an error fails alone, with the Status the answer carries;

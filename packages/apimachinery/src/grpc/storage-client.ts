@@ -38,6 +38,13 @@ import {
 
 type Json = Record<string, unknown>;
 
+/**
+ * A write whose object is larger goes as a unary call, on an HTTP/2 stream of its own: on the
+ * Calls stream its bytes would cross the stream's flow-control window ahead of every small call
+ * sent after it.
+ */
+export const largeCallBytes = 64 * 1024;
+
 const parse = (b: Buffer | Uint8Array): Json => JSON.parse(Buffer.from(b).toString('utf8')) as Json;
 const bytes = (o: Json): Buffer => Buffer.from(JSON.stringify(o));
 
@@ -199,12 +206,21 @@ export class StorageClient implements StorageInterface {
   }
 
   async create(key: string, object: Json): Promise<Json> {
-    return parse((await this.#calls.call('create', { key, object: bytes(object) })).object);
+    const req = { key, object: bytes(object) };
+    const res =
+      req.object.length > largeCallBytes
+        ? this.#unary<object, { object: Buffer }>('Create', req)
+        : this.#calls.call('create', req);
+    return parse((await res).object);
   }
 
   async update(key: string, object: Json, pre: Preconditions): Promise<Json> {
     const req = { key, object: bytes(object), preconditions: preconditionsToProto(pre) };
-    return parse((await this.#calls.call('update', req)).object);
+    const res =
+      req.object.length > largeCallBytes
+        ? this.#unary<object, { object: Buffer }>('Update', req)
+        : this.#calls.call('update', req);
+    return parse((await res).object);
   }
 
   async delete(key: string, pre: Preconditions): Promise<{ object: Json; revision: number }> {
