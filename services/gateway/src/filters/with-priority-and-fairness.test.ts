@@ -34,22 +34,31 @@ const testers: FlowSchema = {
   },
 };
 
-/** A handler each request of which is held until released, and the filter around it. */
-function held(schemas: FlowSchema[], levels: PriorityLevelConfiguration[], serverSeats: number) {
+/** The filter around `inner`, over a controller of these schemas, levels and server seats. */
+function apfFilter(
+  inner: Handler,
+  schemas: FlowSchema[],
+  levels: PriorityLevelConfiguration[],
+  serverSeats: number
+): Handler {
   const controller = new ApfController({ serverConcurrencyLimit: serverSeats });
   controller.setConfig(schemas, levels);
+  return withPriorityAndFairness(inner, {
+    controller,
+    queueWaitMs: 5000,
+    sources: { objectCount: () => 0, watcherCount: () => 0 },
+  });
+}
+
+/** A handler each request of which is held until released, and the filter around it. */
+function held(schemas: FlowSchema[], levels: PriorityLevelConfiguration[], serverSeats: number) {
   const releases: (() => void)[] = [];
   const inner: Handler = async (_req, res) => {
     await new Promise<void>((resolve) => releases.push(resolve));
     res.writeHead(200, { 'Content-Type': 'application/json' });
     res.end('{}');
   };
-  const filter = withPriorityAndFairness(inner, {
-    controller,
-    queueWaitMs: 5000,
-    sources: { objectCount: () => 0, watcherCount: () => 0 },
-  });
-  return { filter, releases, controller };
+  return { filter: apfFilter(inner, schemas, levels, serverSeats), releases };
 }
 
 const path = '/api/v1/namespaces/ns/configmaps/a';
@@ -94,8 +103,6 @@ test('a watch holds its seats while it initialises and frees them once it stream
   // One seat for `tight`. The watch's handler sends its headers, waits to be released (its
   // initialisation), and returns with the stream open and no event written: a watch from a
   // resourceVersion on a quiet collection (upstream frees the seat on WatchInitialized).
-  const controller = new ApfController({ serverConcurrencyLimit: 2 });
-  controller.setConfig([testers], [tight]);
   const initialised: (() => void)[] = [];
   let gets = 0;
   const inner: Handler = async (req, res) => {
@@ -109,11 +116,7 @@ test('a watch holds its seats while it initialises and frees them once it stream
     res.writeHead(200, { 'Content-Type': 'application/json' });
     res.end('{}');
   };
-  const filter = withPriorityAndFairness(inner, {
-    controller,
-    queueWaitMs: 5000,
-    sources: { objectCount: () => 0, watcherCount: () => 0 },
-  });
+  const filter = apfFilter(inner, [testers], [tight], 2);
   void serveRequest(filter, { method: 'GET', path: '/api/v1/namespaces/ns/configmaps?watch=1' });
   await tick();
   const get = serveRequest(filter, { method: 'GET', path });

@@ -104,14 +104,10 @@ export function storageService(
           }
         );
       });
-      const finish = (): void => {
-        if (halfClosed) return;
+      onHalfClose(call, stopping, () => {
         halfClosed = true;
         endIfDone();
-      };
-      call.on('end', finish);
-      stopping?.addEventListener('abort', finish, { once: true });
-      call.on('close', () => stopping?.removeEventListener('abort', finish));
+      });
     },
     // Served for callers that predate Calls. Each request answered in order (a later request's
     // read never ends before an earlier one's: the reader starts a read only when the one
@@ -147,14 +143,10 @@ export function storageService(
         );
       });
       // The caller's end, or the server's stop: the stream ends once its last request is answered.
-      const finish = (): void => {
-        if (halfClosed) return;
+      onHalfClose(call, stopping, () => {
         halfClosed = true;
         endIfDone();
-      };
-      call.on('end', finish);
-      stopping?.addEventListener('abort', finish, { once: true });
-      call.on('close', () => stopping?.removeEventListener('abort', finish));
+      });
     },
     History: (call: ServerWritableStream<{ prefix: string; after_revision: number }, unknown>) => {
       const end = latency.startTimer({ operation: 'history' });
@@ -174,4 +166,21 @@ export function storageService(
       );
     },
   } as StorageHandlers;
+}
+
+/** Runs `finish` once: at the caller's end of the stream, or when the server begins to stop. */
+function onHalfClose(
+  call: ServerDuplexStream<unknown, unknown>,
+  stopping: AbortSignal | undefined,
+  finish: () => void
+): void {
+  let done = false;
+  const once = (): void => {
+    if (done) return;
+    done = true;
+    finish();
+  };
+  call.on('end', once);
+  stopping?.addEventListener('abort', once, { once: true });
+  call.on('close', () => stopping?.removeEventListener('abort', once));
 }
