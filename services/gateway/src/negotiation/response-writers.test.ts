@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { serveRequest } from '../handlers/verb-test-kit.js';
-import { listChunkBytes, writeJsonList } from './response-writers.js';
+import { chunkedListBytes, writeJsonList } from './response-writers.js';
 
 const head = { kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion: '7' } };
 const item = (i: number) =>
@@ -22,10 +22,10 @@ test('a small list: one write, the JSON of head and items', async () => {
   assert.equal(JSON.stringify(JSON.parse(a.body.toString())), expected(items).trim());
 });
 
-test('a list over the chunk size: the same bytes, its Content-Length, and the event loop turns while it is written', async () => {
-  const items = Array.from({ length: 5000 }, (_, i) => item(i));
+test('a list over 1 MiB: the same bytes, its Content-Length, and the event loop turns while it is written', async () => {
+  const items = Array.from({ length: 20_000 }, (_, i) => item(i));
   const want = expected(items);
-  assert.ok(want.length > 3 * listChunkBytes, 'several chunks');
+  assert.ok(want.length > 2 * chunkedListBytes, 'several chunks');
   let turned = 0;
   const ticker = setInterval(() => turned++, 0);
   const a = await serveRequest(

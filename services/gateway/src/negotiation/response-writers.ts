@@ -143,17 +143,22 @@ export function answersPlainJson(req: HttpRequest): boolean {
 
 const comma = Buffer.from(',');
 
-/** Lists larger than this are written in chunks of about this size (writeJsonList). */
-export const listChunkBytes = 128 * 1024;
+/**
+ * Lists larger than chunkedListBytes are written in chunks of about listChunkBytes
+ * (writeJsonList). Smaller ones go in one write: each chunk boundary costs a sequential reader
+ * a turn of the gateway's event loop (paging 10,000 objects in pages of 500, about 220 KiB
+ * each, took 60-79 ms in 128 KiB chunks against 46 ms in one write).
+ */
+export const chunkedListBytes = 1024 * 1024;
+export const listChunkBytes = 256 * 1024;
 
 /**
  * A list in JSON from its head (kind, apiVersion, metadata) and each item's JSON bytes, without
  * parsing them; ending in a newline, as every JSON answer.
  *
- * A list larger than listChunkBytes is written a chunk at a time, the event loop turning between
- * chunks (or waiting for the socket to drain): copying and encrypting a list of 5,000 objects in
- * one go held the gateway's event loop for tens of milliseconds, and every other request on it
- * waited (Go's scheduler gives upstream's other requests their turn while one list is written).
+ * A list larger than chunkedListBytes is written a chunk at a time, the event loop turning between
+ * chunks: copying and encrypting a list of 5,000 objects in one go held the gateway's event loop
+ * for tens of milliseconds, and every other request on it waited (Go's scheduler gives upstream's other requests their turn while one list is written).
  * Its Content-Length is known beforehand, so the answer is the same bytes either way.
  */
 export async function writeJsonList(
@@ -166,7 +171,7 @@ export async function writeJsonList(
   const close = Buffer.from(']}\n');
   let length = open.length + close.length + Math.max(0, items.length - 1) * comma.length;
   for (const item of items) length += item.length;
-  if (length <= listChunkBytes || req.method === 'HEAD') {
+  if (length <= chunkedListBytes || req.method === 'HEAD') {
     const parts: Buffer[] = [open];
     items.forEach((item, i) => parts.push(...(i === 0 ? [item] : [comma, item])));
     parts.push(close);
@@ -186,12 +191,14 @@ export async function writeJsonList(
     parts.push(items[i]!);
     size += (i > 0 ? comma.length : 0) + items[i]!.length;
     if (size < listChunkBytes) continue;
-    const drained = res.write(Buffer.concat(parts, size));
+    // Not waiting for the socket to drain: a chunk is larger than the response's buffer, so that
+    // would wait on the client's reads at each chunk; the list is in memory already, as it was
+    // when written in one go.
+    res.write(Buffer.concat(parts, size));
     parts = [];
     size = 0;
+    await turn();
     if (res.destroyed) return; // the client left
-    await (drained ? turn() : drain(res));
-    if (res.destroyed) return;
   }
   parts.push(close);
   res.end(Buffer.concat(parts, size + close.length));
@@ -199,18 +206,6 @@ export async function writeJsonList(
 
 /** One turn of the event loop: the I/O that is ready runs before the next chunk. */
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-/** Until the response's buffer has drained (or the response is gone). */
-const drain = (res: HttpResponse): Promise<void> =>
-  new Promise((resolve) => {
-    const done = (): void => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
 
 /** Writes any error as a Status, in JSON when the Accept list cannot be honoured. */
 export function writeErrorNegotiated(req: HttpRequest, res: HttpResponse, err: unknown): void {
