@@ -116,10 +116,25 @@ function send(
   contentType: string,
   body: string | Buffer
 ): void {
+  writeHeadOf(req, res, code, contentType);
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+/** The status line and headers of an answer: its type, no caching, the request's warnings. */
+function writeHeadOf(
+  req: HttpRequest,
+  res: HttpResponse,
+  code: number,
+  contentType: string,
+  more: Record<string, string> = {}
+): void {
   const warnings = warningsFrom(req);
   if (warnings.length > 0) res.setHeader('Warning', warnings.map(warningHeader));
-  res.writeHead(code, { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private' });
-  res.end(req.method === 'HEAD' ? undefined : body);
+  res.writeHead(code, {
+    'Content-Type': contentType,
+    'Cache-Control': 'no-cache, private',
+    ...more,
+  });
 }
 
 /**
@@ -177,13 +192,7 @@ export async function writeJsonList(
     parts.push(close);
     return send(req, res, 200, 'application/json', Buffer.concat(parts, length));
   }
-  const warnings = warningsFrom(req);
-  if (warnings.length > 0) res.setHeader('Warning', warnings.map(warningHeader));
-  res.writeHead(200, {
-    'Content-Type': 'application/json',
-    'Cache-Control': 'no-cache, private',
-    'Content-Length': String(length),
-  });
+  writeHeadOf(req, res, 200, 'application/json', { 'Content-Length': String(length) });
   let parts: Buffer[] = [open];
   let size = open.length;
   for (let i = 0; i < items.length; i++) {
@@ -222,14 +231,7 @@ export function writeErrorNegotiated(req: HttpRequest, res: HttpResponse, err: u
     out = { media: 'json', contentType: 'application/json' };
   }
   const { body, contentType } = encode(status, out.media, isPretty(req), out.contentType);
-  const headers: Record<string, string> = {
-    'Content-Type': contentType,
-    'Cache-Control': 'no-cache, private',
-  };
   const retry = se.status.details?.retryAfterSeconds;
-  if (retry) headers['Retry-After'] = String(retry);
-  const warnings = warningsFrom(req);
-  if (warnings.length > 0) res.setHeader('Warning', warnings.map(warningHeader));
-  res.writeHead(se.code, headers);
+  writeHeadOf(req, res, se.code, contentType, retry ? { 'Retry-After': String(retry) } : {});
   res.end(body);
 }
