@@ -302,30 +302,14 @@ export class WatchCache implements ReflectorSink, Informer {
   /** The keys in order: #keys with the keys added since merged in and those deleted since left out. */
   #sortedKeys(): string[] {
     if (this.#added.length === 0 && this.#removed === 0) return this.#keys;
-    const keys = this.#keys;
     const added = this.#added.sort();
-    if (this.#removed === 0 && added.length <= 16) {
-      // A few new keys (none deleted since: each is new and absent from #keys), as between the
-      // lists of a busy collection: a copy and a move per key, without comparing every key.
-      const merged = keys.slice();
-      for (const k of added) merged.splice(lowerBound(merged, k), 0, k);
-      this.#keys = merged;
-      this.#added = [];
-      return merged;
-    }
-    const merged: string[] = [];
-    let i = 0;
-    let j = 0;
-    while (i < keys.length || j < added.length) {
-      const k =
-        j >= added.length || (i < keys.length && keys[i]! <= added[j]!) ? keys[i++]! : added[j++]!;
-      // A key deleted and added again since is in both lists (or twice in added): keep one.
-      if (this.#objects.has(k) && merged[merged.length - 1] !== k) merged.push(k);
-    }
-    this.#keys = merged;
+    this.#keys =
+      this.#removed === 0 && added.length <= 16
+        ? withFewKeys(this.#keys, added)
+        : mergeKeys(this.#keys, added, this.#objects);
     this.#added = [];
     this.#removed = 0;
-    return merged;
+    return this.#keys;
   }
 
   progress(revision: number): void {
@@ -346,4 +330,32 @@ export class WatchCache implements ReflectorSink, Informer {
   #wake(): void {
     this.#revisionWaiters.reached(this.#revision);
   }
+}
+
+/**
+ * `keys` with a few new keys (none deleted since: each is new and absent from `keys`), as
+ * between the lists of a busy collection: a copy and a move per key, without comparing every key.
+ */
+function withFewKeys(keys: readonly string[], added: readonly string[]): string[] {
+  const merged = keys.slice();
+  for (const k of added) merged.splice(lowerBound(merged, k), 0, k);
+  return merged;
+}
+
+/** Sorted `keys` and sorted `added` merged, each key once, only those `objects` still holds. */
+function mergeKeys(
+  keys: readonly string[],
+  added: readonly string[],
+  objects: ReadonlyMap<string, unknown>
+): string[] {
+  const merged: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < keys.length || j < added.length) {
+    const k =
+      j >= added.length || (i < keys.length && keys[i]! <= added[j]!) ? keys[i++]! : added[j++]!;
+    // A key deleted and added again since is in both lists (or twice in added): keep one.
+    if (objects.has(k) && merged[merged.length - 1] !== k) merged.push(k);
+  }
+  return merged;
 }
