@@ -18,7 +18,7 @@ import {
   suggestedPriorityLevels,
 } from './bootstrap.js';
 import { specUpdate } from './auto-update.js';
-import { danglingCondition, withDanglingCondition } from './dangling.js';
+import { danglingCondition, showsDangling, withDanglingCondition } from './dangling.js';
 
 export interface ApfConfigSources {
   flowSchemas: { store: Store; cache: WatchCache; start: () => void };
@@ -117,11 +117,12 @@ export class ApfConfigController {
     const status = this.#status;
     for (const fs of schemas) {
       const name = fs.metadata!.name!;
-      if (!withDanglingCondition(fs, levelNames, new Date())) {
+      const condition = danglingCondition(fs, levelNames);
+      if (showsDangling(fs, condition)) {
         this.#writing.delete(name); // the cache has it
         continue;
       }
-      const want = danglingCondition(fs, levelNames).status ?? '';
+      const want = condition.status ?? '';
       if (this.#writing.get(name) === want) continue;
       this.#writing.set(name, want);
       status

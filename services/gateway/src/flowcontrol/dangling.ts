@@ -25,6 +25,12 @@ export function danglingCondition(
       };
 }
 
+/** Whether the schema's Dangling condition already has `want`'s status and reason. */
+export function showsDangling(fs: FlowSchema, want: FlowSchemaCondition): boolean {
+  const have = fs.status?.conditions?.find((c) => c.type === 'Dangling');
+  return have?.status === want.status && have?.reason === want.reason;
+}
+
 /** The schema with its Dangling condition set, or undefined when it already has that status. */
 export function withDanglingCondition(
   fs: FlowSchema,
@@ -32,9 +38,8 @@ export function withDanglingCondition(
   now: Date
 ): FlowSchema | undefined {
   const want = danglingCondition(fs, levelNames);
+  if (showsDangling(fs, want)) return undefined;
   const conditions = fs.status?.conditions ?? [];
-  const have = conditions.find((c) => c.type === 'Dangling');
-  if (have?.status === want.status && have?.reason === want.reason) return undefined;
   return {
     ...fs,
     status: {
