@@ -5,6 +5,8 @@ import { availableParallelism } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { f } from './report.js';
 import type { CpuByProcess } from './report.js';
+import { runFor, warmUp } from './stats.js';
+import type { RunResult } from './stats.js';
 
 export { orchUs } from './report.js';
 export type { CpuByProcess } from './report.js';
@@ -59,6 +61,19 @@ export async function cpuPerOp<T extends { ok: number }>(
   const result = await fn();
   const us = count(result.ok);
   return { result, perOp: describeCpu(us), us };
+}
+
+/**
+ * `op` run for 8 s with `concurrency` in flight after its untimed warm-up (stats.ts, warmUp), and
+ * who used the CPU during the 8 s (cpuPerOp).
+ */
+export async function warmedCpuPerOp(
+  processes: readonly AccountedProcess[],
+  concurrency: number,
+  op: (i: number) => Promise<void>
+): Promise<{ result: RunResult; perOp: string; us: CpuByProcess }> {
+  await warmUp(concurrency, op);
+  return cpuPerOp(processes, () => runFor(8000, concurrency, op));
 }
 
 /** One line: each process's µs, the total, and the rate the machine's cores allow at that cost. */

@@ -4,10 +4,10 @@
 // The figure is apply's cost as a multiple of update's, in gateway CPU per operation and in
 // rate at the same concurrency (target: at most 1.5).
 import { request } from 'undici';
-import { cpuPerOp, cpuSeconds } from '../cpu.js';
+import { warmedCpuPerOp } from '../cpu.js';
 import { cpuRow, f } from '../report.js';
 import type { CpuByProcess } from '../report.js';
-import { pct, runFor, warmUp } from '../stats.js';
+import { pct } from '../stats.js';
 import type { RunResult } from '../stats.js';
 import type { BenchStep } from '../step.js';
 
@@ -68,8 +68,6 @@ export const apply: BenchStep = {
     console.log(`[apply] seeding ${objects} deployments by apply...`);
     for (let i = 0; i < objects; i++) await applyOnce(i, 1);
 
-    const gatewayPids = processes.filter((p) => p.name.startsWith('gateway-')).map((p) => p.pid);
-    const gatewayCpu = () => gatewayPids.reduce((a, pid) => a + cpuSeconds(pid), 0);
     const measured = async (
       what: string,
       op: (i: number) => Promise<void>
@@ -80,10 +78,10 @@ export const apply: BenchStep = {
       // One sequence through the warm-up and the run: each operation still changes its object.
       let n = 0;
       const next = () => op(n++);
-      await warmUp(inFlight, next);
-      const before = gatewayCpu();
-      const { result, perOp, us } = await cpuPerOp(processes, () => runFor(8000, inFlight, next));
-      const gwUs = ((gatewayCpu() - before) * 1e6) / Math.max(1, result.ok);
+      const { result, perOp, us } = await warmedCpuPerOp(processes, inFlight, next);
+      const gwUs = Object.entries(us)
+        .filter(([name]) => name.startsWith('gateway-'))
+        .reduce((a, [, v]) => a + v, 0);
       if (result.errors)
         notes.push(`${what}: ${result.errors} errors, first: ${result.firstError}`);
       return { run: result, perOp, gwUs, us };

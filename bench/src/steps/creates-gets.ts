@@ -1,14 +1,14 @@
 // creates+gets: POST through both gateways beside raw etcd transactions (64 in flight), then GET
 // of what was created beside linearizable etcd ranges (16 in flight), with the CPU every
-// process spent per operation, each run after 2 s of untimed warm-up (stats.ts, warmUp). The
+// process spent per operation, each run after 2 s of untimed warm-up (cpu.ts, warmedCpuPerOp). The
 // GETs are consistent reads (no resourceVersion): the gateways answer them from their watch
 // caches after one shared read of storage's revision. The CPU every
 // process spends with no load is measured first, and each figure is also given net of that
 // background's share (its idle rate over the run, divided by the run's operations).
-import { cpuPerOp, idleCpu, netOfIdle } from '../cpu.js';
+import { idleCpu, netOfIdle, warmedCpuPerOp } from '../cpu.js';
 import type { CpuByProcess } from '../cpu.js';
 import { cpuRow, f } from '../report.js';
-import { pct, runFor, warmUp } from '../stats.js';
+import { pct } from '../stats.js';
 import type { BenchContext, BenchStep } from '../step.js';
 
 const kib = 'x'.repeat(1024);
@@ -38,12 +38,7 @@ async function benchCreates(ctx: BenchContext, idle: CpuByProcess): Promise<stri
     });
     if (!res.succeeded) throw new Error('txn did not succeed');
   };
-  await warmUp(64, rawCreate);
-  const {
-    result: raw,
-    perOp: rawCpu,
-    us: rawUs,
-  } = await cpuPerOp(processes, () => runFor(8000, 64, rawCreate));
+  const { result: raw, perOp: rawCpu, us: rawUs } = await warmedCpuPerOp(processes, 64, rawCreate);
   console.log(
     '[1] creates: gateway POST (64 in flight over both gateways, 8 s after 2 s of warm-up)...'
   );
@@ -60,12 +55,7 @@ async function benchCreates(ctx: BenchContext, idle: CpuByProcess): Promise<stri
     if (r.status !== 201) throw new Error(`create: ${r.status} ${r.text.slice(0, 200)}`);
     names.push(name);
   };
-  await warmUp(64, gwCreate);
-  const {
-    result: gw,
-    perOp: gwCpu,
-    us: gwUs,
-  } = await cpuPerOp(processes, () => runFor(8000, 64, gwCreate));
+  const { result: gw, perOp: gwCpu, us: gwUs } = await warmedCpuPerOp(processes, 64, gwCreate);
   notes.push(`creates, CPU µs per create: raw etcd txn: ${rawCpu}; gateway POST: ${gwCpu}`);
   ctx.report.cpu.push({ operation: 'create, raw etcd txn', us: rawUs });
   ctx.report.cpu.push({ operation: 'create (POST ConfigMap 1 KiB)', us: gwUs });
@@ -108,12 +98,7 @@ async function benchGets(ctx: BenchContext, names: string[], idle: CpuByProcess)
     });
     if (res.kvs.length !== 1) throw new Error('raw get: not found');
   };
-  await warmUp(16, rawGet);
-  const {
-    result: raw,
-    perOp: rawCpu,
-    us: rawUs,
-  } = await cpuPerOp(processes, () => runFor(8000, 16, rawGet));
+  const { result: raw, perOp: rawCpu, us: rawUs } = await warmedCpuPerOp(processes, 16, rawGet);
   console.log(
     '[2] gets: gateway GET (16 in flight over both gateways, 8 s after 2 s of warm-up)...'
   );
@@ -125,12 +110,7 @@ async function benchGets(ctx: BenchContext, names: string[], idle: CpuByProcess)
     );
     if (r.status !== 200) throw new Error(`get: ${r.status} ${r.text.slice(0, 200)}`);
   };
-  await warmUp(16, gwGet);
-  const {
-    result: gw,
-    perOp: gwCpu,
-    us: gwUs,
-  } = await cpuPerOp(processes, () => runFor(8000, 16, gwGet));
+  const { result: gw, perOp: gwCpu, us: gwUs } = await warmedCpuPerOp(processes, 16, gwGet);
   notes.push(`gets, CPU µs per get: raw etcd range: ${rawCpu}; gateway GET: ${gwCpu}`);
   ctx.report.cpu.push({ operation: 'GET, raw etcd range', us: rawUs });
   ctx.report.cpu.push({ operation: 'consistent GET (ConfigMap)', us: gwUs });
