@@ -145,6 +145,10 @@ export type {
   ListPluginsResponse,
   ListPluginsResponse__Output,
 } from './generated/types/orch/admission/v1/ListPluginsResponse.js';
+export type {
+  PodSecurityScope as PodSecurityScopeMessage,
+  PodSecurityScope__Output as PodSecurityScopeMessage__Output,
+} from './generated/types/orch/admission/v1/PodSecurityScope.js';
 export type { Phase as AdmissionPhase } from './generated/types/orch/admission/v1/Phase.js';
 
 /** The orch.certificates.v1 package (the certificates service; its messages are admission's). */

@@ -232,15 +232,22 @@ describe('ListPlugins RPC', () => {
     assert.deepEqual(await client.listPlugins(), pluginsPlacedIn('admission'));
   });
 
-  it('says whether ResourceQuota has limitedResources (here it has no configuration: none)', async () => {
+  it('says whether ResourceQuota has limitedResources (here it has no configuration: none), and PodSecurity’s defaults (privileged) and exemptions (none)', async () => {
     const fresh = new AdmissionClient({
       address: `127.0.0.1:${await server.serving}`,
       credentials: clientCredentials({ caFile: suite.pki.caFile, ...suite.pki.file('gateway') }),
     });
     try {
       assert.equal(fresh.quotaLimitedResources, true, 'until the service answers');
+      assert.equal(fresh.podSecurity, undefined, 'until the service answers');
       await fresh.listPlugins();
       assert.equal(fresh.quotaLimitedResources, false);
+      assert.deepEqual(fresh.podSecurity, {
+        defaultAuditLevel: 'privileged',
+        defaultWarnLevel: 'privileged',
+        exemptNamespaces: [],
+        exemptUsernames: [],
+      });
     } finally {
       fresh.close();
     }

@@ -13,6 +13,10 @@ import { admissionService, newAdmissionMetrics } from './grpc/admission-service.
 import type { AdmissionMetrics } from './grpc/admission-service.js';
 import { InformerListers } from './listers.js';
 import { newPlugins, servedPlugins } from './plugins.js';
+import {
+  pluginName as podSecurityPluginName,
+  podSecurityScopeOf,
+} from './pod-security/pod-security.js';
 import { pluginName as resourceQuotaPluginName } from './resource-quota/resource-quota.js';
 import { hasLimitedResources } from './resource-quota/resource-quota-configuration.js';
 
@@ -58,6 +62,7 @@ export class AdmissionServer implements Runnable {
         },
         this.#config.pluginConfigs
       );
+      const served = servedPlugins(this.#config.factories);
       const grpc = await startGrpcServer({
         address: servingAddress(options.serving),
         tls: options.serving.tls,
@@ -67,10 +72,13 @@ export class AdmissionServer implements Runnable {
             definition: admissionProto.orch.admission.v1.Admission.service,
             implementation: admissionService({
               plugins,
-              served: servedPlugins(this.#config.factories),
+              served,
               quotaLimitedResources: hasLimitedResources(
                 this.#config.pluginConfigs.get(resourceQuotaPluginName)
               ),
+              podSecurity: served.includes(podSecurityPluginName)
+                ? podSecurityScopeOf(this.#config.pluginConfigs.get(podSecurityPluginName))
+                : undefined,
               metrics: this.#metrics,
               log,
               ready: () => this.#ready,

@@ -153,7 +153,7 @@ export class GatewayServer implements Runnable {
     // What the service's webhook, policy and quota plugins may act on, from the gateway's caches.
     const admissionService = config.admission;
     const scopeSources = admissionService
-      ? cachedScopeSources(registry, cachers, () => admissionService.client.quotaLimitedResources)
+      ? cachedScopeSources(registry, cachers, admissionService.client)
       : undefined;
     const dynamicScope = scopeSources ? dynamicAdmissionScope(scopeSources.sources) : undefined;
     const gatewayPlugins = newGatewayPlugins();

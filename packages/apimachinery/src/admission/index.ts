@@ -30,10 +30,12 @@ export type {
 } from './interfaces.js';
 export type { RegisterOptions } from './registry.js';
 export { Plugins } from './registry.js';
-export type { DynamicScopeSource, PluginScope } from './plugin-scope.js';
+export type { DynamicScopeSource, PluginScope, PodSecurityScope } from './plugin-scope.js';
 export {
   dynamicScopeSources,
   mayActOn,
+  podSecurityLabelPrefix,
+  podSecurityTemplateResources,
   scopeResource,
   servicePluginScopes,
 } from './plugin-scope.js';

@@ -11,11 +11,45 @@
 // - `dynamic`: what it acts on depends on objects in the cluster (webhook and policy
 //   configurations, ResourceQuotas): the gateway tells from its caches of them
 //   (services/gateway/src/admission/service/dynamic-scope.ts).
+//
+// A plugin with a static scope may also have a dynamic source (dynamicScopeSources), which
+// narrows it further: PodSecurity, on the pod controllers, only warns and audits, so it cannot
+// act where a namespace's warn and audit levels are privileged (from the namespaces' labels).
 import type { AdmissionServicePluginName } from './plugins.js';
 
 export type PluginScope = 'none' | 'any' | 'dynamic' | readonly string[];
 
 const pods = ['pods'] as const;
+
+/**
+ * The pod controllers whose pod templates PodSecurity checks (for warnings and audit
+ * annotations only; upstream's PodSpecExtractor's resources).
+ */
+export const podSecurityTemplateResources = [
+  'podtemplates',
+  'replicationcontrollers',
+  'apps/replicasets',
+  'apps/deployments',
+  'apps/statefulsets',
+  'apps/daemonsets',
+  'batch/jobs',
+  'batch/cronjobs',
+] as const;
+
+/**
+ * What of PodSecurity's configuration decides whether it can act on a pod controller's write
+ * (the admission service's ListPlugins tells it): the default audit and warn levels, and the
+ * exempt namespaces and users (an exempt write gets an audit annotation).
+ */
+export interface PodSecurityScope {
+  defaultAuditLevel: string;
+  defaultWarnLevel: string;
+  exemptNamespaces: readonly string[];
+  exemptUsernames: readonly string[];
+}
+
+/** PodSecurity's namespace labels: `<prefix><mode>`, `<prefix><mode>-version` (upstream's pod-security.kubernetes.io/). */
+export const podSecurityLabelPrefix = 'pod-security.orch.io/';
 
 /** Each admission-service plugin's scope (the list's order). */
 export const servicePluginScopes: Readonly<Record<AdmissionServicePluginName, PluginScope>> = {
@@ -27,18 +61,7 @@ export const servicePluginScopes: Readonly<Record<AdmissionServicePluginName, Pl
   TaintNodesByCondition: ['nodes'],
   AlwaysPullImages: pods,
   ImagePolicyWebhook: pods,
-  PodSecurity: [
-    'pods',
-    'namespaces',
-    'podtemplates',
-    'replicationcontrollers',
-    'apps/replicasets',
-    'apps/deployments',
-    'apps/statefulsets',
-    'apps/daemonsets',
-    'batch/jobs',
-    'batch/cronjobs',
-  ],
+  PodSecurity: ['pods', 'namespaces', ...podSecurityTemplateResources],
   SecurityContextDeny: pods,
   PodNodeSelector: pods,
   Priority: ['pods', 'scheduling.orch.io/priorityclasses'],
@@ -61,9 +84,16 @@ export const servicePluginScopes: Readonly<Record<AdmissionServicePluginName, Pl
 
 /** What the scope of a `dynamic` plugin depends on: the objects the gateway watches for it. */
 export type DynamicScopeSource =
-  'mutatingWebhooks' | 'validatingWebhooks' | 'validatingPolicies' | 'resourceQuotas';
+  | 'mutatingWebhooks'
+  | 'validatingWebhooks'
+  | 'validatingPolicies'
+  | 'resourceQuotas'
+  | 'podSecurity';
 
-/** The source of each `dynamic` plugin's scope (one without an entry always may act). */
+/**
+ * The source of each `dynamic` plugin's scope (one without an entry always may act), and of the
+ * narrowing of a static one (asked only for a write within its static scope).
+ */
 export const dynamicScopeSources: Readonly<
   Partial<Record<AdmissionServicePluginName, DynamicScopeSource>>
 > = {
@@ -71,6 +101,7 @@ export const dynamicScopeSources: Readonly<
   ValidatingAdmissionPolicy: 'validatingPolicies',
   ValidatingAdmissionWebhook: 'validatingWebhooks',
   ResourceQuota: 'resourceQuotas',
+  PodSecurity: 'podSecurity',
 };
 
 /** A resource as the scopes spell it: `group/resource`, core resources bare. */

@@ -4,7 +4,12 @@ import type { ChannelCredentials } from '@grpc/grpc-js';
 import { admissionProto, channelOptions } from '@orch/proto';
 import type { AdmissionClient as GrpcAdmissionClient } from '@orch/proto';
 import { fromGrpcError } from '../errors/index.js';
-import { admitCallToProto, admitResultFromProto } from './admission-mapping.js';
+import type { PodSecurityScope } from '../admission/index.js';
+import {
+  admitCallToProto,
+  admitResultFromProto,
+  podSecurityScopeFromProto,
+} from './admission-mapping.js';
 import type { AdmitCall, AdmitResult } from './admission-mapping.js';
 
 export interface AdmissionClientOptions {
@@ -30,6 +35,11 @@ export class AdmitClient {
    * (they may refuse writes in namespaces without quotas); true until the service has answered.
    */
   quotaLimitedResources = true;
+  /**
+   * What the last ListPlugins answer said of PodSecurity's defaults and exemptions; undefined
+   * until the service has answered, or when it does not say.
+   */
+  podSecurity: PodSecurityScope | undefined;
 
   constructor(client: AdmitStub, what: string, timeoutMs: number) {
     this.#client = client;
@@ -69,6 +79,7 @@ export class AdmitClient {
       this.#client.ListPlugins({}, { deadline: Date.now() + this.#timeoutMs }, (err, res) => {
         if (err || !res) return reject(fromGrpcError(err, `${this.#what} ListPlugins`));
         this.quotaLimitedResources = res.resource_quota_limited_resources;
+        this.podSecurity = podSecurityScopeFromProto(res.pod_security);
         resolve(res.plugins);
       });
     });

@@ -7,11 +7,13 @@ import type {
   AdmitRequest__Output,
   AdmitResponse,
   AdmitResponse__Output,
+  PodSecurityScopeMessage,
+  PodSecurityScopeMessage__Output,
 } from '@orch/proto';
 import type { UserInfo } from '../auth/index.js';
 import { isStatus } from '../errors/index.js';
 import type { Status, StatusDetails } from '../errors/index.js';
-import type { AdmissionOperation } from '../admission/index.js';
+import type { AdmissionOperation, PodSecurityScope } from '../admission/index.js';
 import type { ApiObject } from '../meta/index.js';
 import type { GroupVersionKind, GroupVersionResource } from '../schema/index.js';
 
@@ -206,5 +208,30 @@ export function admitResultFromProto(m: AdmitResponse__Output): AdmitResult {
     warnings: m.warnings,
     auditAnnotations: m.audit_annotations,
     ...(m.validating_phase_idle ? { validatingPhaseIdle: true } : {}),
+  };
+}
+
+/** ListPlugins' PodSecurity scope (null: the service does not say). */
+export function podSecurityScopeToProto(
+  s: PodSecurityScope | undefined
+): PodSecurityScopeMessage | null {
+  if (!s) return null;
+  return {
+    default_audit_level: s.defaultAuditLevel,
+    default_warn_level: s.defaultWarnLevel,
+    exempt_namespaces: [...s.exemptNamespaces],
+    exempt_usernames: [...s.exemptUsernames],
+  };
+}
+
+export function podSecurityScopeFromProto(
+  m: PodSecurityScopeMessage__Output | null | undefined
+): PodSecurityScope | undefined {
+  if (!m) return undefined;
+  return {
+    defaultAuditLevel: m.default_audit_level,
+    defaultWarnLevel: m.default_warn_level,
+    exemptNamespaces: m.exempt_namespaces,
+    exemptUsernames: m.exempt_usernames,
   };
 }

@@ -43,6 +43,8 @@ export {
   admitCallToProto,
   admitResultFromProto,
   admitResultToProto,
+  podSecurityScopeFromProto,
+  podSecurityScopeToProto,
 } from './admission-mapping.js';
 export type { CertificatesClientOptions } from './certificates-client.js';
 export { CertificatesClient } from './certificates-client.js';

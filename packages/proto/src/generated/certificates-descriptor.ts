@@ -234,6 +234,32 @@ export const certificatesDescriptor = {
                     "resource_quota_limited_resources": {
                       "type": "bool",
                       "id": 2
+                    },
+                    "pod_security": {
+                      "type": "PodSecurityScope",
+                      "id": 3
+                    }
+                  }
+                },
+                "PodSecurityScope": {
+                  "fields": {
+                    "default_audit_level": {
+                      "type": "string",
+                      "id": 1
+                    },
+                    "default_warn_level": {
+                      "type": "string",
+                      "id": 2
+                    },
+                    "exempt_namespaces": {
+                      "rule": "repeated",
+                      "type": "string",
+                      "id": 3
+                    },
+                    "exempt_usernames": {
+                      "rule": "repeated",
+                      "type": "string",
+                      "id": 4
                     }
                   }
                 }

@@ -9,6 +9,7 @@ import { Histogram } from 'prom-client';
 import type { Registry } from 'prom-client';
 import { withStability } from '@orch/component-base/metrics';
 import { mayActOn } from '@orch/apimachinery/admission';
+import type { PodSecurityScope } from '@orch/apimachinery/admission';
 import type {
   AdmissionHandlers,
   AdmitRequest__Output,
@@ -25,6 +26,7 @@ import {
   AdmissionMappingError,
   admitCallFromProto,
   admitResultToProto,
+  podSecurityScopeToProto,
 } from '@orch/apimachinery/grpc';
 import type { AdmitResult } from '@orch/apimachinery/grpc';
 import { unaryHandlers } from '@orch/component-base/grpc-server';
@@ -88,6 +90,8 @@ export interface AdmissionServiceOptions {
   served: readonly string[];
   /** The ResourceQuota plugin's configuration has limitedResources (ListPlugins says it). */
   quotaLimitedResources?: boolean;
+  /** PodSecurity's defaults and exemptions, when it is served (ListPlugins says them). */
+  podSecurity?: PodSecurityScope;
   metrics: AdmissionMetrics;
   log: Logger;
   /** False until the namespaces are synced; calls then fail as unavailable. */
@@ -221,6 +225,7 @@ export function admissionService(opts: AdmissionServiceOptions): AdmissionHandle
     ListPlugins: unary('ListPlugins', (): ListPluginsResponse => ({
       plugins: [...opts.served],
       resource_quota_limited_resources: opts.quotaLimitedResources ?? true,
+      pod_security: podSecurityScopeToProto(opts.podSecurity),
     })),
     Admit: ((
       call: ServerUnaryCall<AdmitRequest__Output, AdmitResponse>,

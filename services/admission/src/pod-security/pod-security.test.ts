@@ -8,7 +8,8 @@ import { StatusError } from '@orch/apimachinery/errors';
 import { namespace, pluginDeps, pod, recordingContext, request } from '../plugin-test-kit.js';
 import { describeResults, evaluatePod } from './checks.js';
 import type { Level, Version } from './checks.js';
-import { newPodSecurity } from './pod-security.js';
+import { podSecurityTemplateResources, scopeResource } from '@orch/apimachinery/admission';
+import { newPodSecurity, podSecurityScopeOf, podTemplatePaths } from './pod-security.js';
 import { parsePodSecurityConfiguration } from './pod-security-configuration.js';
 
 const restrictedContainer = {
@@ -598,4 +599,36 @@ test('PodSecurity configuration: upstream’s example parses', () => {
   assert.deepEqual(c.defaults.enforce, { level: 'baseline', version: 30 });
   assert.deepEqual(c.defaults.warn, { level: 'restricted', version: 'latest' });
   assert.deepEqual(c.exemptions.namespaces, ['orch-system']);
+});
+
+test('PodSecurity: the pod controllers it checks are those the gateway narrows its scope for', () => {
+  const checked = Object.keys(podTemplatePaths).map((k) => {
+    const [group, resource] = k.split('/') as [string, string];
+    return scopeResource({ group, resource });
+  });
+  assert.deepEqual(checked.sort(), [...podSecurityTemplateResources].sort());
+});
+
+test('PodSecurity: what ListPlugins tells of the configuration (defaults, exemptions; unusable: nothing)', () => {
+  assert.deepEqual(podSecurityScopeOf(undefined), {
+    defaultAuditLevel: 'privileged',
+    defaultWarnLevel: 'privileged',
+    exemptNamespaces: [],
+    exemptUsernames: [],
+  });
+  assert.deepEqual(
+    podSecurityScopeOf({
+      apiVersion: 'pod-security.admission.config.orch.io/v1',
+      kind: 'PodSecurityConfiguration',
+      defaults: { enforce: 'baseline', audit: 'restricted', warn: 'baseline' },
+      exemptions: { usernames: ['ci'], namespaces: ['kube-system'], runtimeClasses: ['kata'] },
+    }),
+    {
+      defaultAuditLevel: 'restricted',
+      defaultWarnLevel: 'baseline',
+      exemptNamespaces: ['kube-system'],
+      exemptUsernames: ['ci'],
+    }
+  );
+  assert.equal(podSecurityScopeOf({ defaults: { warn: 'bogus' } }), undefined);
 });

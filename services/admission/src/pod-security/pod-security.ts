@@ -17,6 +17,8 @@ import {
   newPath,
 } from '@orch/apimachinery/errors';
 import type { FieldError } from '@orch/apimachinery/errors';
+import { podSecurityLabelPrefix } from '@orch/apimachinery/admission';
+import type { PodSecurityScope } from '@orch/apimachinery/admission';
 import type { ApiObject } from '@orch/apimachinery/meta';
 import type {
   AdmissionContext,
@@ -43,7 +45,7 @@ import type { LevelVersion, Mode, PodSecurityConfiguration } from './pod-securit
 export const pluginName = 'PodSecurity' satisfies ServicePluginName;
 
 /** The namespace label prefix (upstream's pod-security.kubernetes.io/). */
-export const labelPrefix = 'pod-security.orch.io/';
+export const labelPrefix = podSecurityLabelPrefix;
 
 /** Audit annotation keys (upstream's, under this prefix). */
 export const auditAnnotations = {
@@ -59,8 +61,11 @@ const obj = (v: unknown): Obj | undefined =>
 /** How many existing pods a namespace label change is checked against (upstream's limit). */
 export const namespacePodCheckLimit = 3000;
 
-/** The workload resources whose pod template is checked, and where the template is. */
-const podTemplatePaths: Record<string, string[]> = {
+/**
+ * The workload resources whose pod template is checked, and where the template is (the same
+ * resources as `@orch/apimachinery/admission` podSecurityTemplateResources, which a test holds).
+ */
+export const podTemplatePaths: Record<string, string[]> = {
   '/podtemplates': ['template'],
   '/replicationcontrollers': ['spec', 'template'],
   'apps/replicasets': ['spec', 'template'],
@@ -113,6 +118,26 @@ export function namespacePolicy(
     policy[mode] = p;
   }
   return { policy, errors };
+}
+
+/**
+ * What the gateway must know of the configuration to tell when the plugin cannot act on a pod
+ * controller (ListPlugins); undefined when the configuration cannot be used (the plugin is not
+ * built then, and a call naming it fails).
+ */
+export function podSecurityScopeOf(raw: unknown): PodSecurityScope | undefined {
+  let config: PodSecurityConfiguration;
+  try {
+    config = parsePodSecurityConfiguration(raw);
+  } catch {
+    return undefined;
+  }
+  return {
+    defaultAuditLevel: config.defaults.audit.level,
+    defaultWarnLevel: config.defaults.warn.level,
+    exemptNamespaces: config.exemptions.namespaces,
+    exemptUsernames: config.exemptions.usernames,
+  };
 }
 
 const samePolicy = (a: LevelVersion, b: LevelVersion): boolean =>

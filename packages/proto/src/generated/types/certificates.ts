@@ -6,6 +6,7 @@ import type { AdmitRequest as _orch_admission_v1_AdmitRequest, AdmitRequest__Out
 import type { AdmitResponse as _orch_admission_v1_AdmitResponse, AdmitResponse__Output as _orch_admission_v1_AdmitResponse__Output } from './orch/admission/v1/AdmitResponse.js';
 import type { ListPluginsRequest as _orch_admission_v1_ListPluginsRequest, ListPluginsRequest__Output as _orch_admission_v1_ListPluginsRequest__Output } from './orch/admission/v1/ListPluginsRequest.js';
 import type { ListPluginsResponse as _orch_admission_v1_ListPluginsResponse, ListPluginsResponse__Output as _orch_admission_v1_ListPluginsResponse__Output } from './orch/admission/v1/ListPluginsResponse.js';
+import type { PodSecurityScope as _orch_admission_v1_PodSecurityScope, PodSecurityScope__Output as _orch_admission_v1_PodSecurityScope__Output } from './orch/admission/v1/PodSecurityScope.js';
 import type { Status as _orch_admission_v1_Status, Status__Output as _orch_admission_v1_Status__Output } from './orch/admission/v1/Status.js';
 import type { StatusCause as _orch_admission_v1_StatusCause, StatusCause__Output as _orch_admission_v1_StatusCause__Output } from './orch/admission/v1/StatusCause.js';
 import type { StringList as _orch_admission_v1_StringList, StringList__Output as _orch_admission_v1_StringList__Output } from './orch/admission/v1/StringList.js';
@@ -26,6 +27,7 @@ export interface ProtoGrpcType {
         ListPluginsRequest: MessageTypeDefinition<_orch_admission_v1_ListPluginsRequest, _orch_admission_v1_ListPluginsRequest__Output>
         ListPluginsResponse: MessageTypeDefinition<_orch_admission_v1_ListPluginsResponse, _orch_admission_v1_ListPluginsResponse__Output>
         Phase: EnumTypeDefinition
+        PodSecurityScope: MessageTypeDefinition<_orch_admission_v1_PodSecurityScope, _orch_admission_v1_PodSecurityScope__Output>
         Status: MessageTypeDefinition<_orch_admission_v1_Status, _orch_admission_v1_Status__Output>
         StatusCause: MessageTypeDefinition<_orch_admission_v1_StatusCause, _orch_admission_v1_StatusCause__Output>
         StringList: MessageTypeDefinition<_orch_admission_v1_StringList, _orch_admission_v1_StringList__Output>

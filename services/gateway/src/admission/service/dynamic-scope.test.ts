@@ -212,3 +212,129 @@ describe('dynamic admission scope', () => {
     assert.equal(untold.mayAct('resourceQuotas', write({})), true);
   });
 });
+
+describe('dynamic admission scope: PodSecurity on pod controllers', () => {
+  const namespace = (name: string, labels?: Record<string, string>): Obj => ({
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name, ...(labels && { labels }) },
+  });
+  const podSecurity = {
+    defaultAuditLevel: 'privileged',
+    defaultWarnLevel: 'privileged',
+    exemptNamespaces: [] as string[],
+    exemptUsernames: [] as string[],
+  };
+  const deployment = (over: Partial<Omit<ScopeAttributes, 'resource'>> = {}): ScopeAttributes =>
+    write({ resource: 'deployments', group: 'apps', operation: 'UPDATE', ...over });
+  const user = { name: 'alice', uid: '', groups: [], extra: {} };
+  const scope = (
+    namespaces: Obj[],
+    config: typeof podSecurity | null = podSecurity
+  ): ReturnType<typeof dynamicAdmissionScope> =>
+    dynamicAdmissionScope(
+      allSynced({ namespaces: synced(namespaces), podSecurity: () => config ?? undefined })
+    );
+
+  it('warn and audit privileged (labels or defaults), nothing exempt: it cannot act', () => {
+    const s = scope([
+      namespace('ns1'),
+      namespace('labelled', {
+        'pod-security.orch.io/warn': 'privileged',
+        'pod-security.orch.io/audit': 'privileged',
+        'pod-security.orch.io/enforce': 'restricted',
+        'pod-security.orch.io/warn-version': 'v1.20',
+      }),
+    ]);
+    assert.equal(s.mayAct('podSecurity', deployment({ user })), false);
+    assert.equal(s.mayAct('podSecurity', deployment({ namespace: 'labelled', user })), false);
+    for (const [group, resource] of [
+      ['', 'podtemplates'],
+      ['', 'replicationcontrollers'],
+      ['apps', 'statefulsets'],
+      ['apps', 'daemonsets'],
+      ['apps', 'replicasets'],
+      ['batch', 'jobs'],
+      ['batch', 'cronjobs'],
+    ] as const)
+      assert.equal(s.mayAct('podSecurity', write({ group, resource, user })), false, resource);
+  });
+
+  it('pods and namespaces: it may act whatever the levels (enforce, label checks)', () => {
+    const s = scope([namespace('ns1')]);
+    assert.equal(s.mayAct('podSecurity', write({ resource: 'pods', user })), true);
+    assert.equal(
+      s.mayAct('podSecurity', write({ resource: 'namespaces', namespace: '', user })),
+      true
+    );
+  });
+
+  it('a warn or audit level other than privileged, by label or default: it may act', () => {
+    const s = scope([
+      namespace('warned', { 'pod-security.orch.io/warn': 'baseline' }),
+      namespace('audited', { 'pod-security.orch.io/audit': 'restricted' }),
+      // An invalid level is evaluated as restricted.
+      namespace('invalid', { 'pod-security.orch.io/warn': 'bogus' }),
+      namespace('relaxed', { 'pod-security.orch.io/warn': 'privileged' }),
+    ]);
+    for (const ns of ['warned', 'audited', 'invalid'])
+      assert.equal(s.mayAct('podSecurity', deployment({ namespace: ns, user })), true, ns);
+    const strict = scope(
+      [
+        namespace('ns1'),
+        namespace('relaxed', {
+          'pod-security.orch.io/warn': 'privileged',
+          'pod-security.orch.io/audit': 'privileged',
+        }),
+      ],
+      {
+        ...podSecurity,
+        defaultWarnLevel: 'baseline',
+      }
+    );
+    assert.equal(strict.mayAct('podSecurity', deployment({ user })), true);
+    assert.equal(strict.mayAct('podSecurity', deployment({ namespace: 'relaxed', user })), false);
+  });
+
+  it('an exempt namespace or user (an audit annotation): it may act', () => {
+    const s = scope([namespace('ns1')], {
+      ...podSecurity,
+      exemptNamespaces: ['ns1'],
+    });
+    assert.equal(s.mayAct('podSecurity', deployment({ user })), true);
+    const byUser = scope([namespace('ns1')], { ...podSecurity, exemptUsernames: ['alice'] });
+    assert.equal(byUser.mayAct('podSecurity', deployment({ user })), true);
+    assert.equal(
+      byUser.mayAct('podSecurity', deployment({ user: { ...user, name: 'bob' } })),
+      false
+    );
+    // The gateway's own write (no user) is made as system:apiserver: not proven unexempt.
+    assert.equal(byUser.mayAct('podSecurity', deployment({ user: undefined })), true);
+  });
+
+  it('the service has not told its configuration, the namespace is not cached, or the cache is not synced: it may act', () => {
+    assert.equal(scope([namespace('ns1')], null).mayAct('podSecurity', deployment({ user })), true);
+    assert.equal(scope([]).mayAct('podSecurity', deployment({ user })), true);
+    const pending = dynamicAdmissionScope(
+      allSynced({
+        namespaces: new WatchCache({ prefix: '/registry/x/' }),
+        podSecurity: () => podSecurity,
+      })
+    );
+    assert.equal(pending.mayAct('podSecurity', deployment({ user })), true);
+    const unserved = dynamicAdmissionScope(allSynced({ podSecurity: () => podSecurity }));
+    assert.equal(unserved.mayAct('podSecurity', deployment({ user })), true);
+  });
+
+  it('a namespace relabelled: the next write sees it', () => {
+    const namespaces = synced([namespace('ns1')]);
+    const s = dynamicAdmissionScope(allSynced({ namespaces, podSecurity: () => podSecurity }));
+    assert.equal(s.mayAct('podSecurity', deployment({ user })), false);
+    namespaces.change(
+      'MODIFIED',
+      namespace('ns1', { 'pod-security.orch.io/audit': 'baseline' }),
+      2
+    );
+    assert.equal(s.mayAct('podSecurity', deployment({ user })), true);
+  });
+});

@@ -16,11 +16,21 @@
 // - the quota plugin: acts on namespaced creates and updates of an object itself (no subresource;
 //   the service's plugin, as upstream's quota admission); may act on such a write when
 //   a ResourceQuota exists in its namespace, or when the service may have limitedResources
-//   configured (they refuse writes in namespaces without quotas), which the gateway is told.
+//   configured (they refuse writes in namespaces without quotas), which the gateway is told;
+// - PodSecurity, on a pod controller (its static scope otherwise): it only warns and audits
+//   there, so it cannot act when the namespace's warn and audit levels are both privileged (its
+//   labels, else the service's defaults) and neither the namespace nor the user is exempt (an
+//   exemption is an audit annotation). The service tells its defaults and exemptions
+//   (ListPlugins); until it has, and for a namespace not in the cache, the plugin may act.
 //
 // The caches lag storage by the time a change takes to reach the gateway, as the admission
 // service's own caches do (upstream's webhook and policy sources are informers too).
-import type { DynamicScopeSource } from '@orch/apimachinery/admission';
+import {
+  podSecurityLabelPrefix,
+  podSecurityTemplateResources,
+  scopeResource,
+} from '@orch/apimachinery/admission';
+import type { DynamicScopeSource, PodSecurityScope } from '@orch/apimachinery/admission';
 import type { Informer } from '@orch/apimachinery/informer';
 import type { ResourceRegistry } from '@orch/apimachinery/registry';
 import type { Cachers } from '../../cache/cachers.js';
@@ -38,12 +48,15 @@ export interface DynamicScopeSources {
    * may act in namespaces without quotas); read at each write. Absent: it may.
    */
   quotaLimitedResources?: () => boolean;
+  namespaces?: Informer;
+  /** PodSecurity's defaults and exemptions as the service told them; read at each write. */
+  podSecurity?: () => PodSecurityScope | undefined;
 }
 
 /** The part of a write the scope looks at. */
 export type ScopeAttributes = Pick<
   AdmissionAttributes,
-  'operation' | 'resource' | 'subresource' | 'namespace' | 'object'
+  'operation' | 'resource' | 'subresource' | 'namespace' | 'object' | 'user'
 >;
 
 export interface DynamicAdmissionScope {
@@ -154,6 +167,30 @@ export function dynamicAdmissionScope(sources: DynamicScopeSources): DynamicAdmi
     if (!quotas?.synced) return true;
     return (quotasByNamespace?.get(a.namespace) ?? 0) > 0;
   };
+  const podControllers = new Set<string>(podSecurityTemplateResources);
+  const podSecurityMayAct = (a: ScopeAttributes): boolean => {
+    if (!podControllers.has(scopeResource(a.resource))) return true;
+    const config = sources.podSecurity?.();
+    if (!config || config.exemptNamespaces.includes(a.namespace)) return true;
+    // No user: the gateway's own write, made as system:apiserver.
+    if (
+      config.exemptUsernames.length > 0 &&
+      (!a.user || config.exemptUsernames.includes(a.user.name))
+    )
+      return true;
+    const namespaces = sources.namespaces;
+    if (!namespaces?.synced) return true;
+    const namespace = namespaces.get(a.namespace);
+    if (!namespace) return true;
+    const labels = field(field(namespace, 'metadata'), 'labels');
+    const privileged = (mode: 'audit' | 'warn', byDefault: string): boolean => {
+      const level = field(labels, `${podSecurityLabelPrefix}${mode}`);
+      return (level ?? byDefault) === 'privileged';
+    };
+    return !(
+      privileged('audit', config.defaultAuditLevel) && privileged('warn', config.defaultWarnLevel)
+    );
+  };
   return {
     mayAct(source, a) {
       switch (source) {
@@ -165,6 +202,8 @@ export function dynamicAdmissionScope(sources: DynamicScopeSources): DynamicAdmi
           return policyMayAct(a);
         case 'resourceQuotas':
           return quotaMayAct(a);
+        case 'podSecurity':
+          return podSecurityMayAct(a);
       }
     },
   };
@@ -178,7 +217,7 @@ export function dynamicAdmissionScope(sources: DynamicScopeSources): DynamicAdmi
 export function cachedScopeSources(
   registry: ResourceRegistry,
   cachers: Cachers,
-  quotaLimitedResources: () => boolean
+  service: { readonly quotaLimitedResources: boolean; readonly podSecurity?: PodSecurityScope }
 ): { sources: DynamicScopeSources; start: () => void } {
   const started: (() => void)[] = [];
   const cache = (group: string, resource: string): Informer | undefined => {
@@ -189,7 +228,10 @@ export function cachedScopeSources(
     return cacher.cache;
   };
   const ar = 'admissionregistration.orch.io';
-  const sources: DynamicScopeSources = { quotaLimitedResources };
+  const sources: DynamicScopeSources = {
+    quotaLimitedResources: () => service.quotaLimitedResources,
+    podSecurity: () => service.podSecurity,
+  };
   const set = <K extends keyof DynamicScopeSources>(
     k: K,
     v: DynamicScopeSources[K] | undefined
@@ -201,5 +243,6 @@ export function cachedScopeSources(
   set('validatingAdmissionPolicies', cache(ar, 'validatingadmissionpolicies'));
   set('validatingAdmissionPolicyBindings', cache(ar, 'validatingadmissionpolicybindings'));
   set('resourceQuotas', cache('', 'resourcequotas'));
+  set('namespaces', cache('', 'namespaces'));
   return { sources, start: () => started.forEach((s) => s()) };
 }

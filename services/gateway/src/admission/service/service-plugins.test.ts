@@ -327,6 +327,86 @@ describe("admission calls the gateway's caches prove idle (the default set: webh
   });
 });
 
+describe('PodSecurity on a pod controller: the calls only where its warn or audit level is not privileged', () => {
+  const psNs = 'admission-service-podsecurity';
+  const wait = { timeoutMs: 20_000, intervalMs: 100 };
+  let n = 0;
+  /** A privileged Deployment created on gateway 0 (baseline forbids it) and the calls it made. */
+  const create = async () => {
+    const before = await calls(0);
+    const r = await suite.request(0, 'POST', `/apis/apps/v1/namespaces/${psNs}/deployments`, {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: `d-${++n}` },
+      spec: {
+        selector: { matchLabels: { app: 'd' } },
+        template: {
+          metadata: { labels: { app: 'd' } },
+          spec: {
+            containers: [
+              { name: 'app', image: 'nginx:1.25', securityContext: { privileged: true } },
+            ],
+          },
+        },
+      },
+    });
+    const after = await calls(0);
+    const d = (k: string) => delta(before, after, k);
+    const warning = r.headers['warning'];
+    return {
+      r,
+      warnings: Array.isArray(warning) ? warning.join('\n') : (warning ?? ''),
+      skipped: d('mutating/skipped') === 1 && d('validating/skipped') === 1,
+      made: d('mutating/made') === 1 && d('validating/made') === 1,
+    };
+  };
+  const label = async (labels: Record<string, string | null>) => {
+    const r = await suite.request(
+      0,
+      'PATCH',
+      `/api/v1/namespaces/${psNs}`,
+      { metadata: { labels } },
+      merge
+    );
+    assert.equal(r.status, 200, r.text);
+  };
+
+  before(async () => {
+    const r = await suite.request(0, 'POST', '/api/v1/namespaces', {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: psNs },
+    });
+    assert.equal(r.status, 201, r.text);
+  });
+
+  it('an unlabelled namespace (the defaults: privileged): both calls skipped, no warning', async () => {
+    await waitFor('a skipped create', async () => (await create()).skipped, wait);
+    const c = await create();
+    assert.equal(c.r.status, 201, c.r.text);
+    assert.ok(c.skipped);
+    assert.doesNotMatch(c.warnings, /PodSecurity/);
+  });
+
+  it('labelled warn=baseline: the calls are made and the warning comes back; unlabelled, skipping resumes', async () => {
+    await label({ 'pod-security.orch.io/warn': 'baseline' });
+    await waitFor('a create with calls', async () => (await create()).made, wait);
+    const c = await create();
+    assert.equal(c.r.status, 201, c.r.text);
+    assert.ok(c.made, 'both calls made');
+    // The Warning header quotes its text (299 - "…"), escaping the quotes within.
+    assert.match(c.warnings, /would violate PodSecurity \\"baseline:latest\\": privileged/);
+    await label({ 'pod-security.orch.io/warn': null });
+    await waitFor('a skipped create', async () => (await create()).skipped, wait);
+  });
+
+  it('labelled audit=restricted (no warning, an audit annotation): the calls are made', async () => {
+    await label({ 'pod-security.orch.io/audit': 'restricted' });
+    await waitFor('a create with calls', async () => (await create()).made, wait);
+    await label({ 'pod-security.orch.io/audit': null });
+  });
+});
+
 describe('AlwaysDeny (admission service)', () => {
   const denied = (r: SuiteResponse, what: string): void => {
     assert.equal(r.status, 403, r.text);

@@ -10,13 +10,14 @@
 // phase (by resource and operation); the validating call for that object is then left out.
 // When every plugin of the run is out of scope, neither call is made: statically by its scope
 // (`@orch/apimachinery/admission` servicePluginScopes, which a test holds to the plugins' code),
-// or, for a webhook, policy or quota plugin, by what the gateway's caches of their
-// configurations and quotas prove (dynamic-scope.ts; without it such a plugin keeps the calls).
+// or, for a webhook, policy or quota plugin, and PodSecurity on a pod controller, by what the
+// gateway's caches of their configurations, quotas and namespaces prove (dynamic-scope.ts;
+// without it such a plugin keeps the calls).
 //
 // Fail closed: if the service cannot be reached or fails, the write fails with a 503
 // (unavailable) or 500 (any other failure) Status saying admission could not run; it never
 // goes on without admission.
-import { dynamicScopeSources, mayActOn, servicePluginScopes } from '@orch/apimachinery/admission';
+import { dynamicScopeSources, mayActOn } from '@orch/apimachinery/admission';
 import { StatusError, newInternalError, newServiceUnavailable } from '@orch/apimachinery/errors';
 import type { AdmissionCallRequest, AdmitCall, AdmitResult } from '@orch/apimachinery/grpc';
 import type { Logger } from '@orch/component-base/logs';
@@ -74,24 +75,29 @@ export function servicePlugins(
 ): AdmissionPlugin {
   /** Objects whose validating phase the service said is idle (the same object reaches both). */
   const validatingIdle = new WeakSet<object>();
-  /** Could any plugin of the run act on a write of this resource? (Memoized per resource.) */
-  const inScope = new Map<string, boolean>();
-  /** The run's dynamic plugins: asked at each write, after the static scopes. */
-  const dynamicNames = names.filter((n) => servicePluginScopes[n] === 'dynamic');
-  const staticNames = names.filter((n) => servicePluginScopes[n] !== 'dynamic');
-  const mayAct = (a: AdmissionAttributes): boolean => {
+  /**
+   * The run's plugins whose static scope takes in a resource (memoized per resource), split
+   * into those that may act on its every write and those whose dynamic source decides per write.
+   */
+  const byResource = new Map<string, { always: boolean; dynamic: readonly ServicePluginName[] }>();
+  const inScope = (
+    a: AdmissionAttributes
+  ): { always: boolean; dynamic: readonly ServicePluginName[] } => {
     const key = `${a.resource.group}/${a.resource.resource}`;
-    let v = inScope.get(key);
+    let v = byResource.get(key);
     if (v === undefined) {
-      v = staticNames.some((n) => mayActOn(n, a.resource));
-      inScope.set(key, v);
+      const inStatic = names.filter((n) => mayActOn(n, a.resource));
+      const narrowed = inStatic.filter((n) => dynamicScopeSources[n] !== undefined);
+      v = { always: narrowed.length < inStatic.length, dynamic: narrowed };
+      byResource.set(key, v);
     }
-    if (v) return true;
-    if (!dynamic) return dynamicNames.length > 0;
-    return dynamicNames.some((n) => {
-      const source = dynamicScopeSources[n];
-      return source === undefined || dynamic.mayAct(source, a);
-    });
+    return v;
+  };
+  const mayAct = (a: AdmissionAttributes): boolean => {
+    const scope = inScope(a);
+    if (scope.always) return true;
+    if (!dynamic) return scope.dynamic.length > 0;
+    return scope.dynamic.some((n) => dynamic.mayAct(dynamicScopeSources[n]!, a));
   };
   const skip = (phase: 'mutating' | 'validating'): Promise<void> => {
     calls?.inc({ phase, result: 'skipped' });
