@@ -48,6 +48,7 @@ export {
   hpaConditionsAnnotation,
   hpaMetricSpecsAnnotation,
   hpaMetricStatusesAnnotation,
+  hpaRoundTripAnnotations,
   hpaV1ToV2,
   hpaV2ToV1,
 } from '../apis/autoscaling/index.js';

@@ -17,7 +17,11 @@ export const hpaBehaviorAnnotation = 'autoscaling.alpha.kubernetes.io/behavior';
 /** autoscaling.DefaultCPUUtilization. */
 export const defaultCpuUtilization = 80;
 
-const roundTripAnnotations = [
+/**
+ * The annotations a v1 HorizontalPodAutoscaler carries its v2 fields in: added when it is read
+ * in v1, dropped when it is written (the stored object, which validation sees, has none).
+ */
+export const hpaRoundTripAnnotations: readonly string[] = [
   hpaMetricSpecsAnnotation,
   hpaMetricStatusesAnnotation,
   hpaConditionsAnnotation,
@@ -34,9 +38,9 @@ const compact = (o: Json): Json =>
 /** DropRoundTripHorizontalPodAutoscalerAnnotations: metadata without the four annotations. */
 function dropRoundTripAnnotations(meta: Json): Json {
   const annotations = obj(meta['annotations']);
-  if (!annotations || !roundTripAnnotations.some((a) => a in annotations)) return meta;
+  if (!annotations || !hpaRoundTripAnnotations.some((a) => a in annotations)) return meta;
   const kept = Object.fromEntries(
-    Object.entries(annotations).filter(([k]) => !roundTripAnnotations.includes(k))
+    Object.entries(annotations).filter(([k]) => !hpaRoundTripAnnotations.includes(k))
   );
   const out = { ...meta };
   if (Object.keys(kept).length > 0) out['annotations'] = kept;

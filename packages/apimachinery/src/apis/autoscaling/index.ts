@@ -16,6 +16,7 @@ export {
   hpaConditionsAnnotation,
   hpaMetricSpecsAnnotation,
   hpaMetricStatusesAnnotation,
+  hpaRoundTripAnnotations,
   hpaV1ToV2,
   hpaV2ToV1,
 } from './conversion.js';
