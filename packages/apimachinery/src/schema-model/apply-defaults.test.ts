@@ -295,3 +295,30 @@ test('map values and list items of a message are defaulted; a default that does 
     /t\.Item\.weight has default_value "five": expected a number/
   );
 });
+
+test('a default that is the zero value of an omitempty field is not set: JSON and binary agree', () => {
+  const rc = kind('', 'v1', 'ReplicationController');
+  // minReadySeconds is documented to default to 0 (default_value "0"), a non-pointer int32.
+  assert.equal(
+    model.message('orch.api.core.v1.ReplicationControllerSpec')?.jsonFields.get('minReadySeconds')
+      ?.field.default,
+    0
+  );
+  const o = defaulted(rc, {
+    apiVersion: 'v1',
+    kind: 'ReplicationController',
+    metadata: { name: 'r' },
+    spec: { replicas: 3, selector: { app: 'a' } },
+  });
+  assert.equal('minReadySeconds' in o.spec, false);
+  assert.deepEqual((decodeMessage(rc, encodeMessage(rc, o)) as Json)['spec'], o.spec);
+  // A zero default of a field that keeps zeros (a pointer upstream) is set.
+  const plc = kind('flowcontrol.apiserver.orch.io', 'v1', 'PriorityLevelConfiguration');
+  const p = defaulted(plc, {
+    apiVersion: 'flowcontrol.apiserver.orch.io/v1',
+    kind: 'PriorityLevelConfiguration',
+    metadata: { name: 'p' },
+    spec: { type: 'Limited', limited: {} },
+  }) as Json;
+  assert.equal(p['spec'].limited.lendablePercent, 0);
+});

@@ -37,7 +37,9 @@ function defaultObject(m: MessageSchema, obj: Json, defaulters: Defaulters, shap
   if (m.jsonType) return;
   if (shape) fillAlwaysWritten(m, obj);
   for (const [key, { field }] of m.jsonFields) {
-    if (field.default !== undefined && isUnset(field, obj[key]))
+    // A default that is the zero value of a field without keep_zero is Go's zero, which
+    // omitempty leaves out (ReplicationController's minReadySeconds): nothing to set.
+    if (field.default !== undefined && isUnset(field, obj[key]) && !isUnset(field, field.default))
       obj[key] = structuredClone(field.default);
   }
   runDefaulters(m, obj, defaulters);
