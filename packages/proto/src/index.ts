@@ -138,6 +138,14 @@ export type {
   AdmitResponse__Output,
 } from './generated/types/orch/admission/v1/AdmitResponse.js';
 export type {
+  AdmitCallRequest,
+  AdmitCallRequest__Output,
+} from './generated/types/orch/admission/v1/AdmitCallRequest.js';
+export type {
+  AdmitCallResponse,
+  AdmitCallResponse__Output,
+} from './generated/types/orch/admission/v1/AdmitCallResponse.js';
+export type {
   ListPluginsRequest,
   ListPluginsRequest__Output,
 } from './generated/types/orch/admission/v1/ListPluginsRequest.js';

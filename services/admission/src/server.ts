@@ -82,6 +82,7 @@ export class AdmissionServer implements Runnable {
               metrics: this.#metrics,
               log,
               ready: () => this.#ready,
+              stopping: signal,
             }) as never,
           },
         ],

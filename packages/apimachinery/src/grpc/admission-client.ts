@@ -1,8 +1,14 @@
 // A promise-based client of orch.admission.v1.Admission (the gateway's side of the admission
-// service) with a deadline on every call and errors rebuilt as StatusError.
+// service) with a deadline on every call and errors rebuilt as StatusError. The admission
+// service's Admit calls go on its AdmitCalls stream (call-stream.ts), as unary calls to a
+// service without it; the certificates service's are unary.
 import type { ChannelCredentials } from '@grpc/grpc-js';
 import { admissionProto, channelOptions } from '@orch/proto';
-import type { AdmissionClient as GrpcAdmissionClient } from '@orch/proto';
+import type {
+  AdmissionClient as GrpcAdmissionClient,
+  AdmitRequest,
+  AdmitResponse__Output,
+} from '@orch/proto';
 import { fromGrpcError } from '../errors/index.js';
 import type { PodSecurityScope } from '../admission/index.js';
 import {
@@ -11,16 +17,23 @@ import {
   podSecurityScopeFromProto,
 } from './admission-mapping.js';
 import type { AdmitCall, AdmitResult } from './admission-mapping.js';
+import { CallStream } from './call-stream.js';
+import type { CallDuplex } from './call-stream.js';
 
 export interface AdmissionClientOptions {
   address: string;
   credentials: ChannelCredentials;
   /** Deadline of one call; webhooks inside may take up to 30 s each (their own timeout). */
   timeoutMs?: number;
+  /** How long the AdmitCalls stream may go without calls before it is ended (default 30 s). */
+  callsIdleMs?: number;
 }
 
 /** What an Admit client needs of a generated stub (the admission and certificates services share the calls). */
 type AdmitStub = Pick<GrpcAdmissionClient, 'Admit' | 'ListPlugins' | 'getChannel' | 'close'>;
+
+type AdmitRequests = { admit: AdmitRequest };
+type AdmitAnswers = { admit: AdmitResponse__Output };
 
 /**
  * One Admit call over a stub: a deadline on every call, errors rebuilt as StatusError naming
@@ -30,6 +43,7 @@ export class AdmitClient {
   readonly #client: AdmitStub;
   readonly #timeoutMs: number;
   readonly #what: string;
+  readonly #calls: CallStream<'admit', AdmitRequests, AdmitAnswers> | undefined;
   /**
    * What the last ListPlugins answer said of the service's ResourceQuota limitedResources
    * (they may refuse writes in namespaces without quotas); true until the service has answered.
@@ -41,10 +55,26 @@ export class AdmitClient {
    */
   podSecurity: PodSecurityScope | undefined;
 
-  constructor(client: AdmitStub, what: string, timeoutMs: number) {
+  /** `stream` opens the service's AdmitCalls stream, when it has one. */
+  constructor(
+    client: AdmitStub,
+    what: string,
+    timeoutMs: number,
+    stream?: { open(): CallDuplex<'admit', AdmitRequests>; idleMs: number }
+  ) {
     this.#client = client;
     this.#what = what;
     this.#timeoutMs = timeoutMs;
+    this.#calls =
+      stream &&
+      new CallStream<'admit', AdmitRequests, AdmitAnswers>({
+        open: () => ({ call: stream.open(), failed: () => undefined }),
+        unary: (_name, req) => this.#unary(req),
+        what: () => `${what} Admit`,
+        client: what,
+        timeoutMs,
+        idleMs: stream.idleMs,
+      });
   }
 
   /**
@@ -56,20 +86,22 @@ export class AdmitClient {
     return this.#client.getChannel();
   }
 
-  admit(call: AdmitCall): Promise<AdmitResult> {
+  async admit(call: AdmitCall): Promise<AdmitResult> {
+    const req = admitCallToProto(call);
+    const res = await (this.#calls ? this.#calls.call('admit', req) : this.#unary(req));
+    try {
+      return admitResultFromProto(res);
+    } catch (e) {
+      throw fromGrpcError(e, `${this.#what} Admit`);
+    }
+  }
+
+  #unary(req: AdmitRequest): Promise<AdmitResponse__Output> {
     return new Promise((resolve, reject) => {
-      this.#client.Admit(
-        admitCallToProto(call),
-        { deadline: Date.now() + this.#timeoutMs },
-        (err, res) => {
-          if (err || !res) return reject(fromGrpcError(err, `${this.#what} Admit`));
-          try {
-            resolve(admitResultFromProto(res));
-          } catch (e) {
-            reject(fromGrpcError(e, `${this.#what} Admit`));
-          }
-        }
-      );
+      this.#client.Admit(req, { deadline: Date.now() + this.#timeoutMs }, (err, res) => {
+        if (err || !res) return reject(fromGrpcError(err, `${this.#what} Admit`));
+        resolve(res);
+      });
     });
   }
 
@@ -86,19 +118,20 @@ export class AdmitClient {
   }
 
   close(): void {
+    this.#calls?.close();
     this.#client.close();
   }
 }
 
 export class AdmissionClient extends AdmitClient {
   constructor(opts: AdmissionClientOptions) {
-    super(
-      new admissionProto.orch.admission.v1.Admission(opts.address, opts.credentials, {
-        ...channelOptions,
-        'grpc.ssl_target_name_override': 'admission',
-      }),
-      'admission service',
-      opts.timeoutMs ?? 35_000
-    );
+    const stub = new admissionProto.orch.admission.v1.Admission(opts.address, opts.credentials, {
+      ...channelOptions,
+      'grpc.ssl_target_name_override': 'admission',
+    });
+    super(stub, 'admission service', opts.timeoutMs ?? 35_000, {
+      open: () => stub.AdmitCalls() as unknown as CallDuplex<'admit', AdmitRequests>,
+      idleMs: opts.callsIdleMs ?? 30_000,
+    });
   }
 }

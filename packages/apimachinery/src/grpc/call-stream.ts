@@ -1,10 +1,14 @@
-// Storage's Get, Create, Update, Delete and CurrentRevision carried on its Calls stream: one
-// long-lived call on which each request names an id and its answer names it back, in whatever
-// order the calls end. On this 2-core machine a unary call costs about 1.2 ms of the caller's
-// CPU and 0.7 ms of the server's (grpc-js and node:http2 build a stream, headers and trailers
-// for each); a message on an open stream about a tenth of that. Every write and every
-// consistent read of a gateway makes at least one such call. (The storage client sends a write
-// of an object over 64 KiB as a unary call instead: storage-client.ts, largeCallBytes.)
+// Calls carried on one long-lived stream, on which each request names an id and its answer
+// names it back, in whatever order the calls end: storage's Get, Create, Update, Delete and
+// CurrentRevision on its Calls stream, the admission service's Admit on AdmitCalls. On this
+// 2-core machine a unary call costs about 1.2 ms of the caller's CPU and 0.7 ms of the
+// server's (grpc-js and node:http2 build a stream, headers and trailers for each); a message on
+// an open stream about a tenth of that. Every write and every consistent read of a gateway makes
+// at least one such call. (The storage client sends a write of an object over 64 KiB as a unary
+// call instead: storage-client.ts, largeCallBytes.)
+//
+// Both streams' messages have one shape: a request is `{ id, <name>: request }` (a oneof named
+// `call`), an answer `{ id, <name>: answer }` or `{ id, error }` (a oneof named `result`).
 //
 // Failures read as a unary call's would:
 // - a call whose answer is an error fails alone, with the Status the answer carries;
@@ -18,48 +22,58 @@
 //   unary calls from then on, the calls pending then included.
 import { status as grpcStatus } from '@grpc/grpc-js';
 import type { ClientDuplexStream, ServiceError } from '@grpc/grpc-js';
-import type { CallError__Output, CallRequest, CallResponse__Output } from '@orch/proto';
 import type { StatusError } from '../errors/index.js';
 import { fromCallError, fromGrpcError } from '../errors/index.js';
 
-/** A call the stream carries: the oneof member of CallRequest and CallResponse. */
-export type CallName = 'get' | 'create' | 'update' | 'delete' | 'current_revision';
-type Requests = Required<Pick<CallRequest, CallName>>;
-type Answers = Required<{ [K in CallName]: NonNullable<CallResponse__Output[K]> }>;
-export type CallDuplex = ClientDuplexStream<CallRequest, CallResponse__Output>;
+/** A failed call's answer: what a unary call's status and trailers would carry. */
+export interface CallErrorMessage {
+  code: number;
+  message: string;
+  status: Buffer;
+}
 
-/** The unary method of each call, for a server without the stream. */
-export const unaryMethods = {
-  get: 'Get',
-  create: 'Create',
-  update: 'Update',
-  delete: 'Delete',
-  current_revision: 'CurrentRevision',
-} as const satisfies Record<CallName, string>;
+/** An answer on the stream: the call's id and the oneof `result`. */
+export type CallAnswerMessage<N extends string> = { id: number; result?: string } & {
+  [K in N]?: unknown;
+} & { error?: CallErrorMessage | null };
 
-export interface CallStreamOptions {
+/** The stream of calls named N (each with its request in Req and answer in Ans). */
+export type CallDuplex<N extends string, Req extends Record<N, unknown>> = ClientDuplexStream<
+  { id: number } & Partial<Req>,
+  CallAnswerMessage<N>
+>;
+
+export interface CallStreamOptions<
+  N extends string,
+  Req extends Record<N, unknown>,
+  Ans extends Record<N, unknown>,
+> {
   /** Opens the stream on the replica of the moment; `failed` hears the code of a failure. */
-  open(): { call: CallDuplex; failed(code: number): void };
+  open(): { call: CallDuplex<N, Req>; failed(code: number): void };
   /** The unary call of the same name, for a server without the stream. */
-  unary<K extends CallName>(name: K, req: Requests[K]): Promise<Answers[K]>;
+  unary<K extends N>(name: K, req: Req[K]): Promise<Ans[K]>;
+  /** How a failed call is named in its error, as the unary call's would be (`storage Get`). */
+  what(name: N): string;
+  /** Whose client it is, for the error of the calls pending when it closes (`storage`). */
+  client: string;
   /** Deadline of each call. */
   timeoutMs: number;
   /** How long an open stream may go without calls. */
   idleMs: number;
 }
 
-interface Pending {
+interface Pending<N extends string> {
   resolve(answer: unknown): void;
   reject(err: Error): void;
   timer: NodeJS.Timeout;
-  name: CallName;
+  name: N;
   req: unknown;
 }
 
-interface OpenStream {
-  call: CallDuplex;
+interface OpenStream<N extends string, Req extends Record<N, unknown>> {
+  call: CallDuplex<N, Req>;
   failed(code: number): void;
-  pending: Map<number, Pending>;
+  pending: Map<number, Pending<N>>;
   idle?: NodeJS.Timeout;
   /** No new call goes on it. */
   retired: boolean;
@@ -67,46 +81,57 @@ interface OpenStream {
   done: boolean;
 }
 
-export class CallStream {
-  readonly #opts: CallStreamOptions;
-  #stream: OpenStream | undefined;
+export class CallStream<
+  N extends string,
+  Req extends Record<N, unknown>,
+  Ans extends Record<N, unknown>,
+> {
+  readonly #opts: CallStreamOptions<N, Req, Ans>;
+  #stream: OpenStream<N, Req> | undefined;
   #unsupported = false;
   #nextId = 1;
 
-  constructor(opts: CallStreamOptions) {
+  constructor(opts: CallStreamOptions<N, Req, Ans>) {
     this.#opts = opts;
   }
 
-  call<K extends CallName>(name: K, req: Requests[K]): Promise<Answers[K]> {
+  call<K extends N>(name: K, req: Req[K]): Promise<Ans[K]> {
     if (this.#unsupported) return this.#opts.unary(name, req);
     const s = (this.#stream ??= this.#open());
     clearTimeout(s.idle);
     const id = this.#nextId++;
-    return new Promise<Answers[K]>((resolve, reject) => {
+    return new Promise<Ans[K]>((resolve, reject) => {
       const timer = setTimeout(() => this.#deadline(s, id), this.#opts.timeoutMs);
       s.pending.set(id, { resolve: resolve as (a: unknown) => void, reject, timer, name, req });
-      s.call.write({ id, [name]: req } as CallRequest);
+      s.call.write({ id, [name]: req } as { id: number } & Partial<Req>);
     });
   }
 
   /** Ends the stream; calls pending on it fail. */
   close(): void {
     const s = this.#stream;
-    if (s) this.#fail(s, { code: grpcStatus.CANCELLED, details: 'the storage client closed' });
+    const details = `the ${this.#opts.client} client closed`;
+    if (s) this.#fail(s, { code: grpcStatus.CANCELLED, details });
   }
 
-  #open(): OpenStream {
+  #open(): OpenStream<N, Req> {
     const { call, failed } = this.#opts.open();
-    const s: OpenStream = { call, failed, pending: new Map(), retired: false, done: false };
-    call.on('data', (m: CallResponse__Output) => {
+    const s: OpenStream<N, Req> = {
+      call,
+      failed,
+      pending: new Map(),
+      retired: false,
+      done: false,
+    };
+    call.on('data', (m: CallAnswerMessage<N>) => {
       const p = s.pending.get(m.id);
       if (!p) return; // past its deadline
       s.pending.delete(m.id);
       clearTimeout(p.timer);
       const result = m.result;
-      if (result === 'error') p.reject(callError(m.error, p.name));
-      else if (result === p.name) p.resolve(m[result]);
-      else p.reject(callError(undefined, p.name, `answered with ${String(result)}`));
+      if (result === 'error') p.reject(this.#callError(m.error, p.name));
+      else if (result === p.name) p.resolve(m[p.name]);
+      else p.reject(this.#callError(undefined, p.name, `answered with ${String(result)}`));
       this.#settled(s);
     });
     call.on('error', (err: ServiceError) => this.#fail(s, err));
@@ -118,7 +143,7 @@ export class CallStream {
   }
 
   /** After an answer: an empty stream waits `idleMs` for calls, or ends at once if retired. */
-  #settled(s: OpenStream): void {
+  #settled(s: OpenStream<N, Req>): void {
     if (s.pending.size > 0 || s.done) return;
     if (s.retired) return this.#end(s);
     s.idle = setTimeout(() => this.#end(s), this.#opts.idleMs);
@@ -126,19 +151,21 @@ export class CallStream {
   }
 
   /** A call past its deadline fails alone; its stream takes no new call. */
-  #deadline(s: OpenStream, id: number): void {
+  #deadline(s: OpenStream<N, Req>, id: number): void {
     const p = s.pending.get(id);
     if (!p) return;
     s.pending.delete(id);
     this.#retire(s);
     s.failed(grpcStatus.DEADLINE_EXCEEDED);
     const details = `Deadline exceeded after ${this.#opts.timeoutMs} ms`;
-    p.reject(fromGrpcError({ code: grpcStatus.DEADLINE_EXCEEDED, details }, storageWhat(p.name)));
+    p.reject(
+      fromGrpcError({ code: grpcStatus.DEADLINE_EXCEEDED, details }, this.#opts.what(p.name))
+    );
     this.#settled(s);
   }
 
   /** A stream this side ends: nothing is pending on it. */
-  #end(s: OpenStream): void {
+  #end(s: OpenStream<N, Req>): void {
     if (s.done || s.pending.size > 0) return;
     this.#retire(s);
     s.done = true;
@@ -146,7 +173,7 @@ export class CallStream {
     s.call.cancel();
   }
 
-  #fail(s: OpenStream, err: Partial<ServiceError>): void {
+  #fail(s: OpenStream<N, Req>, err: Partial<ServiceError>): void {
     if (s.done) return;
     this.#retire(s);
     s.done = true;
@@ -163,26 +190,19 @@ export class CallStream {
     s.call.cancel(); // nothing if the call has ended; its 'error' then finds it done
     if (pending.length === 0) return;
     s.failed(err.code ?? grpcStatus.UNKNOWN);
-    for (const p of pending) p.reject(fromGrpcError(err, storageWhat(p.name)));
+    for (const p of pending) p.reject(fromGrpcError(err, this.#opts.what(p.name)));
   }
 
-  #retire(s: OpenStream): void {
+  #retire(s: OpenStream<N, Req>): void {
     s.retired = true;
     clearTimeout(s.idle);
     if (this.#stream === s) this.#stream = undefined;
   }
-}
 
-/** How a failed call is named in its error, as the unary call's would be. */
-const storageWhat = (name: CallName): string => `storage ${unaryMethods[name]}`;
-
-function callError(
-  e: CallError__Output | null | undefined,
-  name: CallName,
-  why?: string
-): StatusError {
-  return fromCallError(
-    { code: e?.code ?? grpcStatus.INTERNAL, message: e?.message ?? why ?? '', status: e?.status },
-    storageWhat(name)
-  );
+  #callError(e: CallErrorMessage | null | undefined, name: N, why?: string): StatusError {
+    return fromCallError(
+      { code: e?.code ?? grpcStatus.INTERNAL, message: e?.message ?? why ?? '', status: e?.status },
+      this.#opts.what(name)
+    );
+  }
 }

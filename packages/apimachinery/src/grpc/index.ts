@@ -1,6 +1,6 @@
 export type { StorageClientOptions } from './storage-client.js';
 export { StorageClient } from './storage-client.js';
-export type { CallName, CallStreamOptions } from './call-stream.js';
+export type { CallDuplex, CallErrorMessage, CallStreamOptions } from './call-stream.js';
 export { CallStream } from './call-stream.js';
 export {
   consistencyFromProto,

@@ -11,13 +11,16 @@ import { connectivityState, status as grpcStatus } from '@grpc/grpc-js';
 import type { ChannelCredentials } from '@grpc/grpc-js';
 import { channelOptions, storageProto } from '@orch/proto';
 import type {
+  CallRequest,
+  CallResponse__Output,
   Event__Output,
   GetListRequest,
   GetListResponse__Output,
   StorageClient as GrpcStorageClient,
 } from '@orch/proto';
 import { fromGrpcError } from '../errors/index.js';
-import { CallStream, unaryMethods } from './call-stream.js';
+import { CallStream } from './call-stream.js';
+import type { CallDuplex } from './call-stream.js';
 import type {
   Consistency,
   DecodedHistoryEvent,
@@ -64,6 +67,20 @@ export interface StorageClientOptions {
   callsIdleMs?: number;
 }
 
+/** A call on the Calls stream: the oneof member of CallRequest and CallResponse. */
+type CallName = 'get' | 'create' | 'update' | 'delete' | 'current_revision';
+type CallRequests = Required<Pick<CallRequest, CallName>>;
+type CallAnswers = Required<{ [K in CallName]: NonNullable<CallResponse__Output[K]> }>;
+
+/** The unary method of each call, for a server without the stream. */
+const unaryMethods = {
+  get: 'Get',
+  create: 'Create',
+  update: 'Update',
+  delete: 'Delete',
+  current_revision: 'CurrentRevision',
+} as const satisfies Record<CallName, string>;
+
 export class StorageClient implements StorageInterface {
   readonly #replicas: GrpcStorageClient[];
   readonly #addresses: string[];
@@ -71,7 +88,7 @@ export class StorageClient implements StorageInterface {
   #current = 0;
   readonly #timeoutMs: number;
   readonly #historyTimeoutMs: number;
-  readonly #calls: CallStream;
+  readonly #calls: CallStream<CallName, CallRequests, CallAnswers>;
 
   constructor(opts: StorageClientOptions) {
     const addresses = /^(dns|ipv4|ipv6|unix|unix-abstract):/.test(opts.address.trim())
@@ -93,9 +110,13 @@ export class StorageClient implements StorageInterface {
     this.#calls = new CallStream({
       open: () => {
         const client = this.#client;
-        return { call: client.Calls(), failed: (code) => this.#failed(client, code) };
+        const call = client.Calls() as unknown as CallDuplex<CallName, CallRequests>;
+        return { call, failed: (code) => this.#failed(client, code) };
       },
-      unary: (name, req) => this.#unary(unaryMethods[name], req),
+      unary: <K extends CallName>(name: K, req: CallRequests[K]) =>
+        this.#unary<CallRequests[K], CallAnswers[K]>(unaryMethods[name], req),
+      what: (name) => `storage ${unaryMethods[name]}`,
+      client: 'storage',
       timeoutMs: this.#timeoutMs,
       idleMs: opts.callsIdleMs ?? 30_000,
     });

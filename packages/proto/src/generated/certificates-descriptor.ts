@@ -36,6 +36,12 @@ export const certificatesDescriptor = {
                     "ListPlugins": {
                       "requestType": "ListPluginsRequest",
                       "responseType": "ListPluginsResponse"
+                    },
+                    "AdmitCalls": {
+                      "requestType": "AdmitCallRequest",
+                      "requestStream": true,
+                      "responseType": "AdmitCallResponse",
+                      "responseStream": true
                     }
                   }
                 },
@@ -260,6 +266,65 @@ export const certificatesDescriptor = {
                       "rule": "repeated",
                       "type": "string",
                       "id": 4
+                    }
+                  }
+                },
+                "AdmitCallRequest": {
+                  "oneofs": {
+                    "call": {
+                      "oneof": [
+                        "admit"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "id": {
+                      "type": "uint64",
+                      "id": 1
+                    },
+                    "admit": {
+                      "type": "AdmitRequest",
+                      "id": 2
+                    }
+                  }
+                },
+                "AdmitCallResponse": {
+                  "oneofs": {
+                    "result": {
+                      "oneof": [
+                        "admit",
+                        "error"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "id": {
+                      "type": "uint64",
+                      "id": 1
+                    },
+                    "admit": {
+                      "type": "AdmitResponse",
+                      "id": 2
+                    },
+                    "error": {
+                      "type": "CallError",
+                      "id": 3
+                    }
+                  }
+                },
+                "CallError": {
+                  "fields": {
+                    "code": {
+                      "type": "int32",
+                      "id": 1
+                    },
+                    "message": {
+                      "type": "string",
+                      "id": 2
+                    },
+                    "status": {
+                      "type": "bytes",
+                      "id": 3
                     }
                   }
                 }

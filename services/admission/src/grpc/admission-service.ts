@@ -4,7 +4,12 @@
 // StatusError is the denial's Status; any other error is an internal error naming the plugin.
 // The object is returned only if a plugin changed it. Latency is observed per step and per
 // plugin in upstream's metric names (k8s.io/apiserver/pkg/admission/metrics).
-import type { handleUnaryCall, sendUnaryData, ServerUnaryCall } from '@grpc/grpc-js';
+import type {
+  handleUnaryCall,
+  sendUnaryData,
+  ServerDuplexStream,
+  ServerUnaryCall,
+} from '@grpc/grpc-js';
 import { Histogram } from 'prom-client';
 import type { Registry } from 'prom-client';
 import { withStability } from '@orch/component-base/metrics';
@@ -12,6 +17,8 @@ import { mayActOn } from '@orch/apimachinery/admission';
 import type { PodSecurityScope } from '@orch/apimachinery/admission';
 import type {
   AdmissionHandlers,
+  AdmitCallRequest__Output,
+  AdmitCallResponse,
   AdmitRequest__Output,
   AdmitResponse,
   ListPluginsResponse,
@@ -21,6 +28,7 @@ import {
   newBadRequest,
   newInternalError,
   newServiceUnavailable,
+  toCallError,
 } from '@orch/apimachinery/errors';
 import {
   AdmissionMappingError,
@@ -29,7 +37,7 @@ import {
   podSecurityScopeToProto,
 } from '@orch/apimachinery/grpc';
 import type { AdmitResult } from '@orch/apimachinery/grpc';
-import { unaryHandlers } from '@orch/component-base/grpc-server';
+import { onHalfClose, unaryHandlers } from '@orch/component-base/grpc-server';
 import type { Logger } from '@orch/component-base/logs';
 import type { AdmissionContext, AdmissionRequest, ServicePlugin } from '../interfaces.js';
 import { pluginsNeedingConfiguration } from '../plugins.js';
@@ -96,6 +104,8 @@ export interface AdmissionServiceOptions {
   log: Logger;
   /** False until the namespaces are synced; calls then fail as unavailable. */
   ready?: () => boolean;
+  /** Aborts when the server begins to stop: each AdmitCalls stream then ends once answered. */
+  stopping?: AbortSignal;
 }
 
 /** Runs one phase of the named plugins over `req`; `req.object` ends as the final object. */
@@ -150,14 +160,11 @@ export async function validatingPhaseIdle(
 
 export function admissionService(opts: AdmissionServiceOptions): AdmissionHandlers {
   const { plugins, metrics, log } = opts;
-  const unary = unaryHandlers({
-    latency: metrics.latency,
-    label: 'rpc',
-    notReady: () =>
-      opts.ready === undefined || opts.ready()
-        ? undefined
-        : newServiceUnavailable('the admission service is starting: its caches are not synced yet'),
-  });
+  const notReady = (): StatusError | undefined =>
+    opts.ready === undefined || opts.ready()
+      ? undefined
+      : newServiceUnavailable('the admission service is starting: its caches are not synced yet');
+  const unary = unaryHandlers({ latency: metrics.latency, label: 'rpc', notReady });
 
   const admit = async (m: AdmitRequest__Output, signal: AbortSignal): Promise<AdmitResponse> => {
     let call;
@@ -246,5 +253,42 @@ export function admissionService(opts: AdmissionServiceOptions): AdmissionHandle
         }
       );
     }) as handleUnaryCall<AdmitRequest__Output, AdmitResponse>,
+    // Admit calls on one stream, each answered with its id in whatever order they end, a
+    // failed one with its error (the unary call's status). A cancelled stream aborts its calls;
+    // the stream ends once its calls are answered, after the caller's end or the server's stop.
+    AdmitCalls: (call: ServerDuplexStream<AdmitCallRequest__Output, AdmitCallResponse>) => {
+      const ac = new AbortController();
+      let pending = 0;
+      let halfClosed = false;
+      const endIfDone = (): void => {
+        if (halfClosed && pending === 0 && !call.cancelled) call.end();
+      };
+      const answer = (res: AdmitCallResponse): void => {
+        if (!call.cancelled) call.write(res);
+        pending--;
+        endIfDone();
+      };
+      call.on('cancelled', () => ac.abort());
+      call.on('data', (m: AdmitCallRequest__Output) => {
+        pending++;
+        const end = metrics.latency.startTimer({ rpc: 'Admit' });
+        const fail = (err: unknown): void => {
+          const error = toCallError(err);
+          end({ code: String(error.code) });
+          answer({ id: m.id, error });
+        };
+        const unready = notReady();
+        if (unready) return fail(unready);
+        if (!m.admit) return fail(newBadRequest('an AdmitCalls request names no call'));
+        admit(m.admit, ac.signal).then((res) => {
+          end({ code: 'OK' });
+          answer({ id: m.id, admit: res });
+        }, fail);
+      });
+      onHalfClose(call, opts.stopping, () => {
+        halfClosed = true;
+        endIfDone();
+      });
+    },
   };
 }

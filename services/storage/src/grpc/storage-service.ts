@@ -11,9 +11,8 @@ import type {
   StorageHandlers,
   UpdateRequest__Output,
 } from '@orch/proto';
-import { unaryHandlers } from '@orch/component-base/grpc-server';
+import { onHalfClose, unaryHandlers } from '@orch/component-base/grpc-server';
 import type { Histogram } from 'prom-client';
-import type { CallName } from '@orch/apimachinery/grpc';
 import {
   consistencyFromProto,
   historyEventToProto,
@@ -58,7 +57,7 @@ export function storageService(
     },
     // Many gateways' calls, one etcd read: each still gets a revision read after it arrived.
     current_revision: async () => ({ revision: await revisions.current() }),
-  } satisfies Record<CallName, (req: never) => Promise<object>>;
+  } satisfies Record<NonNullable<CallRequest__Output['call']>, (req: never) => Promise<object>>;
 
   return {
     Get: unary('get', calls.get),
@@ -166,21 +165,4 @@ export function storageService(
       );
     },
   } as StorageHandlers;
-}
-
-/** Runs `finish` once: at the caller's end of the stream, or when the server begins to stop. */
-function onHalfClose(
-  call: ServerDuplexStream<unknown, unknown>,
-  stopping: AbortSignal | undefined,
-  finish: () => void
-): void {
-  let done = false;
-  const once = (): void => {
-    if (done) return;
-    done = true;
-    finish();
-  };
-  call.on('end', once);
-  stopping?.addEventListener('abort', once, { once: true });
-  call.on('close', () => stopping?.removeEventListener('abort', once));
 }

@@ -2,8 +2,11 @@ import type * as grpc from '@grpc/grpc-js';
 import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-loader';
 
 import type { AdmissionClient as _orch_admission_v1_AdmissionClient, AdmissionDefinition as _orch_admission_v1_AdmissionDefinition } from './orch/admission/v1/Admission.js';
+import type { AdmitCallRequest as _orch_admission_v1_AdmitCallRequest, AdmitCallRequest__Output as _orch_admission_v1_AdmitCallRequest__Output } from './orch/admission/v1/AdmitCallRequest.js';
+import type { AdmitCallResponse as _orch_admission_v1_AdmitCallResponse, AdmitCallResponse__Output as _orch_admission_v1_AdmitCallResponse__Output } from './orch/admission/v1/AdmitCallResponse.js';
 import type { AdmitRequest as _orch_admission_v1_AdmitRequest, AdmitRequest__Output as _orch_admission_v1_AdmitRequest__Output } from './orch/admission/v1/AdmitRequest.js';
 import type { AdmitResponse as _orch_admission_v1_AdmitResponse, AdmitResponse__Output as _orch_admission_v1_AdmitResponse__Output } from './orch/admission/v1/AdmitResponse.js';
+import type { CallError as _orch_admission_v1_CallError, CallError__Output as _orch_admission_v1_CallError__Output } from './orch/admission/v1/CallError.js';
 import type { ListPluginsRequest as _orch_admission_v1_ListPluginsRequest, ListPluginsRequest__Output as _orch_admission_v1_ListPluginsRequest__Output } from './orch/admission/v1/ListPluginsRequest.js';
 import type { ListPluginsResponse as _orch_admission_v1_ListPluginsResponse, ListPluginsResponse__Output as _orch_admission_v1_ListPluginsResponse__Output } from './orch/admission/v1/ListPluginsResponse.js';
 import type { PodSecurityScope as _orch_admission_v1_PodSecurityScope, PodSecurityScope__Output as _orch_admission_v1_PodSecurityScope__Output } from './orch/admission/v1/PodSecurityScope.js';
@@ -21,8 +24,11 @@ export interface ProtoGrpcType {
     admission: {
       v1: {
         Admission: SubtypeConstructor<typeof grpc.Client, _orch_admission_v1_AdmissionClient> & { service: _orch_admission_v1_AdmissionDefinition }
+        AdmitCallRequest: MessageTypeDefinition<_orch_admission_v1_AdmitCallRequest, _orch_admission_v1_AdmitCallRequest__Output>
+        AdmitCallResponse: MessageTypeDefinition<_orch_admission_v1_AdmitCallResponse, _orch_admission_v1_AdmitCallResponse__Output>
         AdmitRequest: MessageTypeDefinition<_orch_admission_v1_AdmitRequest, _orch_admission_v1_AdmitRequest__Output>
         AdmitResponse: MessageTypeDefinition<_orch_admission_v1_AdmitResponse, _orch_admission_v1_AdmitResponse__Output>
+        CallError: MessageTypeDefinition<_orch_admission_v1_CallError, _orch_admission_v1_CallError__Output>
         ListPluginsRequest: MessageTypeDefinition<_orch_admission_v1_ListPluginsRequest, _orch_admission_v1_ListPluginsRequest__Output>
         ListPluginsResponse: MessageTypeDefinition<_orch_admission_v1_ListPluginsResponse, _orch_admission_v1_ListPluginsResponse__Output>
         Phase: EnumTypeDefinition
