@@ -289,3 +289,15 @@ describe('listers', () => {
     assert.ok(roles.get('', 'cluster-admin'), 'a cluster-scoped resource of another group');
   });
 });
+
+describe('stopping', () => {
+  it('with an AdmitCalls stream open: the server ends it and stops without the forced shutdown', async () => {
+    const r = await client.admit(call('validating', ['AlwaysAdmit']));
+    assert.equal(r.allowed, true, 'a call on the open stream');
+    const t = Date.now();
+    await started.stop();
+    const ms = Date.now() - t;
+    assert.ok(ms < 4000, `stopped in ${ms} ms; the forced shutdown comes at 5,000`);
+    await assert.rejects(client.admit(call('validating', ['AlwaysAdmit'])), /admission service/);
+  });
+});

@@ -37,7 +37,7 @@ import {
   podSecurityScopeToProto,
 } from '@orch/apimachinery/grpc';
 import type { AdmitResult } from '@orch/apimachinery/grpc';
-import { onHalfClose, unaryHandlers } from '@orch/component-base/grpc-server';
+import { serveCalls, unaryHandlers } from '@orch/component-base/grpc-server';
 import type { Logger } from '@orch/component-base/logs';
 import type { AdmissionContext, AdmissionRequest, ServicePlugin } from '../interfaces.js';
 import { pluginsNeedingConfiguration } from '../plugins.js';
@@ -258,36 +258,21 @@ export function admissionService(opts: AdmissionServiceOptions): AdmissionHandle
     // the stream ends once its calls are answered, after the caller's end or the server's stop.
     AdmitCalls: (call: ServerDuplexStream<AdmitCallRequest__Output, AdmitCallResponse>) => {
       const ac = new AbortController();
-      let pending = 0;
-      let halfClosed = false;
-      const endIfDone = (): void => {
-        if (halfClosed && pending === 0 && !call.cancelled) call.end();
-      };
-      const answer = (res: AdmitCallResponse): void => {
-        if (!call.cancelled) call.write(res);
-        pending--;
-        endIfDone();
-      };
       call.on('cancelled', () => ac.abort());
-      call.on('data', (m: AdmitCallRequest__Output) => {
-        pending++;
+      serveCalls(call, opts.stopping, async (m): Promise<AdmitCallResponse> => {
         const end = metrics.latency.startTimer({ rpc: 'Admit' });
-        const fail = (err: unknown): void => {
+        try {
+          const unready = notReady();
+          if (unready) throw unready;
+          if (!m.admit) throw newBadRequest('an AdmitCalls request names no call');
+          const res = await admit(m.admit, ac.signal);
+          end({ code: 'OK' });
+          return { id: m.id, admit: res };
+        } catch (err) {
           const error = toCallError(err);
           end({ code: String(error.code) });
-          answer({ id: m.id, error });
-        };
-        const unready = notReady();
-        if (unready) return fail(unready);
-        if (!m.admit) return fail(newBadRequest('an AdmitCalls request names no call'));
-        admit(m.admit, ac.signal).then((res) => {
-          end({ code: 'OK' });
-          answer({ id: m.id, admit: res });
-        }, fail);
-      });
-      onHalfClose(call, opts.stopping, () => {
-        halfClosed = true;
-        endIfDone();
+          return { id: m.id, error };
+        }
       });
     },
   };

@@ -11,7 +11,7 @@ import type {
   StorageHandlers,
   UpdateRequest__Output,
 } from '@orch/proto';
-import { onHalfClose, unaryHandlers } from '@orch/component-base/grpc-server';
+import { onHalfClose, serveCalls, unaryHandlers } from '@orch/component-base/grpc-server';
 import type { Histogram } from 'prom-client';
 import {
   consistencyFromProto,
@@ -72,42 +72,23 @@ export function storageService(
     // Each call answered under its id once it ends, in whatever order; a failed call answered
     // with its error. The stream ends when the caller ends it, or when the server stops, once
     // the calls pending on it are answered (the callers open their next one elsewhere).
-    Calls: (call: ServerDuplexStream<CallRequest__Output, CallResponse>) => {
-      let pending = 0;
-      let halfClosed = false;
-      const endIfDone = (): void => {
-        if (halfClosed && pending === 0 && !call.cancelled) call.end();
-      };
-      const answer = (res: CallResponse): void => {
-        if (!call.cancelled) call.write(res);
-        pending--;
-        endIfDone();
-      };
-      call.on('data', (m: CallRequest__Output) => {
-        pending++;
+    Calls: (call: ServerDuplexStream<CallRequest__Output, CallResponse>) =>
+      serveCalls(call, stopping, async (m): Promise<CallResponse> => {
         const name = m.call;
         if (!name) {
-          const error = toCallError(newBadRequest('a Calls request names no call'));
-          return answer({ id: m.id, error });
+          return { id: m.id, error: toCallError(newBadRequest('a Calls request names no call')) };
         }
         const end = latency.startTimer({ operation: name });
-        (calls[name] as (req: unknown) => Promise<object>)(m[name]).then(
-          (res) => {
-            end({ code: 'OK' });
-            answer({ id: m.id, [name]: res });
-          },
-          (err: unknown) => {
-            const error = toCallError(err);
-            end({ code: String(error.code) });
-            answer({ id: m.id, error });
-          }
-        );
-      });
-      onHalfClose(call, stopping, () => {
-        halfClosed = true;
-        endIfDone();
-      });
-    },
+        try {
+          const res = await (calls[name] as (req: unknown) => Promise<object>)(m[name]);
+          end({ code: 'OK' });
+          return { id: m.id, [name]: res };
+        } catch (err) {
+          const error = toCallError(err);
+          end({ code: String(error.code) });
+          return { id: m.id, error };
+        }
+      }),
     // Served for callers that predate Calls. Each request answered in order (a later request's
     // read never ends before an earlier one's: the reader starts a read only when the one
     // before it ended); a failed read ends the stream with its status, and the caller opens
