@@ -26,3 +26,11 @@ test('fuzz judgement: an unknown field is real where its parent is (a JSON patch
   assert.ok(fieldIsReal('[]', deployment, sent, 'unknown field'), 'an empty key at the top');
   assert.ok(!fieldIsReal('spec.nothing.apiVersion', deployment, sent, 'unknown field'));
 });
+
+test('fuzz judgement: a path upstream writes for a field that does not exist is accepted as upstream writes it', () => {
+  const limitRange = fuzzTargets().find((t) => t.def.kind === 'LimitRange');
+  assert.ok(limitRange && deployment);
+  assert.ok(fieldIsReal('spec.limits[2].limits', limitRange, {}));
+  assert.ok(!fieldIsReal('spec.limits[2].limits', deployment, {}));
+  assert.ok(!fieldIsReal('spec.limits[2].other', limitRange, {}));
+});

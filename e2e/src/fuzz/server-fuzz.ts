@@ -321,6 +321,15 @@ function validatedMeta(
 }
 
 /**
+ * Causes whose field upstream writes although it names no field, kept byte for byte: a
+ * PersistentVolumeClaim LimitRange item without min or max storage
+ * (pkg/apis/core/validation's ValidateLimitRange: `idxPath.Child("limits")`).
+ */
+const upstreamPaths: Readonly<Record<string, RegExp>> = {
+  LimitRange: /^spec\.limits\[\d+\]\.limits$/,
+};
+
+/**
  * Whether a cause's field names a field of the kind's schema or of the body sent. An unknown
  * field is named where it was found: its parent is real (the field itself may come from a JSON
  * patch's copy or move, which the body sent does not hold).
@@ -333,6 +342,7 @@ export function fieldIsReal(
 ): boolean {
   const segs = segments(field);
   if (segs.length === 0) return false;
+  if (upstreamPaths[t.def.kind]?.test(field)) return true;
   if (message === 'unknown field') {
     const parent = field.slice(0, field.length - (segs[segs.length - 1] as string).length);
     const trimmed = parent.endsWith('.') ? parent.slice(0, -1) : parent;
