@@ -79,10 +79,9 @@ export function servicePlugins(
    * The run's plugins whose static scope takes in a resource (memoized per resource), split
    * into those that may act on its every write and those whose dynamic source decides per write.
    */
-  const byResource = new Map<string, { always: boolean; dynamic: readonly ServicePluginName[] }>();
-  const inScope = (
-    a: AdmissionAttributes
-  ): { always: boolean; dynamic: readonly ServicePluginName[] } => {
+  type RunScope = { always: boolean; dynamic: readonly ServicePluginName[] };
+  const byResource = new Map<string, RunScope>();
+  const inScope = (a: AdmissionAttributes): RunScope => {
     const key = `${a.resource.group}/${a.resource.resource}`;
     let v = byResource.get(key);
     if (v === undefined) {
