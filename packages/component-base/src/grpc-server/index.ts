@@ -5,4 +5,5 @@ export { clientCredentials, serverCredentials } from './tls.js';
 export type { UnaryFn, UnaryHandlerOptions } from './unary-handler.js';
 export { unaryHandlers } from './unary-handler.js';
 export { HealthClient, bootstrapPolicyHealthService } from './health-client.js';
+export type { CallsOptions, RoutedCall } from './streams.js';
 export { onHalfClose, serveCalls } from './streams.js';

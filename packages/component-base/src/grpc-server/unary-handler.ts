@@ -18,7 +18,7 @@ export interface UnaryHandlerOptions<L extends string> {
 
 export type UnaryFn<Req, Res> = (request: Req) => Res | Promise<Res>;
 
-type Labels<L extends string> = Partial<Record<L | 'code', string>>;
+export type Labels<L extends string> = Partial<Record<L | 'code', string>>;
 
 /** A factory of wrapped handlers: `const unary = unaryHandlers({...}); unary('get', fn)`. */
 export function unaryHandlers<L extends string>(opts: UnaryHandlerOptions<L>) {

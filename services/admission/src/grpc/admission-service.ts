@@ -28,7 +28,6 @@ import {
   newBadRequest,
   newInternalError,
   newServiceUnavailable,
-  toCallError,
 } from '@orch/apimachinery/errors';
 import {
   AdmissionMappingError,
@@ -164,7 +163,8 @@ export function admissionService(opts: AdmissionServiceOptions): AdmissionHandle
     opts.ready === undefined || opts.ready()
       ? undefined
       : newServiceUnavailable('the admission service is starting: its caches are not synced yet');
-  const unary = unaryHandlers({ latency: metrics.latency, label: 'rpc', notReady });
+  const timing = { latency: metrics.latency, label: 'rpc' as const, notReady };
+  const unary = unaryHandlers(timing);
 
   const admit = async (m: AdmitRequest__Output, signal: AbortSignal): Promise<AdmitResponse> => {
     let call;
@@ -259,21 +259,14 @@ export function admissionService(opts: AdmissionServiceOptions): AdmissionHandle
     AdmitCalls: (call: ServerDuplexStream<AdmitCallRequest__Output, AdmitCallResponse>) => {
       const ac = new AbortController();
       call.on('cancelled', () => ac.abort());
-      serveCalls(call, opts.stopping, async (m): Promise<AdmitCallResponse> => {
-        const end = metrics.latency.startTimer({ rpc: 'Admit' });
-        try {
-          const unready = notReady();
-          if (unready) throw unready;
-          if (!m.admit) throw newBadRequest('an AdmitCalls request names no call');
-          const res = await admit(m.admit, ac.signal);
-          end({ code: 'OK' });
-          return { id: m.id, admit: res };
-        } catch (err) {
-          const error = toCallError(err);
-          end({ code: String(error.code) });
-          return { id: m.id, error };
-        }
-      });
+      serveCalls(call, { ...timing, stopping: opts.stopping }, (m) => ({
+        member: 'admit',
+        name: 'Admit',
+        run: () =>
+          m.admit
+            ? admit(m.admit, ac.signal)
+            : Promise.reject(newBadRequest('an AdmitCalls request names no call')),
+      }));
     },
   };
 }

@@ -1,7 +1,7 @@
 // The orch.storage.v1.Storage gRPC service over the etcd store.
 import type { Etcd3 } from 'etcd3';
 import type { ServerDuplexStream, ServerWritableStream } from '@grpc/grpc-js';
-import { newBadRequest, toCallError, toGrpcError } from '@orch/apimachinery/errors';
+import { newBadRequest, toGrpcError } from '@orch/apimachinery/errors';
 import type {
   CallRequest__Output,
   CallResponse,
@@ -73,21 +73,11 @@ export function storageService(
     // with its error. The stream ends when the caller ends it, or when the server stops, once
     // the calls pending on it are answered (the callers open their next one elsewhere).
     Calls: (call: ServerDuplexStream<CallRequest__Output, CallResponse>) =>
-      serveCalls(call, stopping, async (m): Promise<CallResponse> => {
+      serveCalls(call, { latency, label: 'operation', stopping }, (m) => {
         const name = m.call;
-        if (!name) {
-          return { id: m.id, error: toCallError(newBadRequest('a Calls request names no call')) };
-        }
-        const end = latency.startTimer({ operation: name });
-        try {
-          const res = await (calls[name] as (req: unknown) => Promise<object>)(m[name]);
-          end({ code: 'OK' });
-          return { id: m.id, [name]: res };
-        } catch (err) {
-          const error = toCallError(err);
-          end({ code: String(error.code) });
-          return { id: m.id, error };
-        }
+        if (!name) throw newBadRequest('a Calls request names no call');
+        const run = calls[name] as (req: unknown) => Promise<object>;
+        return { member: name, name, run: () => run(m[name]) };
       }),
     // Served for callers that predate Calls. Each request answered in order (a later request's
     // read never ends before an earlier one's: the reader starts a read only when the one
