@@ -226,22 +226,23 @@ export class StorageClient implements StorageInterface {
     return listResultFromProto(res);
   }
 
+  /** A write on the Calls stream, or as a unary call when its object is large (largeCallBytes). */
+  #write<K extends 'create' | 'update'>(
+    name: K,
+    req: NonNullable<CallRequests[K]> & { object: Buffer }
+  ): Promise<CallAnswers[K]> {
+    return req.object.length > largeCallBytes
+      ? this.#unary<CallRequests[K], CallAnswers[K]>(unaryMethods[name], req)
+      : this.#calls.call(name, req);
+  }
+
   async create(key: string, object: Json): Promise<Json> {
-    const req = { key, object: bytes(object) };
-    const res =
-      req.object.length > largeCallBytes
-        ? this.#unary<object, { object: Buffer }>('Create', req)
-        : this.#calls.call('create', req);
-    return parse((await res).object);
+    return parse((await this.#write('create', { key, object: bytes(object) })).object);
   }
 
   async update(key: string, object: Json, pre: Preconditions): Promise<Json> {
     const req = { key, object: bytes(object), preconditions: preconditionsToProto(pre) };
-    const res =
-      req.object.length > largeCallBytes
-        ? this.#unary<object, { object: Buffer }>('Update', req)
-        : this.#calls.call('update', req);
-    return parse((await res).object);
+    return parse((await this.#write('update', req)).object);
   }
 
   async delete(key: string, pre: Preconditions): Promise<{ object: Json; revision: number }> {
