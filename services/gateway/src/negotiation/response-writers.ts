@@ -186,20 +186,15 @@ export async function writeJsonList(
   const close = Buffer.from(']}\n');
   let length = open.length + close.length + Math.max(0, items.length - 1) * comma.length;
   for (const item of items) length += item.length;
-  if (length <= chunkedListBytes || req.method === 'HEAD') {
-    const parts: Buffer[] = [open];
-    items.forEach((item, i) => parts.push(...(i === 0 ? [item] : [comma, item])));
-    parts.push(close);
-    return send(req, res, 200, 'application/json', Buffer.concat(parts, length));
-  }
-  writeHeadOf(req, res, 200, 'application/json', { 'Content-Length': String(length) });
+  const chunked = length > chunkedListBytes && req.method !== 'HEAD';
+  if (chunked) writeHeadOf(req, res, 200, 'application/json', { 'Content-Length': String(length) });
   let parts: Buffer[] = [open];
   let size = open.length;
   for (let i = 0; i < items.length; i++) {
     if (i > 0) parts.push(comma);
     parts.push(items[i]!);
     size += (i > 0 ? comma.length : 0) + items[i]!.length;
-    if (size < listChunkBytes) continue;
+    if (!chunked || size < listChunkBytes) continue;
     // Not waiting for the socket to drain: a chunk is larger than the response's buffer, so that
     // would wait on the client's reads at each chunk; the list is in memory already, as it was
     // when written in one go.
@@ -210,7 +205,9 @@ export async function writeJsonList(
     if (res.destroyed) return; // the client left
   }
   parts.push(close);
-  res.end(Buffer.concat(parts, size + close.length));
+  const last = Buffer.concat(parts, size + close.length);
+  if (chunked) res.end(last);
+  else send(req, res, 200, 'application/json', last);
 }
 
 /** One turn of the event loop: the I/O that is ready runs before the next chunk. */
