@@ -1,6 +1,7 @@
 // The watch caches' metrics (k8s apiserver_watch_cache_*): objects and events held per type,
 // an estimate of the JSON bytes per cached object, relists, and consistent reads served from
-// the cache or by storage after the wait (apiserver_watch_cache_consistent_read_total).
+// the cache or by storage after the wait (apiserver_watch_cache_consistent_read_total), and the
+// reads of storage's revision those consistent reads shared.
 import { Counter, Gauge } from 'prom-client';
 import type { Registry } from 'prom-client';
 import type { Cachers } from './cachers.js';
@@ -65,5 +66,14 @@ export function registerCacheMetrics(registry: Registry, cachers: () => Cachers)
       return bytes / sample.length;
     }
   );
+  new Counter({
+    name: 'orch_gateway_watch_cache_revision_reads_total',
+    help: "Reads of storage's current revision for consistent reads from the watch caches: one read answers every consistent read that arrived before it started, so under load this grows slower than the reads.",
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(cachers().revisions.reads);
+    },
+  });
   return { consistentReads };
 }
