@@ -127,3 +127,19 @@ test('readyz: the watch caches are a named check', async () => {
   assert.equal(r.status, 200);
   assert.match(r.text, /\[\+\]watch-cache-sync ok/);
 });
+
+test('concurrent consistent reads share revision reads (at most one each, counted in the metric), each seeing a write through the other gateway', async () => {
+  const revisionReads = async (): Promise<number> => {
+    const text = (await suite.request(0, 'GET', '/metrics')).text;
+    return Number(/^orch_gateway_watch_cache_revision_reads_total (\d+)$/m.exec(text)?.[1] ?? NaN);
+  };
+  const before = await revisionReads();
+  const written = await suite.request(1, 'POST', base, cm('shared-read'));
+  assert.equal(written.status, 201);
+  const reads = await Promise.all(
+    Array.from({ length: 20 }, () => suite.request(0, 'GET', `${base}/shared-read`))
+  );
+  for (const r of reads) assert.equal(rvOf(r.body), rvOf(written.body));
+  const counted = (await revisionReads()) - before;
+  assert.ok(counted >= 1 && counted <= 20, `${counted} revision reads for 20 consistent reads`);
+});
