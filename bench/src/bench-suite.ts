@@ -19,6 +19,7 @@ import { BenchClient } from './client.js';
 import type { Gateway } from './client.js';
 import type { BenchContext, ExtraGateway } from './step.js';
 import type { Report } from './report.js';
+import { measuredWindows } from './cpu.js';
 import { summarizeProfiles } from './profile-summary.js';
 
 export interface BenchSuiteOptions {
@@ -143,7 +144,7 @@ export async function startBenchSuite(opts: BenchSuiteOptions): Promise<BenchSui
       if (opts.cpuProfDir) {
         await launcher.stop();
         const names = new Map(launcher.processes.map((p) => [p.pid, p.name]));
-        report.notes.push(...summarizeProfiles(opts.cpuProfDir, names));
+        report.notes.push(...summarizeProfiles(opts.cpuProfDir, names, measuredWindows));
       } else {
         launcher.killAll();
       }

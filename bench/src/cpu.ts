@@ -52,14 +52,33 @@ export function startCpuCount(
     );
 }
 
-/** Who used the CPU during fn: µs of CPU per operation for the bench and every process. */
+/** A measured run, on the monotonic clock V8's CPU profiles use (µs), for profile-summary.ts. */
+export interface MeasuredWindow {
+  label: string;
+  fromUs: number;
+  toUs: number;
+  ops: number;
+}
+
+/** The labelled runs of cpuPerOp so far, in order. */
+export const measuredWindows: MeasuredWindow[] = [];
+
+const monotonicUs = (): number => Number(process.hrtime.bigint() / 1000n);
+
+/**
+ * Who used the CPU during fn: µs of CPU per operation for the bench and every process. A
+ * labelled run is recorded in measuredWindows, so that the profiles can be read over it.
+ */
 export async function cpuPerOp<T extends { ok: number }>(
   processes: readonly AccountedProcess[],
-  fn: () => Promise<T>
+  fn: () => Promise<T>,
+  label?: string
 ): Promise<{ result: T; perOp: string; us: CpuByProcess }> {
   const count = startCpuCount(processes);
+  const fromUs = monotonicUs();
   const result = await fn();
   const us = count(result.ok);
+  if (label) measuredWindows.push({ label, fromUs, toUs: monotonicUs(), ops: result.ok });
   return { result, perOp: describeCpu(us), us };
 }
 
@@ -70,10 +89,11 @@ export async function cpuPerOp<T extends { ok: number }>(
 export async function warmedCpuPerOp(
   processes: readonly AccountedProcess[],
   concurrency: number,
-  op: (i: number) => Promise<void>
+  op: (i: number) => Promise<void>,
+  label?: string
 ): Promise<{ result: RunResult; perOp: string; us: CpuByProcess }> {
   await warmUp(concurrency, op);
-  return cpuPerOp(processes, () => runFor(8000, concurrency, op));
+  return cpuPerOp(processes, () => runFor(8000, concurrency, op), label);
 }
 
 /** One line: each process's µs, the total, and the rate the machine's cores allow at that cost. */

@@ -1,81 +1,212 @@
 // Where the time goes, from the V8 CPU profiles that BENCH_CPU_PROF makes the services write:
-// each process's busy time (idle excluded) split into the layers it passes through, and its
-// heaviest functions. Printed at the end of `make bench`, so a missed target comes with its profile.
-import { readdirSync, readFileSync } from 'node:fs';
+// each process's busy time (idle excluded) split into the layers it passes through, orch's own
+// code split by the module it is in (a stage of the request pipeline: fieldmanager, admission,
+// negotiation...), and its heaviest functions; for the whole run and for each measured window
+// (cpu.ts records them). The services run as bundles: each frame is mapped back to its source
+// through the bundle's source map, so that a library bundled in is counted as that library.
+// Printed at the end of `make bench`, so a missed target comes with its profile.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { SourceMap } from 'node:module';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { MeasuredWindow } from './cpu.js';
+
+interface CallFrame {
+  functionName: string;
+  url: string;
+  lineNumber: number;
+  columnNumber: number;
+}
 
 interface CpuProfile {
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  nodes: { id: number; callFrame: CallFrame }[];
+  startTime: number;
   samples: number[];
   timeDeltas: number[];
 }
 
-/** The layer a frame belongs to; undefined for idle. */
-function layerOf(url: string, fn: string): string | undefined {
+/** A frame as the summary counts it: its layer, and for orch code its module. */
+interface Place {
+  layer: string;
+  module?: string;
+  fn: string;
+}
+
+const orchCode = 'orch code';
+
+/** The layer of a source path (a node: builtin, a library, orch's own); undefined for idle. */
+function layerOf(path: string, fn: string): string | undefined {
   if (fn === '(idle)') return undefined;
   if (fn === '(garbage collector)') return 'garbage collection';
   if (fn === '(program)') return 'V8 (program)';
-  if (/node:internal\/modules|cjs-module-lexer|bootstrap\/realm/.test(url))
+  if (/node:internal\/modules|cjs-module-lexer|bootstrap\/realm/.test(path))
     return 'module loading (start-up)';
-  if (/@grpc|protobufjs|proto-loader|node:internal\/http2/.test(url))
+  if (/@grpc|protobufjs|proto-loader|node:internal\/http2/.test(path))
     return 'gRPC (grpc-js, protobuf, http2)';
-  if (/etcd3|cockatiel/.test(url)) return 'etcd3 client library';
-  if (/_tls_|node:tls|crypto/.test(url)) return 'TLS and crypto';
-  if (/_http_|node:http\b/.test(url)) return 'HTTP/1.1 server';
-  if (
-    /\/(express|router|body-parser|raw-body|on-finished|finalhandler|accepts|type-is|content-type|negotiator)\//.test(
-      url
-    )
-  )
-    return 'express and middleware';
-  if (/prom-client/.test(url)) return 'metrics (prom-client)';
-  if (/\/nats\//.test(url)) return 'NATS client';
-  if (/\/(services|packages)\//.test(url) && !url.includes('node_modules')) return 'orch code';
+  if (/etcd3|cockatiel/.test(path)) return 'etcd3 client library';
+  if (/_tls_|node:tls|crypto/.test(path)) return 'TLS and crypto';
+  if (/_http_|node:http\b/.test(path)) return 'HTTP/1.1 server';
+  if (/prom-client/.test(path)) return 'metrics (prom-client)';
+  if (/\/nats\//.test(path)) return 'NATS client';
+  if (/node_modules\//.test(path)) return 'other libraries';
+  if (/(^|\/)(services|packages)\/|^\.\.\/src\//.test(path)) return orchCode;
   return 'Node streams, events, sockets, buffers';
 }
 
-export function summarizeProfile(file: string, topFunctions = 6): string[] {
-  const p = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
-  const byId = new Map(p.nodes.map((n) => [n.id, n]));
-  const layers = new Map<string, number>();
-  const fns = new Map<string, number>();
-  let busy = 0;
-  for (let i = 0; i < p.samples.length; i++) {
-    const cf = byId.get(p.samples[i]!)!.callFrame;
-    const layer = layerOf(cf.url, cf.functionName);
-    if (!layer) continue;
-    const dt = p.timeDeltas[i] ?? 0;
-    busy += dt;
-    layers.set(layer, (layers.get(layer) ?? 0) + dt);
-    if (!layer.startsWith('V8') && !layer.startsWith('garbage')) {
-      const name = `${cf.functionName || '(anonymous)'} ${cf.url.replace(/.*\/(node_modules|services|packages)\//, '')}:${cf.lineNumber + 1}`;
-      fns.set(name, (fns.get(name) ?? 0) + dt);
+/**
+ * The module of an orch source path: `<package>/<directory>` for a shared package
+ * (apimachinery/schema-model), the directory under the service's src/ for its own code
+ * (fieldmanager, admission/service), the file for one at the top of src/.
+ */
+function moduleOf(path: string): string {
+  const pkg = /packages\/([^/]+)\/(?:src|dist)\/(.+)$/.exec(path);
+  if (pkg) return `${pkg[1]}/${dirOf(pkg[2]!)}`;
+  const own = /(?:services\/[^/]+\/)?(?:^\.\.\/)?src\/(.+)$/.exec(path);
+  return own ? dirOf(own[1]!) : path;
+}
+
+/** Up to two directories of a path under src/, or its file name when it has none. */
+function dirOf(rest: string): string {
+  const parts = rest.split('/');
+  return parts.length === 1
+    ? parts[0]!.replace(/\.[jt]s$/, '')
+    : parts.slice(0, -1).slice(0, 2).join('/');
+}
+
+/** Maps a profile's frames back to their sources, one source map per bundle. */
+class Frames {
+  readonly #maps = new Map<string, SourceMap | undefined>();
+
+  place(cf: CallFrame): Place {
+    let path = cf.url;
+    let line = cf.lineNumber + 1;
+    const map = this.#mapOf(cf.url);
+    if (map) {
+      const entry = map.findEntry(cf.lineNumber, cf.columnNumber) as {
+        originalSource?: string;
+        originalLine?: number;
+      };
+      if (!entry.originalSource)
+        return { layer: orchCode, module: '(bundle code without a source)', fn: cf.functionName };
+      path = entry.originalSource;
+      line = (entry.originalLine ?? 0) + 1;
     }
+    const layer = layerOf(path, cf.functionName) ?? '';
+    const where = path
+      .replace(/.*\/(node_modules|services|packages)\//, '')
+      .replace(/^(\.\.\/)+/, '');
+    return {
+      layer,
+      ...(layer === orchCode ? { module: moduleOf(path) } : {}),
+      fn: `${cf.functionName || '(anonymous)'} ${where}:${line}`,
+    };
   }
-  const pctOf = (t: number): string => `${((100 * t) / busy).toFixed(0)}%`;
-  const top = <K>(m: Map<K, number>, n: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n);
-  return [
-    `busy ${(busy / 1e6).toFixed(1)} s: ` +
-      top(layers, 9)
-        .map(([k, t]) => `${k} ${pctOf(t)}`)
-        .join(', '),
-    `heaviest functions (self): ` +
-      top(fns, topFunctions)
-        .map(([k, t]) => `${k} ${pctOf(t)}`)
-        .join('; '),
-  ];
+
+  #mapOf(url: string): SourceMap | undefined {
+    if (!url.endsWith('.bundle.js')) return undefined;
+    if (!this.#maps.has(url)) {
+      const file = `${fileURLToPath(url)}.map`;
+      this.#maps.set(
+        url,
+        existsSync(file)
+          ? new SourceMap(
+              JSON.parse(readFileSync(file, 'utf8')) as ConstructorParameters<typeof SourceMap>[0]
+            )
+          : undefined
+      );
+    }
+    return this.#maps.get(url);
+  }
+}
+
+/** Busy µs by layer, orch module and function, over the samples in [fromUs, toUs]. */
+class Tally {
+  busy = 0;
+  readonly layers = new Map<string, number>();
+  readonly modules = new Map<string, number>();
+  readonly fns = new Map<string, number>();
+
+  add(place: Place, us: number): void {
+    this.busy += us;
+    bump(this.layers, place.layer, us);
+    if (place.module) bump(this.modules, place.module, us);
+    if (!place.layer.startsWith('V8') && !place.layer.startsWith('garbage'))
+      bump(this.fns, place.fn, us);
+  }
+
+  lines(label: string, topFunctions: number, ops?: number): string[] {
+    const share = (t: number): string =>
+      ops ? `${Math.round(t / ops)} µs` : `${((100 * t) / this.busy).toFixed(0)}%`;
+    const list = (m: Map<string, number>, n: number, sep: string): string =>
+      [...m]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, n)
+        .map(([k, t]) => `${k} ${share(t)}`)
+        .join(sep);
+    const busy = ops
+      ? `${Math.round(this.busy / ops)} µs per operation sampled`
+      : `busy ${(this.busy / 1e6).toFixed(1)} s`;
+    return [
+      `${label}: ${busy}: ${list(this.layers, 9, ', ')}`,
+      `${label}: ${orchCode} by module: ${list(this.modules, 12, ', ')}`,
+      `${label}: heaviest functions (self): ${list(this.fns, topFunctions, '; ')}`,
+    ];
+  }
+}
+
+function bump(m: Map<string, number>, k: string, v: number): void {
+  m.set(k, (m.get(k) ?? 0) + v);
+}
+
+/**
+ * A profile's summary for the whole run, then for each window the process was busy in (its
+ * figures per operation of the window).
+ */
+export function summarizeProfile(
+  file: string,
+  label: string,
+  windows: readonly MeasuredWindow[] = [],
+  topFunctions = 6
+): string[] {
+  const p = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  const frames = new Frames();
+  const places = new Map(p.nodes.map((n) => [n.id, frames.place(n.callFrame)]));
+  const whole = new Tally();
+  const tallies = windows.map(() => new Tally());
+  // V8's profile clock and process.hrtime are both the monotonic clock, in µs here.
+  let t = p.startTime;
+  for (let i = 0; i < p.samples.length; i++) {
+    const dt = p.timeDeltas[i] ?? 0;
+    t += dt;
+    const place = places.get(p.samples[i]!)!;
+    if (!place.layer) continue;
+    whole.add(place, dt);
+    windows.forEach((w, k) => {
+      if (t >= w.fromUs && t <= w.toUs) tallies[k]!.add(place, dt);
+    });
+  }
+  const out = whole.lines(`profile ${label}`, topFunctions);
+  windows.forEach((w, k) => {
+    // A window this process spent under a µs per operation on says nothing.
+    if (tallies[k]!.busy >= Math.max(1, w.ops))
+      out.push(...tallies[k]!.lines(`profile ${label}, ${w.label}`, topFunctions, w.ops));
+  });
+  return out;
 }
 
 /** The summaries of every profile in `dir`, named by the process whose pid wrote it. */
-export function summarizeProfiles(dir: string, names: Map<number, string>): string[] {
+export function summarizeProfiles(
+  dir: string,
+  names: Map<number, string>,
+  windows: readonly MeasuredWindow[] = []
+): string[] {
   const out: string[] = [];
   for (const file of readdirSync(dir)
     .filter((f) => f.endsWith('.cpuprofile'))
     .sort()) {
     const name = names.get(Number(/^CPU\.\d+\.\d+\.(\d+)\./.exec(file)?.[1]));
     if (!name) continue; // a profile from another run
-    const [layers, fns] = summarizeProfile(join(dir, file));
-    out.push(`profile ${name}: ${layers}`, `profile ${name}: ${fns}`);
+    out.push(...summarizeProfile(join(dir, file), name, windows));
   }
   return out;
 }

@@ -78,7 +78,7 @@ export const apply: BenchStep = {
       // One sequence through the warm-up and the run: each operation still changes its object.
       let n = 0;
       const next = () => op(n++);
-      const { result, perOp, us } = await warmedCpuPerOp(processes, inFlight, next);
+      const { result, perOp, us } = await warmedCpuPerOp(processes, inFlight, next, what);
       const gwUs = Object.entries(us)
         .filter(([name]) => name.startsWith('gateway-'))
         .reduce((a, [, v]) => a + v, 0);

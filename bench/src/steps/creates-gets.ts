@@ -55,7 +55,11 @@ async function benchCreates(ctx: BenchContext, idle: CpuByProcess): Promise<stri
     if (r.status !== 201) throw new Error(`create: ${r.status} ${r.text.slice(0, 200)}`);
     names.push(name);
   };
-  const { result: gw, perOp: gwCpu, us: gwUs } = await warmedCpuPerOp(processes, 64, gwCreate);
+  const {
+    result: gw,
+    perOp: gwCpu,
+    us: gwUs,
+  } = await warmedCpuPerOp(processes, 64, gwCreate, 'create (POST ConfigMap)');
   notes.push(`creates, CPU µs per create: raw etcd txn: ${rawCpu}; gateway POST: ${gwCpu}`);
   ctx.report.cpu.push({ operation: 'create, raw etcd txn', us: rawUs });
   ctx.report.cpu.push({ operation: 'create (POST ConfigMap 1 KiB)', us: gwUs });
@@ -130,7 +134,11 @@ async function benchGets(ctx: BenchContext, names: string[], idle: CpuByProcess)
     if (r.status !== 200) throw new Error(`get: ${r.status} ${r.text.slice(0, 200)}`);
   };
   const readsBefore = await revisionReads(ctx);
-  const { result: gw, perOp: gwCpu, us: gwUs } = await warmedCpuPerOp(processes, 16, gwGet);
+  const {
+    result: gw,
+    perOp: gwCpu,
+    us: gwUs,
+  } = await warmedCpuPerOp(processes, 16, gwGet, 'consistent GET');
   const reads = (await revisionReads(ctx)).map(([rev, consistent], i): [number, number] => [
     rev - readsBefore[i]![0],
     consistent - readsBefore[i]![1],
@@ -185,7 +193,11 @@ async function benchGets(ctx: BenchContext, names: string[], idle: CpuByProcess)
     );
     if (r.status !== 200) throw new Error(`get: ${r.status} ${r.text.slice(0, 200)}`);
   };
-  const { result: any, perOp: anyCpu, us: anyUs } = await warmedCpuPerOp(processes, 16, anyGet);
+  const {
+    result: any,
+    perOp: anyCpu,
+    us: anyUs,
+  } = await warmedCpuPerOp(processes, 16, anyGet, 'GET at resourceVersion=0');
   notes.push(`gets at resourceVersion=0, CPU µs per get: ${anyCpu}`);
   ctx.report.cpu.push({ operation: 'GET resourceVersion=0 (cache)', us: anyUs });
   rows.push({
