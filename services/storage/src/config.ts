@@ -56,14 +56,7 @@ export async function newStorageConfig(
 ): Promise<StorageConfig> {
   const etcd = new Etcd3({
     hosts: options.etcdServers,
-    grpcOptions: {
-      ...channelOptions,
-      'grpc.max_receive_message_length': 64 * 1024 * 1024,
-      // grpc-js's own retries off: etcdFaultHandling retries (on another member), and grpc-js's
-      // retry layer costs every unary call (about 11% of storage's CPU per create, measured in
-      // alternating runs of the creates+gets bench step).
-      'grpc.enable_retries': 0,
-    },
+    grpcOptions: { ...channelOptions, 'grpc.max_receive_message_length': 64 * 1024 * 1024 },
     faultHandling: etcdFaultHandling,
     defaultCallOptions: (call) =>
       call.isStream ? {} : { deadline: Date.now() + etcdCallTimeoutMs },
