@@ -135,16 +135,18 @@ class Tally {
   }
 
   lines(label: string, topFunctions: number, ops?: number): string[] {
-    const share = (t: number): string =>
-      ops ? `${Math.round(t / ops)} µs` : `${((100 * t) / this.busy).toFixed(0)}%`;
+    const share = (t: number): string => `${((100 * t) / this.busy).toFixed(0)}%`;
     const list = (m: Map<string, number>, n: number, sep: string): string =>
       [...m]
         .sort((a, b) => b[1] - a[1])
         .slice(0, n)
         .map(([k, t]) => `${k} ${share(t)}`)
         .join(sep);
+    // Samples are spaced on the wall clock: a process waiting for a core may still count as
+    // busy, so a window's µs per operation can be above its CPU time when the cores are shared
+    // (cpu.ts has the CPU time); the shares are what the profile tells.
     const busy = ops
-      ? `${Math.round(this.busy / ops)} µs per operation sampled`
+      ? `${Math.round(this.busy / ops)} µs of samples per operation`
       : `busy ${(this.busy / 1e6).toFixed(1)} s`;
     return [
       `${label}: ${busy}: ${list(this.layers, 9, ', ')}`,
@@ -159,8 +161,8 @@ function bump(m: Map<string, number>, k: string, v: number): void {
 }
 
 /**
- * A profile's summary for the whole run, then for each window the process was busy in (its
- * figures per operation of the window).
+ * A profile's summary for the whole run, then for each window the process was busy in (with
+ * its sampled time per operation of the window).
  */
 export function summarizeProfile(
   file: string,
