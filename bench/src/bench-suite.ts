@@ -2,7 +2,7 @@
 // the authorizer, two RBAC gateways, no controllers; in a temporary home whose logs/ is kept.
 // The gateways a single step compares against (extraGateways: an AlwaysAllow one, one auditing
 // to a dead webhook, one without priority and fairness, two whose priority and fairness accounts
-// alone) are described with the suite but run only for the step that asks for them: each
+// alone, two fresh ones whose memory per idle watch is measured) are described with the suite but run only for the step that asks for them: each
 // gateway keeps its caches from every change, so an idle one would add its share to every
 // other step's CPU per operation, which a deployment of two gateways does not pay. The steps act
 // as a user bound to cluster-admin, not as a member of system:masters.
@@ -65,6 +65,8 @@ export async function startBenchSuite(opts: BenchSuiteOptions): Promise<BenchSui
       { name: 'gateway-noapf', args: ['--enable-priority-and-fairness=false'] },
       { name: 'gateway-nofleet-a', args: ['--enable-fleet-priority-and-fairness=false'] },
       { name: 'gateway-nofleet-b', args: ['--enable-fleet-priority-and-fairness=false'] },
+      { name: 'gateway-fresh-h2' },
+      { name: 'gateway-fresh-h1' },
     ],
     controllers: false,
     nodeFlags,
@@ -243,4 +245,6 @@ export const extraGateways = [
   'gateway-noapf',
   'gateway-nofleet-a',
   'gateway-nofleet-b',
+  'gateway-fresh-h2',
+  'gateway-fresh-h1',
 ] as const;

@@ -132,8 +132,11 @@ function http2Watches(
 }
 
 async function benchIdleWatchMemory(ctx: BenchContext): Promise<void> {
-  // Each protocol on a gateway of its own, so that neither reuses memory the other freed.
-  const [gwH1, gwH2] = [ctx.gateways[0]!, ctx.gateways[1]!];
+  // Each protocol on a gateway of its own, started for this step, so that neither reuses memory
+  // that the other, or an earlier step, made the process hold (a gateway that served the steps
+  // before grows less per watch, as the bare servers it is compared with are fresh too).
+  const gwH2 = await ctx.extraGateway('gateway-fresh-h2');
+  const gwH1 = await ctx.extraGateway('gateway-fresh-h1');
   const { createNamespace, mustCall, watchAgent, tls } = ctx.client;
   const { rows, notes } = ctx.report;
   const n = Number(process.env['BENCH_IDLE_WATCHES'] ?? 10_000);
