@@ -79,38 +79,42 @@ export function storageService(
         const run = calls[name] as (req: unknown) => Promise<object>;
         return { member: name, name, run: () => run(m[name]) };
       }),
-    // Served for callers that predate Calls. Each request answered in order (a later request's
-    // read never ends before an earlier one's: the reader starts a read only when the one
-    // before it ended); a failed read ends the stream with its status, and the caller opens
-    // another.
+    // Served for callers that predate Calls. Each request answered in order, whatever order
+    // the reads end in (the reader may run several at once, and a later request's read may end
+    // first); a failed read ends the stream with its status, and the caller opens another.
     Revisions: (call: ServerDuplexStream<unknown, unknown>) => {
       let failed = false;
       let pending = 0;
       let halfClosed = false;
+      /** The answer written last, which the next one waits for. */
+      let previous: Promise<void> = Promise.resolve();
       const endIfDone = (): void => {
         if (halfClosed && pending === 0 && !failed) call.end();
-      };
-      const settled = (): void => {
-        pending--;
-        endIfDone();
       };
       call.on('data', () => {
         pending++;
         const end = latency.startTimer({ operation: 'revisions' });
-        revisions.current().then(
+        const read = revisions.current().then(
           (revision) => {
             end({ code: 'OK' });
-            if (!failed) call.write({ revision });
-            settled();
+            return { revision };
           },
           (err: unknown) => {
-            const g = toGrpcError(err);
-            end({ code: String(g.code) });
-            if (!failed) call.emit('error', g);
-            failed = true;
-            settled();
+            const error = toGrpcError(err);
+            end({ code: String(error.code) });
+            return { error };
           }
         );
+        previous = previous.then(async () => {
+          const r = await read;
+          if (!failed) {
+            if ('error' in r) call.emit('error', r.error);
+            else call.write(r);
+          }
+          if ('error' in r) failed = true;
+          pending--;
+          endIfDone();
+        });
       });
       // The caller's end, or the server's stop: the stream ends once its last request is answered.
       onHalfClose(call, stopping, () => {
