@@ -12,7 +12,7 @@ import { validateObjectMeta } from '@orch/apimachinery/meta';
 import { canEncode, decodeEnvelope } from '@orch/apimachinery/protobuf';
 import { builtinSchemaModel } from '@orch/apimachinery/schema-model';
 import type { FieldSchema, MessageSchema } from '@orch/apimachinery/schema-model';
-import { hpaRoundTripAnnotations, storagePrefix } from '@orch/apimachinery/registry';
+import { dropHpaRoundTripAnnotations, storagePrefix } from '@orch/apimachinery/registry';
 import type { Suite } from '@orch/testing';
 import {
   collectionPath,
@@ -314,10 +314,7 @@ function validatedMeta(
     t.def.group === 'autoscaling' &&
     t.def.version === 'v1' &&
     t.def.resource === 'horizontalpodautoscalers';
-  const annotations = meta?.['annotations'] as Record<string, string> | undefined;
-  if (!hpaV1 || !annotations) return meta;
-  const kept = Object.entries(annotations).filter(([k]) => !hpaRoundTripAnnotations.includes(k));
-  return { ...meta, annotations: Object.fromEntries(kept) };
+  return hpaV1 && meta ? dropHpaRoundTripAnnotations(meta) : meta;
 }
 
 /**

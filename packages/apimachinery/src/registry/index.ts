@@ -44,11 +44,11 @@ export { Conversions } from './conversion.js';
 export type { ConversionFunc, ConversionKey } from './conversion.js';
 export {
   defaultCpuUtilization,
+  dropHpaRoundTripAnnotations,
   hpaBehaviorAnnotation,
   hpaConditionsAnnotation,
   hpaMetricSpecsAnnotation,
   hpaMetricStatusesAnnotation,
-  hpaRoundTripAnnotations,
   hpaV1ToV2,
   hpaV2ToV1,
 } from '../apis/autoscaling/index.js';

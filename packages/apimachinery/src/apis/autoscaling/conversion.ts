@@ -21,7 +21,7 @@ export const defaultCpuUtilization = 80;
  * The annotations a v1 HorizontalPodAutoscaler carries its v2 fields in: added when it is read
  * in v1, dropped when it is written (the stored object, which validation sees, has none).
  */
-export const hpaRoundTripAnnotations: readonly string[] = [
+const roundTripAnnotations: readonly string[] = [
   hpaMetricSpecsAnnotation,
   hpaMetricStatusesAnnotation,
   hpaConditionsAnnotation,
@@ -36,11 +36,11 @@ const compact = (o: Json): Json =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 
 /** DropRoundTripHorizontalPodAutoscalerAnnotations: metadata without the four annotations. */
-function dropRoundTripAnnotations(meta: Json): Json {
+export function dropHpaRoundTripAnnotations(meta: Json): Json {
   const annotations = obj(meta['annotations']);
-  if (!annotations || !hpaRoundTripAnnotations.some((a) => a in annotations)) return meta;
+  if (!annotations || !roundTripAnnotations.some((a) => a in annotations)) return meta;
   const kept = Object.fromEntries(
-    Object.entries(annotations).filter(([k]) => !hpaRoundTripAnnotations.includes(k))
+    Object.entries(annotations).filter(([k]) => !roundTripAnnotations.includes(k))
   );
   const out = { ...meta };
   if (Object.keys(kept).length > 0) out['annotations'] = kept;
@@ -273,7 +273,7 @@ const parseAnnotation = (annotations: Json | undefined, key: string): unknown =>
 
 /** Convert_autoscaling_HorizontalPodAutoscaler_To_v1_HorizontalPodAutoscaler. */
 export function hpaV2ToV1(hpa: Json): Json {
-  const meta = dropRoundTripAnnotations(structuredClone(obj(hpa['metadata']) ?? {}));
+  const meta = dropHpaRoundTripAnnotations(structuredClone(obj(hpa['metadata']) ?? {}));
   const spec = obj(hpa['spec']) ?? {};
   const status = obj(hpa['status']);
   const metrics = list(spec['metrics']);
@@ -354,7 +354,7 @@ export function hpaV1ToV2(hpa: Json): Json {
   const out: Json = {
     apiVersion: 'autoscaling/v2',
     kind: 'HorizontalPodAutoscaler',
-    metadata: dropRoundTripAnnotations(structuredClone(inMeta)),
+    metadata: dropHpaRoundTripAnnotations(structuredClone(inMeta)),
     spec: compact({
       scaleTargetRef: spec['scaleTargetRef'],
       minReplicas: spec['minReplicas'],

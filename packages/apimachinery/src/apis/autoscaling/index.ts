@@ -12,11 +12,11 @@ export const autoscaling: APIGroupDefinition = {
 };
 export {
   defaultCpuUtilization,
+  dropHpaRoundTripAnnotations,
   hpaBehaviorAnnotation,
   hpaConditionsAnnotation,
   hpaMetricSpecsAnnotation,
   hpaMetricStatusesAnnotation,
-  hpaRoundTripAnnotations,
   hpaV1ToV2,
   hpaV2ToV1,
 } from './conversion.js';
