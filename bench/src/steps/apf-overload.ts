@@ -11,6 +11,7 @@
 import { Worker } from 'node:worker_threads';
 import { request } from 'undici';
 import type { FloodClientInput, FloodClientMessage, FloodClientResult } from '../flood-client.js';
+import { cpuPerOp } from '../cpu.js';
 import { f } from '../report.js';
 import { pct, runFor } from '../stats.js';
 import type { BenchContext, BenchStep } from '../step.js';
@@ -103,7 +104,11 @@ async function benchApfOverload(ctx: BenchContext): Promise<void> {
       worker.on('message', (m: FloodClientMessage) => m.type === 'started' && resolve())
     );
     await new Promise((r) => setTimeout(r, 2000)); // the flood under way
-    const flooded = await polite();
+    const { result: flooded, perOp: floodedCpu } = await cpuPerOp(
+      ctx.processes,
+      polite,
+      'well-behaved GET, flooded'
+    );
     worker.postMessage('stop');
     const result = await flood;
     await worker.terminate();
@@ -144,6 +149,9 @@ async function benchApfOverload(ctx: BenchContext): Promise<void> {
       target: '0',
       pass: flooded.errors + unloaded.errors === 0,
     });
+    notes.push(
+      `apf overload: CPU per well-behaved GET while flooded (the flood's included): ${floodedCpu}`
+    );
     if (result.errors.length > 0)
       notes.push(`apf overload: flood errors: ${result.errors.join('; ')}`);
     if (flooded.firstError) notes.push(`apf overload: well-behaved: ${flooded.firstError}`);
