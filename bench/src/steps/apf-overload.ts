@@ -7,8 +7,10 @@
 // unloaded, the well-behaved client never refused, the flooder refused with 429 and Retry-After.
 // Seats bound how many of the flood's requests run at once, not the CPU they take: on two cores
 // shared by every process of the suite, a LIST admitted by one seat still holds its gateway's
-// event loop while it is encoded.
+// event loop while it is encoded. Noted beside the figures: the CPU each process spent while
+// flooded, and each gateway's event-loop lag.
 import { Worker } from 'node:worker_threads';
+import { eventLoopSampleMs } from '@orch/component-base/metrics';
 import { request } from 'undici';
 import type { FloodClientInput, FloodClientMessage, FloodClientResult } from '../flood-client.js';
 import { cpuPerOp } from '../cpu.js';
@@ -104,11 +106,13 @@ async function benchApfOverload(ctx: BenchContext): Promise<void> {
       worker.on('message', (m: FloodClientMessage) => m.type === 'started' && resolve())
     );
     await new Promise((r) => setTimeout(r, 2000)); // the flood under way
+    await eventLoopLag(ctx); // prom-client's lag histogram restarts at each scrape
     const { result: flooded, perOp: floodedCpu } = await cpuPerOp(
       ctx.processes,
       polite,
       'well-behaved GET, flooded'
     );
+    const lag = await eventLoopLag(ctx);
     worker.postMessage('stop');
     const result = await flood;
     await worker.terminate();
@@ -152,10 +156,28 @@ async function benchApfOverload(ctx: BenchContext): Promise<void> {
     notes.push(
       `apf overload: CPU per well-behaved GET while flooded (the flood's included): ${floodedCpu}`
     );
+    notes.push(`apf overload: event-loop lag while flooded, p50 / p99 / max ms: ${lag.join('; ')}`);
     if (result.errors.length > 0)
       notes.push(`apf overload: flood errors: ${result.errors.join('; ')}`);
     if (flooded.firstError) notes.push(`apf overload: well-behaved: ${flooded.firstError}`);
   } finally {
     for (const p of cleanup.reverse()) await call(`${gw.url}${p}`, 'DELETE').catch(() => undefined);
   }
+}
+
+/**
+ * Each gateway's event-loop lag (p50 / p99 / max ms) since its last scrape (its /metrics): how
+ * late a timer of the sampling interval fired, the interval itself taken off.
+ */
+async function eventLoopLag(ctx: BenchContext): Promise<string[]> {
+  return Promise.all(
+    ctx.gateways.map(async (g) => {
+      const text = await ctx.client.mustCall(`${g.url}/metrics`, 'GET');
+      const ms = (q: string): string => {
+        const m = new RegExp(`^nodejs_eventloop_lag_${q}_seconds (\\S+)$`, 'm').exec(text);
+        return m ? f(Number(m[1]) * 1000 - eventLoopSampleMs, 1) : '-';
+      };
+      return `${g.name} ${ms('p50')} / ${ms('p99')} / ${ms('max')}`;
+    })
+  );
 }
