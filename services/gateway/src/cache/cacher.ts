@@ -248,12 +248,12 @@ export class Cacher {
     const useFields = fields && !fields.empty() ? fields : undefined;
     const filtered = !!useLabels || !!useFields;
     const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
-    const { keys, objects } = snap;
+    const { keys } = snap;
     const end = lowerBound(keys, prefixEnd(prefix));
     const items: Obj[] = [];
     let lastIdx = -1;
     for (let i = lowerBound(keys, startKey); i < end; i++) {
-      const obj = objects[i]!;
+      const obj = snap.objectAt(i);
       if (filtered) {
         const meta = obj['metadata'] as { labels?: Record<string, string> } | undefined;
         if (useLabels && !useLabels.matches(meta?.labels)) continue;

@@ -1,9 +1,11 @@
 // The watch cache's ordered keys: new keys are merged in when a snapshot needs them (not moved
 // into place on every change), and a snapshot lists exactly the objects held, in key order, once
-// each, whatever the adds, deletes and re-adds between snapshots.
+// each, whatever the adds, deletes and re-adds between snapshots. A snapshot's objects are not
+// copied: a kept snapshot reads them as they were, however they changed since.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { WatchCache } from './watch-cache.js';
+import type { Snapshot } from './watch-cache.js';
 
 const prefix = '/registry/core/configmaps/';
 const cm = (name: string, v: number) => ({
@@ -22,6 +24,10 @@ function random(seed: number): () => number {
     return (x >>> 0) / 2 ** 32;
   };
 }
+
+/** The resourceVersion of each object of a snapshot, in key order. */
+const versions = (snap: Snapshot): string[] =>
+  snap.keys.map((_, i) => (snap.objectAt(i) as ReturnType<typeof cm>).metadata.resourceVersion);
 
 test('snapshots list every object held once, in key order, through adds, deletes and re-adds', () => {
   const cache = new WatchCache({ prefix });
@@ -49,7 +55,7 @@ test('snapshots list every object held once, in key order, through adds, deletes
     const want = [...held.keys()].sort().map((n) => `${prefix}ns/${n}`);
     assert.deepEqual(snap.keys, want, `round ${round}`);
     assert.deepEqual(
-      snap.objects.map((o) => (o as ReturnType<typeof cm>).metadata.resourceVersion),
+      versions(snap),
       [...held.keys()].sort().map((n) => String(held.get(n))),
       `round ${round}`
     );
@@ -88,4 +94,68 @@ test('a few keys added between snapshots are moved into place (the path of lists
   const keys = cache.snapshot().keys.map((k) => k.slice(`${prefix}ns/`.length));
   assert.deepEqual(keys, ['a', 'b', 'c', 'd', 'e']);
   assert.equal(before.keys.length, 2, 'the earlier snapshot is untouched');
+});
+
+test('a kept snapshot reads its objects as they were, through later changes, deletes and re-adds of them', () => {
+  const cache = new WatchCache({ prefix, snapshots: 4 });
+  cache.replace([cm('a', 1), cm('b', 1), cm('c', 1)], 1);
+  const held = new Map<string, number>([
+    ['a', 1],
+    ['b', 1],
+    ['c', 1],
+  ]);
+  // Each snapshot's objects as they were when it was taken, by revision.
+  const taken = new Map<number, string[]>();
+  const next = random(7);
+  let revision = 1;
+  for (let round = 0; round < 300; round++) {
+    for (let c = Math.floor(next() * 6); c > 0; c--) {
+      const name = `k${Math.floor(next() * 12)}`;
+      revision++;
+      if (held.has(name) && next() < 0.4) {
+        cache.change('DELETED', cm(name, revision), revision);
+        held.delete(name);
+      } else {
+        cache.change(held.has(name) ? 'MODIFIED' : 'ADDED', cm(name, revision), revision);
+        held.set(name, revision);
+      }
+    }
+    if (next() < 0.5) {
+      const snap = cache.snapshot();
+      taken.set(snap.revision, versions(snap));
+    }
+    for (const [rev, want] of taken) {
+      const kept = cache.snapshotAt(rev);
+      if (kept) assert.deepEqual(versions(kept), want, `round ${round}, snapshot at ${rev}`);
+      else taken.delete(rev); // no longer kept (4 at most)
+    }
+  }
+  assert.ok(taken.size > 1, 'several snapshots were kept and read back');
+});
+
+test('a snapshot is read only while kept: after the cache drops it, or a relist, a read fails', () => {
+  const cache = new WatchCache({ prefix, snapshots: 1 });
+  cache.replace([cm('a', 1)], 1);
+  const first = cache.snapshot();
+  cache.change('MODIFIED', cm('a', 2), 2);
+  assert.equal(versions(first)[0], '1', 'kept: read as it was');
+  const second = cache.snapshot(); // only one is kept: the first goes
+  assert.throws(() => first.objectAt(0), /dropped/);
+  assert.equal(versions(second)[0], '2');
+  cache.replace([cm('a', 3)], 3);
+  assert.equal(cache.snapshotAt(2), undefined, 'a relist drops the snapshots');
+  assert.throws(() => second.objectAt(0), /dropped/);
+  assert.equal(versions(cache.snapshot())[0], '3');
+});
+
+test('a snapshot at a later revision without changes since shares the objects of the one before', () => {
+  const cache = new WatchCache({ prefix });
+  cache.replace([cm('a', 1)], 1);
+  const before = cache.snapshot();
+  cache.progress(5);
+  const after = cache.snapshot();
+  assert.equal(after.revision, 5);
+  cache.change('MODIFIED', cm('a', 6), 6);
+  assert.deepEqual([versions(before), versions(after)], [['1'], ['1']]);
+  assert.deepEqual(versions(cache.snapshot()), ['6']);
 });

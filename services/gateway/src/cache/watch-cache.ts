@@ -16,13 +16,58 @@ import type { Change, FeedListener } from '../watch/change.js';
 
 type Obj = Record<string, unknown>;
 
-/** The state at one revision, keys in order (immutable). */
+/**
+ * The state at one revision, keys in order (immutable). Read it while the cache keeps it: at
+ * once after snapshot(), or as snapshotAt() answers it.
+ */
 export interface Snapshot {
   revision: number;
   keys: readonly string[];
-  objects: readonly Obj[];
+  /** The object at keys[i], as it was at the snapshot. */
+  objectAt(i: number): Obj;
   /** When it was taken (snapshots are kept a bounded time). */
   takenAt: number;
+}
+
+/** A snapshot as the cache keeps it: with the objects it keeps up to date. */
+interface KeptSnapshot extends Snapshot {
+  readonly objects: SnapshotObjects;
+}
+
+/**
+ * The objects of a snapshot, without a copy of them: the cache's live objects, except those
+ * changed or deleted since, which the cache hands over (remember) before it changes them. A
+ * snapshot used to copy every object of the type into an array, O(objects held) for each list
+ * after a change: 2 ms for a LIST of 100 objects from a cache of 50,000. Now a list costs the
+ * range it reads, and a change a lookup per snapshot kept.
+ */
+class SnapshotObjects {
+  /** Objects of the snapshot changed or deleted since, as they were in it. */
+  readonly #before = new Map<string, Obj>();
+  #dropped = false;
+
+  constructor(
+    readonly keys: readonly string[],
+    private readonly live: ReadonlyMap<string, Obj>
+  ) {}
+
+  at(i: number): Obj {
+    if (this.#dropped) throw new Error('a snapshot read after the watch cache dropped it');
+    const key = this.keys[i]!;
+    return (this.#before.size > 0 && this.#before.get(key)) || this.live.get(key)!;
+  }
+
+  /** The object at `key` is about to change: kept as it was, if the snapshot holds it. */
+  remember(key: string, old: Obj): void {
+    if (this.#before.has(key)) return;
+    const i = lowerBound(this.keys, key);
+    if (this.keys[i] === key) this.#before.set(key, old);
+  }
+
+  /** No longer kept up: a read after this is a bug of the reader. */
+  drop(): void {
+    this.#dropped = true;
+  }
 }
 
 export interface WatchCacheOptions {
@@ -74,8 +119,8 @@ export class WatchCache implements ReflectorSink, Informer {
   #syncWaiters: (() => void)[] = [];
   readonly #revisionWaiters = new RevisionWaiters();
   /** The snapshot of the current state, until the next change. */
-  #current: Snapshot | undefined;
-  #snapshots: Snapshot[] = [];
+  #current: KeptSnapshot | undefined;
+  #snapshots: KeptSnapshot[] = [];
   /** Called with how many watchers each change went to. */
   onFanout: ((n: number) => void) | undefined;
 
@@ -160,19 +205,21 @@ export class WatchCache implements ReflectorSink, Informer {
       // Only progress since: the same state, at a newer revision.
       s = { ...s, revision: this.#revision, takenAt: now };
     } else if (!s) {
-      const keys = this.#sortedKeys();
+      const objects = new SnapshotObjects(this.#sortedKeys(), this.#objects);
       s = {
         revision: this.#revision,
-        keys,
-        objects: keys.map((k) => this.#objects.get(k)!),
+        keys: objects.keys,
+        objectAt: (i) => objects.at(i),
         takenAt: now,
+        objects,
       };
     }
     if (s !== this.#current) {
       this.#current = s;
-      this.#snapshots = this.#snapshots.filter((x) => now - x.takenAt < this.#snapshotTtlMs);
-      this.#snapshots.push(s);
-      if (this.#snapshots.length > this.#maxSnapshots) this.#snapshots.shift();
+      const kept = this.#snapshots.filter((x) => now - x.takenAt < this.#snapshotTtlMs);
+      kept.push(s);
+      if (kept.length > this.#maxSnapshots) kept.shift();
+      this.#keep(kept);
     }
     return s;
   }
@@ -244,6 +291,8 @@ export class WatchCache implements ReflectorSink, Informer {
     this.#ringStart = revision;
     this.#revision = revision;
     this.#current = undefined;
+    // The snapshots go: a continue token at their revisions is answered by storage instead.
+    this.#keep([]);
     for (const [k, o] of old) if (!fresh.has(k)) for (const h of this.#handlers) h.onDelete?.(o);
     for (const [k, o] of fresh) {
       const before = old.get(k);
@@ -263,6 +312,7 @@ export class WatchCache implements ReflectorSink, Informer {
   change(type: ChangeType, object: Obj, revision: number, prevObject?: Obj): void {
     const key = this.prefix + objectKey(object);
     const old = this.#objects.get(key);
+    if (old) for (const x of this.#snapshots) x.objects.remember(key, old);
     if (type === 'DELETED') {
       if (old) {
         this.#objects.delete(key);
@@ -325,6 +375,13 @@ export class WatchCache implements ReflectorSink, Informer {
     this.#listeners.clear();
     for (const l of ended) l.fail(status);
     this.#revisionWaiters.cancelAll();
+  }
+
+  /** Keeps `snapshots`; the objects of those no longer kept stop being kept up to date. */
+  #keep(snapshots: KeptSnapshot[]): void {
+    const objects = new Set(snapshots.map((x) => x.objects));
+    for (const x of this.#snapshots) if (!objects.has(x.objects)) x.objects.drop();
+    this.#snapshots = snapshots;
   }
 
   #wake(): void {
