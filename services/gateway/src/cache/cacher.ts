@@ -19,7 +19,7 @@ import type { Logger } from '@orch/component-base/logs';
 import type { Change, FeedListener } from '../watch/change.js';
 import { decodeContinue, encodeContinue } from '@orch/apimachinery/storage';
 import type { RevisionReader } from '@orch/apimachinery/storage';
-import { WatchCache, lowerBound } from './watch-cache.js';
+import { WatchCache } from './watch-cache.js';
 import type { Snapshot } from './watch-cache.js';
 
 type Obj = Record<string, unknown>;
@@ -249,27 +249,30 @@ export class Cacher {
     const filtered = !!useLabels || !!useFields;
     const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
     const { keys } = snap;
-    const end = lowerBound(keys, prefixEnd(prefix));
+    const end = keys.lowerBound(prefixEnd(prefix));
     const items: Obj[] = [];
     let lastIdx = -1;
-    for (let i = lowerBound(keys, startKey); i < end; i++) {
-      const obj = snap.objectAt(i);
+    let lastKey = '';
+    snap.forEachFrom(keys.lowerBound(startKey), (key, obj, i) => {
+      if (i >= end) return false;
       if (filtered) {
         const meta = obj['metadata'] as { labels?: Record<string, string> } | undefined;
-        if (useLabels && !useLabels.matches(meta?.labels)) continue;
-        if (useFields && !useFields.matches((f) => fieldValue(obj, f))) continue;
+        if (useLabels && !useLabels.matches(meta?.labels)) return true;
+        if (useFields && !useFields.matches((f) => fieldValue(obj, f))) return true;
       }
       items.push(obj);
       if (limit > 0 && items.length >= limit) {
         lastIdx = i;
-        break;
+        lastKey = key;
+        return false;
       }
-    }
+      return true;
+    });
     const more = lastIdx >= 0 && lastIdx + 1 < end;
     return {
       items,
       revision: snap.revision,
-      continueToken: more ? encodeContinue(snap.revision, `${keys[lastIdx]!}\0`, prefix) : '',
+      continueToken: more ? encodeContinue(snap.revision, `${lastKey}\0`, prefix) : '',
       remainingItemCount: more && !filtered ? end - lastIdx - 1 : -1,
     };
   }

@@ -27,7 +27,9 @@ function random(seed: number): () => number {
 
 /** The resourceVersion of each object of a snapshot, in key order. */
 const versions = (snap: Snapshot): string[] =>
-  snap.keys.map((_, i) => (snap.objectAt(i) as ReturnType<typeof cm>).metadata.resourceVersion);
+  snap.keys
+    .toArray()
+    .map((k) => (snap.objectOf(k) as ReturnType<typeof cm>).metadata.resourceVersion);
 
 test('snapshots list every object held once, in key order, through adds, deletes and re-adds', () => {
   const cache = new WatchCache({ prefix });
@@ -53,7 +55,7 @@ test('snapshots list every object held once, in key order, through adds, deletes
     }
     const snap = cache.snapshot();
     const want = [...held.keys()].sort().map((n) => `${prefix}ns/${n}`);
-    assert.deepEqual(snap.keys, want, `round ${round}`);
+    assert.deepEqual(snap.keys.toArray(), want, `round ${round}`);
     assert.deepEqual(
       versions(snap),
       [...held.keys()].sort().map((n) => String(held.get(n))),
@@ -68,8 +70,8 @@ test('a snapshot taken earlier keeps its keys while the cache changes', () => {
   const before = cache.snapshot();
   cache.change('ADDED', cm('b', 2), 2);
   cache.change('DELETED', cm('a', 3), 3);
-  assert.deepEqual(before.keys, [`${prefix}ns/a`, `${prefix}ns/c`]);
-  assert.deepEqual(cache.snapshot().keys, [`${prefix}ns/b`, `${prefix}ns/c`]);
+  assert.deepEqual(before.keys.toArray(), [`${prefix}ns/a`, `${prefix}ns/c`]);
+  assert.deepEqual(cache.snapshot().keys.toArray(), [`${prefix}ns/b`, `${prefix}ns/c`]);
 });
 
 test('keys changed without any snapshot are merged once they outnumber the objects held', () => {
@@ -81,7 +83,7 @@ test('keys changed without any snapshot are merged once they outnumber the objec
     cache.change('DELETED', cm('x', 3 + 2 * i), 3 + 2 * i);
   }
   cache.change('ADDED', cm('y', 20_000), 20_000);
-  assert.deepEqual(cache.snapshot().keys, [`${prefix}ns/y`]);
+  assert.deepEqual(cache.snapshot().keys.toArray(), [`${prefix}ns/y`]);
 });
 
 test('a few keys added between snapshots are moved into place (the path of lists between creates)', () => {
@@ -91,7 +93,10 @@ test('a few keys added between snapshots are moved into place (the path of lists
   cache.change('ADDED', cm('e', 2), 2);
   cache.change('ADDED', cm('a', 3), 3);
   cache.change('ADDED', cm('c', 4), 4);
-  const keys = cache.snapshot().keys.map((k) => k.slice(`${prefix}ns/`.length));
+  const keys = cache
+    .snapshot()
+    .keys.toArray()
+    .map((k) => k.slice(`${prefix}ns/`.length));
   assert.deepEqual(keys, ['a', 'b', 'c', 'd', 'e']);
   assert.equal(before.keys.length, 2, 'the earlier snapshot is untouched');
 });
@@ -140,11 +145,11 @@ test('a snapshot is read only while kept: after the cache drops it, or a relist,
   cache.change('MODIFIED', cm('a', 2), 2);
   assert.equal(versions(first)[0], '1', 'kept: read as it was');
   const second = cache.snapshot(); // only one is kept: the first goes
-  assert.throws(() => first.objectAt(0), /dropped/);
+  assert.throws(() => first.objectOf(`${prefix}ns/a`), /dropped/);
   assert.equal(versions(second)[0], '2');
   cache.replace([cm('a', 3)], 3);
   assert.equal(cache.snapshotAt(2), undefined, 'a relist drops the snapshots');
-  assert.throws(() => second.objectAt(0), /dropped/);
+  assert.throws(() => second.objectOf(`${prefix}ns/a`), /dropped/);
   assert.equal(versions(cache.snapshot())[0], '3');
 });
 

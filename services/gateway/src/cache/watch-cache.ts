@@ -13,6 +13,7 @@ import type {
   ReflectorSink,
 } from '@orch/apimachinery/informer';
 import type { Change, FeedListener } from '../watch/change.js';
+import { SortedKeys } from './sorted-keys.js';
 
 type Obj = Record<string, unknown>;
 
@@ -22,9 +23,14 @@ type Obj = Record<string, unknown>;
  */
 export interface Snapshot {
   revision: number;
-  keys: readonly string[];
-  /** The object at keys[i], as it was at the snapshot. */
-  objectAt(i: number): Obj;
+  keys: SortedKeys;
+  /** The object at one of keys, as it was at the snapshot. */
+  objectOf(key: string): Obj;
+  /**
+   * Calls `fn` with each key from index `from` on and its object as it was at the snapshot, in
+   * key order, until it answers false.
+   */
+  forEachFrom(from: number, fn: (key: string, obj: Obj, index: number) => boolean): void;
   /** When it was taken (snapshots are kept a bounded time). */
   takenAt: number;
 }
@@ -47,21 +53,34 @@ class SnapshotObjects {
   #dropped = false;
 
   constructor(
-    readonly keys: readonly string[],
+    readonly keys: SortedKeys,
     private readonly live: ReadonlyMap<string, Obj>
   ) {}
 
-  at(i: number): Obj {
-    if (this.#dropped) throw new Error('a snapshot read after the watch cache dropped it');
-    const key = this.keys[i]!;
+  of(key: string): Obj {
+    this.#assertKept();
     return (this.#before.size > 0 && this.#before.get(key)) || this.live.get(key)!;
+  }
+
+  forEachFrom(from: number, fn: (key: string, obj: Obj, index: number) => boolean): void {
+    this.#assertKept();
+    const { live } = this;
+    const before = this.#before.size > 0 ? this.#before : undefined;
+    for (const [block, first, start] of this.keys.blocksFrom(from)) {
+      for (let i = first; i < block.length; i++) {
+        const key = block[i]!;
+        if (!fn(key, before?.get(key) ?? live.get(key)!, start + i)) return;
+      }
+    }
+  }
+
+  #assertKept(): void {
+    if (this.#dropped) throw new Error('a snapshot read after the watch cache dropped it');
   }
 
   /** The object at `key` is about to change: kept as it was, if the snapshot holds it. */
   remember(key: string, old: Obj): void {
-    if (this.#before.has(key)) return;
-    const i = lowerBound(this.keys, key);
-    if (this.keys[i] === key) this.#before.set(key, old);
+    if (!this.#before.has(key) && this.keys.has(key)) this.#before.set(key, old);
   }
 
   /** No longer kept up: a read after this is a bug of the reader. */
@@ -81,18 +100,6 @@ export interface WatchCacheOptions {
   snapshotTtlMs?: number;
 }
 
-/** First index in sorted `keys` whose key is >= `key`. */
-export function lowerBound(keys: readonly string[], key: string): number {
-  let lo = 0;
-  let hi = keys.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (keys[mid]! < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 export class WatchCache implements ReflectorSink, Informer {
   readonly prefix: string;
   readonly capacity: number;
@@ -100,14 +107,14 @@ export class WatchCache implements ReflectorSink, Informer {
   readonly #snapshotTtlMs: number;
   readonly #objects = new Map<string, Obj>();
   /**
-   * The keys of #objects in order, as of the last #sortedKeys(): keys added since are in #added,
-   * and keys deleted since may still be here (#removed counts them). Never changed in place, so
-   * that a snapshot can hold it. Inserting each new key in place cost a move of the keys after
-   * it: O(n) per create, a few percent of a gateway's CPU with 30,000 objects in one cache.
+   * The keys of #objects in order, as of the last #sortedKeys(): the keys added or deleted since
+   * are in #touched, merged in when a snapshot needs them (sorted-keys.ts: the blocks they fall
+   * in are copied, the rest shared with the snapshots that hold them). Moving each new key into
+   * place on every change cost a move of the keys after it: O(n) per create, a few percent of a
+   * gateway's CPU with 30,000 objects in one cache.
    */
-  #keys: string[] = [];
-  #added: string[] = [];
-  #removed = 0;
+  #keys = SortedKeys.empty;
+  #touched = new Set<string>();
   /** Recent changes; every change with revision > #ringStart is in it. */
   #ring: Change[] = [];
   #ringStart = 0;
@@ -209,7 +216,8 @@ export class WatchCache implements ReflectorSink, Informer {
       s = {
         revision: this.#revision,
         keys: objects.keys,
-        objectAt: (i) => objects.at(i),
+        objectOf: (key) => objects.of(key),
+        forEachFrom: (from, fn) => objects.forEachFrom(from, fn),
         takenAt: now,
         objects,
       };
@@ -284,9 +292,8 @@ export class WatchCache implements ReflectorSink, Informer {
     const old = new Map(this.#objects);
     this.#objects.clear();
     for (const [k, o] of fresh) this.#objects.set(k, o);
-    this.#keys = [...fresh.keys()].sort();
-    this.#added = [];
-    this.#removed = 0;
+    this.#keys = SortedKeys.of([...fresh.keys()].sort());
+    this.#touched.clear();
     this.#ring = [];
     this.#ringStart = revision;
     this.#revision = revision;
@@ -316,15 +323,15 @@ export class WatchCache implements ReflectorSink, Informer {
     if (type === 'DELETED') {
       if (old) {
         this.#objects.delete(key);
-        this.#removed++;
+        this.#touched.add(key);
       }
     } else {
-      if (!old) this.#added.push(key);
+      if (!old) this.#touched.add(key);
       this.#objects.set(key, object);
     }
     // Merged once as many keys changed as the cache holds: memory stays bounded without lists,
     // and the merge's cost is spread over the changes that made it.
-    if (this.#added.length + this.#removed > this.#objects.size + 1000) this.#sortedKeys();
+    if (this.#touched.size > this.#objects.size + 1000) this.#sortedKeys();
     const c: Change = { type, revision, object };
     const before = old ?? prevObject;
     if (before && type !== 'ADDED') c.prevObject = before;
@@ -349,16 +356,12 @@ export class WatchCache implements ReflectorSink, Informer {
     this.#wake();
   }
 
-  /** The keys in order: #keys with the keys added since merged in and those deleted since left out. */
-  #sortedKeys(): string[] {
-    if (this.#added.length === 0 && this.#removed === 0) return this.#keys;
-    const added = this.#added.sort();
-    this.#keys =
-      this.#removed === 0 && added.length <= 16
-        ? withFewKeys(this.#keys, added)
-        : mergeKeys(this.#keys, added, this.#objects);
-    this.#added = [];
-    this.#removed = 0;
+  /** The keys in order: #keys with the keys added or deleted since merged in or left out. */
+  #sortedKeys(): SortedKeys {
+    if (this.#touched.size === 0) return this.#keys;
+    const objects = this.#objects;
+    this.#keys = this.#keys.updated([...this.#touched].sort(), (k) => objects.has(k));
+    this.#touched.clear();
     return this.#keys;
   }
 
@@ -387,32 +390,4 @@ export class WatchCache implements ReflectorSink, Informer {
   #wake(): void {
     this.#revisionWaiters.reached(this.#revision);
   }
-}
-
-/**
- * `keys` with a few new keys (none deleted since: each is new and absent from `keys`), as
- * between the lists of a busy collection: a copy and a move per key, without comparing every key.
- */
-function withFewKeys(keys: readonly string[], added: readonly string[]): string[] {
-  const merged = keys.slice();
-  for (const k of added) merged.splice(lowerBound(merged, k), 0, k);
-  return merged;
-}
-
-/** Sorted `keys` and sorted `added` merged, each key once, only those `objects` still holds. */
-function mergeKeys(
-  keys: readonly string[],
-  added: readonly string[],
-  objects: ReadonlyMap<string, unknown>
-): string[] {
-  const merged: string[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < keys.length || j < added.length) {
-    const k =
-      j >= added.length || (i < keys.length && keys[i]! <= added[j]!) ? keys[i++]! : added[j++]!;
-    // A key deleted and added again since is in both lists (or twice in added): keep one.
-    if (objects.has(k) && merged[merged.length - 1] !== k) merged.push(k);
-  }
-  return merged;
 }
