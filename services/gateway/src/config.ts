@@ -88,6 +88,10 @@ export async function newGatewayConfig(
         });
         hooks.onConsistentRead?.(resource, fromCache);
       },
+      onReadWait: (resource, seconds) => {
+        cacheMetrics.readWait.observe({ resource }, seconds);
+        hooks.onReadWait?.(resource, seconds);
+      },
     },
   });
   const authz = authorizationFor(options.authorizationMode, {

@@ -1,13 +1,15 @@
 // The watch caches' metrics (k8s apiserver_watch_cache_*): objects and events held per type,
-// an estimate of the JSON bytes per cached object, relists, and consistent reads served from
-// the cache or by storage after the wait (apiserver_watch_cache_consistent_read_total), and the
-// reads of storage's revision those consistent reads shared.
-import { Counter, Gauge } from 'prom-client';
+// an estimate of the JSON bytes per cached object, relists, consistent reads served from the
+// cache or by storage after the wait (apiserver_watch_cache_consistent_read_total), the time reads
+// waited for the cache to reach their revision (apiserver_watch_cache_read_wait_seconds), and
+// the reads of storage's revision those consistent reads shared.
+import { Counter, Gauge, Histogram } from 'prom-client';
 import type { Registry } from 'prom-client';
 import type { Cachers } from './cachers.js';
 
 export interface CacheMetrics {
   consistentReads: Counter<'resource' | 'success' | 'fallback'>;
+  readWait: Histogram<'resource'>;
 }
 
 /** Objects sampled per type for the bytes-per-object estimate. */
@@ -18,6 +20,13 @@ export function registerCacheMetrics(registry: Registry, cachers: () => Cachers)
     name: 'orch_gateway_watch_cache_consistent_read_total',
     help: 'Consistent reads (no resourceVersion) by resource: served from the watch cache (fallback="false") or by storage after the cache did not reach the revision in time (fallback="true").',
     labelNames: ['resource', 'success', 'fallback'] as const,
+    registers: [registry],
+  });
+  const readWait = new Histogram({
+    name: 'orch_gateway_watch_cache_read_wait_seconds',
+    help: "Time reads waited for the watch cache to reach their revision (a consistent read's, storage's current one), by resource.",
+    labelNames: ['resource'] as const,
+    buckets: [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3],
     registers: [registry],
   });
   const perType = (
@@ -75,5 +84,5 @@ export function registerCacheMetrics(registry: Registry, cachers: () => Cachers)
       this.inc(cachers().revisions.reads);
     },
   });
-  return { consistentReads };
+  return { consistentReads, readWait };
 }

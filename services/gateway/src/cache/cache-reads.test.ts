@@ -31,6 +31,13 @@ async function consistentReads(gw: number, fallback: boolean): Promise<number> {
   return Number(re.exec(text)?.[1] ?? 0);
 }
 
+/** A gateway's count of reads of configmaps that waited (or not) for its cache's revision. */
+async function readWaits(gw: number): Promise<number> {
+  const text = (await suite.request(gw, 'GET', '/metrics')).text;
+  const re = /^orch_gateway_watch_cache_read_wait_seconds_count\{resource="configmaps"\} (\d+)$/m;
+  return Number(re.exec(text)?.[1] ?? 0);
+}
+
 before(async () => {
   suite = await sharedSuite();
   const created = await suite.request(0, 'POST', '/api/v1/namespaces', {
@@ -58,6 +65,7 @@ after(async () => {
 
 test('get table (from the cache): unset is Most recent — a write through the other gateway is read at once', async () => {
   const before = await consistentReads(0, false);
+  const waitsBefore = await readWaits(0);
   for (let i = 0; i < 10; i++) {
     const written = await suite.request(1, 'POST', base, cm(`ryw-${i}`));
     assert.equal(written.status, 201);
@@ -77,6 +85,8 @@ test('get table (from the cache): unset is Most recent — a write through the o
     assert.equal((await suite.request(0, 'GET', `${base}/ryw-${i}`)).status, 404);
   }
   assert.ok((await consistentReads(0, false)) - before >= 30, 'served from the cache');
+  // Each waited for the cache to reach storage's revision (upstream's read_wait_seconds).
+  assert.ok((await readWaits(0)) - waitsBefore >= 30, 'the waits are timed');
 });
 
 test('get table (from the cache): "0" is Any, other Not older than, a future version 504', async () => {

@@ -31,6 +31,8 @@ export interface CacheHooks {
   onGapRepaired?: (events: number) => void;
   /** A consistent read served from the cache (true) or by storage after the wait (false). */
   onConsistentRead?: (resource: string, fromCache: boolean) => void;
+  /** How long a read waited for the cache to reach its revision (upstream's waitUntilFreshAndBlock). */
+  onReadWait?: (resource: string, seconds: number) => void;
 }
 
 export interface CacherOptions {
@@ -205,11 +207,17 @@ export class Cacher {
    */
   async #fresh(revision: number, timeoutMs: number): Promise<boolean> {
     const cache = this.cache;
-    if (cache.lastRevision >= revision) return true;
+    if (cache.lastRevision >= revision) {
+      this.#hooks.onReadWait?.(this.resource, 0);
+      return true;
+    }
+    const started = performance.now();
     this.#reflector
       .requestProgress(revision, timeoutMs)
       .catch((err: unknown) => this.#log.debug('progress request failed', { err }));
-    return cache.waitUntilFresh(revision, timeoutMs);
+    const fresh = await cache.waitUntilFresh(revision, timeoutMs);
+    this.#hooks.onReadWait?.(this.resource, (performance.now() - started) / 1000);
+    return fresh;
   }
 
   /** The object at a storage key in the cache; 404 as storage answers it. */
