@@ -8,7 +8,8 @@
 // Seats bound how many of the flood's requests run at once, not the CPU they take: on two cores
 // shared by every process of the suite, a LIST admitted by one seat still holds its gateway's
 // event loop while it is encoded. Noted beside the figures: the CPU each process spent while
-// flooded, and each gateway's event-loop lag.
+// flooded, each gateway's event-loop lag, and where its consistent reads waited (storage's revision
+// or the cache) beside a raw etcd read.
 import { Worker } from 'node:worker_threads';
 import { eventLoopSampleMs } from '@orch/component-base/metrics';
 import { request } from 'undici';
@@ -106,13 +107,16 @@ async function benchApfOverload(ctx: BenchContext): Promise<void> {
       worker.on('message', (m: FloodClientMessage) => m.type === 'started' && resolve())
     );
     await new Promise((r) => setTimeout(r, 2000)); // the flood under way
-    await eventLoopLag(ctx); // prom-client's lag histogram restarts at each scrape
+    const metricsBefore = await gatewayMetrics(ctx); // prom-client's lag restarts at each scrape
     const { result: flooded, perOp: floodedCpu } = await cpuPerOp(
       ctx.processes,
       polite,
       'well-behaved GET, flooded'
     );
-    const lag = await eventLoopLag(ctx);
+    const metricsAfter = await gatewayMetrics(ctx);
+    const rawRange = await runFor(1000, 1, async () => {
+      await ctx.etcd.kv.range({ key: Buffer.from('/registry/'), limit: 1, keys_only: true });
+    });
     worker.postMessage('stop');
     const result = await flood;
     await worker.terminate();
@@ -156,7 +160,17 @@ async function benchApfOverload(ctx: BenchContext): Promise<void> {
     notes.push(
       `apf overload: CPU per well-behaved GET while flooded (the flood's included): ${floodedCpu}`
     );
-    notes.push(`apf overload: event-loop lag while flooded, p50 / p99 / max ms: ${lag.join('; ')}`);
+    notes.push(
+      `apf overload: event-loop lag while flooded, p50 / p99 / max ms: ${metricsAfter.map(eventLoopLag).join('; ')}`
+    );
+    const means = ctx.gateways.map((g, i) => {
+      const mean = (name: string): string =>
+        histogramMean(metricsBefore[i]!, metricsAfter[i]!, name);
+      return `${g.name} ${mean(revisionRead)} / ${mean(cacheWait)}`;
+    });
+    notes.push(
+      `apf overload: consistent reads of ConfigMaps while flooded (the flood's LISTs' and the well-behaved GETs'), mean ms reading storage's revision / waiting for the cache: ${means.join('; ')}; a raw etcd linearizable range meanwhile: p50 ${f(pct(rawRange.latencies, 0.5), 2)}, p99 ${f(pct(rawRange.latencies, 0.99), 2)} ms`
+    );
     if (result.errors.length > 0)
       notes.push(`apf overload: flood errors: ${result.errors.join('; ')}`);
     if (flooded.firstError) notes.push(`apf overload: well-behaved: ${flooded.firstError}`);
@@ -165,19 +179,36 @@ async function benchApfOverload(ctx: BenchContext): Promise<void> {
   }
 }
 
+const revisionRead = 'orch_gateway_storage_request_duration_seconds{operation="currentRevision"}';
+const cacheWait = 'orch_gateway_watch_cache_read_wait_seconds{resource="configmaps"}';
+
+/** Each gateway's /metrics text. */
+function gatewayMetrics(ctx: BenchContext): Promise<string[]> {
+  return Promise.all(ctx.gateways.map((g) => ctx.client.mustCall(`${g.url}/metrics`, 'GET')));
+}
+
 /**
- * Each gateway's event-loop lag (p50 / p99 / max ms) since its last scrape (its /metrics): how
- * late a timer of the sampling interval fired, the interval itself taken off.
+ * A gateway's event-loop lag (p50 / p99 / max ms) since its scrape before `text`: how late a
+ * timer of the sampling interval fired, the interval itself taken off.
  */
-async function eventLoopLag(ctx: BenchContext): Promise<string[]> {
-  return Promise.all(
-    ctx.gateways.map(async (g) => {
-      const text = await ctx.client.mustCall(`${g.url}/metrics`, 'GET');
-      const ms = (q: string): string => {
-        const m = new RegExp(`^nodejs_eventloop_lag_${q}_seconds (\\S+)$`, 'm').exec(text);
-        return m ? f(Number(m[1]) * 1000 - eventLoopSampleMs, 1) : '-';
-      };
-      return `${g.name} ${ms('p50')} / ${ms('p99')} / ${ms('max')}`;
-    })
-  );
+function eventLoopLag(text: string): string {
+  const ms = (q: string): string => {
+    const m = new RegExp(`^nodejs_eventloop_lag_${q}_seconds (\\S+)$`, 'm').exec(text);
+    return m ? f(Number(m[1]) * 1000 - eventLoopSampleMs, 1) : '-';
+  };
+  return `${ms('p50')} / ${ms('p99')} / ${ms('max')}`;
+}
+
+/** The mean (ms) of the observations of histogram `series` (`name{labels}`) between two scrapes. */
+function histogramMean(before: string, after: string, series: string): string {
+  const brace = series.indexOf('{');
+  const [name, labels] = [series.slice(0, brace), series.slice(brace + 1, -1)];
+  const value = (text: string, suffix: string): number => {
+    const line = text
+      .split('\n')
+      .find((l) => l.startsWith(`${name}_${suffix}{`) && l.includes(labels));
+    return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
+  };
+  const n = value(after, 'count') - value(before, 'count');
+  return n > 0 ? f(((value(after, 'sum') - value(before, 'sum')) / n) * 1000, 2) : '-';
 }
