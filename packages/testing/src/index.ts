@@ -50,3 +50,4 @@ export {
   queuedPriorityLevel,
   userFlowSchema,
 } from './flow-control.js';
+export { seededRandom } from './random.js';

@@ -4,18 +4,8 @@
 // versions made from it.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { seededRandom } from '@orch/testing';
 import { SortedKeys, lowerBound } from './sorted-keys.js';
-
-/** A deterministic pseudo-random sequence (xorshift), so that a failure can be replayed. */
-function random(seed: number): () => number {
-  let x = seed;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
-  };
-}
 
 const key = (n: number): string => `/registry/core/pods/ns/p${String(n).padStart(6, '0')}`;
 
@@ -54,7 +44,7 @@ function applied(want: readonly string[], changed: readonly string[], has: Set<s
 }
 
 test('every version answers as a sorted array does, through inserts and deletes large and small', () => {
-  const next = random(11);
+  const next = seededRandom(11);
   const present = new Set<string>();
   let keys = SortedKeys.empty;
   let want: string[] = [];
@@ -83,7 +73,7 @@ test('every version answers as a sorted array does, through inserts and deletes 
 });
 
 test('a block that grows past its size by small updates splits, and every version still reads right', () => {
-  const next = random(5);
+  const next = seededRandom(5);
   let want = Array.from({ length: 2000 }, (_, i) => key(i * 10));
   let keys = SortedKeys.of(want);
   const present = new Set(want);

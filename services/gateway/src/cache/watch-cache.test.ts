@@ -4,6 +4,7 @@
 // copied: a kept snapshot reads them as they were, however they changed since.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { seededRandom } from '@orch/testing';
 import { WatchCache } from './watch-cache.js';
 import type { Snapshot } from './watch-cache.js';
 
@@ -13,17 +14,6 @@ const cm = (name: string, v: number) => ({
   kind: 'ConfigMap',
   metadata: { name, namespace: 'ns', resourceVersion: String(v) },
 });
-
-/** A deterministic pseudo-random sequence (xorshift), so that a failure can be replayed. */
-function random(seed: number): () => number {
-  let x = seed;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
-  };
-}
 
 /** The resourceVersion of each object of a snapshot, in key order. */
 const versions = (snap: Snapshot): string[] =>
@@ -38,7 +28,7 @@ test('snapshots list every object held once, in key order, through adds, deletes
     ['a', 1],
     ['b', 1],
   ]);
-  const next = random(42);
+  const next = seededRandom(42);
   let revision = 1;
   for (let round = 0; round < 200; round++) {
     const changes = Math.floor(next() * 20);
@@ -111,7 +101,7 @@ test('a kept snapshot reads its objects as they were, through later changes, del
   ]);
   // Each snapshot's objects as they were when it was taken, by revision.
   const taken = new Map<number, string[]>();
-  const next = random(7);
+  const next = seededRandom(7);
   let revision = 1;
   for (let round = 0; round < 300; round++) {
     for (let c = Math.floor(next() * 6); c > 0; c--) {
