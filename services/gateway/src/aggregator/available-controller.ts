@@ -115,15 +115,27 @@ export class AvailableConditionController {
     if (!api) return;
     const next = await checkAvailability(api, this.config);
     if (!next) return;
-    // Written only when it changes (upstream's updateAPIServiceStatus), as the cache shows it.
+    // Written only when it changes (upstream's updateAPIServiceStatus), as the cache shows it,
+    // and only over the copy it was decided from: upstream's UpdateStatus sends the lister's copy
+    // with its resourceVersion, refused with a conflict (and retried) when another gateway wrote
+    // since. Written over the newer object instead, the decision of a gateway whose Service or
+    // EndpointSlice cache lagged (one just started) turned an APIService the others had found
+    // Available unavailable until they checked again. The write that caused the conflict queues
+    // the APIService again here anyway.
     if (withAvailability(api['status'], next, new Date())) {
+      const { resourceVersion } = metaOf(api);
       await this.store.withStrategy(apiServiceStatusStrategy).update(
         {},
         name,
         (current) => {
           if (!current) throw new Error(`APIService ${name} is gone`);
           const updated = withAvailability(current['status'], next, new Date());
-          return updated ? { ...current, status: updated } : current;
+          if (!updated) return current;
+          return {
+            ...current,
+            metadata: { ...current.metadata, resourceVersion },
+            status: updated,
+          };
         },
         { dryRun: false }
       );
@@ -136,8 +148,8 @@ export class AvailableConditionController {
 }
 
 type Obj = Record<string, unknown>;
-const metaOf = (o: Obj): { namespace?: unknown; labels?: Record<string, unknown> } =>
-  (o['metadata'] ?? {}) as { namespace?: unknown; labels?: Record<string, unknown> };
+type Meta = { namespace?: unknown; labels?: Record<string, unknown>; resourceVersion?: string };
+const metaOf = (o: Obj): Meta => (o['metadata'] ?? {}) as Meta;
 const namespaceOf = (o: Obj): string => {
   const ns = metaOf(o).namespace;
   return typeof ns === 'string' ? ns : '';
