@@ -269,6 +269,22 @@ test('history replays every change after a revision, in order, and compaction ma
   );
 });
 
+test('a history replay leaves no watch open on etcd (each kept every change coming, decoded, for good)', async () => {
+  const watchers = async (): Promise<number> => {
+    const text = await (await fetch(`${etcd.endpoint}/metrics`)).text();
+    return Number(/^etcd_debugging_mvcc_watcher_total (\d+)$/m.exec(text)?.[1] ?? NaN);
+  };
+  // The publisher's own watch stays; settle first, as a replay of another test may be ending.
+  await waitFor('watchers settle', async () => (await watchers()) <= 1, { timeoutMs: 5000 });
+  const before = await watchers();
+  const start = await client.currentRevision();
+  await client.create(`${prefix}hw/a`, cm('a'));
+  for (let i = 0; i < 10; i++) await client.history(prefix, start, () => undefined);
+  await waitFor("the replays' watches are gone", async () => (await watchers()) === before, {
+    timeoutMs: 5000,
+  });
+});
+
 async function etcdCompact(revision: number): Promise<void> {
   const { Etcd3 } = await import('etcd3');
   const e = new Etcd3({ hosts: etcd.endpoint });

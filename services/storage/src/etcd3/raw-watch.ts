@@ -67,11 +67,15 @@ export async function openRawWatch(
     },
     close() {
       failure ??= new Error('watch closed');
-      try {
-        stream.end();
-      } catch {
-        // already closed
-      }
+      // Ended, then cancelled: etcd ends a watch stream when the call is cancelled (its context
+      // is done), and takes the client's end of sending only as nothing more to create. Ending
+      // the stream alone left the watch open on etcd, and every change under its range kept
+      // coming to this process and being decoded: one more watch for each history replay, for
+      // the life of the process. Ended first, so that the cancellation's error finds the stream
+      // no longer writable: the etcd3 library takes an error on a writable watch stream for the
+      // host failing, and resets its connection.
+      stream.end();
+      stream.cancel();
       wake();
     },
   };
