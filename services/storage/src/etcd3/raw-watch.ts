@@ -74,8 +74,12 @@ export async function openRawWatch(
       // the life of the process. Ended first, so that the cancellation's error finds the stream
       // no longer writable: the etcd3 library takes an error on a writable watch stream for the
       // host failing, and resets its connection.
-      stream.end();
-      stream.cancel();
+      try {
+        stream.end();
+        stream.cancel();
+      } catch {
+        // already closed
+      }
       wake();
     },
   };
