@@ -124,12 +124,14 @@ export class AvailableConditionController {
     // the APIService again here anyway.
     if (withAvailability(api['status'], next, new Date())) {
       const { resourceVersion } = metaOf(api);
+      let changed = false;
       await this.store.withStrategy(apiServiceStatusStrategy).update(
         {},
         name,
         (current) => {
           if (!current) throw new Error(`APIService ${name} is gone`);
           const updated = withAvailability(current['status'], next, new Date());
+          changed = !!updated; // as of the attempt that is written
           if (!updated) return current;
           return {
             ...current,
@@ -139,7 +141,8 @@ export class AvailableConditionController {
         },
         { dryRun: false }
       );
-      this.log.info('changing APIService availability', { name, ...next });
+      // Said only when written: storage may already hold the condition another gateway wrote.
+      if (changed) this.log.info('changing APIService availability', { name, ...next });
     }
     // Upstream requeues only a failed discovery check (the others wait for a change).
     if (next.reason === 'FailedDiscoveryCheck') throw new Error(next.message);
