@@ -67,32 +67,19 @@ export class SortedKeys {
   /** The key at index `i`. */
   at(i: number): string | undefined {
     if (i < 0 || i >= this.length) return undefined;
-    let lo = 0;
-    let hi = this.#blocks.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >>> 1;
-      if (this.#starts[mid]! <= i) lo = mid;
-      else hi = mid - 1;
-    }
-    return this.#blocks[lo]![i - this.#starts[lo]!];
+    const b = this.#blockAt(i);
+    return this.#blocks[b]![i - this.#starts[b]!];
   }
 
   /** Calls `fn` with each key from index `from` on, in order, until it answers false. */
   forEachFrom(from: number, fn: (key: string, index: number) => boolean): void {
-    for (const [block, first, start] of this.blocksFrom(from))
-      for (let i = first; i < block.length; i++) if (!fn(block[i]!, start + i)) return;
-  }
-
-  /**
-   * The blocks from the one holding index `from` on, each with the position in it to start at
-   * and the index of its first key: for a reader's own loop, without a call per key.
-   */
-  *blocksFrom(from: number): Generator<[block: readonly string[], first: number, start: number]> {
     if (from >= this.length) return;
-    let b = 0;
-    while (b + 1 < this.#blocks.length && this.#starts[b + 1]! <= from) b++;
-    for (let first = from - this.#starts[b]!; b < this.#blocks.length; b++, first = 0)
-      yield [this.#blocks[b]!, first, this.#starts[b]!];
+    for (let b = this.#blockAt(from), i = from - this.#starts[b]!; b < this.#blocks.length; b++) {
+      const block = this.#blocks[b]!;
+      const start = this.#starts[b]!;
+      for (; i < block.length; i++) if (!fn(block[i]!, start + i)) return;
+      i = 0;
+    }
   }
 
   toArray(): string[] {
@@ -151,6 +138,18 @@ export class SortedKeys {
       if (has(key)) merged.push(key);
     }
     return SortedKeys.of(merged);
+  }
+
+  /** The block holding index `i` (0 <= i < length). */
+  #blockAt(i: number): number {
+    let lo = 0;
+    let hi = this.#blocks.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (this.#starts[mid]! <= i) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
   }
 
   /** The first block whose last key is >= `key`; the number of blocks when there is none. */

@@ -24,8 +24,6 @@ type Obj = Record<string, unknown>;
 export interface Snapshot {
   revision: number;
   keys: SortedKeys;
-  /** The object at one of keys, as it was at the snapshot. */
-  objectOf(key: string): Obj;
   /**
    * Calls `fn` with each key from index `from` on and its object as it was at the snapshot, in
    * key order, until it answers false.
@@ -57,21 +55,11 @@ class SnapshotObjects {
     private readonly live: ReadonlyMap<string, Obj>
   ) {}
 
-  of(key: string): Obj {
-    this.#assertKept();
-    return (this.#before.size > 0 && this.#before.get(key)) || this.live.get(key)!;
-  }
-
   forEachFrom(from: number, fn: (key: string, obj: Obj, index: number) => boolean): void {
     this.#assertKept();
     const { live } = this;
     const before = this.#before.size > 0 ? this.#before : undefined;
-    for (const [block, first, start] of this.keys.blocksFrom(from)) {
-      for (let i = first; i < block.length; i++) {
-        const key = block[i]!;
-        if (!fn(key, before?.get(key) ?? live.get(key)!, start + i)) return;
-      }
-    }
+    this.keys.forEachFrom(from, (key, i) => fn(key, before?.get(key) ?? live.get(key)!, i));
   }
 
   #assertKept(): void {
@@ -216,7 +204,6 @@ export class WatchCache implements ReflectorSink, Informer {
       s = {
         revision: this.#revision,
         keys: objects.keys,
-        objectOf: (key) => objects.of(key),
         forEachFrom: (from, fn) => objects.forEachFrom(from, fn),
         takenAt: now,
         objects,
