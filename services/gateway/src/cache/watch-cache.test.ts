@@ -25,6 +25,34 @@ const versions = (snap: Snapshot): string[] => {
   return out;
 };
 
+/**
+ * `changes` random changes of names k0..k<names - 1> after `revision`: a held name is deleted
+ * with chance `deletes`, otherwise added or modified; `held` (name -> revision) follows. Answers
+ * the last revision.
+ */
+function churn(
+  cache: WatchCache,
+  held: Map<string, number>,
+  next: () => number,
+  revision: number,
+  changes: number,
+  names: number,
+  deletes: number
+): number {
+  for (let c = 0; c < changes; c++) {
+    const name = `k${Math.floor(next() * names)}`;
+    revision++;
+    if (held.has(name) && next() < deletes) {
+      cache.change('DELETED', cm(name, revision), revision);
+      held.delete(name);
+    } else {
+      cache.change(held.has(name) ? 'MODIFIED' : 'ADDED', cm(name, revision), revision);
+      held.set(name, revision);
+    }
+  }
+  return revision;
+}
+
 test('snapshots list every object held once, in key order, through adds, deletes and re-adds', () => {
   const cache = new WatchCache({ prefix });
   cache.replace([cm('b', 1), cm('a', 1)], 1);
@@ -35,18 +63,7 @@ test('snapshots list every object held once, in key order, through adds, deletes
   const next = seededRandom(42);
   let revision = 1;
   for (let round = 0; round < 200; round++) {
-    const changes = Math.floor(next() * 20);
-    for (let c = 0; c < changes; c++) {
-      const name = `k${Math.floor(next() * 60)}`;
-      revision++;
-      if (held.has(name) && next() < 0.5) {
-        cache.change('DELETED', cm(name, revision), revision);
-        held.delete(name);
-      } else {
-        cache.change(held.has(name) ? 'MODIFIED' : 'ADDED', cm(name, revision), revision);
-        held.set(name, revision);
-      }
-    }
+    revision = churn(cache, held, next, revision, Math.floor(next() * 20), 60, 0.5);
     const snap = cache.snapshot();
     const want = [...held.keys()].sort().map((n) => `${prefix}ns/${n}`);
     assert.deepEqual(snap.keys.toArray(), want, `round ${round}`);
@@ -108,17 +125,7 @@ test('a kept snapshot reads its objects as they were, through later changes, del
   const next = seededRandom(7);
   let revision = 1;
   for (let round = 0; round < 300; round++) {
-    for (let c = Math.floor(next() * 6); c > 0; c--) {
-      const name = `k${Math.floor(next() * 12)}`;
-      revision++;
-      if (held.has(name) && next() < 0.4) {
-        cache.change('DELETED', cm(name, revision), revision);
-        held.delete(name);
-      } else {
-        cache.change(held.has(name) ? 'MODIFIED' : 'ADDED', cm(name, revision), revision);
-        held.set(name, revision);
-      }
-    }
+    revision = churn(cache, held, next, revision, Math.floor(next() * 6), 12, 0.4);
     if (next() < 0.5) {
       const snap = cache.snapshot();
       taken.set(snap.revision, versions(snap));
