@@ -5,12 +5,14 @@ import { ConsecutiveBreaker, circuitBreaker, handleWhen, retry } from 'cockatiel
 import { Etcd3, isRecoverableError } from 'etcd3';
 import { connect } from 'nats';
 import type { NatsConnection } from 'nats';
+import { Histogram } from 'prom-client';
 import type { Registry } from 'prom-client';
 import { channelOptions } from '@orch/proto';
 import type { Logger } from '@orch/component-base/logs';
 import { newRegistry } from '@orch/component-base/metrics';
 import { registerFeatureMetrics } from '@orch/component-base/featuregate';
 import { EtcdStore } from './etcd3/store.js';
+import { PublishWait } from './publish/publish-wait.js';
 import type { CompletedStorageOptions } from './options.js';
 
 export interface StorageConfig {
@@ -18,6 +20,8 @@ export interface StorageConfig {
   log: Logger;
   etcd: Etcd3;
   store: EtcdStore;
+  /** What the store's writes wait for: the publisher's announcement of their revision. */
+  publishWait: PublishWait;
   nats: NatsConnection;
   registry: Registry;
   /** Closes what the config opened (run() calls it last). */
@@ -68,11 +72,27 @@ export async function newStorageConfig(
   });
   const registry = newRegistry('storage');
   registerFeatureMetrics(registry, options.featureGates.gate);
+  const waits = new Histogram({
+    name: 'orch_storage_publish_wait_seconds',
+    help: 'How long writes waited for the publisher to announce their revision, by whether it did (announced) or the wait ran out (timeout).',
+    labelNames: ['outcome'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  const publishWait = new PublishWait(nats, {
+    waitMs: options.publishWaitMs,
+    onWait: (seconds, announced) =>
+      waits.observe({ outcome: announced ? 'announced' : 'timeout' }, seconds),
+  });
   return {
     options,
     log,
     etcd,
-    store: new EtcdStore(etcd, { maxObjectBytes: options.maxObjectBytes }),
+    store: new EtcdStore(etcd, {
+      maxObjectBytes: options.maxObjectBytes,
+      afterWrite: (revision) => publishWait.published(revision),
+    }),
+    publishWait,
     nats,
     registry,
     async close() {

@@ -55,6 +55,12 @@ export const storageFlags = {
     default: '1s',
     description: 'How often the publisher announces progress (bookmarks).',
   },
+  'publish-wait': {
+    type: 'string',
+    default: '1s',
+    description:
+      'Longest a write waits for the publisher to announce it before it is answered (consistent reads depend on it; see docs/architecture.md).',
+  },
   'leader-elect-ttl': {
     type: 'string',
     default: '5s',
@@ -88,6 +94,7 @@ export interface CompletedStorageOptions {
   compactionRetentionMs: number;
   compactionIntervalMs: number;
   progressIntervalMs: number;
+  publishWaitMs: number;
   leaderTtlSeconds: number;
   maxObjectBytes: number;
   identity: string;
@@ -116,6 +123,7 @@ export function completeStorageOptions(f: StorageOptions): CompletedStorageOptio
     compactionRetentionMs: duration('compaction-retention', '5m'),
     compactionIntervalMs: duration('compaction-interval', '1m'),
     progressIntervalMs: duration('progress-interval', '1s'),
+    publishWaitMs: duration('publish-wait', '1s'),
     leaderTtlSeconds: Math.max(1, Math.round(leaderTtlMs / 1000)),
     maxObjectBytes: derive(
       problems,
@@ -140,6 +148,7 @@ export function validateStorageOptions(o: CompletedStorageOptions): string[] {
     ...validateSecureServing(o.serving),
     ...validateOperational(o.operational, 'operational-secure-port'),
     ...validateLogLevel(o.logLevel),
+    ...(o.publishWaitMs >= 200 ? [] : ['--publish-wait must be at least 200ms']),
     ...o.featureGates.errors,
     ...validateShowHiddenMetricsVersion(o.showHiddenMetricsForVersion),
   ];

@@ -53,6 +53,12 @@ export class StorageServer implements Runnable {
       help: 'The revision of the last message this replica published to NATS (a change, or progress up to it).',
       registers: [registry],
     });
+    const revisionRequests = new Counter({
+      name: 'orch_storage_publisher_revision_requests_total',
+      help: "Consistent reads' revision requests this replica's publisher received, by whether it answered (answered=false: the gateway reads etcd's revision through storage instead).",
+      labelNames: ['answered'] as const,
+      registers: [registry],
+    });
     const knownSubjects = builtinResources
       .filter((d) => !d.virtual)
       .map((d) => subjectForKey(`${storagePrefix(d)}x`))
@@ -63,6 +69,11 @@ export class StorageServer implements Runnable {
       newTasks: () => [
         new Publisher(etcd, nats, log, {
           progressIntervalMs: options.progressIntervalMs,
+          holdsLease: () => this.elector.holdsLease(),
+          // Younger than the publish wait, so that a write answered without an announcement is
+          // inside any proof the publisher answers with (publish/publisher.ts).
+          answerLagMs: options.publishWaitMs / 2,
+          onRevisionRequest: (answered) => revisionRequests.inc({ answered: String(answered) }),
           knownSubjects: [...new Set(knownSubjects)],
           onPublished: (_s, type, revision) => {
             published.inc({ type: type === 'PROGRESS' ? 'progress' : 'change' });
@@ -82,8 +93,9 @@ export class StorageServer implements Runnable {
   }
 
   async run(signal: AbortSignal): Promise<void> {
-    const { log, options, store, etcd } = this.#config;
+    const { log, options, store, etcd, publishWait } = this.#config;
     try {
+      publishWait.start();
       const grpc = await startGrpcServer({
         address: servingAddress(options.serving),
         tls: options.serving.tls,
@@ -125,6 +137,7 @@ export class StorageServer implements Runnable {
       grpc.setServing(false);
       await this.elector.stop();
       await grpc.stop();
+      publishWait.stop();
       await operational?.close();
     } catch (err) {
       this.#serving.reject(err);

@@ -245,7 +245,7 @@ export class StorageListerWatcher implements ListerWatcher {
     // server's order between two subscriptions, or a read boundary between the two frames).
     // The next message of the stream comes after both, so once it has arrived this type's
     // message at `revision`, if any, is on the chain ahead of the progress enqueued here.
-    if (!(await stream.reached(revision + 1, timeoutMs))) return false;
+    if (!(await stream.passed(revision, timeoutMs))) return false;
     if (this.#session !== s) return false;
     await s.enqueue(async () => s.streamProgress(revision));
     return true;

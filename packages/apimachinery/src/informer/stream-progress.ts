@@ -14,8 +14,16 @@
 // upstream's cacher asks etcd for a progress notify every 100 ms while consistent reads wait
 // (storage/cacher/progress, progressRequestPeriod): a read of a quiet type then waits for one
 // checkpoint write, not for the publisher's next interval.
+//
+// The publisher's answer to a revision request (publishedRevision) is such a proof too: it is
+// sent after every message up to the revision it names, on the same connection, so once it has
+// arrived every message up to that revision has (docs/architecture.md, "Consistent reads").
 import type { NatsConnection, Subscription } from 'nats';
-import { progressRequestSubject, watchSubjectRoot } from '../watch/index.js';
+import {
+  progressRequestSubject,
+  revisionRequestSubject,
+  watchSubjectRoot,
+} from '../watch/index.js';
 import { RevisionWaiters } from './revision-waiters.js';
 
 const revisionField = /"revision":(\d+)/;
@@ -33,6 +41,8 @@ export class StreamProgress {
   readonly #distrustMs: number;
   #sub: Subscription | undefined;
   #revision = 0;
+  /** Every message up to this revision has arrived (one after it did, or the publisher said so). */
+  #passed = 0;
   #disconnectedAt = 0;
   #connected = true;
   readonly #waiters = new RevisionWaiters();
@@ -75,7 +85,7 @@ export class StreamProgress {
         const r = Number(m[1]);
         if (r <= this.#revision) return;
         this.#revision = r;
-        this.#waiters.reached(r);
+        this.#pass(r - 1);
       },
     });
     void (async () => {
@@ -95,11 +105,36 @@ export class StreamProgress {
   }
 
   /**
-   * Resolves true once a message at `revision` or later has arrived, false after `timeoutMs`;
-   * the publisher is asked for progress meanwhile.
+   * Asks the publisher for the revision a consistent read must reach: every change up to it is
+   * then on this connection. Rejects when the publisher does not answer within `timeoutMs` or
+   * cannot vouch for a revision now (the caller reads storage's instead).
    */
-  async reached(revision: number, timeoutMs: number): Promise<boolean> {
-    if (this.#revision >= revision) return true;
+  async publishedRevision(timeoutMs: number): Promise<number> {
+    const reply = await this.#nats.request(revisionRequestSubject, undefined, {
+      timeout: timeoutMs,
+    });
+    const text = Buffer.from(reply.data).toString('latin1');
+    const r = Number(text);
+    if (text === '' || !Number.isSafeInteger(r)) {
+      throw new Error('the publisher cannot vouch for its revision now');
+    }
+    this.#pass(r);
+    return r;
+  }
+
+  #pass(revision: number): void {
+    if (revision <= this.#passed) return;
+    this.#passed = revision;
+    this.#waiters.reached(revision);
+  }
+
+  /**
+   * Resolves true once every message up to `revision` has arrived (a message after it, or the
+   * publisher's answer at it or later), false after `timeoutMs`; the publisher is asked for
+   * progress meanwhile.
+   */
+  async passed(revision: number, timeoutMs: number): Promise<boolean> {
+    if (this.#passed >= revision) return true;
     this.#waiting++;
     this.#askForProgress();
     try {

@@ -4,6 +4,8 @@ export {
   encodeChangeMessage,
   encodeWatchMessage,
   progressRequestSubject,
+  publishedSubject,
+  revisionRequestSubject,
   subjectForKey,
   watchSubjectRoot,
 } from './watch-message.js';

@@ -38,6 +38,24 @@ export const watchSubjectRoot = 'orch.watch';
 export const progressRequestSubject = 'orch.progress.request';
 
 /**
+ * The subject a gateway asks the publisher on for the revision a consistent read must reach
+ * (instead of a quorum read of etcd through storage). The answer is the revision through which
+ * the publisher has handed every change to NATS, as ASCII digits, sent on the connection those
+ * changes went out on and after them; an empty answer means the publisher cannot vouch for it
+ * now (it is catching up, or not sure it still leads), and the caller reads storage instead.
+ * The proof is in docs/architecture.md, "Consistent reads".
+ */
+export const revisionRequestSubject = 'orch.publisher.revision';
+
+/**
+ * The subject the publisher announces on, once per batch handed to NATS, the revision through
+ * which it has published every change (ASCII digits). A storage replica answers a write once
+ * this has reached the write's revision, so that an answer on revisionRequestSubject covers
+ * every acknowledged write.
+ */
+export const publishedSubject = 'orch.publisher.published';
+
+/**
  * The subject of a storage key prefix `/registry/<group>/<resource>/...`: `orch.watch.<group>.<resource>`
  * (group dots replaced by `_` so that every subject has exactly four tokens).
  */

@@ -77,11 +77,12 @@ export function registerCacheMetrics(registry: Registry, cachers: () => Cachers)
   );
   new Counter({
     name: 'orch_gateway_watch_cache_revision_reads_total',
-    help: "Reads of storage's current revision for consistent reads from the watch caches: one read answers every consistent read that arrived before it started, so under load this grows slower than the reads.",
+    help: "Reads of the current revision for consistent reads from the watch caches, by source: the publisher (over NATS) or storage (etcd's, when the publisher did not answer). One read answers every consistent read that arrived before it started, so under load this grows slower than the reads.",
+    labelNames: ['source'] as const,
     registers: [registry],
     collect() {
       this.reset();
-      this.inc(cachers().revisions.reads);
+      for (const [source, n] of Object.entries(cachers().revisionSources)) this.inc({ source }, n);
     },
   });
   return { consistentReads, readWait };

@@ -138,10 +138,14 @@ test('readyz: the watch caches are a named check', async () => {
   assert.match(r.text, /\[\+\]watch-cache-sync ok/);
 });
 
-test('concurrent consistent reads share revision reads (at most one each, counted in the metric), each seeing a write through the other gateway', async () => {
-  const revisionReads = async (): Promise<number> => {
+test('concurrent consistent reads share revision reads, asked of the publisher (at most one each, counted in the metric), each seeing a write through the other gateway', async () => {
+  const revisionReads = async (source = 'publisher'): Promise<number> => {
     const text = (await suite.request(0, 'GET', '/metrics')).text;
-    return Number(/^orch_gateway_watch_cache_revision_reads_total (\d+)$/m.exec(text)?.[1] ?? NaN);
+    const line = new RegExp(
+      `^orch_gateway_watch_cache_revision_reads_total\\{source="${source}"\\} (\\d+)$`,
+      'm'
+    );
+    return Number(line.exec(text)?.[1] ?? NaN);
   };
   const before = await revisionReads();
   const written = await suite.request(1, 'POST', base, cm('shared-read'));

@@ -48,6 +48,8 @@ function cachers(
     nats,
     log,
     currentRevision: opts.currentRevision ?? (() => storage.currentRevision()),
+    // A test's own revision source is asked instead of the publisher.
+    ...(opts.currentRevision ? { publisherRevisionTimeoutMs: 0 } : {}),
     consistentReadTimeoutMs: 1000,
     freshWaitMs: 1000,
     ...(opts.hooks ? { hooks: opts.hooks } : {}),

@@ -2,6 +2,11 @@
 // use, or at start for the types the gateway's own loops read; the readiness check naming the
 // types not synced yet; the open watch count (k8s apiserver: one cacher per resource in
 // storagebackend/factory, the informer-sync style readiness).
+//
+// A consistent read's revision comes from the publisher over NATS (StreamProgress
+// .publishedRevision: one message each way, no etcd read), or, when it does not answer in time
+// or cannot vouch for one, from storage's quorum read of etcd; after a failed ask, storage's for
+// a second (docs/architecture.md, "Consistent reads").
 import type { NatsConnection } from 'nats';
 import type { StorageInterface } from '@orch/apimachinery/storage';
 import { storagePrefix } from '@orch/apimachinery/registry';
@@ -16,8 +21,10 @@ export interface CachersOptions {
   storage: StorageInterface;
   nats: NatsConnection;
   log: Logger;
-  /** The current revision of storage (a quorum read), for consistent reads. */
+  /** The current revision of storage (a quorum read), for consistent reads the publisher does not answer. */
   currentRevision: () => Promise<number>;
+  /** How long the publisher is given to answer a revision request (ms); 0: storage only. */
+  publisherRevisionTimeoutMs?: number;
   hooks?: CacheHooks;
   consistentReadTimeoutMs?: number;
   freshWaitMs?: number;
@@ -31,11 +38,32 @@ export class Cachers {
   readonly revisions: RevisionReader;
   readonly #stream: StreamProgress;
   #stopped = false;
+  /** Revision reads by where they were answered. */
+  readonly revisionSources = { publisher: 0, storage: 0 };
+  /** Until then (Date.now()) revisions are read from storage: the publisher just failed to answer. */
+  #storageUntil = 0;
 
   constructor(opts: CachersOptions) {
     this.#opts = opts;
-    this.revisions = new RevisionReader(opts.currentRevision);
+    this.revisions = new RevisionReader(() => this.#currentRevision());
     this.#stream = new StreamProgress(opts.nats);
+  }
+
+  async #currentRevision(): Promise<number> {
+    const timeoutMs = this.#opts.publisherRevisionTimeoutMs ?? 250;
+    const stream = this.#stream;
+    if (timeoutMs > 0 && Date.now() >= this.#storageUntil && stream.connected && stream.trusted) {
+      try {
+        const revision = await stream.publishedRevision(timeoutMs);
+        this.revisionSources.publisher++;
+        return revision;
+      } catch (err) {
+        this.#storageUntil = Date.now() + 1000;
+        this.#opts.log.debug('the publisher gave no revision; reading storage', { err });
+      }
+    }
+    this.revisionSources.storage++;
+    return this.#opts.currentRevision();
   }
 
   /** The cacher of a type (not started: its first read, watch or start() starts it). */

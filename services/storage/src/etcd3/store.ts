@@ -29,6 +29,11 @@ export interface StoreOptions {
   maxObjectBytes: number;
   /** How long a read for a revision the store has not reached waits before 504. */
   revisionWaitMs: number;
+  /**
+   * Awaited after each write succeeds, before it is answered, with its revision: storage waits
+   * there for the publisher to announce it (PublishWait).
+   */
+  afterWrite?: (revision: number) => Promise<void>;
 }
 
 export const defaultStoreOptions: StoreOptions = {
@@ -143,6 +148,7 @@ export class EtcdStore {
       const gr = groupResourceOf(key);
       throw newAlreadyExists(gr, gr.name);
     }
+    await this.#opts.afterWrite?.(Number(res.header.revision));
     return withResourceVersion(value, res.header.revision);
   }
 
@@ -162,6 +168,7 @@ export class EtcdStore {
       throw interpretEtcdError(err, 'update');
     }
     if (!res.succeeded) throw await this.#lostRace(key);
+    await this.#opts.afterWrite?.(Number(res.header.revision));
     return withResourceVersion(value, res.header.revision);
   }
 
@@ -183,6 +190,7 @@ export class EtcdStore {
     const prev = res.responses[0]?.response_delete_range?.prev_kvs[0];
     if (!prev) throw await this.#lostRace(key);
     const deletedAt = Number(res.header.revision);
+    await this.#opts.afterWrite?.(deletedAt);
     return { object: withResourceVersion(prev.value, deletedAt), revision: deletedAt };
   }
 

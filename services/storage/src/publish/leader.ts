@@ -7,8 +7,15 @@
 // nothing published meanwhile). So the replica keeps the ended round's lease and revokes it
 // before campaigning again, as soon as etcd answers (as client-go's leader election releases its
 // lock on the way out with ReleaseOnCancel).
+//
+// holdsLease() says whether the lease is surely still held: etcd renewed it on a keep-alive
+// sent less than 80% of the TTL ago (etcd counts the TTL from when it received it, later). A
+// successor can be elected only once the lease has expired, so a replica that acts as leader
+// only while this holds never overlaps its successor, however late it notices the loss (the
+// library reports a lost lease only after twice the TTL without an answer). The publisher
+// announces and answers revisions only while it holds.
 import { EtcdLeaseInvalidError } from 'etcd3';
-import type { Etcd3 } from 'etcd3';
+import type { Campaign, Etcd3, Lease } from 'etcd3';
 import type { Logger } from '@orch/component-base/logs';
 
 export interface LeaderTask {
@@ -29,6 +36,8 @@ export class LeaderElector {
   #tasks: LeaderTask[] = [];
   /** The lease of a round that ended without a successful resignation, to revoke first. */
   #staleLease: string | undefined;
+  /** Until when (performance.now()) this round's lease is surely held. */
+  #heldUntil = -Infinity;
 
   constructor(
     etcd: Etcd3,
@@ -44,6 +53,28 @@ export class LeaderElector {
 
   get leading(): boolean {
     return this.#leading;
+  }
+
+  /** Whether this replica leads and surely still holds the lease (see the top of the file). */
+  holdsLease(): boolean {
+    return this.#leading && performance.now() < this.#heldUntil;
+  }
+
+  /** Follows the campaign's lease keep-alives: each answered one extends #heldUntil. */
+  #trackLease(campaign: Campaign): void {
+    // The library keeps the campaign's lease private; its keep-alive events are public.
+    const lease = (campaign as unknown as { lease?: Lease }).lease;
+    if (!lease) throw new Error('etcd3: a campaign without a lease; holdsLease() cannot work');
+    const fired: number[] = [];
+    const ttlMs = this.#ttlSeconds * 1000;
+    lease.on('keepaliveFired', () => fired.push(performance.now()));
+    lease.on('keepaliveSucceeded', () => {
+      const at = fired.shift();
+      if (at !== undefined) this.#heldUntil = Math.max(this.#heldUntil, at + 0.8 * ttlMs);
+    });
+    // A new keep-alive stream answers only what is sent on it.
+    lease.on('keepaliveFailed', () => (fired.length = 0));
+    lease.on('lost', () => (this.#heldUntil = -Infinity));
   }
 
   start(): void {
@@ -94,6 +125,8 @@ export class LeaderElector {
     return new Promise<void>((resolve) => {
       const election = this.#etcd.election('orch-storage-publisher', this.#ttlSeconds);
       const campaign = election.campaign(this.#identity);
+      this.#heldUntil = -Infinity;
+      this.#trackLease(campaign);
       this.#resign = () => campaign.resign();
       // The lease id is the last segment of the campaign's key, known once the lease is granted.
       let leaseId: string | undefined;
@@ -137,6 +170,7 @@ export class LeaderElector {
 
   #stopTasks(): void {
     this.#leading = false;
+    this.#heldUntil = -Infinity;
     for (const t of this.#tasks) t.stop();
     this.#tasks = [];
   }

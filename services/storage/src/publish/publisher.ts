@@ -17,6 +17,18 @@
 // progressRequestSubject (as upstream's cacher asks etcd for a progress notify): the checkpoint
 // is then written at once, one write at a time (requests meanwhile make one more write after it),
 // rather than at the next interval.
+//
+// The publisher is also where consistent reads get their revision (docs/architecture.md,
+// "Consistent reads"). After each batch it hands to NATS it announces, on publishedSubject, the
+// revision through which every change is handed on; storage answers a write once that has
+// reached the write's revision. A gateway asks on revisionRequestSubject and gets that revision,
+// on the connection the changes went out on and after them. The publisher answers only while
+//   - it surely holds the leader lease (a predecessor, fenced the same way, has stopped
+//     announcing and answering before this term could begin), and
+//   - a quorum read of etcd's revision, sent at most answerLagMs ago, is published through: a
+//     write that storage answered without an announcement waited longer than that (storage's
+//     publish wait) after it was committed, so it is covered too.
+// Otherwise it answers empty and the gateway reads etcd's revision through storage.
 import { randomUUID } from 'node:crypto';
 import type { Etcd3 } from 'etcd3';
 import type { NatsConnection } from 'nats';
@@ -25,6 +37,8 @@ import {
   encodeChangeMessage,
   encodeWatchMessage,
   progressRequestSubject,
+  publishedSubject,
+  revisionRequestSubject,
   subjectForKey,
 } from '@orch/apimachinery/watch';
 import type { WatchMessage } from '@orch/apimachinery/watch';
@@ -41,7 +55,17 @@ export interface PublisherOptions {
   knownSubjects: string[];
   /** After each message, with the revision it carries (a change's, or progress up to). */
   onPublished?: (subject: string, type: WatchMessage['type'], revision: number) => void;
+  /** Whether this replica surely still holds the leader lease (LeaderElector.holdsLease). */
+  holdsLease?: () => boolean;
+  /** How often etcd's revision is read to show the publisher is not behind it (ms). */
+  confirmIntervalMs?: number;
+  /** How old that proof may be for a revision request to be answered (ms); below storage's publish wait. */
+  answerLagMs?: number;
+  /** After each revision request, with whether it was answered. */
+  onRevisionRequest?: (answered: boolean) => void;
 }
+
+const noAnswer = new Uint8Array(0);
 
 export class Publisher {
   readonly #etcd: Etcd3;
@@ -51,6 +75,17 @@ export class Publisher {
   /** The last change revision published per subject in this term (0: none yet). */
   readonly #lastBySubject = new Map<string, number>();
   #lastPublished = 0;
+  /** The highest revision of the watch's events seen (published, progress, or not a type's). */
+  #handled = 0;
+  /** The revision through which every change is handed to NATS (#handled at the last flush). */
+  #flushedThrough = 0;
+  /** The revision last announced on publishedSubject. */
+  #announced = 0;
+  /** When (performance.now()) the latest etcd revision read this term is published through was sent. */
+  #confirmedAt = -Infinity;
+  /** etcd revision reads not yet published through, oldest first; and whether one is in flight. */
+  #confirms: { at: number; revision: number }[] = [];
+  #confirming = false;
   #stopped = false;
   #watchClose: (() => void) | undefined;
   /** The checkpoint write in flight, and whether another was asked for meanwhile. */
@@ -88,11 +123,21 @@ export class Publisher {
     let watch: RawWatch = await openRawWatch(this.#etcd, { ...watchedRange, startRevision: start });
     this.#watchClose = () => watch.close();
     this.#lastPublished = start - 1;
+    this.#handled = this.#flushedThrough = start - 1;
     this.#log.info('publishing changes', { fromRevision: start, epoch: this.epoch });
     this.#running = true;
     const ticker = setInterval(() => this.#checkpoint(), this.#opts.progressIntervalMs);
+    const confirmer = setInterval(() => this.#confirm(), this.#opts.confirmIntervalMs ?? 100);
+    this.#confirm();
     const requests = this.#nats.subscribe(progressRequestSubject, {
       callback: () => this.#checkpoint(),
+    });
+    const revisionRequests = this.#nats.subscribe(revisionRequestSubject, {
+      callback: (_err, msg) => {
+        const answer = this.#vouchedRevision();
+        this.#opts.onRevisionRequest?.(answer !== undefined);
+        msg.respond(answer === undefined ? noAnswer : Buffer.from(String(answer)));
+      },
     });
     try {
       for (;;) {
@@ -113,6 +158,7 @@ export class Publisher {
             this.epoch = randomUUID();
             for (const s of this.#lastBySubject.keys()) this.#lastBySubject.set(s, 0);
             this.#lastPublished = start - 1;
+            this.#handled = Math.max(this.#handled, start - 1);
             watch = await openRawWatch(this.#etcd, { ...watchedRange, startRevision: start });
             this.#watchClose = () => watch.close();
             continue;
@@ -120,6 +166,7 @@ export class Publisher {
           throw err;
         }
         for (const e of batch.events) {
+          this.#handled = Math.max(this.#handled, Number(e.kv.mod_revision));
           const key = e.kv.key.toString('latin1');
           if (key === checkpointKey) {
             this.#publishProgress(Number(e.kv.mod_revision));
@@ -158,11 +205,15 @@ export class Publisher {
           }
           this.#lastBySubject.set(subject, ev.revision);
         }
+        // Announced at the flush even when nothing of it is published (a key of no type).
+        this.#flushing ??= setImmediate(() => this.#flush());
       }
     } finally {
       this.#running = false;
       clearInterval(ticker);
+      clearInterval(confirmer);
       requests.unsubscribe();
+      revisionRequests.unsubscribe();
       watch.close();
     }
   }
@@ -200,7 +251,7 @@ export class Publisher {
     this.#flushing ??= setImmediate(() => this.#flush());
   }
 
-  /** Hands the outbox to NATS, in order. */
+  /** Hands the outbox to NATS, in order, then announces the revision published through. */
   #flush(): void {
     this.#flushing = undefined;
     const out = this.#outbox;
@@ -209,6 +260,54 @@ export class Publisher {
       this.#nats.publish(m.subject, m.message);
       this.#lastPublished = Math.max(this.#lastPublished, m.revision);
       this.#opts.onPublished?.(m.subject, m.type, m.revision);
+    }
+    this.#flushedThrough = this.#handled;
+    if (this.#flushedThrough > this.#announced && this.#leading()) {
+      this.#announced = this.#flushedThrough;
+      this.#nats.publish(publishedSubject, Buffer.from(String(this.#announced)));
+    }
+    this.#settleConfirms();
+  }
+
+  #leading(): boolean {
+    return this.#opts.holdsLease?.() ?? true;
+  }
+
+  /** The revision a consistent read may wait for, or undefined when it cannot be vouched for. */
+  #vouchedRevision(): number | undefined {
+    if (!this.#running || this.#stopped || !this.#leading()) return undefined;
+    const lag = performance.now() - this.#confirmedAt;
+    return lag <= (this.#opts.answerLagMs ?? 500) ? this.#flushedThrough : undefined;
+  }
+
+  /**
+   * Reads etcd's revision (a quorum read), to be published through. A read still not published
+   * through at the next tick asks for a checkpoint: a revision outside the watched range (an
+   * election key) is passed only by a write inside it.
+   */
+  #confirm(): void {
+    if (this.#stopped || !this.#running || this.#confirming) return;
+    const interval = this.#opts.confirmIntervalMs ?? 100;
+    const oldest = this.#confirms[0];
+    if (oldest && performance.now() - oldest.at > interval) this.#checkpoint();
+    this.#confirming = true;
+    const at = performance.now();
+    this.#etcd.kv
+      .range({ key: Buffer.from(checkpointKey), keys_only: true })
+      .then(
+        (res) => {
+          this.#confirms.push({ at, revision: Number(res.header.revision) });
+          if (this.#confirms.length > 64) this.#confirms.shift();
+          this.#settleConfirms();
+        },
+        (err: unknown) => this.#log.debug('revision read failed', { err })
+      )
+      .finally(() => (this.#confirming = false));
+  }
+
+  #settleConfirms(): void {
+    while (this.#confirms[0] && this.#confirms[0].revision <= this.#flushedThrough) {
+      this.#confirmedAt = Math.max(this.#confirmedAt, this.#confirms.shift()!.at);
     }
   }
 
