@@ -11,6 +11,7 @@ import type { NatsConnection } from 'nats';
 import { Registry } from 'prom-client';
 import type { Status } from '@orch/apimachinery/errors';
 import { StorageClient } from '@orch/apimachinery/grpc';
+import { progressRequestSubject } from '@orch/apimachinery/watch';
 import { ResourceRegistry, builtinResources, storagePrefix } from '@orch/apimachinery/registry';
 import type { ResourceDefinition } from '@orch/apimachinery/registry';
 import { clientCredentials } from '@orch/component-base/grpc-server';
@@ -123,12 +124,35 @@ test('consistent read: served from the cache once it reached the current revisio
   await create('configmaps', 'fresh');
   assert.equal(await cm.serves('MOST_RECENT'), true);
   assert.ok(cm.get(`${storagePrefix(configmaps)}${ns}/fresh`));
-  // Secrets did not change since: their cache reaches the current revision by a progress request.
+  // Secrets did not change since: their cache reaches the current revision without a write.
   const before = c.for(secrets).cache.lastRevision;
   await create('configmaps', 'elsewhere');
   assert.equal(await c.for(secrets).serves('MOST_RECENT'), true);
   assert.ok(c.for(secrets).cache.lastRevision > before);
   assert.deepEqual(reads, [true, true]);
+});
+
+test("consistent read of a quiet type: the publisher's answer proves the stream up to its revision, so no progress is asked for (no checkpoint write)", async () => {
+  const c = cachers();
+  await synced(c, configmaps);
+  await synced(c, services);
+  let progressRequests = 0;
+  const counting = nats.subscribe(progressRequestSubject, { callback: () => progressRequests++ });
+  await nats.flush();
+  try {
+    for (let i = 0; i < 5; i++) {
+      const written = await create('configmaps', `quiet-${i}`);
+      const before = c.revisionSources.publisher;
+      assert.equal(await c.for(services).serves('MOST_RECENT'), true);
+      assert.equal(c.revisionSources.publisher, before + 1);
+      assert.ok(c.for(services).cache.lastRevision >= written);
+    }
+    await nats.flush();
+    assert.equal(progressRequests, 0);
+    assert.equal(c.revisionSources.storage, 0);
+  } finally {
+    counting.unsubscribe();
+  }
 });
 
 test('feature gate ConsistentListFromCache=false: consistent reads go to storage, other reads still use the cache', async () => {

@@ -107,6 +107,30 @@ test('a write is answered once the publisher announced it: a revision request se
   assert.equal(await metric('orch_storage_publish_wait_seconds_count', 'outcome="timeout"'), 0);
 });
 
+test('a publisher whose lease keep-alives go unanswered stops answering within 80% of the TTL, before the library reports the lease lost (a successor could be elected only after the TTL)', async () => {
+  assert.notEqual(await askPublisher(), undefined);
+  process.kill(etcd.pid, 'SIGSTOP');
+  const stoppedAt = performance.now();
+  try {
+    await waitFor('the lease is no longer surely held', async () => !storage.elector.holdsLease(), {
+      timeoutMs: 5000,
+      intervalMs: 20,
+    });
+    const after = performance.now() - stoppedAt;
+    assert.ok(
+      after <= 0.8 * 2000 + 50,
+      `held ${after.toFixed(0)} ms past the last answered keep-alive`
+    );
+    assert.equal(storage.elector.leading, true, 'the library has not noticed yet');
+    assert.equal(await askPublisher(), undefined);
+  } finally {
+    process.kill(etcd.pid, 'SIGCONT');
+  }
+  await waitFor('the lease is held again', async () => storage.elector.holdsLease(), {
+    timeoutMs: 15_000,
+  });
+});
+
 test('without a publisher: revision requests get no revision, and a write is answered after --publish-wait, not refused', async () => {
   await storage.elector.stop();
   assert.equal(storage.elector.holdsLease(), false);
