@@ -70,6 +70,7 @@ export class StorageServer implements Runnable {
         new Publisher(etcd, nats, log, {
           progressIntervalMs: options.progressIntervalMs,
           holdsLease: () => this.elector.holdsLease(),
+          onAnnounced: (revision) => config.publishWait.announce(revision),
           // Younger than the publish wait, so that a write answered without an announcement is
           // inside any proof the publisher answers with (publish/publisher.ts).
           answerLagMs: options.publishWaitMs / 2,

@@ -4,7 +4,9 @@
 // "Consistent reads"). Without an announcement (NATS or the publisher away, a new publisher
 // catching up) the write is answered after `waitMs`: the publisher answers revision requests
 // only with a proof younger than half of it, which a write that old is inside of. Writes never
-// fail for want of NATS; they are slower while it is away.
+// fail for want of NATS; they are slower while it is away. The replica that publishes is told
+// at once, not through NATS (Publisher's onAnnounced): what it announces is already handed to
+// the connection its answers go out on.
 import type { NatsConnection, Subscription } from 'nats';
 import { RevisionWaiters } from '@orch/apimachinery/informer';
 import { publishedSubject } from '@orch/apimachinery/watch';
@@ -36,12 +38,16 @@ export class PublishWait {
     this.#sub ??= this.#nats.subscribe(publishedSubject, {
       callback: (err, msg) => {
         if (err) return;
-        const r = Number(Buffer.from(msg.data).toString('latin1'));
-        if (!Number.isSafeInteger(r) || r <= this.#announced) return;
-        this.#announced = r;
-        this.#waiters.reached(r);
+        this.announce(Number(Buffer.from(msg.data).toString('latin1')));
       },
     });
+  }
+
+  /** An announcement: from NATS, or from the publisher of this replica at once. */
+  announce(revision: number): void {
+    if (!Number.isSafeInteger(revision) || revision <= this.#announced) return;
+    this.#announced = revision;
+    this.#waiters.reached(revision);
   }
 
   /** Stops listening; writes waiting still wait out their time (an early answer is unsafe). */

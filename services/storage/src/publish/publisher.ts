@@ -61,6 +61,11 @@ export interface PublisherOptions {
   confirmIntervalMs?: number;
   /** How old that proof may be for a revision request to be answered (ms); below storage's publish wait. */
   answerLagMs?: number;
+  /**
+   * With each announcement, in this process: the replica's own writes need not wait for it to
+   * come back from NATS (the changes are handed to the connection any answer goes out on).
+   */
+  onAnnounced?: (revision: number) => void;
   /** After each revision request, with whether it was answered. */
   onRevisionRequest?: (answered: boolean) => void;
 }
@@ -265,6 +270,7 @@ export class Publisher {
     if (this.#flushedThrough > this.#announced && this.#leading()) {
       this.#announced = this.#flushedThrough;
       this.#nats.publish(publishedSubject, Buffer.from(String(this.#announced)));
+      this.#opts.onAnnounced?.(this.#announced);
     }
     this.#settleConfirms();
   }
