@@ -148,7 +148,7 @@ async function benchGets(ctx: BenchContext, names: string[], idle: CpuByProcess)
   ]);
   notes.push(`gets, CPU µs per get: raw etcd range: ${rawCpu}; gateway GET: ${gwCpu}`);
   notes.push(
-    `gets: the gateways read storage's revision ${reads.map(([rev, consistent]) => `${rev} times for ${consistent} consistent reads (${f(rev / consistent, 2)} per read)`).join(', ')}, warm-up included`
+    `gets: the gateways read the revision (the publisher's, or storage's) ${reads.map(([rev, consistent]) => `${rev} times for ${consistent} consistent reads (${f(rev / consistent, 2)} per read)`).join(', ')}, warm-up included`
   );
   ctx.report.cpu.push({ operation: 'GET, raw etcd range', us: rawUs });
   ctx.report.cpu.push({ operation: 'consistent GET (ConfigMap)', us: gwUs });

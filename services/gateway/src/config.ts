@@ -92,6 +92,10 @@ export async function newGatewayConfig(
         cacheMetrics.readWait.observe({ resource }, seconds);
         hooks.onReadWait?.(resource, seconds);
       },
+      onRevisionRead: (source, seconds) => {
+        cacheMetrics.revisionRead.observe({ source }, seconds);
+        hooks.onRevisionRead?.(source, seconds);
+      },
     },
   });
   const authz = authorizationFor(options.authorizationMode, {

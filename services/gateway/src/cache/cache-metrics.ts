@@ -10,6 +10,7 @@ import type { Cachers } from './cachers.js';
 export interface CacheMetrics {
   consistentReads: Counter<'resource' | 'success' | 'fallback'>;
   readWait: Histogram<'resource'>;
+  revisionRead: Histogram<'source'>;
 }
 
 /** Objects sampled per type for the bytes-per-object estimate. */
@@ -27,6 +28,13 @@ export function registerCacheMetrics(registry: Registry, cachers: () => Cachers)
     help: "Time reads waited for the watch cache to reach their revision (a consistent read's, storage's current one), by resource.",
     labelNames: ['resource'] as const,
     buckets: [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3],
+    registers: [registry],
+  });
+  const revisionRead = new Histogram({
+    name: 'orch_gateway_watch_cache_revision_read_seconds',
+    help: "Time to read the revision consistent reads from the watch caches wait for, by source: the publisher (over NATS) or storage (etcd's, when the publisher gave none).",
+    labelNames: ['source'] as const,
+    buckets: [0.0002, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25],
     registers: [registry],
   });
   const perType = (
@@ -85,5 +93,5 @@ export function registerCacheMetrics(registry: Registry, cachers: () => Cachers)
       for (const [source, n] of Object.entries(cachers().revisionSources)) this.inc({ source }, n);
     },
   });
-  return { consistentReads, readWait };
+  return { consistentReads, readWait, revisionRead };
 }

@@ -156,4 +156,9 @@ test('concurrent consistent reads share revision reads, asked of the publisher (
   for (const r of reads) assert.equal(rvOf(r.body), rvOf(written.body));
   const counted = (await revisionReads()) - before;
   assert.ok(counted >= 1 && counted <= 20, `${counted} revision reads for 20 consistent reads`);
+  const text = (await suite.request(0, 'GET', '/metrics')).text;
+  assert.match(
+    text,
+    /^orch_gateway_watch_cache_revision_read_seconds_count\{source="publisher"[^}]*\} [1-9]/m
+  );
 });

@@ -33,6 +33,8 @@ export interface CacheHooks {
   onConsistentRead?: (resource: string, fromCache: boolean) => void;
   /** How long a read waited for the cache to reach its revision (upstream's waitUntilFreshAndBlock). */
   onReadWait?: (resource: string, seconds: number) => void;
+  /** How long a consistent read's revision took to read, from the publisher or from storage (Cachers). */
+  onRevisionRead?: (source: 'publisher' | 'storage', seconds: number) => void;
 }
 
 export interface CacherOptions {

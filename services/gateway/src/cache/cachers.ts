@@ -52,18 +52,24 @@ export class Cachers {
   async #currentRevision(): Promise<number> {
     const timeoutMs = this.#opts.publisherRevisionTimeoutMs ?? 250;
     const stream = this.#stream;
+    const observe = this.#opts.hooks?.onRevisionRead;
     if (timeoutMs > 0 && Date.now() >= this.#storageUntil && stream.connected && stream.trusted) {
+      const started = performance.now();
       try {
         const revision = await stream.publishedRevision(timeoutMs);
         this.revisionSources.publisher++;
+        observe?.('publisher', (performance.now() - started) / 1000);
         return revision;
       } catch (err) {
         this.#storageUntil = Date.now() + 1000;
         this.#opts.log.debug('the publisher gave no revision; reading storage', { err });
       }
     }
+    const started = performance.now();
     this.revisionSources.storage++;
-    return this.#opts.currentRevision();
+    const revision = await this.#opts.currentRevision();
+    observe?.('storage', (performance.now() - started) / 1000);
+    return revision;
   }
 
   /** The cacher of a type (not started: its first read, watch or start() starts it). */
