@@ -5,7 +5,8 @@
 // admission service, NATS (same port), etcd (same data dir and ports). Then, against etcd read
 // directly: every acknowledged write is there; every watcher saw every change in order between
 // its lists (or got a 410 and listed again) and ends with etcd's state; none saw a change twice
-// or out of order; every process was ready within 10 s of the one killed coming back.
+// or out of order; every process was ready within 10 s of the one killed coming back; every
+// acknowledged write read back at once through the other gateway (a consistent GET) showed it.
 //
 // `make test` runs one round; `make chaos` more (CHAOS_ROUNDS, and CHAOS_SECONDS: go on with
 // rounds until that much time has passed). CHAOS_LOGS=<dir> keeps the processes' logs.
@@ -271,7 +272,8 @@ test(
       `chaos: ${round} round(s), ${faults.length} faults each, ${((Date.now() - started) / 1000).toFixed(1)} s`,
       `  writes: ${load.counts.attempts} attempts, ${load.counts.acknowledged} acknowledged ` +
         `(${load.acked.length} creates/updates, ${found} found in etcd at their revision), ` +
-        `${load.counts.retried} retried, ${load.counts.corrected} corrected by a 404/409`,
+        `${load.counts.retried} retried, ${load.counts.corrected} corrected by a 404/409; ` +
+        `read back through the other gateway: ${load.readBacks.answered} of ${load.readBacks.attempted} answered (a stale answer is an unexpected answer below)`,
       `  watchers: ${watchers}, events seen ${sum('events')}, bookmarks ${sum('bookmarks')}, ` +
         `relists ${sum('relists')}, reconnects ${sum('reconnects')}, etcd changes ${history.length}`,
       `  writes failed (no answer or 5xx) per fault: ${failedWrites.join(', ')}`,
@@ -281,6 +283,7 @@ test(
     console.log(report);
     assert.deepEqual(problems, [], `broken invariants:\n${problems.join('\n')}\n${report}`);
     assert.ok(load.counts.acknowledged > 0 && sum('events') > 0, 'the load ran and was watched');
+    assert.ok(load.readBacks.answered > 0, 'writes were read back');
   }
 );
 

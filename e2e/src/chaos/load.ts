@@ -3,7 +3,9 @@
 // writes of a key are sequential and its final state is known: the last acknowledged write,
 // or one of the writes attempted after it that got no answer (they may have been applied).
 // Only a 2xx is recorded as acknowledged; a 5xx or a broken connection is retried on the next
-// gateway. A writer's writes go through the gateways in turn.
+// gateway. A writer's writes go through the gateways in turn, and each acknowledged write is
+// read back at once through the next gateway with a consistent GET, which must show it (reads
+// are linearizable across gateways, whichever process was just killed).
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AdminClient } from './admin-client.js';
 
@@ -46,6 +48,8 @@ export class WriteLoad {
   readonly acked: AckedWrite[] = [];
   readonly keys = new Map<string, KeyRecord>();
   readonly counts: LoadCounts = { attempts: 0, acknowledged: 0, retried: 0, corrected: 0 };
+  /** Consistent GETs through another gateway right after an acknowledged write, and those answered. */
+  readonly readBacks = { attempted: 0, answered: 0 };
   /** Every write that got no answer or a 5xx: when, and what it got. */
   readonly failures: { at: number; what: string }[] = [];
   /** Unexpected answers (a 4xx that no earlier write explains), with evidence. */
@@ -119,6 +123,7 @@ export class WriteLoad {
           }
           record.unanswered = [];
           exists.set(name, op !== 'delete');
+          await this.#readBack(gateway, `${base}/${name}`, op === 'delete' ? undefined : value);
           break;
         }
         if (a.status === 0 || a.status >= 500 || a.status === 429) {
@@ -148,6 +153,25 @@ export class WriteLoad {
         break;
       }
       await sleep(this.#opts.pauseMs);
+    }
+  }
+
+  /**
+   * A consistent GET through the next gateway must show the write just acknowledged: its value,
+   * or 404 after a delete. A read that gets no answer (a gateway or storage down) proves nothing.
+   */
+  async #readBack(gateway: number, path: string, value: string | undefined): Promise<void> {
+    const other = (gateway + 1) % this.#client.gatewayCount;
+    this.readBacks.attempted++;
+    const r = await this.#client.call(other, 'GET', path);
+    if (r.status === 0 || r.status >= 500 || r.status === 429) return;
+    this.readBacks.answered++;
+    const seen = (r.body as { data?: { v?: string } } | undefined)?.data?.v;
+    const ok = value === undefined ? r.status === 404 : r.status === 200 && seen === value;
+    if (!ok) {
+      this.surprises.push(
+        `stale read: after ${value === undefined ? 'a delete' : `writing ${value}`} through gateway ${gateway}, a consistent GET through gateway ${other} answered ${r.status} ${seen ?? JSON.stringify(r.body).slice(0, 200)}`
+      );
     }
   }
 }
