@@ -4,7 +4,9 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { StorageClient } from '@orch/apimachinery/grpc';
 import { StatusError } from '@orch/apimachinery/errors';
+import { revisionRequestSubject } from '@orch/apimachinery/watch';
 import type { WatchMessage } from '@orch/apimachinery/watch';
+import { connect } from 'nats';
 import { clientCredentials } from '@orch/component-base/grpc-server';
 import { createLogger } from '@orch/component-base/logs';
 import { startEtcd, startNats, throwawayPki, waitFor } from '@orch/testing';
@@ -336,7 +338,7 @@ function changes(seen: WatchMessage[], after: number): WatchMessage[] {
   return seen.filter((m) => m.type !== 'PROGRESS' && m.revision > after);
 }
 
-test('a leader that starts behind a compaction publishes from the compacted revision on, under a new epoch', async () => {
+test('a leader that starts behind a compaction publishes from the compacted revision on, under a new epoch, and vouches for no revision', async () => {
   for (const s of servers) await s.stop().catch(() => undefined); // nobody publishes now
   const { Etcd3 } = await import('etcd3');
   const e = new Etcd3({ hosts: etcd.endpoint });
@@ -366,6 +368,11 @@ test('a leader that starts behind a compaction publishes from the compacted revi
   });
   // y0 is at the compacted revision itself (still in history); nothing after it is skipped.
   assert.deepEqual(names(), ['y0', 'y1', 'y2']);
+  // A term that skipped history vouches for no revision: consistent reads read etcd's instead.
+  const nc = await connect({ servers: nats.url });
+  const reply = await nc.request(revisionRequestSubject, undefined, { timeout: 2000 });
+  assert.equal(reply.data.length, 0);
+  await nc.close();
   late.client.close();
   await published.close();
 });

@@ -91,6 +91,14 @@ export class Publisher {
   /** etcd revision reads not yet published through, oldest first; and whether one is in flight. */
   #confirms: { at: number; revision: number }[] = [];
   #confirming = false;
+  /** When (performance.now()) the watch last delivered a batch. */
+  #batchAt = -Infinity;
+  /**
+   * False once this term skipped history (behind compaction): a subscriber learns of the skip
+   * only from the next message on each subject, so an answer could claim changes it never got.
+   * Gateways then read etcd's revision through storage until the next term.
+   */
+  #vouches = true;
   #stopped = false;
   #watchClose: (() => void) | undefined;
   /** The checkpoint write in flight, and whether another was asked for meanwhile. */
@@ -164,12 +172,14 @@ export class Publisher {
             for (const s of this.#lastBySubject.keys()) this.#lastBySubject.set(s, 0);
             this.#lastPublished = start - 1;
             this.#handled = Math.max(this.#handled, start - 1);
+            this.#vouches = false;
             watch = await openRawWatch(this.#etcd, { ...watchedRange, startRevision: start });
             this.#watchClose = () => watch.close();
             continue;
           }
           throw err;
         }
+        this.#batchAt = performance.now();
         for (const e of batch.events) {
           this.#handled = Math.max(this.#handled, Number(e.kv.mod_revision));
           const key = e.kv.key.toString('latin1');
@@ -281,21 +291,23 @@ export class Publisher {
 
   /** The revision a consistent read may wait for, or undefined when it cannot be vouched for. */
   #vouchedRevision(): number | undefined {
-    if (!this.#running || this.#stopped || !this.#leading()) return undefined;
+    if (!this.#running || this.#stopped || !this.#vouches || !this.#leading()) return undefined;
     const lag = performance.now() - this.#confirmedAt;
     return lag <= (this.#opts.answerLagMs ?? 500) ? this.#flushedThrough : undefined;
   }
 
   /**
-   * Reads etcd's revision (a quorum read), to be published through. A read still not published
-   * through at the next tick asks for a checkpoint: a revision outside the watched range (an
-   * election key) is passed only by a write inside it.
+   * Reads etcd's revision (a quorum read), to be published through. A read not published through
+   * by the next tick, with no watch event since it was sent, asks for a checkpoint: a revision
+   * outside the watched range (an election key) is passed only by a write inside it. (A
+   * publisher behind on events is not asked to write more.)
    */
   #confirm(): void {
     if (this.#stopped || !this.#running || this.#confirming) return;
     const interval = this.#opts.confirmIntervalMs ?? 100;
     const oldest = this.#confirms[0];
-    if (oldest && performance.now() - oldest.at > interval) this.#checkpoint();
+    const now = performance.now();
+    if (oldest && now - oldest.at > interval && this.#batchAt < oldest.at) this.#checkpoint();
     this.#confirming = true;
     const at = performance.now();
     this.#etcd.kv
