@@ -117,10 +117,9 @@ test('a publisher whose lease keep-alives go unanswered stops answering within 8
       intervalMs: 20,
     });
     const after = performance.now() - stoppedAt;
-    assert.ok(
-      after <= 0.8 * 2000 + 50,
-      `held ${after.toFixed(0)} ms past the last answered keep-alive`
-    );
+    // Within the TTL of the last answered keep-alive (sent before the stop): no successor could
+    // have been elected yet. (It lets go at 80% of it; the rest is slack for a loaded machine.)
+    assert.ok(after < 2000, `held ${after.toFixed(0)} ms after etcd stopped answering`);
     assert.equal(storage.elector.leading, true, 'the library has not noticed yet');
     assert.equal(await askPublisher(), undefined);
   } finally {
