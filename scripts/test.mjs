@@ -18,7 +18,7 @@
 //   integration  files under packages/ and services/ whose compiled text names a harness
 //                function that starts processes: startSuite, sharedSuite, startGateway,
 //                startEtcd, startNats or spawnBackend (@orch/testing);
-//   unit         the rest: no process.
+//   unit         the rest (the bench's own helpers among them): no process.
 // Each tier's files run in a pool of worker processes (scripts/test-worker.mjs), each running one
 // file at a time as a suite named after its path and taking the next when it ends, instead of a
 // process per file: the modules the files share (the harness, the API model) are loaded once
@@ -99,7 +99,7 @@ const filters = args.filter((a) => !tierNames.includes(a));
 const tiers = chosen.length > 0 ? tierNames.filter((t) => chosen.includes(t)) : tierNames;
 
 /** Every compiled test file, and those this run chose. */
-const every = ['packages', 'services', 'e2e']
+const every = ['packages', 'services', 'bench', 'e2e']
   .map((root) => join(repo, root))
   .filter((dir) => existsSync(dir))
   .flatMap((dir) => findTests(dir, false))

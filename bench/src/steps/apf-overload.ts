@@ -10,6 +10,7 @@
 // event loop while it is encoded. Noted beside the figures: the CPU each process spent while
 // flooded, each gateway's event-loop lag, and where its consistent reads waited (storage's revision
 // or the cache) beside a raw etcd read.
+import { sampleSum } from '../prom-text.js';
 import { Worker } from 'node:worker_threads';
 import { eventLoopSampleMs } from '@orch/component-base/metrics';
 import { request } from 'undici';
@@ -164,9 +165,11 @@ async function benchApfOverload(ctx: BenchContext): Promise<void> {
       `apf overload: event-loop lag while flooded, p50 / p99 / max ms: ${metricsAfter.map(eventLoopLag).join('; ')}`
     );
     const means = ctx.gateways.map((g, i) => {
-      const mean = (name: string): string =>
-        histogramMean(metricsBefore[i]!, metricsAfter[i]!, name);
-      return `${g.name} ${mean(revisionRead('publisher'))} (storage's: ${mean(revisionRead('storage'))}) / ${mean(cacheWait)}`;
+      const mean = (name: string, labels: Record<string, string>): string =>
+        histogramMean(metricsBefore[i]!, metricsAfter[i]!, name, labels);
+      const read = 'orch_gateway_watch_cache_revision_read_seconds';
+      const wait = 'orch_gateway_watch_cache_read_wait_seconds';
+      return `${g.name} ${mean(read, { source: 'publisher' })} (storage's: ${mean(read, { source: 'storage' })}) / ${mean(wait, { resource: 'configmaps' })}`;
     });
     notes.push(
       `apf overload: consistent reads of ConfigMaps while flooded (the flood's LISTs' and the well-behaved GETs'), mean ms reading the revision from the publisher (from storage when it gave none) / waiting for the cache: ${means.join('; ')}; a raw etcd linearizable range meanwhile: p50 ${f(pct(rawRange.latencies, 0.5), 2)}, p99 ${f(pct(rawRange.latencies, 0.99), 2)} ms`
@@ -179,10 +182,6 @@ async function benchApfOverload(ctx: BenchContext): Promise<void> {
   }
 }
 
-const revisionRead = (source: string): string =>
-  `orch_gateway_watch_cache_revision_read_seconds{source="${source}"}`;
-const cacheWait = 'orch_gateway_watch_cache_read_wait_seconds{resource="configmaps"}';
-
 /** Each gateway's /metrics text. */
 function gatewayMetrics(ctx: BenchContext): Promise<string[]> {
   return Promise.all(ctx.gateways.map((g) => ctx.client.mustCall(`${g.url}/metrics`, 'GET')));
@@ -194,22 +193,21 @@ function gatewayMetrics(ctx: BenchContext): Promise<string[]> {
  */
 function eventLoopLag(text: string): string {
   const ms = (q: string): string => {
-    const m = new RegExp(`^nodejs_eventloop_lag_${q}_seconds (\\S+)$`, 'm').exec(text);
-    return m ? f(Number(m[1]) * 1000 - eventLoopSampleMs, 1) : '-';
+    const seconds = sampleSum(text, `nodejs_eventloop_lag_${q}_seconds`);
+    return seconds === undefined ? '-' : f(seconds * 1000 - eventLoopSampleMs, 1);
   };
   return `${ms('p50')} / ${ms('p99')} / ${ms('max')}`;
 }
 
-/** The mean (ms) of the observations of histogram `series` (`name{labels}`) between two scrapes. */
-function histogramMean(before: string, after: string, series: string): string {
-  const brace = series.indexOf('{');
-  const [name, labels] = [series.slice(0, brace), series.slice(brace + 1, -1)];
-  const value = (text: string, suffix: string): number => {
-    const line = text
-      .split('\n')
-      .find((l) => l.startsWith(`${name}_${suffix}{`) && l.includes(labels));
-    return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
-  };
+/** The mean (ms) of the observations of histogram `name` with `labels` between two scrapes. */
+function histogramMean(
+  before: string,
+  after: string,
+  name: string,
+  labels: Record<string, string>
+): string {
+  const value = (text: string, suffix: string): number =>
+    sampleSum(text, `${name}_${suffix}`, labels) ?? 0;
   const n = value(after, 'count') - value(before, 'count');
   return n > 0 ? f(((value(after, 'sum') - value(before, 'sum')) / n) * 1000, 2) : '-';
 }

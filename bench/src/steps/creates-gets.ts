@@ -5,6 +5,7 @@
 // caches after one shared read of storage's revision. The CPU every
 // process spends with no load is measured first, and each figure is also given net of that
 // background's share (its idle rate over the run, divided by the run's operations).
+import { sampleSum } from '../prom-text.js';
 import { idleCpu, netOfIdle, warmedCpuPerOp } from '../cpu.js';
 import type { CpuByProcess } from '../cpu.js';
 import { cpuRow, f } from '../report.js';
@@ -92,18 +93,12 @@ async function benchCreates(ctx: BenchContext, idle: CpuByProcess): Promise<stri
 
 /** Each gateway's revision reads and consistent reads from its caches so far (its /metrics). */
 async function revisionReads(ctx: BenchContext): Promise<[number, number][]> {
-  const sum = (text: string, name: string): number => {
-    let n = 0;
-    for (const m of text.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'gm')))
-      n += Number(m[1]);
-    return n;
-  };
   return Promise.all(
     ctx.gateways.map(async (g) => {
       const text = await ctx.client.mustCall(`${g.url}/metrics`, 'GET');
       return [
-        sum(text, 'orch_gateway_watch_cache_revision_reads_total'),
-        sum(text, 'orch_gateway_watch_cache_consistent_read_total'),
+        sampleSum(text, 'orch_gateway_watch_cache_revision_reads_total') ?? 0,
+        sampleSum(text, 'orch_gateway_watch_cache_consistent_read_total') ?? 0,
       ] as [number, number];
     })
   );

@@ -1,6 +1,7 @@
 // list: 10,000 configmaps seeded through raw etcd, paged in 500s through a gateway beside the
 // same pages read from etcd (median of 3); then the gateway's memory per cached object, for
 // realistic pods, beside the pod's JSON size.
+import { sampleSum } from '../prom-text.js';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -275,10 +276,8 @@ async function benchCachedObjectMemory(ctx: BenchContext): Promise<void> {
   await mustCall(`${gw.url}/api/v1/pods?resourceVersion=0&limit=1`, 'GET');
   const cached = async (): Promise<number> => {
     const text = await mustCall(`${gw.url}/metrics`, 'GET');
-    const m = /orch_gateway_watch_cache_objects\{resource="\/registry\/core\/pods\/"\} (\d+)/.exec(
-      text
-    );
-    return m ? Number(m[1]) : 0;
+    const resource = '/registry/core/pods/';
+    return sampleSum(text, 'orch_gateway_watch_cache_objects', { resource }) ?? 0;
   };
   const deadline = Date.now() + 60_000;
   while ((await cached()) < n && Date.now() < deadline) await sleep(200);
