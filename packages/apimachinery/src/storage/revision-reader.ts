@@ -16,7 +16,7 @@ export class RevisionReader {
   #inFlight = 0;
   /** Resolved when a read ends, for a read waiting under maxInFlight. */
   #slot: (() => void) | undefined;
-  /** Reads sent (for tests and metrics). */
+  /** Reads sent (for tests). */
   reads = 0;
 
   constructor(read: () => Promise<number>, opts: { maxInFlight?: number } = {}) {

@@ -29,11 +29,6 @@ export class PublishWait {
     this.#opts = opts;
   }
 
-  /** The revision the publisher last announced. */
-  get announced(): number {
-    return this.#announced;
-  }
-
   start(): void {
     this.#sub ??= this.#nats.subscribe(publishedSubject, {
       callback: (err, msg) => {

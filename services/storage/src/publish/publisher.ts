@@ -3,8 +3,9 @@
 // publishes progress so that gateways can send bookmarks and notice a lost last message.
 //
 // Progress is proven, not guessed: every interval the publisher writes the checkpoint key
-// (inside the watched range, ignored as a type) holding the last revision it published; when
-// the watch delivers that write at revision C, every change before C has been published.
+// (inside the watched range, ignored as a type) holding the revision through which it has
+// published every change (a key of no type passed over); when the watch delivers that write at
+// revision C, every change before C has been published.
 // A new leader resumes after the checkpoint value, so a takeover re-publishes rather than
 // loses; subscribers drop what they already have by revision. A term that finds no checkpoint
 // (the first one over a fresh etcd) writes one at the revision it starts after before it
@@ -79,10 +80,12 @@ export class Publisher {
   readonly #opts: PublisherOptions;
   /** The last change revision published per subject in this term (0: none yet). */
   readonly #lastBySubject = new Map<string, number>();
-  #lastPublished = 0;
   /** The highest revision of the watch's events seen (published, progress, or not a type's). */
   #handled = 0;
-  /** The revision through which every change is handed to NATS (#handled at the last flush). */
+  /**
+   * The revision through which every change is handed to NATS (#handled at the last flush): what
+   * the checkpoint holds, what is announced, and what revision requests are answered with.
+   */
   #flushedThrough = 0;
   /** The revision last announced on publishedSubject. */
   #announced = 0;
@@ -110,7 +113,7 @@ export class Publisher {
    * Messages handed to NATS together at the end of this turn of the event loop (#flush): the
    * changes of every watch response that arrived in one turn go out in one write to NATS, not
    * one each (under creates, storage wrote to NATS once per create, etcd's responses on the
-   * watch stream arriving one at a time). #lastPublished counts a message once it is handed on.
+   * watch stream arriving one at a time). #flushedThrough counts a message once it is handed on.
    */
   #outbox: {
     subject: string;
@@ -135,7 +138,6 @@ export class Publisher {
     let start = await this.#resumeRevision();
     let watch: RawWatch = await openRawWatch(this.#etcd, { ...watchedRange, startRevision: start });
     this.#watchClose = () => watch.close();
-    this.#lastPublished = start - 1;
     this.#handled = this.#flushedThrough = start - 1;
     this.#log.info('publishing changes', { fromRevision: start, epoch: this.epoch });
     this.#running = true;
@@ -170,8 +172,7 @@ export class Publisher {
             start = err.compactRevision;
             this.epoch = randomUUID();
             for (const s of this.#lastBySubject.keys()) this.#lastBySubject.set(s, 0);
-            this.#lastPublished = start - 1;
-            this.#handled = Math.max(this.#handled, start - 1);
+            this.#handled = this.#flushedThrough = Math.max(this.#handled, start - 1);
             this.#vouches = false;
             watch = await openRawWatch(this.#etcd, { ...watchedRange, startRevision: start });
             this.#watchClose = () => watch.close();
@@ -273,7 +274,6 @@ export class Publisher {
     this.#outbox = [];
     for (const m of out) {
       this.#nats.publish(m.subject, m.message);
-      this.#lastPublished = Math.max(this.#lastPublished, m.revision);
       this.#opts.onPublished?.(m.subject, m.type, m.revision);
     }
     this.#flushedThrough = this.#handled;
@@ -306,10 +306,9 @@ export class Publisher {
     if (this.#stopped || !this.#running || this.#confirming) return;
     const interval = this.#opts.confirmIntervalMs ?? 100;
     const oldest = this.#confirms[0];
-    const now = performance.now();
-    if (oldest && now - oldest.at > interval && this.#batchAt < oldest.at) this.#checkpoint();
-    this.#confirming = true;
     const at = performance.now();
+    if (oldest && at - oldest.at > interval && this.#batchAt < oldest.at) this.#checkpoint();
+    this.#confirming = true;
     this.#etcd.kv
       .range({ key: Buffer.from(checkpointKey), keys_only: true })
       .then(
@@ -354,7 +353,7 @@ export class Publisher {
     try {
       await this.#etcd.kv.put({
         key: Buffer.from(checkpointKey),
-        value: Buffer.from(String(this.#lastPublished)),
+        value: Buffer.from(String(this.#flushedThrough)),
       });
     } catch (err) {
       this.#log.warn('checkpoint write failed', { err });
