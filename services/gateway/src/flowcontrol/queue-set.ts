@@ -44,6 +44,8 @@ interface Queue {
   waiting: QueuedRequest[];
   /** The sum of the waiting requests' work, in seat-seconds. */
   waitingWork: number;
+  /** The sum of the waiting requests' seats. */
+  waitingSeats: number;
   executing: number;
   seatsInUse: number;
   /** The virtual time at which the queue's next request is dispatched. */
@@ -52,6 +54,8 @@ interface Queue {
 
 export class QueuedRequest {
   readonly arrivalMs: number;
+  /** The flow's key (`flowSchema/distinguisher`), as the fleet summaries name it. */
+  readonly flow: string;
   startMs = 0;
   queue: Queue | undefined;
   state: 'waiting' | 'executing' | 'finished' | 'rejected' = 'waiting';
@@ -68,15 +72,11 @@ export class QueuedRequest {
     readonly descr: string
   ) {
     this.arrivalMs = set.now();
+    this.flow = flowKey(flowSchema, distinguisher);
   }
 
   get seats(): number {
     return maxSeatsOf(this.work);
-  }
-
-  /** The flow's key (`flowSchema/distinguisher`), as the fleet summaries name it. */
-  get flow(): string {
-    return flowKey(this.flowSchema, this.distinguisher);
   }
 
   /** The request's virtual work: its initial seats for the estimated service time plus its final seats' tail. */
@@ -183,8 +183,22 @@ export class QueueSet {
     )
       return this.reject(req, 'queue-full');
     if (queue.waiting.length === 0 && queue.executing === 0) queue.nextDispatchR = this.currentR;
+    if (
+      this.totRequestsWaiting === 0 &&
+      this.totSeatsInUse < this.concurrencyLimit &&
+      this.canAccommodate(req.seats) &&
+      !this.overFlowCap(req)
+    ) {
+      // Nothing waits anywhere and it fits: what dispatchOne would do with this request alone
+      // in its queue, without passing it through the queue and every other queue.
+      if (queue.nextDispatchR < req.arrivalR) queue.nextDispatchR = req.arrivalR;
+      this.robin = queue.index;
+      this.dispatch(req, queue);
+      return req;
+    }
     queue.waiting.push(req);
     queue.waitingWork += req.totalWork;
+    queue.waitingSeats += req.seats;
     this.totRequestsWaiting++;
     this.totSeatsWaiting += req.seats;
     this.observer?.queued(flowSchema, 1, req.seats);
@@ -222,7 +236,7 @@ export class QueueSet {
     let active = 0;
     let seatsAsked = 0;
     for (const q of this.queues) {
-      seatsAsked += q.seatsInUse + q.waiting.reduce((s, r) => s + r.seats, 0);
+      seatsAsked += q.seatsInUse + q.waitingSeats;
       if (q.waiting.length > 0 || q.executing > 0) active++;
     }
     if (active > 0)
@@ -270,12 +284,17 @@ export class QueueSet {
     if (!min || !req || !this.canAccommodate(req.seats)) return false;
     this.robin = minIndex;
     this.removeWaiting(req);
+    this.dispatch(req, min);
+    return true;
+  }
+
+  /** Runs a request taken from its queue (or about to enter it) and charges the queue its work. */
+  private dispatch(req: QueuedRequest, queue: Queue): void {
     // A final width over the whole level is cut to the level (upstream stretches its latency).
     if (req.work.finalSeats > this.concurrencyLimit) req.work.finalSeats = this.concurrencyLimit;
     this.execute(req);
-    min.nextDispatchR += req.totalWork;
-    this.boundNextDispatch(min);
-    return true;
+    queue.nextDispatchR += req.totalWork;
+    this.boundNextDispatch(queue);
   }
 
   /** The flow already holds seats here and this request would take it past the fleet's cap. */
@@ -305,6 +324,7 @@ export class QueueSet {
     const q = req.queue!;
     q.waiting.splice(q.waiting.indexOf(req), 1);
     q.waitingWork -= req.totalWork;
+    q.waitingSeats -= req.seats;
     this.totRequestsWaiting--;
     this.totSeatsWaiting -= req.seats;
     this.observer?.queued(req.flowSchema, -1, req.seats);
@@ -410,6 +430,7 @@ const newQueue = (index: number): Queue => ({
   index,
   waiting: [],
   waitingWork: 0,
+  waitingSeats: 0,
   executing: 0,
   seatsInUse: 0,
   nextDispatchR: 0,
