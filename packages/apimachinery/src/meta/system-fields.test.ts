@@ -39,3 +39,14 @@ test('fill sets a fresh uid and creationTimestamp; wipe clears the server-set fi
   wipeObjectMetaSystemFields(meta);
   assert.deepEqual(meta, { name: 'a', labels: { k: 'v' } });
 });
+
+test('now follows the clock from one second to the next (formatted once per second)', (t) => {
+  t.mock.timers.enable({ apis: ['Date'], now: Date.UTC(2024, 4, 1, 10, 0, 7, 998) });
+  assert.equal(now(), '2024-05-01T10:00:07Z');
+  t.mock.timers.tick(1);
+  assert.equal(now(), '2024-05-01T10:00:07Z');
+  t.mock.timers.tick(1);
+  assert.equal(now(), '2024-05-01T10:00:08Z');
+  t.mock.timers.tick(3600_000);
+  assert.equal(now(), '2024-05-01T11:00:08Z');
+});

@@ -8,9 +8,20 @@ export function formatTimestamp(d: Date): string {
   return d.toISOString().replace(/\.\d+Z$/, 'Z');
 }
 
-/** The current time as a metadata timestamp (k8s metav1.Now). */
+let nowSecond = NaN;
+let nowText = '';
+
+/**
+ * The current time as a metadata timestamp (k8s metav1.Now). Formatted once per second: every
+ * write stamps its managed fields, a create its creationTimestamp too.
+ */
 export function now(): string {
-  return formatTimestamp(new Date());
+  const second = Math.floor(Date.now() / 1000);
+  if (second !== nowSecond) {
+    nowSecond = second;
+    nowText = formatTimestamp(new Date(second * 1000));
+  }
+  return nowText;
 }
 
 /** Sets the fields the server assigns at creation: a new uid and creationTimestamp. */
