@@ -87,3 +87,26 @@ test('final seats stay taken for the additional latency after the request ends',
   await new Promise((r) => setTimeout(r, 40));
   assert.equal(qs.totSeatsInUse, 0);
 });
+
+test('requests dispatched at once (nothing waiting) still charge their queue: the flow that took the free seats waits behind another flow', () => {
+  const now = 0;
+  const qs = new QueueSet(
+    'l',
+    { queues: 64, handSize: 1, queueLengthLimit: 100 },
+    2,
+    undefined,
+    () => now
+  );
+  const a = hashFlowID('fs', 'heavy');
+  const b = hashFlowID('fs', 'light');
+  const a1 = qs.start(one, a, 'fs', 'heavy')!;
+  const a2 = qs.start(one, a, 'fs', 'heavy')!;
+  assert.deepEqual([a1.state, a2.state], ['executing', 'executing']);
+  const a3 = qs.start(one, a, 'fs', 'heavy')!;
+  const b1 = qs.start(one, b, 'fs', 'light')!;
+  assert.deepEqual([a3.state, b1.state], ['waiting', 'waiting']);
+  a1.finish();
+  assert.deepEqual([a3.state, b1.state], ['waiting', 'executing']);
+  a2.finish();
+  assert.equal(a3.state, 'executing');
+});
