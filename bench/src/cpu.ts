@@ -35,6 +35,36 @@ export function rssKb(pid: number): number {
 }
 
 /**
+ * Read-like and write-like system calls a process has made so far (syscr, syscw of
+ * /proc/<pid>/io): on loopback a socket write also runs the receiver's TCP path, so a process's
+ * cost per operation follows how many it makes as much as what its code does.
+ */
+function syscalls(pid: number): { reads: number; writes: number } {
+  try {
+    const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+    return {
+      reads: Number(/syscr: (\d+)/.exec(io)?.[1]),
+      writes: Number(/syscw: (\d+)/.exec(io)?.[1]),
+    };
+  } catch {
+    return { reads: NaN, writes: NaN };
+  }
+}
+
+/** Starts counting every process's system calls; the function it returns gives them per operation, as one line. */
+function startSyscallCount(processes: readonly AccountedProcess[]): (ops: number) => string {
+  const before = processes.map(({ pid }) => syscalls(pid));
+  return (ops) =>
+    processes
+      .map(({ name, pid }, k) => {
+        const now = syscalls(pid);
+        const per = (n: number, b: number): string => f((n - b) / Math.max(1, ops), 2);
+        return `${name} ${per(now.reads, before[k]!.reads)}/${per(now.writes, before[k]!.writes)}`;
+      })
+      .join(', ');
+}
+
+/**
  * Starts counting the CPU of the bench and every process; the function it returns gives the µs
  * each spent per operation since, for `ops` operations.
  */
@@ -73,13 +103,15 @@ export async function cpuPerOp<T extends { ok: number }>(
   processes: readonly AccountedProcess[],
   fn: () => Promise<T>,
   label?: string
-): Promise<{ result: T; perOp: string; us: CpuByProcess }> {
+): Promise<{ result: T; perOp: string; us: CpuByProcess; syscallsPerOp: string }> {
   const count = startCpuCount(processes);
+  const countSyscalls = startSyscallCount(processes);
   const fromUs = monotonicUs();
   const result = await fn();
   const us = count(result.ok);
+  const syscallsPerOp = countSyscalls(result.ok);
   if (label) measuredWindows.push({ label, fromUs, toUs: monotonicUs(), ops: result.ok });
-  return { result, perOp: describeCpu(us), us };
+  return { result, perOp: describeCpu(us), us, syscallsPerOp };
 }
 
 /**
@@ -91,7 +123,7 @@ export async function warmedCpuPerOp(
   concurrency: number,
   op: (i: number) => Promise<void>,
   label?: string
-): Promise<{ result: RunResult; perOp: string; us: CpuByProcess }> {
+): Promise<{ result: RunResult; perOp: string; us: CpuByProcess; syscallsPerOp: string }> {
   await warmUp(concurrency, op);
   return cpuPerOp(processes, () => runFor(8000, concurrency, op), label);
 }

@@ -2,9 +2,10 @@
 // of what was created beside linearizable etcd ranges (16 in flight), with the CPU every
 // process spent per operation, each run after 2 s of untimed warm-up (cpu.ts, warmedCpuPerOp). The
 // GETs are consistent reads (no resourceVersion): the gateways answer them from their watch
-// caches after one shared read of storage's revision. The CPU every
-// process spends with no load is measured first, and each figure is also given net of that
-// background's share (its idle rate over the run, divided by the run's operations).
+// caches after a revision read (the publisher's, over NATS) that the reads of one turn share.
+// The CPU every process spends with no load is measured first, and each figure is also given
+// net of that background's share (its idle rate over the run, divided by the run's operations).
+// Beside the CPU, each process's system calls per create and per GET.
 import { sampleSum } from '../prom-text.js';
 import { idleCpu, netOfIdle, warmedCpuPerOp } from '../cpu.js';
 import type { CpuByProcess } from '../cpu.js';
@@ -60,8 +61,10 @@ async function benchCreates(ctx: BenchContext, idle: CpuByProcess): Promise<stri
     result: gw,
     perOp: gwCpu,
     us: gwUs,
+    syscallsPerOp,
   } = await warmedCpuPerOp(processes, 64, gwCreate, 'create (POST ConfigMap)');
   notes.push(`creates, CPU µs per create: raw etcd txn: ${rawCpu}; gateway POST: ${gwCpu}`);
+  notes.push(`creates, system calls per create (read/write) of each process: ${syscallsPerOp}`);
   ctx.report.cpu.push({ operation: 'create, raw etcd txn', us: rawUs });
   ctx.report.cpu.push({ operation: 'create (POST ConfigMap 1 KiB)', us: gwUs });
   const netCreate = netOfIdle(gwUs, idle, gw.seconds, gw.ok);
@@ -136,12 +139,14 @@ async function benchGets(ctx: BenchContext, names: string[], idle: CpuByProcess)
     result: gw,
     perOp: gwCpu,
     us: gwUs,
+    syscallsPerOp: getCalls,
   } = await warmedCpuPerOp(processes, 16, getting(''), 'consistent GET');
   const reads = (await revisionReads(ctx)).map(([rev, consistent], i): [number, number] => [
     rev - readsBefore[i]![0],
     consistent - readsBefore[i]![1],
   ]);
   notes.push(`gets, CPU µs per get: raw etcd range: ${rawCpu}; gateway GET: ${gwCpu}`);
+  notes.push(`gets, system calls per consistent GET (read/write) of each process: ${getCalls}`);
   notes.push(
     `gets: the gateways read the revision (the publisher's, or storage's) ${reads.map(([rev, consistent]) => `${rev} times for ${consistent} consistent reads (${f(rev / consistent, 2)} per read)`).join(', ')}, warm-up included`
   );
