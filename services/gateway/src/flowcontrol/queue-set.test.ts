@@ -8,17 +8,15 @@ import { hashFlowID } from './rule.js';
 
 const one = { initialSeats: 1, finalSeats: 0, additionalLatencyMs: 0 };
 
+/** 64 queues, hand size 1 (each flow has one queue), on the clock `now` gives. */
+const handOfOne = (limit: number, now: () => number): QueueSet =>
+  new QueueSet('l', { queues: 64, handSize: 1, queueLengthLimit: 100 }, limit, undefined, now);
+
 test("a light flow is dispatched between a heavy flow's queued requests, not after them", () => {
   // Hand size 1: each flow has one queue (with 6 the heavy flow spreads over six and gets six
   // turns to the light one's one, as upstream).
   let now = 0;
-  const qs = new QueueSet(
-    'l',
-    { queues: 64, handSize: 1, queueLengthLimit: 100 },
-    1,
-    undefined,
-    () => now
-  );
+  const qs = handOfOne(1, () => now);
   const heavy = hashFlowID('fs', 'heavy');
   const light = hashFlowID('fs', 'light');
   const first = qs.start(one, heavy, 'fs', 'heavy')!;
@@ -89,14 +87,7 @@ test('final seats stay taken for the additional latency after the request ends',
 });
 
 test('requests dispatched at once (nothing waiting) still charge their queue: the flow that took the free seats waits behind another flow', () => {
-  const now = 0;
-  const qs = new QueueSet(
-    'l',
-    { queues: 64, handSize: 1, queueLengthLimit: 100 },
-    2,
-    undefined,
-    () => now
-  );
+  const qs = handOfOne(2, () => 0);
   const a = hashFlowID('fs', 'heavy');
   const b = hashFlowID('fs', 'light');
   const a1 = qs.start(one, a, 'fs', 'heavy')!;
