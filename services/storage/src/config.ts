@@ -12,6 +12,7 @@ import type { Logger } from '@orch/component-base/logs';
 import { newRegistry } from '@orch/component-base/metrics';
 import { registerFeatureMetrics } from '@orch/component-base/featuregate';
 import { EtcdStore } from './etcd3/store.js';
+import { TxnClient } from './etcd3/txn-client.js';
 import { PublishWait } from './publish/publish-wait.js';
 import type { CompletedStorageOptions } from './options.js';
 
@@ -79,6 +80,10 @@ export async function newStorageConfig(
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
   });
+  const txnClient = new TxnClient(etcd, {
+    endpoints: options.etcdServers,
+    timeoutMs: etcdCallTimeoutMs,
+  });
   const publishWait = new PublishWait(nats, {
     waitMs: options.publishWaitMs,
     onWait: (seconds, announced) =>
@@ -91,12 +96,14 @@ export async function newStorageConfig(
     store: new EtcdStore(etcd, {
       maxObjectBytes: options.maxObjectBytes,
       afterWrite: (revision) => publishWait.published(revision),
+      txn: (req) => txnClient.txn(req),
     }),
     publishWait,
     nats,
     registry,
     async close() {
       await nats.drain().catch(() => undefined);
+      txnClient.close();
       etcd.close();
     },
   };

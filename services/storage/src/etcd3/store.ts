@@ -34,6 +34,8 @@ export interface StoreOptions {
    * there for the publisher to announce it (PublishWait).
    */
   afterWrite?: (revision: number) => Promise<void>;
+  /** How the writes' transactions go to etcd (TxnClient); etcd3's client when not given. */
+  txn?: (req: Parameters<Etcd3['kv']['txn']>[0]) => ReturnType<Etcd3['kv']['txn']>;
 }
 
 export const defaultStoreOptions: StoreOptions = {
@@ -47,10 +49,12 @@ const conflictMessage =
 export class EtcdStore {
   readonly #etcd: Etcd3;
   readonly #opts: StoreOptions;
+  readonly #txn: NonNullable<StoreOptions['txn']>;
 
   constructor(etcd: Etcd3, opts: Partial<StoreOptions> = {}) {
     this.#etcd = etcd;
     this.#opts = { ...defaultStoreOptions, ...opts };
+    this.#txn = opts.txn ?? ((req) => etcd.kv.txn(req));
   }
 
   /** The store's current revision (a quorum read). */
@@ -136,7 +140,7 @@ export class EtcdStore {
     const value = this.#encode(object);
     let res;
     try {
-      res = await this.#etcd.kv.txn({
+      res = await this.#txn({
         compare: [{ key: Buffer.from(key), target: 'Version', result: 'Equal', version: 0 }],
         success: [{ request_put: { key: Buffer.from(key), value } }],
         failure: [],
@@ -157,7 +161,7 @@ export class EtcdStore {
     const revision = await this.#checkPreconditions(key, pre);
     let res;
     try {
-      res = await this.#etcd.kv.txn({
+      res = await this.#txn({
         compare: [
           { key: Buffer.from(key), target: 'Mod', result: 'Equal', mod_revision: revision },
         ],
@@ -176,7 +180,7 @@ export class EtcdStore {
     const revision = await this.#checkPreconditions(key, pre);
     let res;
     try {
-      res = await this.#etcd.kv.txn({
+      res = await this.#txn({
         compare: [
           { key: Buffer.from(key), target: 'Mod', result: 'Equal', mod_revision: revision },
         ],

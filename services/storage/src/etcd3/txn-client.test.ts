@@ -1,0 +1,117 @@
+// The writes' Txn client against a real etcd: the store's creates, updates and deletes go
+// direct and answer as through etcd3 (revisions, a failed compare, the previous object of a
+// delete); an error etcd answers is the error etcd3 throws for it; with etcd gone a write goes
+// through etcd3 (its retries, its unavailable error), and direct again once etcd is back.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Etcd3 } from 'etcd3';
+import { isAlreadyExists, isConflict } from '@orch/apimachinery/errors';
+import { startEtcd, waitFor } from '@orch/testing';
+import type { StandaloneEtcd } from '@orch/testing';
+import { EtcdStore } from './store.js';
+import { TxnClient } from './txn-client.js';
+
+let etcd: StandaloneEtcd;
+let restarted: StandaloneEtcd | undefined;
+let client: Etcd3;
+let txns: TxnClient;
+let store: EtcdStore;
+
+before(async () => {
+  etcd = await startEtcd();
+  client = new Etcd3({ hosts: etcd.endpoint });
+  txns = new TxnClient(client, { endpoints: [etcd.endpoint], timeoutMs: 2000, downMs: 200 });
+  store = new EtcdStore(client, { txn: (req) => txns.txn(req) });
+});
+
+after(async () => {
+  txns.close();
+  client.close();
+  await restarted?.stop();
+  await etcd.stop();
+});
+
+const cm = (name: string, data: Record<string, string> = {}): Uint8Array =>
+  Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data }));
+const parsed = (b: Buffer): { metadata: { resourceVersion: string }; data: object } =>
+  JSON.parse(b.toString('utf8')) as { metadata: { resourceVersion: string }; data: object };
+
+test('creates, updates and deletes go direct and answer as etcd3 does', async () => {
+  const before = { ...txns.counts };
+  const key = '/registry/core/configmaps/t/a';
+  const created = parsed(await store.create(key, cm('a', { v: '1' })));
+  const rev = Number(created.metadata.resourceVersion);
+  assert.equal((await client.get(key).exec()).header.revision, String(rev));
+  await assert.rejects(store.create(key, cm('a')), (err) => isAlreadyExists(err));
+  const updated = parsed(await store.update(key, cm('a', { v: '2' }), { revision: rev }));
+  assert.ok(Number(updated.metadata.resourceVersion) > rev);
+  assert.deepEqual(updated.data, { v: '2' });
+  await assert.rejects(store.update(key, cm('a', { v: '3' }), { revision: rev }), (err) =>
+    isConflict(err)
+  );
+  const deleted = await store.delete(key, {});
+  assert.deepEqual(parsed(deleted.object).data, { v: '2' });
+  assert.equal(deleted.object.length > 0, true);
+  assert.equal((await client.get(key).exec()).kvs.length, 0);
+  // Two creates, an update, a delete; the stale update is refused before its Txn.
+  assert.ok(txns.counts.direct - before.direct >= 4, JSON.stringify(txns.counts));
+  assert.equal(txns.counts.throughEtcd3, before.throughEtcd3);
+});
+
+test('an error etcd answers is the error etcd3 throws for the same request', async () => {
+  // Two puts of one key in one Txn: etcd refuses it (InvalidArgument), whichever client sends it.
+  const key = Buffer.from('/registry/core/configmaps/t/twice');
+  const req = {
+    compare: [],
+    success: [
+      { request_put: { key, value: Buffer.from('1') } },
+      { request_put: { key, value: Buffer.from('2') } },
+    ],
+    failure: [],
+  } as Parameters<Etcd3['kv']['txn']>[0];
+  const refused = (p: Promise<unknown>): Promise<Error | undefined> =>
+    p.then(
+      () => undefined,
+      (err: Error) => err
+    );
+  const throughBefore = txns.counts.throughEtcd3;
+  const direct = await refused(txns.txn(req));
+  const viaEtcd3 = await refused(client.kv.txn(req));
+  assert.ok(direct && viaEtcd3, 'both refused');
+  assert.equal(txns.counts.throughEtcd3, throughBefore, 'answered direct');
+  assert.equal(direct.constructor, viaEtcd3.constructor);
+  assert.equal(direct.message, viaEtcd3.message);
+  assert.match(direct.message, /duplicate key/);
+});
+
+test('with etcd gone a write goes through etcd3, and direct again once etcd is back', async () => {
+  const key = '/registry/core/configmaps/t/b';
+  await store.create(key, cm('b'));
+  await etcd.kill();
+  const throughBefore = txns.counts.throughEtcd3;
+  await assert.rejects(store.create('/registry/core/configmaps/t/c', cm('c')));
+  assert.ok(txns.counts.throughEtcd3 > throughBefore, JSON.stringify(txns.counts));
+  restarted = await startEtcd({
+    dataDir: etcd.dataDir,
+    clientPort: etcd.clientPort,
+    peerPort: etcd.peerPort,
+  });
+  const directBefore = txns.counts.direct;
+  await waitFor(
+    'a write direct again',
+    async () => {
+      await store
+        .create(`/registry/core/configmaps/t/d-${Date.now()}`, cm('d'))
+        .catch(() => undefined);
+      return txns.counts.direct > directBefore;
+    },
+    { timeoutMs: 15_000 }
+  );
+  // Read by a client of its own: etcd3's breaker for this one may still be open.
+  const fresh = new Etcd3({ hosts: etcd.endpoint });
+  try {
+    assert.equal((await fresh.get(key).exec()).kvs.length, 1, 'what was written stays');
+  } finally {
+    fresh.close();
+  }
+});
