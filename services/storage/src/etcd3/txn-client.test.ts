@@ -115,3 +115,41 @@ test('with etcd gone a write goes through etcd3, and direct again once etcd is b
     fresh.close();
   }
 });
+
+test('a call past its deadline (etcd paused) goes through etcd3, and its session is dropped', async (t) => {
+  const live = restarted ?? etcd;
+  // Clients of their own: the previous test left etcd3's circuit breaker of the shared one open.
+  const etcd3 = new Etcd3({ hosts: live.endpoint });
+  const txns = new TxnClient(etcd3, { endpoints: [live.endpoint], timeoutMs: 1000, downMs: 200 });
+  const store = new EtcdStore(etcd3, { txn: (req) => txns.txn(req) });
+  t.after(() => {
+    txns.close();
+    etcd3.close();
+  });
+  await store.create('/registry/core/configmaps/t/before-pause', cm('x'));
+  const before = { ...txns.counts };
+  process.kill(live.pid, 'SIGSTOP');
+  let resumed = false;
+  const resume = setTimeout(() => {
+    resumed = true;
+    process.kill(live.pid, 'SIGCONT');
+  }, 4000);
+  try {
+    // Direct: no answer within the 1 s deadline; then etcd3's call, answered once etcd resumes.
+    await store.create('/registry/core/configmaps/t/paused', cm('p'));
+    assert.ok(resumed, 'answered only after etcd resumed');
+    assert.equal(txns.counts.throughEtcd3, before.throughEtcd3 + 1, JSON.stringify(txns.counts));
+  } finally {
+    clearTimeout(resume);
+    if (!resumed) process.kill(live.pid, 'SIGCONT');
+  }
+  await waitFor(
+    'direct again',
+    async () => {
+      const direct = txns.counts.direct;
+      await store.create(`/registry/core/configmaps/t/after-${Date.now()}`, cm('a'));
+      return txns.counts.direct > direct;
+    },
+    { timeoutMs: 10_000 }
+  );
+});

@@ -3,9 +3,9 @@
 //
 // Why: every create, update and delete is one Txn, and a grpc-js unary call wraps it in layers a
 // single known method does not need (resolving, load-balancing and retrying calls, interceptors,
-// metadata, a stack trace per call). Measured in `make bench` (stop 32), those layers and the
-// garbage they leave were a quarter of storage's CPU per create; a Txn sent here costs storage
-// 20–25% less per create, about 6% of the suite's CPU per create.
+// metadata, a stack trace per call). Measured in `make bench`, those layers and the garbage
+// they leave were a quarter of storage's CPU per create; a Txn sent here costs storage 20–25%
+// less per create, about 6% of the suite's CPU per create.
 //
 // What it keeps of etcd3's behaviour: a call it cannot make or finish goes through etcd3 instead,
 // with etcd3's retries and circuit breakers: no usable session (connecting failed, the endpoint
@@ -117,13 +117,7 @@ export class TxnClient {
     const endpoint = this.#opts.endpoints[this.#next++ % this.#opts.endpoints.length]!;
     const session = http2.connect(endpoint);
     session.unref();
-    const down = (): void => {
-      if (this.#session === session) {
-        this.#session = undefined;
-        this.#downUntil = Date.now() + (this.#opts.downMs ?? 1000);
-      }
-      session.destroy();
-    };
+    const down = (): void => this.#down(session);
     session.on('error', down);
     session.on('goaway', down);
     session.on('close', () => {
@@ -131,6 +125,19 @@ export class TxnClient {
     });
     this.#session = session;
     return session;
+  }
+
+  /**
+   * The session's endpoint failed (an error, a GOAWAY, a call past its deadline: a member that
+   * answers nothing keeps its connection open): its calls go through etcd3 for a while, then
+   * the next endpoint is tried.
+   */
+  #down(session: http2.ClientHttp2Session): void {
+    if (this.#session === session) {
+      this.#session = undefined;
+      this.#downUntil = Date.now() + (this.#opts.downMs ?? 1000);
+    }
+    session.destroy();
   }
 
   #call(session: http2.ClientHttp2Session, req: TxnRequest): Promise<TxnResponse> {
@@ -175,6 +182,7 @@ export class TxnClient {
       };
       const timer = setTimeout(() => {
         stream.close(http2.constants.NGHTTP2_CANCEL);
+        this.#down(session);
         const err = statusError(4, 'Deadline exceeded');
         settle(isRecoverableError(err) ? new ThroughEtcd3() : err);
       }, this.#opts.timeoutMs);
