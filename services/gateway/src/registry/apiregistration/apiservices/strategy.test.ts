@@ -49,6 +49,22 @@ describe('APIService strategy', () => {
       ],
     ],
     [
+      'a generateName that is not version.group (upstream checks it with the name function)',
+      (o) => (o.metadata.generateName = 'g'.repeat(254)),
+      [
+        [
+          'FieldValueInvalid',
+          'metadata.generateName',
+          'must be `spec.version+"."+spec.group`: "v1beta1.metrics.orch.io"',
+        ],
+      ],
+    ],
+    [
+      'a generateName of ".." (a whole path segment, as upstream asks of it)',
+      (o) => (o.metadata.generateName = '..'),
+      [['FieldValueInvalid', 'metadata.generateName', "may not be '..'"]],
+    ],
+    [
       'an empty group with a version other than v1',
       (o) => {
         o.metadata.name = 'v2.';

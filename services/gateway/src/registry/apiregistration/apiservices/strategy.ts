@@ -23,15 +23,27 @@ export function validateAPIService(api: ApiObject): FieldError[] {
   const group = str(spec['group']);
   const version = str(spec['version']);
   const requiredName = `${version}.${group}`;
-  const name = api.metadata.name ?? '';
-  if (name !== '' && isValidPathSegmentName(name).length === 0 && name !== requiredName)
-    errs.push(
-      fieldInvalid(
-        newPath('metadata', 'name'),
-        name,
-        `must be \`spec.version+"."+spec.group\`: "${requiredName}"`
-      )
-    );
+  // Upstream's name function ignores `prefix`: a generateName must be version.group too (and a
+  // whole path segment: '.' and '..' are refused, which the generic prefix rule lets through).
+  const named: [string, string][] = [
+    ['name', api.metadata.name ?? ''],
+    ['generateName', api.metadata.generateName ?? ''],
+  ];
+  for (const [field, value] of named) {
+    if (value === '') continue;
+    const segment = isValidPathSegmentName(value);
+    if (field === 'generateName')
+      for (const m of segment.filter((m) => !m.startsWith('may not contain')))
+        errs.push(fieldInvalid(newPath('metadata', field), value, m));
+    if (segment.length === 0 && value !== requiredName)
+      errs.push(
+        fieldInvalid(
+          newPath('metadata', field),
+          value,
+          `must be \`spec.version+"."+spec.group\`: "${requiredName}"`
+        )
+      );
+  }
   if (group === '' && version !== 'v1')
     errs.push(
       fieldRequired(
