@@ -5,7 +5,7 @@ import { ConsecutiveBreaker, circuitBreaker, handleWhen, retry } from 'cockatiel
 import { Etcd3, isRecoverableError } from 'etcd3';
 import { connect } from 'nats';
 import type { NatsConnection } from 'nats';
-import { Histogram } from 'prom-client';
+import { Counter, Histogram } from 'prom-client';
 import type { Registry } from 'prom-client';
 import { channelOptions } from '@orch/proto';
 import type { Logger } from '@orch/component-base/logs';
@@ -80,9 +80,17 @@ export async function newStorageConfig(
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
   });
+  const txns = new Counter({
+    name: 'orch_storage_etcd_txn_total',
+    help: "Writes' etcd transactions by the way they went: direct (storage's own HTTP/2 session) or etcd3 (the etcd3 client, when the direct way could not make or finish the call).",
+    labelNames: ['path'],
+    registers: [registry],
+  });
+  for (const path of ['direct', 'etcd3']) txns.inc({ path }, 0);
   const txnClient = new TxnClient(etcd, {
     endpoints: options.etcdServers,
     timeoutMs: etcdCallTimeoutMs,
+    onCall: (path) => txns.inc({ path }),
   });
   const publishWait = new PublishWait(nats, {
     waitMs: options.publishWaitMs,

@@ -71,6 +71,8 @@ export interface TxnClientOptions {
   timeoutMs: number;
   /** How long an endpoint that failed is left to etcd3 alone. */
   downMs?: number;
+  /** After each call: the way it went (orch_storage_etcd_txn_total's path). */
+  onCall?: (path: 'direct' | 'etcd3') => void;
 }
 
 export class TxnClient {
@@ -94,12 +96,14 @@ export class TxnClient {
       try {
         const res = await this.#call(session, req);
         this.counts.direct++;
+        this.#opts.onCall?.('direct');
         return res;
       } catch (err) {
         if (!(err instanceof ThroughEtcd3)) throw err;
       }
     }
     this.counts.throughEtcd3++;
+    this.#opts.onCall?.('etcd3');
     return this.#etcd.kv.txn(req);
   }
 

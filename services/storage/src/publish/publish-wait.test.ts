@@ -86,6 +86,7 @@ test('a write is answered once the publisher announced it: a revision request se
     'orch_storage_publish_wait_seconds_count',
     'outcome="announced"'
   );
+  const directBefore = await metric('orch_storage_etcd_txn_total', 'path="direct"');
   for (let i = 0; i < 30; i++) {
     const created = rvOf(await client.create(key(`w${i}`), cm(`w${i}`)));
     const answer = await askPublisher();
@@ -105,6 +106,9 @@ test('a write is answered once the publisher announced it: a revision request se
     announcedBefore;
   assert.equal(announced, 60);
   assert.equal(await metric('orch_storage_publish_wait_seconds_count', 'outcome="timeout"'), 0);
+  // Every write's transaction went direct (etcd3's client carried none).
+  assert.equal((await metric('orch_storage_etcd_txn_total', 'path="direct"')) - directBefore, 60);
+  assert.equal(await metric('orch_storage_etcd_txn_total', 'path="etcd3"'), 0);
 });
 
 test('a publisher whose lease keep-alives go unanswered stops answering within 80% of the TTL, before the library reports the lease lost (a successor could be elected only after the TTL)', async () => {
