@@ -15,6 +15,7 @@
 // store interprets it the same either way. Each call has the deadline etcd3's calls have.
 import http2 from 'node:http2';
 import { createRequire } from 'node:module';
+import { status as grpcStatus } from '@grpc/grpc-js';
 import { castGrpcError, isRecoverableError } from 'etcd3';
 import type { Etcd3 } from 'etcd3';
 import protobuf from 'protobufjs';
@@ -31,30 +32,9 @@ const txnResponse = rpc.lookupType('etcdserverpb.TxnResponse');
 /** The shapes etcd3 answers in (proto-loader's): int64 as strings, enums by name, repeated always there. */
 const asEtcd3 = { longs: String, enums: String, arrays: true, defaults: true } as const;
 
-/** gRPC's status codes by number, as grpc-js names them in its messages. */
-const grpcCodes = [
-  'OK',
-  'CANCELLED',
-  'UNKNOWN',
-  'INVALID_ARGUMENT',
-  'DEADLINE_EXCEEDED',
-  'NOT_FOUND',
-  'ALREADY_EXISTS',
-  'PERMISSION_DENIED',
-  'RESOURCE_EXHAUSTED',
-  'FAILED_PRECONDITION',
-  'ABORTED',
-  'OUT_OF_RANGE',
-  'UNIMPLEMENTED',
-  'INTERNAL',
-  'UNAVAILABLE',
-  'DATA_LOSS',
-  'UNAUTHENTICATED',
-];
-
 /** The error grpc-js would have given etcd3 for this status, cast as etcd3 casts it. */
 function statusError(code: number, details: string): Error {
-  const err = Object.assign(new Error(`${code} ${grpcCodes[code] ?? 'UNKNOWN'}: ${details}`), {
+  const err = Object.assign(new Error(`${code} ${grpcStatus[code] ?? 'UNKNOWN'}: ${details}`), {
     code,
     details,
   });
@@ -82,8 +62,6 @@ export class TxnClient {
   #next = 0;
   #downUntil = 0;
   #closed = false;
-  /** Calls made here, and calls handed to etcd3 (for the tests and the metrics). */
-  readonly counts = { direct: 0, throughEtcd3: 0 };
 
   constructor(etcd: Etcd3, opts: TxnClientOptions) {
     this.#etcd = etcd;
@@ -95,14 +73,12 @@ export class TxnClient {
     if (session) {
       try {
         const res = await this.#call(session, req);
-        this.counts.direct++;
         this.#opts.onCall?.('direct');
         return res;
       } catch (err) {
         if (!(err instanceof ThroughEtcd3)) throw err;
       }
     }
-    this.counts.throughEtcd3++;
     this.#opts.onCall?.('etcd3');
     return this.#etcd.kv.txn(req);
   }
@@ -187,7 +163,7 @@ export class TxnClient {
       const timer = setTimeout(() => {
         stream.close(http2.constants.NGHTTP2_CANCEL);
         this.#down(session);
-        const err = statusError(4, 'Deadline exceeded');
+        const err = statusError(grpcStatus.DEADLINE_EXCEEDED, 'Deadline exceeded');
         settle(isRecoverableError(err) ? new ThroughEtcd3() : err);
       }, this.#opts.timeoutMs);
       stream.on('response', readStatus); // a trailers-only answer has its status here
@@ -207,7 +183,9 @@ export class TxnClient {
           const decoded = txnResponse.decode(body.subarray(5, 5 + body.readUInt32BE(1)));
           settle(undefined, txnResponse.toObject(decoded, asEtcd3) as TxnResponse);
         } catch (err) {
-          settle(statusError(13, `undecodable Txn answer: ${(err as Error).message}`));
+          settle(
+            statusError(grpcStatus.INTERNAL, `undecodable Txn answer: ${(err as Error).message}`)
+          );
         }
       });
       stream.end(frame);
